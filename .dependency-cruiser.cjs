@@ -1,0 +1,60 @@
+/**
+ * The dependency direction of ARCHITECTURE.md, enforced by `npm run deps:check` (part of `npm run check`).
+ * core imports nothing of ours; plugins import core only and never each other; workers/tasks import core
+ * (model plugins arrive by module specifier at run time); server imports core and workers/pool; cli imports
+ * core and plugins/adapters; no cycles anywhere. Composition roots (server/main.ts, cli/main.ts) may name
+ * concrete plugins.
+ */
+module.exports = {
+  forbidden: [
+    { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
+    {
+      name: 'core-imports-nothing-of-ours',
+      severity: 'error',
+      from: { path: '^core/' },
+      to: { path: '^(plugins|server|workers|cli|console|bench|test)/' },
+    },
+    {
+      name: 'plugins-import-core-only',
+      severity: 'error',
+      from: { path: '^plugins/' },
+      to: { path: '^(server|workers|cli|console|bench|test)/' },
+    },
+    {
+      name: 'plugin-imports-another-plugin',
+      severity: 'error',
+      from: { path: '^plugins/([^/]+)/([^/.]+)' },
+      to: { path: '^plugins/', pathNot: ['^plugins/$1/$2[/.]', '^plugins/$1/shared/'] },
+    },
+    {
+      name: 'plugin-index-is-for-composition-roots',
+      severity: 'error',
+      from: { path: '^(core|plugins|workers)/' },
+      to: { path: '^plugins/index\\.ts$' },
+    },
+    {
+      name: 'workers-import-core-only',
+      severity: 'error',
+      from: { path: '^workers/' },
+      to: { path: '^(plugins|server|cli|console|bench|test)/' },
+    },
+    {
+      name: 'server-imports-core-and-pool',
+      severity: 'error',
+      from: { path: '^server/', pathNot: '^server/main\\.ts$' },
+      to: { path: '^(plugins|cli|console|bench|test)/|^workers/tasks/' },
+    },
+    {
+      name: 'cli-imports-core-and-adapters',
+      severity: 'error',
+      from: { path: '^cli/', pathNot: '^cli/main\\.ts$' },
+      to: { path: '^(server|workers|console|bench|test)/|^plugins/(models|storage)/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'], extensionAlias: { '.js': ['.ts', '.js'] } },
+  },
+};

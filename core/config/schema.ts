@@ -1,0 +1,331 @@
+import { isIP } from 'node:net';
+import { z } from 'zod';
+
+/**
+ * The server configuration document (spec: "Server configuration document"), plus the `plugins` list that
+ * loads third-party plugins by module specifier. Every object is strict: an unknown key is an error.
+ */
+
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'critical'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** A string that must be present; the message says when it is required. */
+function required(when?: string) {
+  return z
+    .string({
+      error: (issue) =>
+        issue.input === undefined ? `is required${when ? ` when ${when}` : ''}` : 'must be a string',
+    })
+    .min(1, { error: `must not be empty${when ? ` when ${when}` : ''}` });
+}
+
+function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.enum(values, {
+    error: (issue) => `must be one of ${values.join(', ')}, got ${JSON.stringify(issue.input)}`,
+  });
+}
+
+/** Message for a discriminated union whose discriminator key is missing or has an unknown value. */
+function discriminator(key: string, values: readonly string[]) {
+  return (issue: { input?: unknown }) => {
+    const input = issue.input;
+    const value =
+      typeof input === 'object' && input !== null ? (input as Record<string, unknown>)[key] : input;
+    return value === undefined
+      ? `is required: one of ${values.join(', ')}`
+      : `must be one of ${values.join(', ')}, got ${JSON.stringify(value)}`;
+  };
+}
+
+function integer(min: number, max: number) {
+  return z
+    .number({ error: 'must be a number' })
+    .int({ error: 'must be an integer' })
+    .min(min, { error: `must be at least ${min}` })
+    .max(max, { error: `must be at most ${max}` });
+}
+
+const GO_DURATION = /^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/;
+const duration = z.string().regex(GO_DURATION, { error: 'must be a duration such as 30s, 1h or 1h30m' });
+
+const consoleSchema = z
+  .strictObject({
+    url: z
+      .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
+      .default('http://localhost:3000'),
+  })
+  .prefault({});
+
+export const DEFAULT_ISSUER = 'benchtrack';
+
+const securitySchema = z
+  .strictObject({
+    issuer: z.string().min(1, { error: 'must not be empty' }).default(DEFAULT_ISSUER),
+    /** Optional in the document: a missing key is generated at load time with a warning. */
+    secret_key: z.string().min(16, { error: 'must be at least 16 characters long' }).optional(),
+  })
+  .prefault({});
+
+const BIND_ADDRESS = /^(?:\[(?<v6>[0-9a-fA-F:.]+)\]|(?<v4>[0-9.]+)):(?<port>\d{1,5})$/;
+
+export function parseBindAddress(value: string): { host: string; port: number } | undefined {
+  const match = BIND_ADDRESS.exec(value);
+  if (!match?.groups) return undefined;
+  const host = match.groups.v6 ?? match.groups.v4 ?? '';
+  const port = Number(match.groups.port);
+  if (isIP(host) === 0 || port > 65535) return undefined;
+  return { host, port };
+}
+
+const bindAddress = z.string().refine((value) => parseBindAddress(value) !== undefined, {
+  error: (issue) =>
+    `must be one IP address and port such as 0.0.0.0:61016 or [::1]:61016, got ${JSON.stringify(issue.input)}`,
+});
+
+const byteArray = (when: string) =>
+  z
+    .array(integer(0, 255), {
+      error: (issue) =>
+        issue.input === undefined ? `is required when ${when}` : 'must be an array of bytes (0-255)',
+    })
+    .min(1, { error: `must not be empty when ${when}` });
+
+const tlsSchema = z.discriminatedUnion(
+  'type',
+  [
+    z.strictObject({
+      type: z.literal('as_file'),
+      cert_file: required('tls.type is as_file'),
+      key_file: required('tls.type is as_file'),
+    }),
+    z.strictObject({
+      type: z.literal('as_bytes'),
+      certs: byteArray('tls.type is as_bytes'),
+      key: byteArray('tls.type is as_bytes'),
+    }),
+  ],
+  { error: discriminator('type', ['as_file', 'as_bytes']) },
+);
+
+const serverSchema = z
+  .strictObject({
+    bind_address: bindAddress.default('0.0.0.0:61016'),
+    request_body_max_bytes: integer(1, 2 ** 31 - 1).default(1_048_576),
+    tls: tlsSchema.optional(),
+  })
+  .prefault({});
+
+const logLevel = oneOf(LOG_LEVELS).default('info');
+const ifExists = oneOf(['append', 'truncate', 'fail']);
+
+const stderrLog = z.strictObject({ level: logLevel });
+const fileLog = z.strictObject({
+  level: logLevel,
+  path: required('the log mode is file'),
+  if_exists: z.enum(['append', 'truncate', 'fail'], {
+    error: (issue) =>
+      issue.input === undefined
+        ? 'is required when the log mode is file (append, truncate or fail)'
+        : `must be one of append, truncate, fail, got ${JSON.stringify(issue.input)}`,
+  }),
+});
+const flatLog = z
+  .strictObject({
+    mode: oneOf(['stderr_terminal', 'stderr-terminal', 'file']).default('stderr_terminal'),
+    level: logLevel,
+    path: z.string().min(1).optional(),
+    if_exists: ifExists.optional(),
+  })
+  .superRefine((log, ctx) => {
+    if (log.mode !== 'file') return;
+    if (log.path === undefined)
+      ctx.addIssue({ code: 'custom', path: ['path'], message: 'is required when mode is file' });
+    if (log.if_exists === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['if_exists'],
+        message: 'is required when mode is file (append, truncate or fail)',
+      });
+  });
+
+/** The one internal form of the log settings, whichever spelling the document used. */
+export type LogSettings =
+  | { mode: 'stderr_terminal'; level: LogLevel }
+  | { mode: 'file'; level: LogLevel; path: string; if_exists: 'append' | 'truncate' | 'fail' };
+
+const NESTED_MODES = ['stderr_terminal', 'stderr-terminal', 'file'] as const;
+
+/**
+ * `logging.log` comes in two spellings: the flat table of the spec (`{mode, level, path, if_exists}`) and the
+ * nested form of its example document (`{stderr_terminal: {level}}` or `{file: {level, path, if_exists}}`).
+ * Both normalize to {@link LogSettings}; issues keep the path the author wrote.
+ */
+const logSchema = z
+  .unknown()
+  .optional()
+  .transform((input, ctx): LogSettings => {
+    const keys =
+      typeof input === 'object' && input !== null && !Array.isArray(input) ? Object.keys(input) : [];
+    const nested = keys.length === 1 && (NESTED_MODES as readonly string[]).includes(keys[0] as string);
+    const fail = (issues: readonly z.core.$ZodIssue[], prefix: string[]) => {
+      for (const issue of issues) {
+        ctx.addIssue({ code: 'custom', message: issue.message, path: [...prefix, ...issue.path] });
+      }
+      return z.NEVER;
+    };
+    if (nested) {
+      const mode = keys[0] as (typeof NESTED_MODES)[number];
+      const body = (input as Record<string, unknown>)[mode];
+      if (mode === 'file') {
+        const parsed = fileLog.safeParse(body);
+        return parsed.success ? { mode: 'file', ...parsed.data } : fail(parsed.error.issues, [mode]);
+      }
+      const parsed = stderrLog.safeParse(body ?? {});
+      return parsed.success
+        ? { mode: 'stderr_terminal', level: parsed.data.level }
+        : fail(parsed.error.issues, [mode]);
+    }
+    const parsed = flatLog.safeParse(input ?? {});
+    if (!parsed.success) return fail(parsed.error.issues, []);
+    const log = parsed.data;
+    return log.mode === 'file'
+      ? { mode: 'file', level: log.level, path: log.path as string, if_exists: log.if_exists as 'append' }
+      : { mode: 'stderr_terminal', level: log.level };
+  });
+
+export const DEFAULT_LOGGER_NAME = 'Benchtrack API';
+
+const loggingSchema = z
+  .strictObject({
+    name: z.string().min(1, { error: 'must not be empty' }).default(DEFAULT_LOGGER_NAME),
+    log: logSchema,
+  })
+  .prefault({});
+
+export const DEFAULT_DATABASE_FILE = '/var/lib/benchtrack/data/benchtrack.db';
+
+const dataStoreSchema = z.strictObject({
+  service: z.literal('cloud_s3', { error: 'must be cloud_s3 (the only supported data store)' }),
+  access_key_id: required('data_store.service is cloud_s3'),
+  secret_access_key: required('data_store.service is cloud_s3'),
+  access_point: required('data_store.service is cloud_s3'),
+});
+
+const databaseSchema = z
+  .strictObject({
+    file: z.string().min(1, { error: 'must not be empty' }).default(DEFAULT_DATABASE_FILE),
+    data_store: dataStoreSchema.optional(),
+  })
+  .prefault({});
+
+const smtpSchema = z.strictObject({
+  hostname: required(),
+  port: integer(1, 65535).default(587),
+  insecure_host: z.boolean({ error: 'must be true or false' }).default(false),
+  starttls: z.boolean({ error: 'must be true or false' }).default(true),
+  username: required(),
+  secret: required(),
+  from_name: required(),
+  from_email: z.email({
+    error: (issue) => (issue.input === undefined ? 'is required' : 'must be an e-mail address'),
+  }),
+});
+
+const replicaCommon = {
+  retention: duration.default('24h'),
+  retention_check_interval: duration.default('1h'),
+  snapshot_interval: duration.optional(),
+  validation_interval: duration.optional(),
+  sync_interval: duration.default('1s'),
+};
+const optionalString = z.string().min(1, { error: 'must not be empty' }).optional();
+
+const replicaSchema = z.discriminatedUnion(
+  'scheme',
+  [
+    z.strictObject({ scheme: z.literal('file'), path: required('scheme is file'), ...replicaCommon }),
+    z.strictObject({
+      scheme: z.literal('sftp'),
+      host: required('scheme is sftp'),
+      port: integer(1, 65535).default(22),
+      user: required('scheme is sftp'),
+      password: optionalString,
+      path: optionalString,
+      key_path: optionalString,
+      ...replicaCommon,
+    }),
+    z.strictObject({
+      scheme: z.literal('s3'),
+      bucket: required('scheme is s3'),
+      path: optionalString,
+      endpoint: z.url({ error: 'must be a URL' }).optional(),
+      region: optionalString,
+      access_key_id: required('scheme is s3'),
+      secret_access_key: required('scheme is s3'),
+      ...replicaCommon,
+    }),
+    z.strictObject({
+      scheme: z.literal('abs'),
+      account_name: required('scheme is abs'),
+      bucket: required('scheme is abs'),
+      path: optionalString,
+      account_key: required('scheme is abs'),
+      ...replicaCommon,
+    }),
+    z.strictObject({
+      scheme: z.literal('gcs'),
+      bucket: required('scheme is gcs'),
+      path: optionalString,
+      ...replicaCommon,
+    }),
+  ],
+  { error: discriminator('scheme', ['file', 'sftp', 's3', 'abs', 'gcs']) },
+);
+
+const plusSchema = z.strictObject({
+  codehost: z.strictObject({ client_id: required(), client_secret: required() }).optional(),
+  disaster_recovery: z
+    .strictObject({
+      busy_timeout: integer(0, 2 ** 31 - 1).default(5000),
+      replicas: z
+        .array(replicaSchema, { error: 'is required: a list of replica objects' })
+        .min(1, { error: 'must list at least one replica' }),
+    })
+    .optional(),
+  stats: z
+    .strictObject({
+      offset: integer(0, 86_399).default(11_242),
+      enabled: z.boolean({ error: 'must be true or false' }).default(true),
+    })
+    .optional(),
+});
+
+const pluginEntry = z
+  .union(
+    [
+      z.string().min(1),
+      z.strictObject({ module: required(), options: z.record(z.string(), z.unknown()).optional() }),
+    ],
+    { error: 'must be a module specifier or {"module": "...", "options": {...}}' },
+  )
+  .transform((entry) => (typeof entry === 'string' ? { module: entry, options: undefined } : entry));
+
+export const configSchema = z.strictObject({
+  console: consoleSchema,
+  security: securitySchema,
+  server: serverSchema,
+  logging: loggingSchema,
+  database: databaseSchema,
+  smtp: smtpSchema.optional(),
+  plus: plusSchema.optional(),
+  plugins: z.array(pluginEntry, { error: 'must be a list of plugin module specifiers' }).default([]),
+});
+
+/** The configuration as read from a document, before a missing secret key is generated. */
+export type ParsedConfig = z.output<typeof configSchema>;
+
+/** The configuration the server runs with. */
+export type Config = ParsedConfig & { security: ParsedConfig['security'] & { secret_key: string } };
+
+/** The document as an author writes it (input side of the schema). */
+export type ConfigDocument = z.input<typeof configSchema>;

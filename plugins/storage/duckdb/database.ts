@@ -1,0 +1,181 @@
+import { accessSync, constants, mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { StorageError, type Logger } from '../../../core/index.js';
+
+/** Files opened by this process: DuckDB must have exactly one instance per file per process. */
+const openFiles = new Set<string>();
+
+export interface DatabaseOptions {
+  readonly file: string;
+  /** Connections that serve reads concurrently with the single writer. */
+  readonly readers: number;
+}
+
+/**
+ * One DuckDB file: one instance, one writer connection used by one transaction at a time, and a small pool of
+ * reader connections. Enforces init-once, no use after close, and serialized writes.
+ */
+export class Database {
+  #closed = false;
+  #writeQueue: Promise<unknown> = Promise.resolve();
+  readonly #idleReaders: DuckDBConnection[];
+  readonly #waitingReaders: ((connection: DuckDBConnection) => void)[] = [];
+  readonly #inFlight = new Set<Promise<unknown>>();
+
+  private constructor(
+    readonly path: string,
+    private readonly instance: DuckDBInstance,
+    private readonly writer: DuckDBConnection,
+    private readonly readers: DuckDBConnection[],
+    private readonly logger: Logger,
+  ) {
+    this.#idleReaders = [...readers];
+  }
+
+  static async open(options: DatabaseOptions, logger: Logger): Promise<Database> {
+    const path = resolve(options.file);
+    if (openFiles.has(path)) {
+      throw new StorageError(
+        `database ${path} is already open in this process; open it once and share the storage`,
+      );
+    }
+    prepareLocation(path);
+    let instance: DuckDBInstance;
+    try {
+      instance = await DuckDBInstance.create(path, {
+        autoinstall_known_extensions: 'false',
+        autoload_known_extensions: 'false',
+      });
+    } catch (error) {
+      throw openError(path, error);
+    }
+    openFiles.add(path);
+    try {
+      const writer = await instance.connect();
+      const readers = await Promise.all(Array.from({ length: options.readers }, () => instance.connect()));
+      return new Database(path, instance, writer, readers, logger);
+    } catch (error) {
+      openFiles.delete(path);
+      instance.closeSync();
+      throw openError(path, error);
+    }
+  }
+
+  /** The writer connection, for work that runs before the database is shared (migrations). */
+  get setupConnection(): DuckDBConnection {
+    this.#assertOpen();
+    return this.writer;
+  }
+
+  /** Runs `fn` in a write transaction on the writer connection; one at a time, in call order. */
+  write<T>(fn: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+    this.#assertOpen();
+    const run = this.#writeQueue.then(async () => {
+      this.#assertOpen();
+      await this.writer.run('BEGIN TRANSACTION');
+      try {
+        const result = await fn(this.writer);
+        await this.writer.run('COMMIT');
+        return result;
+      } catch (error) {
+        await this.#rollback();
+        throw error;
+      }
+    });
+    this.#writeQueue = run.catch(() => undefined);
+    return this.#track(run);
+  }
+
+  /** Runs `fn` on a reader connection inside a read transaction, so it sees one consistent snapshot. */
+  read<T>(fn: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+    this.#assertOpen();
+    return this.#track(
+      (async () => {
+        const connection = await this.#acquireReader();
+        try {
+          await connection.run('BEGIN TRANSACTION');
+          try {
+            return await fn(connection);
+          } finally {
+            await connection.run('COMMIT');
+          }
+        } finally {
+          this.#releaseReader(connection);
+        }
+      })(),
+    );
+  }
+
+  /** Waits for running work, then releases every connection and the file. Idempotent. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await Promise.allSettled([...this.#inFlight]);
+    for (const connection of [this.writer, ...this.readers]) connection.closeSync();
+    this.instance.closeSync();
+    openFiles.delete(this.path);
+    this.logger.debug({ path: this.path }, 'database closed');
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new StorageError(`database ${this.path} is closed`);
+  }
+
+  #track<T>(promise: Promise<T>): Promise<T> {
+    this.#inFlight.add(promise);
+    const forget = () => this.#inFlight.delete(promise);
+    promise.then(forget, forget);
+    return promise;
+  }
+
+  async #rollback(): Promise<void> {
+    try {
+      await this.writer.run('ROLLBACK');
+    } catch (error) {
+      this.logger.error({ err: error, path: this.path }, 'rollback failed');
+    }
+  }
+
+  #acquireReader(): Promise<DuckDBConnection> {
+    const idle = this.#idleReaders.pop();
+    if (idle) return Promise.resolve(idle);
+    return new Promise((resolveReader) => this.#waitingReaders.push(resolveReader));
+  }
+
+  #releaseReader(connection: DuckDBConnection): void {
+    const next = this.#waitingReaders.shift();
+    if (next) next(connection);
+    else this.#idleReaders.push(connection);
+  }
+}
+
+function prepareLocation(path: string): void {
+  const directory = dirname(path);
+  const fix =
+    'set database.file to a path this user can write, or create the directory and grant write access';
+  try {
+    mkdirSync(directory, { recursive: true });
+  } catch (error) {
+    throw new StorageError(
+      `cannot create the database directory ${directory} (${(error as NodeJS.ErrnoException).code ?? String(error)}); ${fix}`,
+    );
+  }
+  try {
+    accessSync(directory, constants.W_OK);
+  } catch {
+    throw new StorageError(`the database directory ${directory} is not writable; ${fix}`);
+  }
+}
+
+function openError(path: string, error: unknown): StorageError {
+  const message = (error as Error).message ?? String(error);
+  if (/lock/i.test(message)) {
+    return new StorageError(
+      `database ${path} is in use by another process (${message}); stop that process or point database.file elsewhere`,
+      {},
+      { cause: error },
+    );
+  }
+  return new StorageError(`cannot open database ${path}: ${message}`, {}, { cause: error });
+}

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { defineStorage, type Storage } from '../../../core/index.js';
+import { Database } from './database.js';
+import { migrate, recordedVersion } from './migrate.js';
+import { migrations } from './migrations/index.js';
+import { metaReader, metaWriter } from './repositories/meta.js';
+
+const optionsSchema = z.strictObject({
+  file: z.string().min(1, { error: 'database file must not be empty' }),
+  readers: z.number().int().min(1).max(64).default(4),
+});
+
+export type DuckDbOptions = z.input<typeof optionsSchema>;
+
+/** The embedded default: one DuckDB file at `database.file`. */
+export const duckdbStorage = defineStorage<DuckDbOptions>({
+  id: 'duckdb',
+  description: 'Embedded DuckDB database in one file (database.file)',
+  capabilities: { singleWriter: true, columnarReads: true },
+  async open(options, { logger }): Promise<Storage> {
+    const parsed = optionsSchema.parse(options);
+    const log = logger.child({ plugin: 'duckdb' });
+    const database = await Database.open(parsed, log);
+    let appliedMigrations;
+    try {
+      appliedMigrations = await migrate(database.setupConnection, migrations, database.path);
+    } catch (error) {
+      await database.close();
+      throw error;
+    }
+    for (const migration of appliedMigrations)
+      log.info({ ...migration, path: database.path }, 'migration applied');
+    return {
+      capabilities: this.capabilities,
+      appliedMigrations,
+      schemaVersion: () => database.read(recordedVersion),
+      transaction: (fn) => database.write((connection) => fn({ meta: metaWriter(connection) })),
+      read: (fn) => database.read((connection) => fn({ meta: metaReader(connection) })),
+      close: () => database.close(),
+    };
+  },
+});
+
+export default duckdbStorage;

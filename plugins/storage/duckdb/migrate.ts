@@ -1,0 +1,61 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { StorageError, type AppliedMigration } from '../../../core/index.js';
+
+/** One forward-only schema change. Its statements run in one transaction with its bookkeeping row. */
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly statements: readonly string[];
+}
+
+/**
+ * Applies every migration newer than the database's recorded version, each in its own transaction, and
+ * records it in `schema_migration`. A database written by a newer Benchtrack is refused.
+ */
+export async function migrate(
+  connection: DuckDBConnection,
+  migrations: readonly Migration[],
+  path: string,
+): Promise<AppliedMigration[]> {
+  await connection.run(`CREATE TABLE IF NOT EXISTS schema_migration (
+    version INTEGER PRIMARY KEY,
+    name VARCHAR NOT NULL,
+    applied_at TIMESTAMP NOT NULL
+  )`);
+  const current = await recordedVersion(connection);
+  const latest = migrations.at(-1)?.version ?? 0;
+  if (current > latest) {
+    throw new StorageError(
+      `database ${path} has schema version ${current}, newer than this Benchtrack knows (${latest}); upgrade Benchtrack or restore a backup taken before the upgrade`,
+    );
+  }
+  const applied: AppliedMigration[] = [];
+  for (const migration of migrations) {
+    if (migration.version <= current) continue;
+    await connection.run('BEGIN TRANSACTION');
+    try {
+      for (const statement of migration.statements) await connection.run(statement);
+      await connection.run(`INSERT INTO schema_migration VALUES ($version, $name, now()::TIMESTAMP)`, {
+        version: migration.version,
+        name: migration.name,
+      });
+      await connection.run('COMMIT');
+    } catch (error) {
+      await connection.run('ROLLBACK');
+      throw new StorageError(
+        `migration ${migration.version} (${migration.name}) failed on ${path}: ${(error as Error).message}; the database was left at version ${applied.at(-1)?.version ?? current}`,
+        {},
+        { cause: error },
+      );
+    }
+    applied.push({ version: migration.version, name: migration.name });
+  }
+  return applied;
+}
+
+export async function recordedVersion(connection: DuckDBConnection): Promise<number> {
+  const reader = await connection.runAndReadAll(
+    'SELECT coalesce(max(version), 0)::INTEGER FROM schema_migration',
+  );
+  return Number(reader.getRows()[0]?.[0] ?? 0);
+}

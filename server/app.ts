@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import cors from '@fastify/cors';
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { packageInfo, type Config, type Logger, type PluginRegistry, type Storage } from '../core/index.js';
+import type { WorkerPool } from '../workers/pool.js';
+import { errorHandler } from './error-handler.js';
+import { serverRoutes } from './routes/server.js';
+import { tlsOptions } from './tls.js';
+
+/** Everything the HTTP layer needs, wired by the composition root (server/main.ts) or by tests. */
+export interface AppDependencies {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly registry: PluginRegistry;
+  readonly storage: Storage;
+  readonly pool: WorkerPool;
+}
+
+export type App = FastifyInstance<
+  Server,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
+
+export const API_PREFIX = '/v0';
+
+/** Builds the fastify application (not listening). Route modules add themselves under `/v0`. */
+export async function buildApp(deps: AppDependencies): Promise<App> {
+  const { config, logger } = deps;
+  const bodyLimit = config.server.request_body_max_bytes;
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    bodyLimit,
+    https: tlsOptions(config.server.tls),
+    genReqId: () => randomUUID(),
+    requestIdLogLabel: 'request_id',
+    disableRequestLogging: true,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true },
+  }) as unknown as App;
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(errorHandler(bodyLimit));
+  app.setNotFoundHandler((request, reply) =>
+    reply.status(404).send({
+      request_id: request.id,
+      error_code: 'not_found',
+      message: `no route ${request.method} ${request.url.split('?')[0]}; see GET ${API_PREFIX}/server/spec for the API`,
+    }),
+  );
+
+  await app.register(cors, {
+    origin: '*',
+    methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    allowedHeaders: ['Content-Type', 'Authorization'],
+    exposedHeaders: ['X-Total-Count'],
+    maxAge: 86_400,
+    strictPreflight: false,
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (!reply.hasHeader('x-total-count')) {
+      const ok = reply.statusCode < 300;
+      reply.header(
+        'X-Total-Count',
+        ok && request.method !== 'DELETE' && request.method !== 'OPTIONS' ? '1' : '0',
+      );
+    }
+    return payload;
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: request.url,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 100) / 100,
+      },
+      'request completed',
+    );
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Benchtrack API',
+        description: 'Continuous benchmarking: reports, thresholds, alerts and perf history.',
+        version: packageInfo().version,
+      },
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  await app.register(serverRoutes(deps), { prefix: API_PREFIX });
+  app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.status(200).send());
+  return app;
+}

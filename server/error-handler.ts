@@ -1,0 +1,82 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { errorName, formatPath, obfuscateEmail, type ErrorName } from '../core/index.js';
+
+/** The one mapping from business errors to HTTP status, keyed by error name. */
+const STATUS: Record<ErrorName, number> = {
+  InputError: 400,
+  PayloadTooLargeError: 400,
+  ConfigError: 400,
+  PluginError: 400,
+  UnauthorizedError: 401,
+  ForbiddenError: 403,
+  NotFoundError: 404,
+  ConflictError: 409,
+  RateLimitError: 429,
+  StorageError: 500,
+  InternalError: 500,
+};
+
+export interface ErrorBody {
+  request_id: string;
+  error_code?: string;
+  message: string;
+}
+
+const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
+
+/** Every error message leaves the server with e-mail addresses masked (spec: Errors). */
+function clean(message: string): string {
+  return message.replace(EMAIL, obfuscateEmail);
+}
+
+/** Status, code and message for anything thrown while handling a request. */
+export function describeError(
+  error: unknown,
+  bodyLimit: number,
+): { status: number; code?: string; message: string } {
+  const name = errorName(error);
+  if (name && name in STATUS) {
+    const known = error as { code?: string; message: string };
+    return { status: STATUS[name as ErrorName], code: known.code, message: known.message };
+  }
+  const fastifyError = error as FastifyError;
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const context = fastifyError.validationContext ?? 'request';
+    const lines = error.validation.map((v) => {
+      const path = formatPath(v.params.issue.path);
+      return `${context}${path ? `.${path}` : ''}: ${v.message}`;
+    });
+    return { status: 400, code: 'invalid_input', message: lines.join('; ') };
+  }
+  if (isResponseSerializationError(error))
+    return { status: 500, code: 'internal', message: 'internal error' };
+  if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return {
+      status: 400,
+      code: 'payload_too_large',
+      message: `request body is larger than server.request_body_max_bytes (${bodyLimit} bytes); send less per request`,
+    };
+  }
+  const status = fastifyError.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return { status, code: 'invalid_input', message: fastifyError.message };
+  }
+  return { status: 500, code: 'internal', message: 'internal error' };
+}
+
+/** Fastify error handler: one body shape for every error; only server faults are logged. */
+export function errorHandler(bodyLimit: number) {
+  return (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    const { status, code, message } = describeError(error, bodyLimit);
+    if (status >= 500) {
+      request.log.error({ err: error, request_id: request.id }, 'request failed');
+    }
+    const body: ErrorBody = {
+      request_id: request.id,
+      ...(code ? { error_code: code } : {}),
+      message: status >= 500 ? `${message}; report it with request id ${request.id}` : clean(message),
+    };
+    return reply.status(status).type('application/json').send(body);
+  };
+}

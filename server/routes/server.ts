@@ -1,0 +1,42 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { packageInfo } from '../../core/index.js';
+import type { AppDependencies } from '../app.js';
+
+const versionSchema = z.object({ version: z.string().describe('Semantic version of the running API') });
+const consoleSchema = z.object({ url: z.string().describe('URL of the web console (console.url)') });
+
+/** `/v0/server/*`: version, OpenAPI document, console location. */
+export function serverRoutes({ config }: AppDependencies): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/server/version',
+      {
+        schema: {
+          tags: ['server'],
+          summary: 'Version of the API server',
+          response: { 200: versionSchema },
+        },
+      },
+      async () => ({ version: packageInfo().version }),
+    );
+
+    app.get(
+      '/server/spec',
+      { schema: { tags: ['server'], summary: 'OpenAPI 3 document of this API' } },
+      async (_request, reply) => reply.type('application/json').send(app.swagger()),
+    );
+
+    app.get(
+      '/server/config/console',
+      {
+        schema: {
+          tags: ['server'],
+          summary: 'Where the web console is served (console.url)',
+          response: { 200: consoleSchema },
+        },
+      },
+      async () => ({ url: config.console.url }),
+    );
+  };
+}

@@ -1,0 +1,25 @@
+import { threadId } from 'node:worker_threads';
+import { transferResult } from './transfer.js';
+
+export interface ProbeInput {
+  readonly values: Float64Array;
+}
+
+export interface ProbeOutput {
+  /** Thread that ran the task (the main thread is 0). */
+  readonly threadId: number;
+  /** Byte length of `values` as the worker received it: non-zero proves it arrived. */
+  readonly receivedBytes: number;
+  /** The input doubled, in a new buffer moved back to the caller. */
+  readonly doubled: Float64Array;
+}
+
+/**
+ * Round-trip probe of the worker pool: used to measure the cost of a task hop (which decides when small jobs
+ * run inline) and to check at start-up that workers load.
+ */
+export default function probe({ values }: ProbeInput): ProbeOutput {
+  const doubled = new Float64Array(values.length);
+  for (let i = 0; i < values.length; i++) doubled[i] = (values[i] as number) * 2;
+  return transferResult({ threadId, receivedBytes: values.byteLength, doubled }, [doubled]);
+}

@@ -9,20 +9,11 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { packageInfo, type Config, type Logger, type PluginRegistry, type Storage } from '../core/index.js';
-import type { WorkerPool } from '../workers/pool.js';
+import { packageInfo } from '../core/index.js';
+import type { AppDependencies } from './dependencies.js';
 import { errorHandler } from './error-handler.js';
 import { serverRoutes } from './routes/server.js';
 import { tlsOptions } from './tls.js';
-
-/** Everything the HTTP layer needs, wired by the composition root (server/main.ts) or by tests. */
-export interface AppDependencies {
-  readonly config: Config;
-  readonly logger: Logger;
-  readonly registry: PluginRegistry;
-  readonly storage: Storage;
-  readonly pool: WorkerPool;
-}
 
 export type App = FastifyInstance<
   Server,

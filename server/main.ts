@@ -1,6 +1,5 @@
 import { dirname } from 'node:path';
-import type {
-  ConfigError} from '../core/index.js';
+import type { ConfigError } from '../core/index.js';
 import {
   createLogger,
   errorName,

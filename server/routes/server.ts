@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { packageInfo } from '../../core/index.js';
-import type { AppDependencies } from '../app.js';
+import type { AppDependencies } from '../dependencies.js';
 
 const versionSchema = z.object({ version: z.string().describe('Semantic version of the running API') });
 const consoleSchema = z.object({ url: z.string().describe('URL of the web console (console.url)') });

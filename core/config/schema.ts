@@ -116,7 +116,6 @@ const serverSchema = z
   .prefault({});
 
 const logLevel = oneOf(LOG_LEVELS).default('info');
-const ifExists = oneOf(['append', 'truncate', 'fail']);
 
 const stderrLog = z.strictObject({ level: logLevel });
 const fileLog = z.strictObject({
@@ -129,24 +128,21 @@ const fileLog = z.strictObject({
         : `must be one of append, truncate, fail, got ${JSON.stringify(issue.input)}`,
   }),
 });
-const flatLog = z
-  .strictObject({
-    mode: oneOf(['stderr_terminal', 'stderr-terminal', 'file']).default('stderr_terminal'),
-    level: logLevel,
-    path: z.string().min(1).optional(),
-    if_exists: ifExists.optional(),
-  })
-  .superRefine((log, ctx) => {
-    if (log.mode !== 'file') return;
-    if (log.path === undefined)
-      ctx.addIssue({ code: 'custom', path: ['path'], message: 'is required when mode is file' });
-    if (log.if_exists === undefined)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['if_exists'],
-        message: 'is required when mode is file (append, truncate or fail)',
-      });
-  });
+const flatStderrLog = z.strictObject({
+  mode: oneOf(['stderr_terminal', 'stderr-terminal', 'file']).default('stderr_terminal'),
+  level: logLevel,
+});
+const flatFileLog = z.strictObject({
+  mode: z.literal('file'),
+  level: logLevel,
+  path: required('mode is file'),
+  if_exists: z.enum(['append', 'truncate', 'fail'], {
+    error: (issue) =>
+      issue.input === undefined
+        ? 'is required when mode is file (append, truncate or fail)'
+        : `must be one of append, truncate, fail, got ${JSON.stringify(issue.input)}`,
+  }),
+});
 
 /** The one internal form of the log settings, whichever spelling the document used. */
 export type LogSettings =
@@ -185,12 +181,15 @@ const logSchema = z
         ? { mode: 'stderr_terminal', level: parsed.data.level }
         : fail(parsed.error.issues, [mode]);
     }
-    const parsed = flatLog.safeParse(input ?? {});
-    if (!parsed.success) return fail(parsed.error.issues, []);
-    const log = parsed.data;
-    return log.mode === 'file'
-      ? { mode: 'file', level: log.level, path: log.path as string, if_exists: log.if_exists as 'append' }
-      : { mode: 'stderr_terminal', level: log.level };
+    const flat = (input ?? {}) as Record<string, unknown>;
+    if (flat.mode === 'file') {
+      const parsed = flatFileLog.safeParse(flat);
+      return parsed.success ? { ...parsed.data, mode: 'file' } : fail(parsed.error.issues, []);
+    }
+    const parsed = flatStderrLog.safeParse(flat);
+    return parsed.success
+      ? { mode: 'stderr_terminal', level: parsed.data.level }
+      : fail(parsed.error.issues, []);
   });
 
 export const DEFAULT_LOGGER_NAME = 'Benchtrack API';

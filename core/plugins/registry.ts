@@ -82,7 +82,7 @@ export class PluginRegistry {
     for (const name of [plugin.id, ...(plugin.aliases ?? [])]) {
       const taken = this.#resolve(plugin.kind, name);
       if (taken !== undefined) {
-        const other = this.#entries.get(taken);
+        const other = this.#entries.get(key(plugin.kind, taken));
         throw new PluginError(
           `${label} uses the ${plugin.kind} id "${name}", already taken by ${describe(other?.plugin, other?.module)}`,
           { module },

@@ -64,15 +64,14 @@ export class Database {
 
   /** The writer connection, for work that runs before the database is shared (migrations). */
   get setupConnection(): DuckDBConnection {
-    this.#assertOpen();
+    if (this.#closed) throw this.#closedError();
     return this.writer;
   }
 
   /** Runs `fn` in a write transaction on the writer connection; one at a time, in call order. */
   write<T>(fn: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
-    this.#assertOpen();
+    if (this.#closed) return Promise.reject(this.#closedError());
     const run = this.#writeQueue.then(async () => {
-      this.#assertOpen();
       await this.writer.run('BEGIN TRANSACTION');
       try {
         const result = await fn(this.writer);
@@ -89,7 +88,7 @@ export class Database {
 
   /** Runs `fn` on a reader connection inside a read transaction, so it sees one consistent snapshot. */
   read<T>(fn: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
-    this.#assertOpen();
+    if (this.#closed) return Promise.reject(this.#closedError());
     return this.#track(
       (async () => {
         const connection = await this.#acquireReader();
@@ -118,8 +117,8 @@ export class Database {
     this.logger.debug({ path: this.path }, 'database closed');
   }
 
-  #assertOpen(): void {
-    if (this.#closed) throw new StorageError(`database ${this.path} is closed`);
+  #closedError(): StorageError {
+    return new StorageError(`database ${this.path} is closed`);
   }
 
   #track<T>(promise: Promise<T>): Promise<T> {

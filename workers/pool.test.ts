@@ -1,0 +1,44 @@
+import { threadId } from 'node:worker_threads';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../core/index.js';
+import { WorkerPool } from './pool.js';
+import type { ProbeOutput } from './tasks/probe.js';
+
+const pool = new WorkerPool(
+  createLogger({ name: 'test', log: { mode: 'stderr_terminal', level: 'error' } }),
+  {
+    maxThreads: 2,
+  },
+);
+afterAll(() => pool.close());
+
+describe('WorkerPool', () => {
+  it('runs tasks off the main thread and moves typed arrays both ways', async () => {
+    const values = Float64Array.from({ length: 1000 }, (_, i) => i + 0.5);
+    const output = await pool.run<ProbeOutput>('probe', { values }, [values.buffer]);
+    expect(threadId).toBe(0);
+    expect(output.threadId).toBeGreaterThan(0);
+    expect(output.receivedBytes).toBe(8000);
+    expect(values.byteLength).toBe(0);
+    expect(output.doubled).toBeInstanceOf(Float64Array);
+    expect(output.doubled.length).toBe(1000);
+    expect(output.doubled[999]).toBe(1999);
+  });
+
+  it('copies instead of moving when no transfer list is given', async () => {
+    const values = new Float64Array([1, 2, 3]);
+    const output = await pool.run<ProbeOutput>('probe', { values });
+    expect(values.byteLength).toBe(24);
+    expect([...output.doubled]).toEqual([2, 4, 6]);
+  });
+
+  it('refuses work once closed', async () => {
+    const other = new WorkerPool(
+      createLogger({ name: 't', log: { mode: 'stderr_terminal', level: 'error' } }),
+    );
+    await other.close();
+    await expect(other.run('probe', { values: new Float64Array(1) })).rejects.toThrow(
+      'the worker pool is closed',
+    );
+  });
+});

@@ -10,3 +10,6 @@ export * from './package-info.js';
 export * from './plugins/contracts.js';
 export * from './plugins/registry.js';
 export * from './storage/storage.js';
+export * from './bmf-json-schema.js';
+export * from './adapters/fold.js';
+export * from './adapters/selection.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -34,8 +34,7 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     bodyLimit,
     https: tlsOptions(config.server.tls),
     genReqId: () => randomUUID(),
-    requestIdLogLabel: 'request_id',
-    disableRequestLogging: true,
+    logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: true }),
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true },
   }) as unknown as App;
@@ -60,7 +59,14 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     strictPreflight: false,
   });
 
+  // While closing, answer in-flight requests with `Connection: close` so keep-alive clients do not hold the
+  // shutdown open until their idle timeout.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onSend', async (request, reply, payload) => {
+    if (closing) reply.header('Connection', 'close');
     if (!reply.hasHeader('x-total-count')) {
       const ok = reply.statusCode < 300;
       reply.header(

@@ -44,7 +44,12 @@ export function describeError(
   if (hasZodFastifySchemaValidationErrors(error)) {
     const context = fastifyError.validationContext ?? 'request';
     const lines = error.validation.map((v) => {
-      const path = formatPath(v.params.issue.path);
+      const path = formatPath(
+        String(v.instancePath ?? '')
+          .split('/')
+          .filter((part) => part !== '')
+          .map((part) => (/^\d+$/.test(part) ? Number(part) : part)),
+      );
       return `${context}${path ? `.${path}` : ''}: ${v.message}`;
     });
     return { status: 400, code: 'invalid_input', message: lines.join('; ') };

@@ -29,9 +29,13 @@ export interface TestApp {
 
 /**
  * The real application over a real temporary DuckDB file and a real worker pool, logging JSON lines to a file
- * in the temporary directory. `document` is merged over the test defaults.
+ * in the temporary directory. `document` is merged over the test defaults; `extend` may add routes before
+ * the app is ready (to exercise the shell's behaviour with bodies, slow handlers, thrown errors).
  */
-export async function createTestApp(document: ConfigDocument = {}): Promise<TestApp> {
+export async function createTestApp(
+  document: ConfigDocument = {},
+  extend?: (app: App) => void,
+): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'benchtrack-test-'));
   const logPath = join(dir, 'api.log');
   const { config } = parseConfigDocument(
@@ -44,12 +48,19 @@ export async function createTestApp(document: ConfigDocument = {}): Promise<Test
     },
     { kind: 'default', description: 'test configuration' },
   );
-  const logger = createLogger({ name: config.logging.name, log: config.logging.log, secrets: secretValues(config) });
+  const logger = createLogger({
+    name: config.logging.name,
+    log: config.logging.log,
+    secrets: secretValues(config),
+  });
   const registry = new PluginRegistry();
   registerBuiltins(registry);
-  const storage = await registry.get('storage', 'duckdb').plugin.open({ file: config.database.file }, { logger });
+  const storage = await registry
+    .get('storage', 'duckdb')
+    .plugin.open({ file: config.database.file }, { logger });
   const pool = new WorkerPool(logger, { maxThreads: 2 });
   const app = await buildApp({ config, logger, registry, storage, pool });
+  extend?.(app);
   await app.ready();
   return {
     app,

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -28,26 +29,37 @@ function spawnApi(env: NodeJS.ProcessEnv): ChildProcess {
   });
 }
 
-/** Starts the real `benchtrack-api` process and waits until it listens. */
-export async function startServerProcess(env: NodeJS.ProcessEnv, timeoutMs = 20_000): Promise<ServerProcess> {
+const LISTENING = /Server listening at (https?:\/\/127\.0\.0\.1:\d+)/;
+
+/**
+ * Starts the real `benchtrack-api` process and waits until it listens. With file logging, pass `logFile`: the
+ * listening line is read from there instead of stderr.
+ */
+export async function startServerProcess(
+  env: NodeJS.ProcessEnv,
+  { logFile, timeoutMs = 20_000 }: { logFile?: string; timeoutMs?: number } = {},
+): Promise<ServerProcess> {
   const child = spawnApi(env);
   let stderr = '';
-  let stdout = '';
-  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stdout?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const announced = () => {
+    const text = logFile ? (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '') : stderr;
+    return LISTENING.exec(text)?.[1];
+  };
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in ${timeoutMs} ms:\n${stderr}`)), timeoutMs);
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const match = /Server listening at (https?:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
+    const deadline = Date.now() + timeoutMs;
+    const poll = setInterval(() => {
+      const found = announced();
+      if (found) {
+        clearInterval(poll);
+        resolve(found);
+      } else if (child.exitCode !== null || Date.now() > deadline) {
+        clearInterval(poll);
+        child.kill('SIGKILL');
+        reject(new Error(`server did not start (exit code ${child.exitCode}):\n${stderr}`));
       }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code} before listening:\n${stderr}${stdout}`));
-    });
+    }, 25);
   });
   return {
     child,

@@ -29,7 +29,10 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
       throw error;
     }
     for (const migration of appliedMigrations)
-      log.info({ ...migration, path: database.path }, 'migration applied');
+      log.info(
+        { migration: migration.version, migration_name: migration.name, path: database.path },
+        'migration applied',
+      );
     return {
       capabilities: this.capabilities,
       appliedMigrations,

@@ -60,12 +60,19 @@ export interface ModelLimits {
 
 /**
  * A threshold model: computes the baseline and limits of a series from its history. Pure, synchronous and
- * deterministic; runs in worker threads, where it is loaded by module specifier.
+ * deterministic; runs in worker threads, where it is loaded by module specifier, so its module must export it
+ * (default export: one plugin or an array) and its parameters must survive structured cloning.
+ * `modelParamsSchema` builds the standard parameter schema; `evaluateModel` is how the service calls
+ * `limits` (empty history, `min_sample_size`, `max_sample_size` and non-finite results are handled there).
  */
 export interface ModelPlugin<P extends ModelParams = ModelParams> extends PluginMeta<'model'> {
   /** Validates and normalizes parameters; messages name the model, the parameter, the rule and the value. */
   readonly params: z.ZodType<P>;
-  /** `samples` are newest first. `null` when no boundary can be computed (too few samples, zero variance, ...). */
+  /**
+   * `samples` are newest first and must not be modified (they are a view into the whole job's buffer).
+   * `null` when no boundary can be computed (too few samples, zero variance, non-finite input, ...); a side
+   * whose boundary is not set is `null`. Never returns NaN or an infinite limit.
+   */
   limits(samples: Float64Array, params: P): ModelLimits | null;
 }
 

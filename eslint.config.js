@@ -19,6 +19,10 @@ export default tseslint.config(
     rules: { 'no-console': 'error' },
   },
   {
+    files: ['**/*.test.ts', 'test/**'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
     files: ['bin/**/*.cjs', '.dependency-cruiser.cjs'],
     languageOptions: {
       sourceType: 'commonjs',

@@ -21,8 +21,10 @@ export interface RunResult {
   readonly stderr: string;
 }
 
-function spawnApi(env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'server/main.ts')], {
+/** Development entry by default; `command` runs another entry (e.g. the compiled bin). */
+function spawnApi(env: NodeJS.ProcessEnv, command?: readonly string[]): ChildProcess {
+  const args = command ?? ['--import', 'tsx', join(REPO_ROOT, 'server/main.ts')];
+  return spawn(process.execPath, [...args], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, UV_THREADPOOL_SIZE: '16', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -37,9 +39,13 @@ const LISTENING = /Server listening at (https?:\/\/127\.0\.0\.1:\d+)/;
  */
 export async function startServerProcess(
   env: NodeJS.ProcessEnv,
-  { logFile, timeoutMs = 20_000 }: { logFile?: string; timeoutMs?: number } = {},
+  {
+    logFile,
+    command,
+    timeoutMs = 20_000,
+  }: { logFile?: string; command?: readonly string[]; timeoutMs?: number } = {},
 ): Promise<ServerProcess> {
-  const child = spawnApi(env);
+  const child = spawnApi(env, command);
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

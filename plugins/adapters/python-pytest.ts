@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { defineAdapter } from '../../core/index.js';
+import { readJson } from './shared/json-input.js';
+import { ResultsBuilder, spread } from './shared/results.js';
+import { nanos } from './shared/text.js';
+
+const schema = z.object({
+  machine_info: z.unknown().refine((v) => v !== undefined),
+  commit_info: z.unknown().refine((v) => v !== undefined),
+  benchmarks: z.array(
+    z.object({
+      fullname: z.string(),
+      stats: z.object({ mean: z.number(), stddev: z.number(), median: z.number(), iqr: z.number() }),
+    }),
+  ),
+});
+
+/** pytest-benchmark `--benchmark-json` output (statistics in seconds). */
+export default defineAdapter({
+  id: 'python_pytest',
+  description: 'pytest-benchmark (Python)',
+  reads: 'pytest-benchmark JSON: one benchmark per fullname; latency in ns, mean ± stddev (or median ± IQR)',
+  parse(output, settings) {
+    const json = readJson(output, schema);
+    if (!json) return null;
+    const results = new ResultsBuilder();
+    for (const { fullname, stats } of json.benchmarks) {
+      const metric =
+        settings.average === 'median'
+          ? spread(nanos(stats.median, 's'), nanos(stats.iqr, 's'))
+          : spread(nanos(stats.mean, 's'), nanos(stats.stddev, 's'));
+      results.metric(fullname, 'latency', metric);
+    }
+    return results.build();
+  },
+});

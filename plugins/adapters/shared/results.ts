@@ -19,7 +19,7 @@ export class ResultsBuilder {
       setOwn(this.#bmf, name, target);
       this.#count++;
     }
-    for (const [measure, metric] of measures) setOwn(target, measure, metric);
+    for (const [measure, metric] of measures) if (finite(metric)) setOwn(target, measure, metric);
     return true;
   }
 
@@ -34,6 +34,18 @@ export class ResultsBuilder {
   build(): Bmf | null {
     return this.#count === 0 ? null : this.#bmf;
   }
+}
+
+/**
+ * BMF numbers are finite. A unit conversion can overflow (1e300 s in ns), and such a measure is dropped
+ * rather than sent as a value the API would reject.
+ */
+function finite({ value, lower_value, upper_value }: BmfMetric): boolean {
+  return (
+    Number.isFinite(value) &&
+    (lower_value === undefined || Number.isFinite(lower_value)) &&
+    (upper_value === undefined || Number.isFinite(upper_value))
+  );
 }
 
 /** A metric with bounds `value ∓ spread`, computed after unit conversion like the reference. */

@@ -16,10 +16,15 @@ export function lines(input: string): string[] {
   return out;
 }
 
-/** A decimal token as the reference reads it: `[0-9.,]+` with commas dropped; `null` when it is not a number. */
+/**
+ * A decimal token as the reference reads it: `[0-9.,]+` with commas dropped; `null` when it is not a number
+ * or is too large for a finite double (BMF numbers are finite).
+ */
 export function decimal(token: string): number | null {
   const digits = token.includes(',') ? token.replaceAll(',', '') : token;
-  return /^(?:\d+\.?\d*|\.\d+)$/.test(digits) ? Number(digits) : null;
+  if (!/^(?:\d+\.?\d*|\.\d+)$/.test(digits)) return null;
+  const value = Number(digits);
+  return Number.isFinite(value) ? value : null;
 }
 
 /** An integer token `[0-9,]+` (commas dropped) that must fit an unsigned 64-bit integer, as f64. */

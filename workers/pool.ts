@@ -4,7 +4,7 @@ import { Piscina } from 'piscina';
 import type { Logger } from '../core/index.js';
 
 /** Worker tasks by name; each is a module `workers/tasks/<name>` whose default export is a pure function. */
-export type TaskName = 'probe';
+export type TaskName = 'probe' | 'boundaries';
 
 export interface WorkerPoolOptions {
   /** Threads kept alive even when idle. */
@@ -59,6 +59,11 @@ export class WorkerPool {
 
   get threads(): number {
     return this.#piscina.threads.length;
+  }
+
+  /** The most threads the pool runs at once: how many pieces a large job is worth splitting into. */
+  get maxThreads(): number {
+    return this.#piscina.maxThreads;
   }
 
   /** Lets running tasks finish, then stops every thread. Idempotent. */

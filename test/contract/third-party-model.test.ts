@@ -7,9 +7,9 @@ import { createTestPool, describeModelContract } from './model.js';
 
 /** Loaded the way configuration names a plugin file: a path, turned into a module specifier by the registry. */
 const registry = new PluginRegistry();
-const [entry] = (await registry.load(
-  './test/fixtures/plugins/custom-model.ts',
-)) as RegisteredPlugin<ModelPlugin>[];
+const [entry] = (await registry.load('../fixtures/plugins/custom-model.ts', {
+  baseDir: dirname(fileURLToPath(import.meta.url)),
+})) as RegisteredPlugin<ModelPlugin>[];
 if (entry === undefined || entry.module === undefined) throw new Error('the fixture model did not load');
 
 describeModelContract(entry.plugin, {

@@ -1,0 +1,30 @@
+import { Command } from 'commander';
+import { registerAdaptersCommand } from './commands/adapters.js';
+import { registerMockCommand } from './commands/mock.js';
+import { registerParseCommand } from './commands/parse.js';
+import { failure } from './lib/errors.js';
+import { readVersion } from './lib/version.js';
+
+/**
+ * Entry of the `benchtrack` client and its composition root. Commands are modules under cli/commands/ that
+ * register their options here and import their heavy dependencies (core, zod, the adapters) only when they
+ * run, so `benchtrack --help` stays fast.
+ */
+export function createProgram(): Command {
+  const program = new Command('benchtrack')
+    .description('Command-line client of Benchtrack, self-hosted continuous benchmarking.')
+    .version(readVersion(), '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'print help')
+    .showHelpAfterError('(run with --help for usage)')
+    .configureHelp({ sortSubcommands: true });
+  registerParseCommand(program);
+  registerAdaptersCommand(program);
+  registerMockCommand(program);
+  return program;
+}
+
+try {
+  await createProgram().parseAsync(process.argv);
+} catch (error) {
+  process.exitCode = failure(error);
+}

@@ -15,6 +15,7 @@ export type ErrorCode =
   | 'config_invalid'
   | 'plugin_invalid'
   | 'storage_failure'
+  | 'unavailable'
   | 'internal';
 
 export type ErrorName =
@@ -28,6 +29,7 @@ export type ErrorName =
   | 'ConfigError'
   | 'PluginError'
   | 'StorageError'
+  | 'UnavailableError'
   | 'InternalError';
 
 export interface ErrorDetails {
@@ -119,6 +121,12 @@ export class PluginError extends BenchtrackError {
 export class StorageError extends BenchtrackError {
   readonly name = 'StorageError';
   readonly code = 'storage_failure';
+}
+
+/** A dependency outside Benchtrack (mail relay, object store) failed; the message says what to do. */
+export class UnavailableError extends BenchtrackError {
+  readonly name = 'UnavailableError';
+  readonly code = 'unavailable';
 }
 
 export class InternalError extends BenchtrackError {

@@ -12,7 +12,13 @@ import {
 import { packageInfo } from '../core/index.js';
 import type { AppDependencies } from './dependencies.js';
 import { errorHandler } from './error-handler.js';
+import { createRouteContext } from './context.js';
+import { adminRoutes } from './routes/admin.js';
+import { authRoutes } from './routes/auth.js';
+import { organizationRoutes } from './routes/organizations.js';
+import { projectRoutes } from './routes/projects.js';
 import { serverRoutes } from './routes/server.js';
+import { userRoutes } from './routes/users.js';
 import { tlsOptions } from './tls.js';
 
 export type App = FastifyInstance<
@@ -27,7 +33,8 @@ export const API_PREFIX = '/v0';
 
 /** Builds the fastify application (not listening). Route modules add themselves under `/v0`. */
 export async function buildApp(deps: AppDependencies): Promise<App> {
-  const { config, logger } = deps;
+  const { logger } = deps;
+  const config = deps.config.current;
   const bodyLimit = config.server.request_body_max_bytes;
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
@@ -54,7 +61,7 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     origin: '*',
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     allowedHeaders: ['Content-Type', 'Authorization'],
-    exposedHeaders: ['X-Total-Count'],
+    exposedHeaders: ['X-Total-Count', 'X-Benchtrack-Pending-Restart'],
     maxAge: 86_400,
     strictPreflight: false,
   });
@@ -103,7 +110,17 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     transform: jsonSchemaTransform,
   });
 
-  await app.register(serverRoutes(deps), { prefix: API_PREFIX });
+  const ctx = createRouteContext(deps);
+  for (const routes of [
+    serverRoutes,
+    adminRoutes,
+    authRoutes,
+    userRoutes,
+    organizationRoutes,
+    projectRoutes,
+  ]) {
+    await app.register(routes(ctx), { prefix: API_PREFIX });
+  }
   app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.status(200).send());
   return app;
 }

@@ -1,11 +1,21 @@
-import type { Config, Logger, PluginRegistry, Storage } from '../core/index.js';
+import type { LiveConfig, Logger, Mailer, PluginRegistry, Storage } from '../core/index.js';
 import type { WorkerPool } from '../workers/pool.js';
 
 /** Everything the HTTP layer needs, wired by the composition root (server/main.ts) or by tests. */
 export interface AppDependencies {
-  readonly config: Config;
+  /** The running configuration; replaced as a whole by `PUT /v0/server/config`. */
+  readonly config: LiveConfig;
   readonly logger: Logger;
   readonly registry: PluginRegistry;
   readonly storage: Storage;
   readonly pool: WorkerPool;
+  /** Defaults to SMTP or the log, as the configuration says. */
+  readonly mailer?: Mailer;
+  readonly now?: () => Date;
+  /** Authentication attempts (sign-up, login, confirm, invalid tokens) per client address per minute. */
+  readonly authAttemptsPerMinute?: number;
+  /** Validates, saves and applies a new configuration document (the runtime restarts the listener if needed). */
+  readonly reconfigure?: (
+    document: unknown,
+  ) => Promise<{ config: unknown; pendingRestart: readonly string[] }>;
 }

@@ -14,6 +14,7 @@ const STATUS: Record<ErrorName, number> = {
   ConflictError: 409,
   RateLimitError: 429,
   StorageError: 500,
+  UnavailableError: 503,
   InternalError: 500,
 };
 
@@ -80,7 +81,10 @@ export function errorHandler(bodyLimit: number) {
     const body: ErrorBody = {
       request_id: request.id,
       ...(code ? { error_code: code } : {}),
-      message: status >= 500 ? `${message}; report it with request id ${request.id}` : clean(message),
+      message:
+        status >= 500 && status !== 503
+          ? `${message}; report it with request id ${request.id}`
+          : clean(message),
     };
     return reply.status(status).type('application/json').send(body);
   };

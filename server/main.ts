@@ -1,10 +1,10 @@
 import { dirname } from 'node:path';
 import type { ConfigError } from '../core/index.js';
 import {
+  CONFIG_PATH_ENV,
   createLogger,
   errorName,
   loadConfig,
-  parseBindAddress,
   PluginRegistry,
   redactConfig,
   secretValues,
@@ -14,7 +14,7 @@ import {
 } from '../core/index.js';
 import { registerBuiltins } from '../plugins/index.js';
 import { WorkerPool } from '../workers/pool.js';
-import { buildApp, type App } from './app.js';
+import { ServerRuntime } from './runtime.js';
 
 /**
  * Composition root of `benchtrack-api`: configuration, logger, plugins, storage, worker pool, HTTP. Nothing
@@ -41,13 +41,13 @@ async function main(): Promise<void> {
     .plugin.open({ file: config.database.file }, { logger });
   const pool = new WorkerPool(logger);
 
-  let app: App;
+  const runtime = new ServerRuntime(
+    { logger, registry, storage, pool },
+    config,
+    process.env[CONFIG_PATH_ENV],
+  );
   try {
-    app = await buildApp({ config, logger, registry, storage, pool });
-    const address = parseBindAddress(config.server.bind_address);
-    if (!address)
-      throw new Error(`unreachable: bind_address ${config.server.bind_address} passed validation`);
-    await app.listen({ host: address.host, port: address.port });
+    await runtime.start();
   } catch (error) {
     await pool.close();
     await storage.close();
@@ -59,7 +59,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down: draining requests');
-    await app.close();
+    await runtime.stop();
     await pool.close();
     await storage.close();
     logger.info('stopped');

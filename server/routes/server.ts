@@ -1,13 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { packageInfo } from '../../core/index.js';
-import type { AppDependencies } from '../dependencies.js';
+import type { RouteContext } from '../context.js';
 
 const versionSchema = z.object({ version: z.string().describe('Semantic version of the running API') });
 const consoleSchema = z.object({ url: z.string().describe('URL of the web console (console.url)') });
 
 /** `/v0/server/*`: version, OpenAPI document, console location. */
-export function serverRoutes({ config }: AppDependencies): FastifyPluginAsyncZod {
+export function serverRoutes({ deps }: RouteContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/server/version',
@@ -36,7 +36,7 @@ export function serverRoutes({ config }: AppDependencies): FastifyPluginAsyncZod
           response: { 200: consoleSchema },
         },
       },
-      async () => ({ url: config.console.url }),
+      async () => ({ url: deps.config.current.console.url }),
     );
   };
 }

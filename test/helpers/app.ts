@@ -8,18 +8,22 @@ import {
   secretValues,
   type Config,
   type ConfigDocument,
+  type Logger,
   type Storage,
 } from '../../core/index.js';
 import { registerBuiltins } from '../../plugins/index.js';
 import { buildApp, type App } from '../../server/app.js';
+import { ServerRuntime } from '../../server/runtime.js';
 import { WorkerPool } from '../../workers/pool.js';
 
 export interface TestApp {
+  /** The application currently listening (a listener restart replaces it). */
   readonly app: App;
   readonly config: Config;
   readonly storage: Storage;
   readonly pool: WorkerPool;
   readonly registry: PluginRegistry;
+  readonly logger: Logger;
   /** Temporary directory holding the database file and the log. */
   readonly dir: string;
   /** Everything logged so far (Bunyan JSON lines). */
@@ -27,15 +31,24 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/**
- * The real application over a real temporary DuckDB file and a real worker pool, logging JSON lines to a file
- * in the temporary directory. `document` is merged over the test defaults; `extend` may add routes before
- * the app is ready (to exercise the shell's behaviour with bodies, slow handlers, thrown errors).
- */
-export async function createTestApp(
-  document: ConfigDocument = {},
-  extend?: (app: App) => void,
-): Promise<TestApp> {
+export interface TestAppOptions {
+  readonly now?: () => Date;
+  readonly authAttemptsPerMinute?: number;
+  /** File PUT /v0/server/config writes to (BENCHTRACK_CONFIG_PATH). */
+  readonly configPath?: string;
+}
+
+interface Base {
+  config: Config;
+  logger: Logger;
+  registry: PluginRegistry;
+  storage: Storage;
+  pool: WorkerPool;
+  dir: string;
+  logPath: string;
+}
+
+async function base(document: ConfigDocument): Promise<Base> {
   const dir = mkdtempSync(join(tmpdir(), 'benchtrack-test-'));
   const logPath = join(dir, 'api.log');
   const { config } = parseConfigDocument(
@@ -59,22 +72,82 @@ export async function createTestApp(
     .get('storage', 'duckdb')
     .plugin.open({ file: config.database.file }, { logger });
   const pool = new WorkerPool(logger, { maxThreads: 2 });
-  const app = await buildApp({ config, logger, registry, storage, pool });
-  extend?.(app);
-  await app.ready();
+  return { config, logger, registry, storage, pool, dir, logPath };
+}
+
+function finish(b: Base, app: () => App, config: () => Config, stop: () => Promise<void>): TestApp {
   return {
-    app,
-    config,
-    storage,
-    pool,
-    registry,
-    dir,
-    logText: () => readFileSync(logPath, 'utf8'),
+    get app() {
+      return app();
+    },
+    get config() {
+      return config();
+    },
+    storage: b.storage,
+    pool: b.pool,
+    registry: b.registry,
+    logger: b.logger,
+    dir: b.dir,
+    logText: () => readFileSync(b.logPath, 'utf8'),
     async close() {
-      await app.close();
-      await pool.close();
-      await storage.close();
-      rmSync(dir, { recursive: true, force: true });
+      await stop();
+      await b.pool.close();
+      await b.storage.close();
+      rmSync(b.dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The real server over a real temporary DuckDB file and a real worker pool, listening on 127.0.0.1 through
+ * the same runtime as production (so `PUT /v0/server/config` works), logging JSON lines to a file. E-mail goes
+ * to the log (no SMTP relay unless `document.smtp` says so).
+ */
+export async function createTestApp(
+  document: ConfigDocument = {},
+  options: TestAppOptions = {},
+): Promise<TestApp> {
+  const b = await base(document);
+  const runtime = new ServerRuntime(
+    {
+      logger: b.logger,
+      registry: b.registry,
+      storage: b.storage,
+      pool: b.pool,
+      ...(options.now ? { now: options.now } : {}),
+      authAttemptsPerMinute: options.authAttemptsPerMinute ?? 10_000,
+    },
+    b.config,
+    options.configPath,
+  );
+  await runtime.start();
+  return finish(
+    b,
+    () => runtime.app,
+    () => runtime.config.current,
+    () => runtime.stop(),
+  );
+}
+
+/** The application without listening, with extra routes added before it is ready (tests of the HTTP shell). */
+export async function createShellTestApp(
+  document: ConfigDocument,
+  extend: (app: App) => void,
+): Promise<TestApp> {
+  const b = await base(document);
+  const app = await buildApp({
+    config: { current: b.config },
+    logger: b.logger,
+    registry: b.registry,
+    storage: b.storage,
+    pool: b.pool,
+  });
+  extend(app);
+  await app.ready();
+  return finish(
+    b,
+    () => app,
+    () => b.config,
+    () => app.close(),
+  );
 }

@@ -37,7 +37,6 @@ function fetchJson(
 async function expectTlsOnly(tls: NonNullable<ConfigDocument['server']>['tls']) {
   const t = await createTestApp({ server: { bind_address: '127.0.0.1:0', tls } });
   try {
-    await t.app.listen({ host: '127.0.0.1', port: 0 });
     const { port } = t.app.server.address() as AddressInfo;
     const secure = await fetchJson(httpsGet, `https://127.0.0.1:${port}/v0/server/version`, pem.cert);
     expect(secure.status).toBe(200);

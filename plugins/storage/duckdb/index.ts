@@ -3,6 +3,7 @@ import { defineStorage, type Storage } from '../../../core/index.js';
 import { Database } from './database.js';
 import { migrate, recordedVersion } from './migrate.js';
 import { migrations } from './migrations/index.js';
+import { accountReaders, accountWriters } from './repositories/accounts.js';
 import { metaReader, metaWriter } from './repositories/meta.js';
 
 const optionsSchema = z.strictObject({
@@ -37,8 +38,10 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
       capabilities: this.capabilities,
       appliedMigrations,
       schemaVersion: () => database.read(recordedVersion),
-      transaction: (fn) => database.write((connection) => fn({ meta: metaWriter(connection) })),
-      read: (fn) => database.read((connection) => fn({ meta: metaReader(connection) })),
+      transaction: (fn) =>
+        database.write((connection) => fn({ meta: metaWriter(connection), ...accountWriters(connection) })),
+      read: (fn) =>
+        database.read((connection) => fn({ meta: metaReader(connection), ...accountReaders(connection) })),
       close: () => database.close(),
     };
   },

@@ -1,0 +1,114 @@
+import { decodeJwt, errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import type { Config } from '../config/schema.js';
+import { UnauthorizedError } from '../errors.js';
+
+/**
+ * Token audiences: the e-mail link (short-lived), the console session (days), API tokens (chosen lifetime,
+ * revocable) and invitations. A token is only accepted where its audience is expected.
+ */
+export type Audience = 'auth' | 'client' | 'api_key' | 'invite';
+
+/** Default lifetimes in seconds. */
+export const TOKEN_TTL = {
+  auth: 30 * 60,
+  client: 30 * 24 * 3600,
+  invite: 7 * 24 * 3600,
+  /** API tokens without a chosen lifetime: effectively unlimited (u32::MAX seconds, as the reference). */
+  api_key: 4_294_967_295,
+} as const satisfies Record<Audience, number>;
+
+export interface Claims extends JWTPayload {
+  sub: string;
+  aud: Audience;
+  exp: number;
+  iat: number;
+  /** Invitation: the invited address. */
+  email?: string;
+}
+
+export interface IssuedToken {
+  readonly token: string;
+  readonly issued: Date;
+  readonly expires: Date;
+}
+
+/** The running configuration; read on every call so an update of issuer or key applies at once. */
+export interface LiveConfig {
+  readonly current: Config;
+}
+
+/** Issues and verifies the JWTs of every audience (HS256, `security.secret_key`, `security.issuer`). */
+export class Tokens {
+  constructor(
+    private readonly config: LiveConfig,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async issue(
+    audience: Audience,
+    subject: string,
+    options: { ttlSeconds?: number; jti?: string; email?: string } = {},
+  ): Promise<IssuedToken> {
+    const { issuer, secret_key } = this.config.current.security;
+    const issuedSeconds = Math.floor(this.now().getTime() / 1000);
+    const expiresSeconds = issuedSeconds + (options.ttlSeconds ?? TOKEN_TTL[audience]);
+    const jwt = new SignJWT({ ...(options.email ? { email: options.email } : {}) })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuer(issuer)
+      .setAudience(audience)
+      .setSubject(subject)
+      .setIssuedAt(issuedSeconds)
+      .setExpirationTime(expiresSeconds);
+    if (options.jti) jwt.setJti(options.jti);
+    const token = await jwt.sign(new TextEncoder().encode(secret_key));
+    return { token, issued: new Date(issuedSeconds * 1000), expires: new Date(expiresSeconds * 1000) };
+  }
+
+  /** Verifies signature, algorithm, issuer, audience and expiry; any failure is an {@link UnauthorizedError}. */
+  async verify(token: string, audience: Audience): Promise<Claims> {
+    const { issuer, secret_key } = this.config.current.security;
+    try {
+      const { payload } = await jwtVerify(token, new TextEncoder().encode(secret_key), {
+        issuer,
+        audience,
+        algorithms: ['HS256'],
+        currentDate: this.now(),
+        requiredClaims: ['sub', 'exp', 'iat'],
+      });
+      return payload as Claims;
+    } catch (error) {
+      throw new UnauthorizedError(describeFailure(error, audience));
+    }
+  }
+
+  /** The audience a token claims, read without verifying it (to pick how to verify). */
+  static audienceOf(token: string): string | undefined {
+    try {
+      const aud = decodeJwt(token).aud;
+      return typeof aud === 'string' ? aud : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+function describeFailure(error: unknown, audience: Audience): string {
+  const what = audience === 'auth' ? 'confirmation link' : audience === 'invite' ? 'invitation' : 'token';
+  if (error instanceof errors.JWTExpired) return `the ${what} has expired; ${renew(audience)}`;
+  if (error instanceof errors.JWTClaimValidationFailed)
+    return `the ${what} is not valid here (${error.claim}); ${renew(audience)}`;
+  return `the ${what} is invalid; ${renew(audience)}`;
+}
+
+function renew(audience: Audience): string {
+  switch (audience) {
+    case 'auth':
+      return 'log in again to get a new link';
+    case 'invite':
+      return 'ask for a new invitation';
+    case 'client':
+      return 'log in again';
+    case 'api_key':
+      return 'create a new API token';
+  }
+}

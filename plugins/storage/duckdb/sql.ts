@@ -1,0 +1,63 @@
+import {
+  DuckDBTimestampValue,
+  INTEGER,
+  LIST,
+  listValue,
+  VARCHAR,
+  type DuckDBConnection,
+  type DuckDBType,
+  type DuckDBValue,
+} from '@duckdb/node-api';
+
+/** A JavaScript value that can be bound as a query parameter. */
+export type Param =
+  string | number | boolean | bigint | Date | null | undefined | readonly number[] | readonly string[];
+export type Params = Readonly<Record<string, Param>>;
+
+/** Converts JavaScript parameters to DuckDB values, with explicit types where DuckDB cannot infer them. */
+export function bind(params: Params): {
+  values: Record<string, DuckDBValue>;
+  types: Record<string, DuckDBType>;
+} {
+  const values: Record<string, DuckDBValue> = {};
+  const types: Record<string, DuckDBType> = {};
+  for (const [key, value] of Object.entries(params)) {
+    if (value instanceof Date) {
+      values[key] = new DuckDBTimestampValue(BigInt(value.getTime()) * 1000n);
+    } else if (Array.isArray(value)) {
+      values[key] = listValue(value as DuckDBValue[]);
+      types[key] = LIST(value.length > 0 && typeof value[0] === 'string' ? VARCHAR : INTEGER);
+    } else {
+      values[key] = (value ?? null) as DuckDBValue;
+    }
+  }
+  return { values, types };
+}
+
+/** Runs a query and returns its rows as plain objects (UUIDs as strings, timestamps as Dates). */
+export async function query<R>(connection: DuckDBConnection, sql: string, params: Params = {}): Promise<R[]> {
+  const { values, types } = bind(params);
+  const reader = await connection.runAndReadAll(sql, values, types);
+  return reader.getRowObjectsJS() as R[];
+}
+
+/** Runs a statement and returns the number of rows it changed. */
+export async function execute(
+  connection: DuckDBConnection,
+  sql: string,
+  params: Params = {},
+): Promise<number> {
+  const { values, types } = bind(params);
+  const result = await connection.run(sql, values, types);
+  return Number(result.rowsChanged);
+}
+
+/** Quotes an identifier that comes from code (never from input). */
+export function ident(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/** Escapes LIKE wildcards so a search for `50%` matches the text `50%`. */
+export function likePattern(search: string): string {
+  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}

@@ -1,0 +1,95 @@
+import type { FastifyRequest } from 'fastify';
+import {
+  ANONYMOUS,
+  ForbiddenError,
+  InputError,
+  RateLimitError,
+  Tokens,
+  UnauthorizedError,
+  type ApiTokensService,
+  type Caller,
+  type Storage,
+  type UserCaller,
+} from '../core/index.js';
+import type { AttemptLimiter } from './rate-limit.js';
+
+type Credential = { state: 'absent' } | { state: 'malformed' } | { state: 'bearer'; token: string };
+
+/** Reads `Authorization: Bearer <token>` (scheme case-insensitive, value trimmed). */
+function credentialOf(request: FastifyRequest): Credential {
+  const header = request.headers.authorization;
+  if (header === undefined) return { state: 'absent' };
+  const match = /^\s*bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1] ? { state: 'bearer', token: match[1] } : { state: 'malformed' };
+}
+
+const MISSING =
+  'missing Authorization header: send Authorization: Bearer <token> (an API token or a session token)';
+const MALFORMED = 'malformed Authorization header: expected Authorization: Bearer <token>';
+
+/**
+ * Resolves who is calling, once per request. Routes say whether they need a user (`required`) or accept
+ * anonymous callers (`optional`); status codes follow the reference: a missing or malformed header is 400 on
+ * required routes, a malformed header is 401 on optional ones, and any invalid token is 401 everywhere.
+ */
+export class Authenticator {
+  readonly #cache = new WeakMap<FastifyRequest, Promise<Caller>>();
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly tokens: Tokens,
+    private readonly apiTokens: ApiTokensService,
+    private readonly failures: AttemptLimiter,
+  ) {}
+
+  async required(request: FastifyRequest): Promise<UserCaller> {
+    const credential = credentialOf(request);
+    if (credential.state === 'absent') throw new InputError(MISSING);
+    if (credential.state === 'malformed') throw new InputError(MALFORMED);
+    return (await this.#resolve(request, credential.token)) as UserCaller;
+  }
+
+  async optional(request: FastifyRequest): Promise<Caller> {
+    const credential = credentialOf(request);
+    if (credential.state === 'absent') return ANONYMOUS;
+    if (credential.state === 'malformed') throw new UnauthorizedError(MALFORMED);
+    return this.#resolve(request, credential.token);
+  }
+
+  #resolve(request: FastifyRequest, token: string): Promise<Caller> {
+    let caller = this.#cache.get(request);
+    if (!caller) {
+      caller = this.#verify(request.ip, token);
+      this.#cache.set(request, caller);
+    }
+    return caller;
+  }
+
+  async #verify(ip: string, token: string): Promise<Caller> {
+    if (this.failures.exhausted(ip)) {
+      throw new RateLimitError(
+        'too many failed authentication attempts from this address; wait a minute and retry',
+      );
+    }
+    try {
+      const caller = await this.#user(token);
+      if (caller.user.locked) throw new ForbiddenError('this account is locked; ask a server administrator');
+      return caller;
+    } catch (error) {
+      if (error instanceof UnauthorizedError) this.failures.hit(ip);
+      throw error;
+    }
+  }
+
+  async #user(token: string): Promise<UserCaller> {
+    const audience = Tokens.audienceOf(token);
+    if (audience === 'api_key')
+      return { kind: 'user', user: await this.apiTokens.authenticate(token), via: 'api_token' };
+    if (audience !== 'client')
+      throw new UnauthorizedError('the token is invalid; log in again or use an API token');
+    const claims = await this.tokens.verify(token, 'client');
+    const user = await this.storage.read((r) => r.users.find({ uuid: claims.sub }));
+    if (!user) throw new UnauthorizedError('the account of this token no longer exists');
+    return { kind: 'user', user, via: 'session' };
+  }
+}

@@ -1,0 +1,80 @@
+import type { FastifyReply } from 'fastify';
+import {
+  ApiTokensService,
+  AuthService,
+  MembersService,
+  OrganizationsService,
+  ProjectsService,
+  Tokens,
+  UsersService,
+  type ServiceContext,
+} from '../core/index.js';
+import { Authenticator } from './auth.js';
+import type { AppDependencies } from './dependencies.js';
+import { createMailer } from './mail.js';
+import { AttemptLimiter } from './rate-limit.js';
+
+/** Services and request helpers shared by the route modules. */
+export interface RouteContext {
+  readonly deps: AppDependencies;
+  readonly auth: Authenticator;
+  /** Sign-up, login, confirmation and invitation attempts per client address. */
+  readonly attempts: AttemptLimiter;
+  readonly accounts: AuthService;
+  readonly users: UsersService;
+  readonly apiTokens: ApiTokensService;
+  readonly organizations: OrganizationsService;
+  readonly members: MembersService;
+  readonly projects: ProjectsService;
+}
+
+export function createRouteContext(deps: AppDependencies): RouteContext {
+  const now = deps.now ?? (() => new Date());
+  const tokens = new Tokens(deps.config, now);
+  const services: ServiceContext = {
+    storage: deps.storage,
+    tokens,
+    mailer: deps.mailer ?? createMailer(deps.config, deps.logger),
+    config: deps.config,
+    logger: deps.logger,
+    now,
+  };
+  const apiTokens = new ApiTokensService(services);
+  const limit = deps.authAttemptsPerMinute ?? 32;
+  return {
+    deps,
+    auth: new Authenticator(deps.storage, tokens, apiTokens, new AttemptLimiter(limit)),
+    attempts: new AttemptLimiter(limit),
+    accounts: new AuthService(services),
+    users: new UsersService(services),
+    apiTokens,
+    organizations: new OrganizationsService(services),
+    members: new MembersService(services),
+    projects: new ProjectsService(services),
+  };
+}
+
+/** Sends one page of a list with `X-Total-Count` set to the total before pagination. */
+export function sendPage<T>(reply: FastifyReply, page: { items: T[]; total: number }): T[] {
+  reply.header('X-Total-Count', String(page.total));
+  return page.items;
+}
+
+/** Maps the common list query to repository list options. */
+export function listOptions<S extends string>(query: {
+  per_page: number;
+  page: number;
+  sort: S;
+  direction: 'asc' | 'desc';
+  search?: string | undefined;
+  name?: string | undefined;
+}) {
+  return {
+    perPage: query.per_page,
+    page: query.page,
+    sort: query.sort,
+    direction: query.direction,
+    ...(query.search ? { search: query.search } : {}),
+    ...(query.name ? { name: query.name } : {}),
+  };
+}

@@ -1,0 +1,272 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  allowedSchema,
+  authAckSchema,
+  listQuerySchema,
+  memberSchema,
+  newMemberSchema,
+  newOrganizationSchema,
+  newProjectSchema,
+  organizationSchema,
+  PERMISSIONS,
+  projectSchema,
+  updateMemberSchema,
+  updateOrganizationSchema,
+} from '../../core/index.js';
+import { listOptions, sendPage, type RouteContext } from '../context.js';
+
+const orgParams = z.object({ organization: z.string().describe('Organization UUID or slug') });
+const memberParams = orgParams.extend({ user: z.string().describe('User UUID or slug') });
+const allowedParams = orgParams.extend({ permission: z.enum(PERMISSIONS) });
+const security = [{ bearer: [] }];
+const tags = ['organizations'];
+
+/** `/v0/organizations`: organizations, their members and invitations, and their projects. */
+export function organizationRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/organizations',
+      {
+        schema: {
+          tags,
+          summary: "List the caller's organizations",
+          security,
+          querystring: listQuerySchema(['name', 'slug', 'created']),
+          response: { 200: z.array(organizationSchema) },
+        },
+      },
+      async (request, reply) =>
+        sendPage(
+          reply,
+          await ctx.organizations.list(await ctx.auth.required(request), listOptions(request.query)),
+        ),
+    );
+    app.post(
+      '/organizations',
+      {
+        schema: {
+          tags,
+          summary: 'Create an organization (the caller becomes leader)',
+          security,
+          body: newOrganizationSchema,
+          response: { 201: organizationSchema },
+        },
+      },
+      async (request, reply) =>
+        reply
+          .status(201)
+          .send(await ctx.organizations.create(await ctx.auth.required(request), request.body)),
+    );
+    app.get(
+      '/organizations/:organization',
+      {
+        schema: {
+          tags,
+          summary: 'View an organization',
+          security,
+          params: orgParams,
+          response: { 200: organizationSchema },
+        },
+      },
+      async (request) => ctx.organizations.get(await ctx.auth.required(request), request.params.organization),
+    );
+    app.patch(
+      '/organizations/:organization',
+      {
+        schema: {
+          tags,
+          summary: 'Update an organization',
+          security,
+          params: orgParams,
+          body: updateOrganizationSchema,
+          response: { 200: organizationSchema },
+        },
+      },
+      async (request) =>
+        ctx.organizations.update(await ctx.auth.required(request), request.params.organization, request.body),
+    );
+    app.delete(
+      '/organizations/:organization',
+      {
+        schema: { tags, summary: 'Delete an organization that has no projects', security, params: orgParams },
+      },
+      async (request, reply) => {
+        await ctx.organizations.delete(await ctx.auth.required(request), request.params.organization);
+        return reply.status(204).send();
+      },
+    );
+    app.get(
+      '/organizations/:organization/allowed/:permission',
+      {
+        schema: {
+          tags,
+          summary: 'Whether the caller has a permission',
+          security,
+          params: allowedParams,
+          response: { 200: allowedSchema },
+        },
+      },
+      async (request) =>
+        ctx.organizations.allowed(
+          await ctx.auth.required(request),
+          request.params.organization,
+          request.params.permission,
+        ),
+    );
+    app.post(
+      '/organizations/:organization/claim',
+      {
+        schema: {
+          tags,
+          summary: 'Claim an organization created by anonymous runs',
+          security,
+          params: orgParams,
+          response: { 201: organizationSchema },
+        },
+      },
+      async (request, reply) =>
+        reply
+          .status(201)
+          .send(await ctx.organizations.claim(await ctx.auth.required(request), request.params.organization)),
+    );
+
+    app.get(
+      '/organizations/:organization/members',
+      {
+        schema: {
+          tags,
+          summary: 'List members',
+          security,
+          params: orgParams,
+          querystring: listQuerySchema(['name', 'slug']),
+          response: { 200: z.array(memberSchema) },
+        },
+      },
+      async (request, reply) =>
+        sendPage(
+          reply,
+          await ctx.members.list(
+            await ctx.auth.required(request),
+            request.params.organization,
+            listOptions(request.query),
+          ),
+        ),
+    );
+    app.post(
+      '/organizations/:organization/members',
+      {
+        schema: {
+          tags,
+          summary: 'Invite a member by e-mail',
+          security,
+          params: orgParams,
+          body: newMemberSchema,
+          response: { 202: authAckSchema },
+        },
+      },
+      async (request, reply) =>
+        reply
+          .status(202)
+          .send(
+            await ctx.members.invite(
+              await ctx.auth.required(request),
+              request.params.organization,
+              request.body,
+            ),
+          ),
+    );
+    app.get(
+      '/organizations/:organization/members/:user',
+      {
+        schema: {
+          tags,
+          summary: 'View a member',
+          security,
+          params: memberParams,
+          response: { 200: memberSchema },
+        },
+      },
+      async (request) =>
+        ctx.members.get(await ctx.auth.required(request), request.params.organization, request.params.user),
+    );
+    app.patch(
+      '/organizations/:organization/members/:user',
+      {
+        schema: {
+          tags,
+          summary: "Change a member's role",
+          security,
+          params: memberParams,
+          body: updateMemberSchema,
+          response: { 200: memberSchema },
+        },
+      },
+      async (request) =>
+        ctx.members.update(
+          await ctx.auth.required(request),
+          request.params.organization,
+          request.params.user,
+          request.body.role,
+        ),
+    );
+    app.delete(
+      '/organizations/:organization/members/:user',
+      { schema: { tags, summary: 'Remove a member (or leave)', security, params: memberParams } },
+      async (request, reply) => {
+        await ctx.members.remove(
+          await ctx.auth.required(request),
+          request.params.organization,
+          request.params.user,
+        );
+        return reply.status(204).send();
+      },
+    );
+
+    app.get(
+      '/organizations/:organization/projects',
+      {
+        schema: {
+          tags: ['projects'],
+          summary: "List an organization's projects",
+          security,
+          params: orgParams,
+          querystring: listQuerySchema(['name', 'slug', 'created']),
+          response: { 200: z.array(projectSchema) },
+        },
+      },
+      async (request, reply) =>
+        sendPage(
+          reply,
+          await ctx.projects.listForOrganization(
+            await ctx.auth.required(request),
+            request.params.organization,
+            listOptions(request.query),
+          ),
+        ),
+    );
+    app.post(
+      '/organizations/:organization/projects',
+      {
+        schema: {
+          tags: ['projects'],
+          summary: 'Create a project',
+          security,
+          params: orgParams,
+          body: newProjectSchema,
+          response: { 201: projectSchema },
+        },
+      },
+      async (request, reply) =>
+        reply
+          .status(201)
+          .send(
+            await ctx.projects.create(
+              await ctx.auth.required(request),
+              request.params.organization,
+              request.body,
+            ),
+          ),
+    );
+  };
+}

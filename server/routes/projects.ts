@@ -1,0 +1,89 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  allowedSchema,
+  listQuerySchema,
+  PERMISSIONS,
+  projectSchema,
+  updateProjectSchema,
+} from '../../core/index.js';
+import { listOptions, sendPage, type RouteContext } from '../context.js';
+
+const projectParams = z.object({ project: z.string().describe('Project UUID or slug') });
+const security = [{ bearer: [] }];
+const tags = ['projects'];
+
+/** `/v0/projects`: public projects and those the caller may see; settings; the permission check. */
+export function projectRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/projects',
+      {
+        schema: {
+          tags,
+          summary: 'List public projects and those the caller may see',
+          querystring: listQuerySchema(['name', 'slug', 'created']),
+          response: { 200: z.array(projectSchema) },
+        },
+      },
+      async (request, reply) =>
+        sendPage(
+          reply,
+          await ctx.projects.list(await ctx.auth.optional(request), listOptions(request.query)),
+        ),
+    );
+    app.get(
+      '/projects/:project',
+      {
+        schema: {
+          tags,
+          summary: 'View a project (public ones need no token)',
+          params: projectParams,
+          response: { 200: projectSchema },
+        },
+      },
+      async (request) => ctx.projects.get(await ctx.auth.optional(request), request.params.project),
+    );
+    app.patch(
+      '/projects/:project',
+      {
+        schema: {
+          tags,
+          summary: 'Update a project',
+          security,
+          params: projectParams,
+          body: updateProjectSchema,
+          response: { 200: projectSchema },
+        },
+      },
+      async (request) =>
+        ctx.projects.update(await ctx.auth.required(request), request.params.project, request.body),
+    );
+    app.delete(
+      '/projects/:project',
+      { schema: { tags, summary: 'Delete a project and all its data', security, params: projectParams } },
+      async (request, reply) => {
+        await ctx.projects.delete(await ctx.auth.required(request), request.params.project);
+        return reply.status(204).send();
+      },
+    );
+    app.get(
+      '/projects/:project/allowed/:permission',
+      {
+        schema: {
+          tags,
+          summary: 'Whether the caller has a permission',
+          security,
+          params: projectParams.extend({ permission: z.enum(PERMISSIONS) }),
+          response: { 200: allowedSchema },
+        },
+      },
+      async (request) =>
+        ctx.projects.allowed(
+          await ctx.auth.required(request),
+          request.params.project,
+          request.params.permission,
+        ),
+    );
+  };
+}

@@ -13,9 +13,12 @@ export type { BoundaryJob, BoundaryModelRef } from './tasks/boundaries.js';
 
 /**
  * Jobs with fewer sample values than this run inline: below it a worker round trip costs more than the work.
- * Provisional until bench/boundaries-crossover.bench.ts has measured it.
+ * Measured with `npx tsx bench/boundaries-crossover.bench.ts` (also `npm run bench -- boundaries-crossover`):
+ * t_test, 64 samples per series, 2-vCPU Xeon VM, Node 20.20, three runs: the hop (pool minus inline on tiny
+ * jobs) cost 0.087-0.107 ms, and the work first reached it at 64 series x 64 = 4096 values in every run
+ * (64 series: 0.079-0.15 ms inline). A large job is split into pieces of at least this size.
  */
-export const INLINE_MAX_VALUES = 16_384;
+export const INLINE_MAX_VALUES = 4096;
 
 export interface BoundaryRunOptions {
   /** `auto` (default) picks by size; `inline` and `pool` force a path (tests and benchmarks). */
@@ -55,10 +58,12 @@ export async function computeBoundaries(
   );
   if (pieces === 1) return runInPool(pool, job);
   const bounds = splitSeries(job.offsets, pieces);
-  const results = await Promise.all(
-    bounds.slice(0, -1).map((start, k) => runInPool(pool, pieceOf(job, start, bounds[k + 1] as number))),
-  );
-  return mergeColumns(results, count);
+  const running: Promise<BoundaryColumns>[] = [];
+  for (let k = 0; k < pieces; k++) {
+    // each piece starts computing while the next one is being copied
+    running.push(runInPool(pool, await pieceOf(job, bounds[k] as number, bounds[k + 1] as number)));
+  }
+  return mergeColumns(await Promise.all(running), count);
 }
 
 function runInPool(pool: WorkerPool, job: BoundaryJob): Promise<BoundaryColumns> {
@@ -107,16 +112,32 @@ function splitSeries(offsets: Uint32Array, pieces: number): number[] {
 }
 
 /** Series [start, end) of a job as a job of its own, in new buffers that can be moved. */
-function pieceOf(job: BoundaryJob, start: number, end: number): BoundaryJob {
+async function pieceOf(job: BoundaryJob, start: number, end: number): Promise<BoundaryJob> {
   const base = job.offsets[start] as number;
   const offsets = job.offsets.slice(start, end + 1);
   for (let i = 0; i < offsets.length; i++) offsets[i] = (offsets[i] as number) - base;
   return {
     offsets,
-    values: job.values.slice(base, job.offsets[end]),
+    values: await copyYielding(job.values, base, job.offsets[end] as number),
     modelIndex: job.modelIndex.slice(start, end),
     models: job.models,
   };
+}
+
+/** Values copied per step: about 2 MB, a millisecond or so of memcpy. */
+const COPY_STEP = 262_144;
+
+/**
+ * `values.slice(start, end)`, yielding to the event loop between steps: copying a 50 MB job in one go blocked
+ * the loop for 15-30 ms here (bench/boundaries.bench.ts), in steps it blocks for about one step at a time.
+ */
+async function copyYielding(values: Float64Array, start: number, end: number): Promise<Float64Array> {
+  const copy = new Float64Array(end - start);
+  for (let at = start; at < end; at += COPY_STEP) {
+    if (at > start) await new Promise<void>((resolve) => setImmediate(resolve));
+    copy.set(values.subarray(at, Math.min(end, at + COPY_STEP)), at - start);
+  }
+  return copy;
 }
 
 function mergeColumns(parts: readonly BoundaryColumns[], count: number): BoundaryColumns {

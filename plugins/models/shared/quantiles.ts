@@ -11,8 +11,18 @@ const T_MEMO_LIMIT = 4096;
 const tMemo = new Map<number, Map<number, number>>();
 let tMemoSize = 0;
 
+/** The last answer: consecutive series of a job nearly always ask for the same pair. */
+let last = { p: Number.NaN, df: Number.NaN, value: Number.NaN };
+
 /** Quantile `p` of the standard Student-t distribution with `df` degrees of freedom. */
 export function studentTQuantile(p: number, df: number): number {
+  if (p === last.p && df === last.df) return last.value;
+  const value = memoizedTQuantile(p, df);
+  last = { p, df, value };
+  return value;
+}
+
+function memoizedTQuantile(p: number, df: number): number {
   let byDf = tMemo.get(p);
   const known = byDf?.get(df);
   if (known !== undefined) return known;

@@ -27,10 +27,11 @@ export function sampleSd(values: Float64Array): number {
 /**
  * The mean and Bessel-corrected standard deviation a normal-family model needs, or `null` when they do not
  * exist or would make a degenerate distribution: fewer than two values, a non-finite value or result, or zero
- * variance.
+ * variance. A non-finite value always makes the mean non-finite (NaN and infinities propagate through the sum),
+ * so checking the results covers the input without another pass over it.
  */
 export function meanAndSd(values: Float64Array): { mean: number; sd: number } | null {
-  if (values.length < 2 || !allFinite(values)) return null;
+  if (values.length < 2) return null;
   const m = mean(values);
   const sd = sampleSd(values);
   if (!Number.isFinite(m) || !Number.isFinite(sd) || sd === 0) return null;

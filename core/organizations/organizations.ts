@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { claimOrganization } from '../accounts/auth.js';
 import type { UserCaller } from '../accounts/users.js';
-import { isAdmin, type Permission } from '../access/permissions.js';
+import type { Permission } from '../access/permissions.js';
 import { findOrganization, requireOrganization } from '../access/resolve.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import {
@@ -49,13 +49,11 @@ export class OrganizationsService {
     return organizationJson(organization);
   }
 
-  /** The caller's organizations; every organization for server administrators. */
+  /** The organizations the caller is a member of (administrators open others directly). */
   async list(caller: UserCaller, options: ListOptions<OrganizationRecord> & { name?: string }) {
     const where = options.name ? { name: options.name } : {};
     const page = await this.ctx.storage.read((r) =>
-      isAdmin(caller)
-        ? r.organizations.list(where, options)
-        : r.organizations.listForUser(caller.user.id, where, options),
+      r.organizations.listForUser(caller.user.id, where, options),
     );
     return { items: page.items.map(organizationJson), total: page.total };
   }

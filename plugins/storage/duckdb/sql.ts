@@ -14,14 +14,19 @@ export type Param =
   string | number | boolean | bigint | Date | null | undefined | readonly number[] | readonly string[];
 export type Params = Readonly<Record<string, Param>>;
 
-/** Converts JavaScript parameters to DuckDB values, with explicit types where DuckDB cannot infer them. */
-export function bind(params: Params): {
-  values: Record<string, DuckDBValue>;
-  types: Record<string, DuckDBType>;
-} {
+/**
+ * Converts JavaScript parameters to DuckDB values, with explicit types where DuckDB cannot infer them. Only
+ * parameters the statement mentions are bound (DuckDB rejects extra ones), so one parameter set can serve a
+ * count query and its page query.
+ */
+export function bind(
+  sql: string,
+  params: Params,
+): { values: Record<string, DuckDBValue>; types: Record<string, DuckDBType> } {
   const values: Record<string, DuckDBValue> = {};
   const types: Record<string, DuckDBType> = {};
   for (const [key, value] of Object.entries(params)) {
+    if (!new RegExp(`\\$${key}\\b`).test(sql)) continue;
     if (value instanceof Date) {
       values[key] = new DuckDBTimestampValue(BigInt(value.getTime()) * 1000n);
     } else if (Array.isArray(value)) {
@@ -36,7 +41,7 @@ export function bind(params: Params): {
 
 /** Runs a query and returns its rows as plain objects (UUIDs as strings, timestamps as Dates). */
 export async function query<R>(connection: DuckDBConnection, sql: string, params: Params = {}): Promise<R[]> {
-  const { values, types } = bind(params);
+  const { values, types } = bind(sql, params);
   const reader = await connection.runAndReadAll(sql, values, types);
   return reader.getRowObjectsJS() as R[];
 }
@@ -47,7 +52,7 @@ export async function execute(
   sql: string,
   params: Params = {},
 ): Promise<number> {
-  const { values, types } = bind(params);
+  const { values, types } = bind(sql, params);
   const result = await connection.run(sql, values, types);
   return Number(result.rowsChanged);
 }

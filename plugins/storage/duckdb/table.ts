@@ -80,15 +80,16 @@ export function tableReader<R>(connection: DuckDBConnection, spec: TableSpec): T
       const w = whereSql(spec, where);
       const p = pageSql(spec, options);
       const filter = `${w.sql} AND ${p.search}`;
+      const params = { ...w.params, ...p.params };
       const [count] = await query<{ total: bigint }>(
         connection,
         `SELECT count(*) AS total FROM ${table} WHERE ${filter}`,
-        { ...w.params, ...(p.params.search ? { search: p.params.search } : {}) },
+        params,
       );
       const items = await query<R>(
         connection,
         `SELECT * FROM ${table} WHERE ${filter} ORDER BY ${p.order} ${p.limit}`,
-        { ...w.params, ...p.params },
+        params,
       );
       return { items, total: Number(count?.total ?? 0) };
     },

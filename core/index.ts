@@ -34,3 +34,4 @@ export * from './projects/projects.js';
 export * from './schemas/common.js';
 export * from './schemas/accounts.js';
 export * from './services/context.js';
+export * from './projects/on-the-fly.js';

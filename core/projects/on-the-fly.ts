@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import { claimOrganization } from '../accounts/auth.js';
+import type { Caller } from '../access/permissions.js';
+import { requireProject } from '../access/resolve.js';
+import { NotFoundError, UnauthorizedError } from '../errors.js';
+import { isSlug, isUuid, slugify, uniqueSlug } from '../slug.js';
+import type { OrganizationRecord, ProjectRecord } from '../storage/records.js';
+import type { WriteRepositories } from '../storage/storage.js';
+import { insertProject } from './projects.js';
+
+export interface RunProject {
+  readonly project: ProjectRecord;
+  readonly created: boolean;
+}
+
+/**
+ * The project a run writes to (spec: a run that targets a project that does not exist creates it, for
+ * anonymous and authenticated callers alike; reference section 6.4):
+ * - an existing project of an unclaimed organization takes anonymous runs; an authenticated run claims it;
+ * - once its organization is claimed, anonymous runs are refused with 401;
+ * - a missing project is created: by an anonymous caller in a new unclaimed organization, by a user in their
+ *   personal organization (a name already used there gets a " (2)" suffix).
+ */
+export async function resolveRunProject(
+  tx: WriteRepositories,
+  caller: Caller,
+  ref: string | undefined,
+  fallbackName: string,
+  now: Date,
+): Promise<RunProject> {
+  const existing = ref
+    ? await tx.projects.find(isUuid(ref) ? { uuid: ref.toLowerCase() } : { slug: ref })
+    : undefined;
+  if (existing) {
+    const organization = (await tx.organizations.find({
+      id: existing.organization_id,
+    })) as OrganizationRecord;
+    if (organization.claimed === null) {
+      if (caller.kind === 'user') await claimOrganization(tx, caller.user, organization.uuid, now);
+      return { project: existing, created: false };
+    }
+    if (caller.kind === 'anonymous') {
+      throw new UnauthorizedError(
+        `project "${existing.slug}" belongs to a claimed organization: authenticate with an API token (Authorization: Bearer <token>)`,
+      );
+    }
+    return { project: (await requireProject(tx, caller, existing.uuid, 'create')).project, created: false };
+  }
+  if (ref && isUuid(ref)) throw new NotFoundError(`project "${ref}" not found`);
+  const name = (ref ?? fallbackName).slice(0, 64) || 'Project';
+  const slug = ref && isSlug(ref) ? ref : undefined;
+  const organizationId =
+    caller.kind === 'user'
+      ? await personalOrganization(tx, caller.user.id, caller.user.name, now)
+      : await unclaimedOrganization(tx, name, now);
+  const project = await insertProject(
+    tx,
+    organizationId,
+    { name: await freeName(tx, organizationId, name), ...(slug ? { slug } : {}) },
+    now,
+  );
+  return { project, created: true };
+}
+
+async function unclaimedOrganization(tx: WriteRepositories, name: string, now: Date): Promise<number> {
+  const organization = await tx.organizations.insert({
+    uuid: randomUUID(),
+    name,
+    slug: await uniqueSlug(
+      slugify(name) || 'project',
+      async (slug) => !!(await tx.organizations.find({ slug })),
+    ),
+    personal_user_id: null,
+    claimed: null,
+    license: null,
+    created: now,
+    modified: now,
+  });
+  return organization.id;
+}
+
+async function personalOrganization(
+  tx: WriteRepositories,
+  userId: number,
+  userName: string,
+  now: Date,
+): Promise<number> {
+  const personal = await tx.organizations.find({ personal_user_id: userId });
+  if (personal) return personal.id;
+  const organization = await tx.organizations.insert({
+    uuid: randomUUID(),
+    name: userName,
+    slug: await uniqueSlug(userName, async (slug) => !!(await tx.organizations.find({ slug }))),
+    personal_user_id: userId,
+    claimed: now,
+    license: null,
+    created: now,
+    modified: now,
+  });
+  await tx.roles.insert({
+    organization_id: organization.id,
+    user_id: userId,
+    role: 'leader',
+    created: now,
+    modified: now,
+  });
+  return organization.id;
+}
+
+async function freeName(tx: WriteRepositories, organizationId: number, name: string): Promise<string> {
+  let candidate = name;
+  for (let n = 2; await tx.projects.find({ organization_id: organizationId, name: candidate }); n++) {
+    candidate = `${name.slice(0, 64 - ` (${n})`.length)} (${n})`;
+  }
+  return candidate;
+}

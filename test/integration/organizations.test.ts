@@ -265,10 +265,6 @@ describe('projects created by runs, and claiming', () => {
     const first = await run(await userCaller(grace), undefined, 'bench repo');
     const second = await run(await userCaller(grace), undefined, 'bench repo');
     expect([first.project.name, second.project.name]).toEqual(['bench repo', 'bench repo (2)']);
-    const personal = await t.storage.read((r) =>
-      r.organizations.find({ personal_user_id: (first.project && 0) || -1 }),
-    );
-    expect(personal).toBeUndefined();
     const organization = await t.storage.read((r) =>
       r.organizations.find({ id: first.project.organization_id }),
     );

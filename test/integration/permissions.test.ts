@@ -1,0 +1,208 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Tokens } from '../../core/index.js';
+import { bearer, createProject, lastLinkTo, signUp, type Session } from '../helpers/accounts.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+
+/**
+ * The permission matrix: for each endpoint, each kind of caller, on a public and a private project, the
+ * status code. Later issues add their endpoints to ENDPOINTS.
+ */
+const CALLERS = ['anonymous', 'unrelated', 'member', 'leader', 'admin', 'revoked', 'expired'] as const;
+type CallerName = (typeof CALLERS)[number];
+type Row = Record<CallerName, number>;
+
+interface Endpoint {
+  readonly name: string;
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** `project` is the slug of the project under test (public or private); `n` is unique per call. */
+  readonly path: (project: string, n: number) => string;
+  readonly body?: (n: number) => object;
+  /** Give each call its own project (for destructive endpoints). */
+  readonly fresh?: boolean;
+  readonly public: Row;
+  /** Omitted for endpoints that do not involve a project. */
+  readonly private?: Row;
+}
+
+const row = (anonymous: number, unrelated: number, member: number, leader: number, admin: number): Row => ({
+  anonymous,
+  unrelated,
+  member,
+  leader,
+  admin,
+  revoked: 401,
+  expired: 401,
+});
+
+const ENDPOINTS: Endpoint[] = [
+  { name: 'list projects', method: 'GET', path: () => '/v0/projects', public: row(200, 200, 200, 200, 200) },
+  {
+    name: 'view project',
+    method: 'GET',
+    path: (p) => `/v0/projects/${p}`,
+    public: row(200, 200, 200, 200, 200),
+    private: row(404, 404, 200, 200, 200),
+  },
+  {
+    name: 'project allowed',
+    method: 'GET',
+    path: (p) => `/v0/projects/${p}/allowed/view`,
+    public: row(400, 200, 200, 200, 200),
+    private: row(400, 404, 200, 200, 200),
+  },
+  {
+    name: 'update project',
+    method: 'PATCH',
+    path: (p) => `/v0/projects/${p}`,
+    body: (n) => ({ url: `https://example.com/${n}` }),
+    public: row(400, 403, 403, 200, 200),
+    private: row(400, 404, 403, 200, 200),
+  },
+  {
+    name: 'delete project',
+    method: 'DELETE',
+    path: (p) => `/v0/projects/${p}`,
+    fresh: true,
+    public: row(400, 403, 403, 204, 204),
+    private: row(400, 404, 403, 204, 204),
+  },
+  {
+    name: 'view organization',
+    method: 'GET',
+    path: () => '/v0/organizations/acme',
+    public: row(400, 404, 200, 200, 200),
+  },
+  {
+    name: 'update organization',
+    method: 'PATCH',
+    path: () => '/v0/organizations/acme',
+    body: () => ({ name: 'Acme' }),
+    public: row(400, 404, 403, 200, 200),
+  },
+  {
+    name: 'list members',
+    method: 'GET',
+    path: () => '/v0/organizations/acme/members',
+    public: row(400, 404, 200, 200, 200),
+  },
+  {
+    name: 'invite member',
+    method: 'POST',
+    path: () => '/v0/organizations/acme/members',
+    body: (n) => ({ email: `invitee${n}@example.com`, role: 'member' }),
+    public: row(400, 404, 403, 202, 202),
+  },
+  {
+    name: 'list organization projects',
+    method: 'GET',
+    path: () => '/v0/organizations/acme/projects',
+    public: row(400, 404, 200, 200, 200),
+  },
+  {
+    name: 'create project',
+    method: 'POST',
+    path: () => '/v0/organizations/acme/projects',
+    body: (n) => ({ name: `Created ${n}` }),
+    public: row(400, 404, 201, 201, 201),
+  },
+  { name: 'list users', method: 'GET', path: () => '/v0/users', public: row(400, 403, 403, 403, 200) },
+  {
+    name: 'view server config',
+    method: 'GET',
+    path: () => '/v0/server/config',
+    public: row(400, 403, 403, 403, 200),
+  },
+];
+
+let t: TestApp;
+const tokens: Partial<Record<CallerName, string>> = {};
+let leader: Session;
+let counter = 0;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const admin = await signUp(t, 'Admin User', 'admin@example.com');
+  leader = await signUp(t, 'Leader User', 'leader@example.com');
+  const member = await signUp(t, 'Member User', 'member@example.com');
+  const unrelated = await signUp(t, 'Unrelated User', 'unrelated@example.com');
+  const org = await t.app.inject({
+    method: 'POST',
+    url: '/v0/organizations',
+    headers: bearer(leader.token),
+    payload: { name: 'Acme', slug: 'acme' },
+  });
+  expect(org.statusCode).toBe(201);
+  await t.app.inject({
+    method: 'POST',
+    url: '/v0/organizations/acme/members',
+    headers: bearer(leader.token),
+    payload: { email: 'member@example.com', role: 'member' },
+  });
+  const invite = lastLinkTo(t, 'member@example.com').searchParams.get('token');
+  expect(
+    (
+      await t.app.inject({
+        method: 'POST',
+        url: '/v0/auth/accept',
+        headers: bearer(member.token),
+        payload: { invite },
+      })
+    ).statusCode,
+  ).toBe(200);
+  await createProject(t, leader, 'acme', { name: 'Public', slug: 'public-project', visibility: 'public' });
+  await createProject(t, leader, 'acme', { name: 'Private', slug: 'private-project', visibility: 'private' });
+
+  const revoked = await t.app.inject({
+    method: 'POST',
+    url: `/v0/users/${leader.user.slug}/tokens`,
+    headers: bearer(leader.token),
+    payload: { name: 'r' },
+  });
+  await t.app.inject({
+    method: 'DELETE',
+    url: `/v0/users/${leader.user.slug}/tokens/${revoked.json().uuid}`,
+    headers: bearer(leader.token),
+  });
+  const past = new Tokens({ current: t.config }, () => new Date(Date.now() - 40 * 24 * 3600 * 1000));
+  Object.assign(tokens, {
+    unrelated: unrelated.token,
+    member: member.token,
+    leader: leader.token,
+    admin: admin.token,
+    revoked: revoked.json().token,
+    expired: (await past.issue('client', leader.user.uuid)).token,
+  });
+});
+afterAll(() => t.close());
+
+async function statusOf(
+  endpoint: Endpoint,
+  caller: CallerName,
+  visibility: 'public' | 'private',
+): Promise<number> {
+  const n = counter++;
+  let project = `${visibility}-project`;
+  if (endpoint.fresh)
+    project = (await createProject(t, leader, 'acme', { name: `Fresh ${n}`, visibility })).slug;
+  const token = tokens[caller];
+  const response = await t.app.inject({
+    method: endpoint.method,
+    url: endpoint.path(project, n),
+    headers: token ? bearer(token) : {},
+    ...(endpoint.body ? { payload: endpoint.body(n) } : {}),
+  });
+  return response.statusCode;
+}
+
+describe('permission matrix', () => {
+  for (const endpoint of ENDPOINTS) {
+    for (const visibility of endpoint.private ? (['public', 'private'] as const) : (['public'] as const)) {
+      const expected = visibility === 'public' ? endpoint.public : (endpoint.private as Row);
+      it(`${endpoint.method} ${endpoint.name}${endpoint.private ? ` (${visibility} project)` : ''}`, async () => {
+        const actual: Partial<Row> = {};
+        for (const caller of CALLERS) actual[caller] = await statusOf(endpoint, caller, visibility);
+        expect(actual).toEqual(expected);
+      });
+    }
+  }
+});

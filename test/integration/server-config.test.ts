@@ -1,0 +1,130 @@
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONFIG_ENV, REDACTED } from '../../core/index.js';
+import { bearer, signUp, type Session } from '../helpers/accounts.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+let t: TestApp;
+let admin: Session;
+let user: Session;
+let configPath: string;
+const savedEnv = process.env[CONFIG_ENV];
+
+beforeAll(async () => {
+  configPath = join(mkdtempSync(join(tmpdir(), 'benchtrack-config-')), 'benchtrack.json');
+  t = await createTestApp({ server: { bind_address: `127.0.0.1:${await freePort()}` } }, { configPath });
+  admin = await signUp(t, 'Admin User', 'admin@example.com');
+  user = await signUp(t, 'Plain User', 'user@example.com');
+});
+afterAll(async () => {
+  await t.close();
+  if (savedEnv === undefined) delete process.env[CONFIG_ENV];
+  else process.env[CONFIG_ENV] = savedEnv;
+});
+
+const url = () => `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+const current = async () =>
+  (await t.app.inject({ method: 'GET', url: '/v0/server/config', headers: bearer(admin.token) })).json();
+const put = (payload: object, session = admin) =>
+  t.app.inject({ method: 'PUT', url: '/v0/server/config', headers: bearer(session.token), payload });
+
+describe('server configuration', () => {
+  it('shows the running configuration to administrators with secrets redacted', async () => {
+    const config = await current();
+    expect(config.security.secret_key).toBe(REDACTED);
+    expect(JSON.stringify(config)).not.toContain('test-secret-key-0123456789abcdef');
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/v0/server/config', headers: bearer(user.token) }))
+        .statusCode,
+    ).toBe(403);
+    expect((await put({ console: { url: 'http://x:3000' } }, user)).statusCode).toBe(403);
+  });
+
+  it('rejects an invalid document with 400 naming the key, and changes nothing', async () => {
+    const before = await current();
+    const response = await put({
+      ...before,
+      server: { ...before.server, bind_address: 'nowhere' },
+      extra: true,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toContain('server.bind_address: must be one IP address and port');
+    expect(response.json().message).toContain('extra: is not a known key');
+    expect(await current()).toEqual(before);
+    expect(existsSync(configPath)).toBe(false);
+  });
+
+  it('saves and applies a valid document; redacted secrets keep their value', async () => {
+    const before = await current();
+    const response = await put({ ...before, console: { url: 'https://console.example.org' } });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().console.url).toBe('https://console.example.org');
+    expect(response.json().security.secret_key).toBe(REDACTED);
+    const saved = JSON.parse(readFileSync(configPath, 'utf8'));
+    expect(saved.console.url).toBe('https://console.example.org');
+    expect(saved.security.secret_key).toBe('test-secret-key-0123456789abcdef');
+    expect(JSON.parse(process.env[CONFIG_ENV] as string)).toEqual(saved);
+    expect((await t.app.inject({ method: 'GET', url: '/v0/server/config/console' })).json()).toEqual({
+      url: 'https://console.example.org',
+    });
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/v0/organizations', headers: bearer(admin.token) }))
+        .statusCode,
+    ).toBe(200);
+  });
+
+  it('accepts the {"config": ...} wrapper and reports what needs a restart', async () => {
+    const before = await current();
+    const response = await put({
+      config: { ...before, database: { file: join(t.dir, 'elsewhere.db') } },
+      delay: 3,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['x-benchtrack-pending-restart']).toBe('database');
+  });
+
+  it('restarts the listener gracefully on a new bind address', async () => {
+    const oldUrl = url();
+    const port = await freePort();
+    const before = await current();
+    const response = await fetch(`${oldUrl}/v0/server/config`, {
+      method: 'PUT',
+      headers: { ...bearer(admin.token), 'content-type': 'application/json' },
+      body: JSON.stringify({ ...before, server: { ...before.server, bind_address: `127.0.0.1:${port}` } }),
+    });
+    expect(response.status).toBe(200);
+    expect(url()).toBe(`http://127.0.0.1:${port}`);
+    expect((await fetch(`${url()}/v0/server/version`)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await expect(fetch(`${oldUrl}/v0/server/version`)).rejects.toThrow();
+  });
+
+  it('invalidates every token when the issuer changes', async () => {
+    const before = await current();
+    expect(
+      (await put({ ...before, security: { ...before.security, issuer: 'https://new.example' } })).statusCode,
+    ).toBe(200);
+    const stale = await t.app.inject({
+      method: 'GET',
+      url: '/v0/organizations',
+      headers: bearer(admin.token),
+    });
+    expect(stale.statusCode).toBe(401);
+    const fresh: Session = await signUp(t, 'Later User', 'later@example.com');
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/v0/organizations', headers: bearer(fresh.token) }))
+        .statusCode,
+    ).toBe(200);
+  });
+});

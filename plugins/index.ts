@@ -1,10 +1,15 @@
 import type { PluginRegistry } from '../core/index.js';
+import { builtinAdapters } from './adapters/index.js';
+import { registerBuiltinModels } from './models/index.js';
 import duckdbStorage from './storage/duckdb/index.js';
 
 /**
  * The built-in plugins, registered by the composition roots through the same contract third parties use.
- * Only composition roots import this module.
+ * Models are registered by module specifier, so worker threads load them exactly as they load a third-party
+ * model. Only composition roots import this module.
  */
-export function registerBuiltins(registry: PluginRegistry): void {
+export async function registerBuiltins(registry: PluginRegistry): Promise<void> {
   registry.register(duckdbStorage);
+  for (const adapter of builtinAdapters) registry.register(adapter);
+  await registerBuiltinModels(registry);
 }

@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   logger.info({ source: loaded.source.description, config: redactConfig(config) }, 'configuration loaded');
 
   const registry = new PluginRegistry();
-  registerBuiltins(registry);
+  await registerBuiltins(registry);
   const baseDir = loaded.source.path ? dirname(loaded.source.path) : process.cwd();
   for (const entry of config.plugins) {
     const plugins = await registry.load(entry.module, { options: entry.options, baseDir });

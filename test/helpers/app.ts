@@ -67,7 +67,7 @@ async function base(document: ConfigDocument): Promise<Base> {
     secrets: secretValues(config),
   });
   const registry = new PluginRegistry();
-  registerBuiltins(registry);
+  await registerBuiltins(registry);
   const storage = await registry
     .get('storage', 'duckdb')
     .plugin.open({ file: config.database.file }, { logger });

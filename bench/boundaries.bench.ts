@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
 import { pino } from 'pino';
 import { builtinModelModules } from '../plugins/models/index.js';
 import { computeBoundaries, type BoundaryJob } from '../workers/boundaries.js';
@@ -10,9 +11,11 @@ import { copyJob, seededJob } from './lib/series.js';
 
 /**
  * Boundary throughput: 100,000 series x 64 samples with t_test (upper and lower 0.99), inline on the main
- * thread vs the worker pool (split across every core), series/s and the speedup, and the event-loop delay
- * (perf_hooks.monitorEventLoopDelay, 1 ms resolution) while each runs: inline blocks the loop for the whole job,
- * the pool should leave it free.
+ * thread vs the worker pool split across every core, and across every core but one (which leaves the event
+ * loop a core of its own); series/s, the speedup, and the event-loop delay (perf_hooks.monitorEventLoopDelay,
+ * 1 ms resolution) while each runs: inline blocks the loop for the whole job, the pool should leave it free.
+ * The machine's parallel capacity is measured in the same run (a fixed compute loop in 1 and in N threads at
+ * once), since a shared or throttled host caps any speedup below the core count.
  */
 const SERIES = 100_000;
 const SAMPLES = 64;
@@ -25,10 +28,6 @@ const models = [
   },
 ];
 const threads = availableParallelism();
-const pool = new WorkerPool(pino({ level: 'silent', customLevels: { critical: 60 } }), {
-  minThreads: threads,
-  maxThreads: threads,
-});
 const base = seededJob(SERIES, SAMPLES, models, { seed: 42 });
 
 interface Run {
@@ -38,7 +37,7 @@ interface Run {
 }
 
 /** Times `RUNS` runs (after one warm-up), each on a fresh copy of the job, watching the event loop. */
-async function measure(mode: 'inline' | 'pool'): Promise<Run> {
+async function measure(mode: 'inline' | 'pool', pool: WorkerPool): Promise<Run> {
   const jobs: BoundaryJob[] = Array.from({ length: RUNS + 1 }, () => copyJob(base));
   await computeBoundaries(pool, jobs.pop() as BoundaryJob, { mode });
   const histogram = monitorEventLoopDelay({ resolution: 1 });
@@ -65,17 +64,56 @@ async function measure(mode: 'inline' | 'pool'): Promise<Run> {
   };
 }
 
-const inline = await measure('inline');
-const pooled = await measure('pool');
-await pool.close();
+async function withPool<T>(size: number, use: (pool: WorkerPool) => Promise<T>): Promise<T> {
+  const pool = new WorkerPool(pino({ level: 'silent', customLevels: { critical: 60 } }), {
+    minThreads: size,
+    maxThreads: size,
+  });
+  try {
+    return await use(pool);
+  } finally {
+    await pool.close();
+  }
+}
+
+/** How many cores' worth of work N threads get done here: N x (time of 1 thread) / (time of N at once). */
+async function parallelCapacity(n: number): Promise<number> {
+  const spin = 'let x = 0; for (let i = 0; i < 2e8; i++) x += i % 7; if (x < 0) console.log(x);';
+  const run = async (count: number) => {
+    const start = performance.now();
+    await Promise.all(
+      Array.from(
+        { length: count },
+        () => new Promise((resolve) => new Worker(spin, { eval: true }).on('exit', resolve)),
+      ),
+    );
+    return performance.now() - start;
+  };
+  const one = Math.min(await run(1), await run(1));
+  const many = Math.min(await run(n), await run(n));
+  return (n * one) / many;
+}
+
+const capacity = await parallelCapacity(threads);
+const inline = await withPool(1, (pool) => measure('inline', pool));
+const pooled = await withPool(threads, (pool) => measure('pool', pool));
+const spared = threads > 1 ? await withPool(threads - 1, (pool) => measure('pool', pool)) : undefined;
 
 const report = new BenchReport(
   `boundaries: ${SERIES} series x ${SAMPLES} samples, t_test, ${threads} threads`,
 );
-for (const [name, run] of [
+report.add(
+  'boundaries/parallel_capacity',
+  'cores',
+  capacity,
+  `${capacity.toFixed(2)} cores' worth of work from ${threads} threads`,
+);
+const runs: [string, Run][] = [
   ['inline', inline],
-  ['pool', pooled],
-] as const) {
+  [`pool_${threads}_threads`, pooled],
+];
+if (spared) runs.push([`pool_${threads - 1}_threads`, spared]);
+for (const [name, run] of runs) {
   const rate = SERIES / run.seconds;
   const label = `boundaries/t_test/100k_x_64/${name}`;
   report.add(
@@ -97,5 +135,13 @@ for (const [name, run] of [
     `${formatNumber(run.loopMaxMs)} ms max event-loop delay`,
   );
 }
-report.ratio('boundaries/t_test/100k_x_64/speedup', 'inline', inline.seconds, pooled.seconds);
+for (const [name, run] of runs.slice(1)) {
+  const speedup = inline.seconds / run.seconds;
+  report.add(
+    `boundaries/t_test/100k_x_64/${name}`,
+    'speedup',
+    speedup,
+    `${speedup.toFixed(2)}x inline's rate`,
+  );
+}
 report.print();

@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { BMF_JSON_SCHEMA, generateBmfJsonSchema } from './bmf-json-schema.js';
-import { parseBmf, parseBmfText } from './bmf.js';
+import { bmfSchema, isValidBmf, parseBmf, parseBmfText } from './bmf.js';
 
 describe('parseBmf', () => {
   it('accepts BMF and keeps only the metric fields', () => {
@@ -64,6 +65,41 @@ describe('parseBmf', () => {
   it('reports JSON syntax errors', () => {
     const result = parseBmfText('{"a": ');
     expect(result.success ? [] : result.errors[0]).toMatch(/^not valid JSON/);
+  });
+});
+
+describe('isValidBmf (the fast path of parseBmf)', () => {
+  const number = fc.oneof(
+    fc.double(),
+    fc.integer(),
+    fc.constant(Number.NaN),
+    fc.string({ maxLength: 2 }),
+    fc.constant(null),
+  );
+  const metric = fc.oneof(
+    fc.record(
+      { value: number, lower_value: number, upper_value: number, lower_bound: number, note: fc.string() },
+      { requiredKeys: [] },
+    ),
+    fc.anything(),
+  );
+  const name = fc.oneof(
+    fc.string({ maxLength: 3 }),
+    fc.constantFrom('__proto__', 'constructor', 'x'.repeat(1025)),
+  );
+  const bmf = fc.oneof(
+    fc.dictionary(name, fc.oneof(fc.dictionary(name, metric), fc.anything())),
+    fc.anything(),
+  );
+
+  it('never accepts what the zod schema rejects, and accepts valid documents', () => {
+    fc.assert(
+      fc.property(bmf, (input) => {
+        if (isValidBmf(input)) expect(bmfSchema.safeParse(input).success).toBe(true);
+      }),
+      { numRuns: 2000, seed: 7 },
+    );
+    expect(isValidBmf({ a: { latency: { value: 1, lower_value: 0, upper_value: 2 } } })).toBe(true);
   });
 });
 

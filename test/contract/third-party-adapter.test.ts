@@ -1,10 +1,13 @@
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { PluginRegistry, selectAdapter, type AdapterPlugin } from '../../core/index.js';
 import { describeAdapterContract } from './adapter.js';
 
 // Loaded the way `plugins: ["./custom-adapter.js"]` in the configuration loads it: by module specifier.
 const registry = new PluginRegistry();
-const [loaded] = await registry.load('./test/fixtures/plugins/custom-adapter.js', { baseDir: process.cwd() });
+const [loaded] = await registry.load('./custom-adapter.js', {
+  baseDir: fileURLToPath(new URL('../fixtures/plugins/', import.meta.url)),
+});
 const plugin = loaded?.plugin as AdapterPlugin;
 
 describe('third-party adapter loaded by module specifier', () => {

@@ -82,13 +82,11 @@ class Parser {
       if (this.text.charCodeAt(this.#pos) !== 0x3a) throw SYNTAX;
       this.#pos++;
       this.skipSpace();
-      // defineProperty, because a key named `__proto__` must stay data (as with JSON.parse).
-      Object.defineProperty(out, key, {
-        value: this.value(depth),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+      const value = this.value(depth);
+      // A key named `__proto__` must stay data (as with JSON.parse); assignment would set the prototype.
+      if (key === '__proto__') {
+        Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+      } else out[key] = value;
       this.skipSpace();
       const c = this.text.charCodeAt(this.#pos++);
       if (c === 0x7d) return out;
@@ -140,12 +138,50 @@ class Parser {
   }
 
   number(): number {
-    const match = NUMBER.exec(this.text.slice(this.#pos, this.#pos + 1024));
+    const { text } = this;
+    const start = this.#pos;
+    let pos = start;
+    if (text.charCodeAt(pos) === 0x2d) pos++;
+    // Fast path: up to 15 significant digits are exact in a double, so serde_json's u64 significand and
+    // the double agree; only the one multiplication or division by a power of ten remains.
+    let significand = 0;
+    let digits = 0;
+    let fraction = 0;
+    const first = text.charCodeAt(pos);
+    if (first === 0x30) {
+      pos++;
+    } else if (first >= 0x31 && first <= 0x39) {
+      for (let c = first; c >= 0x30 && c <= 0x39; c = text.charCodeAt(++pos)) {
+        significand = significand * 10 + (c - 0x30);
+        digits++;
+      }
+    } else throw SYNTAX;
+    if (text.charCodeAt(pos) === 0x2e) {
+      pos++;
+      const fractionStart = pos;
+      for (let c = text.charCodeAt(pos); c >= 0x30 && c <= 0x39; c = text.charCodeAt(++pos)) {
+        significand = significand * 10 + (c - 0x30);
+      }
+      fraction = pos - fractionStart;
+      if (fraction === 0) throw SYNTAX;
+      digits += fraction;
+    }
+    const e = text.charCodeAt(pos);
+    if (e === 0x65 || e === 0x45) return this.#slowNumber(start);
+    this.#pos = pos;
+    if (digits > 15) return this.#slowNumber(start);
+    const negative = text.charCodeAt(start) === 0x2d;
+    const value = fraction === 0 ? significand : significand / (POW10[fraction] as number);
+    return negative ? -value : value;
+  }
+
+  /** The general case (exponents, long mantissas): re-read the token and follow serde_json step by step. */
+  #slowNumber(start: number): number {
+    const match = NUMBER.exec(this.text.slice(start, start + 4096));
     if (!match) throw SYNTAX;
     let token = match[0];
-    // A number longer than the window is rare enough to re-scan without the cap.
-    if (token.length === 1024) token = (NUMBER.exec(this.text.slice(this.#pos)) as RegExpExecArray)[0];
-    this.#pos += token.length;
+    if (token.length === 4096) token = (NUMBER.exec(this.text.slice(start)) as RegExpExecArray)[0];
+    this.#pos = start + token.length;
     const value = serdeNumber(token);
     if (value === undefined) throw SYNTAX;
     return value;

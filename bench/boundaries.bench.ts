@@ -3,7 +3,7 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { pino } from 'pino';
 import { builtinModelModules } from '../plugins/models/index.js';
-import { computeBoundaries, type BoundaryJob } from '../workers/boundaries.js';
+import { computeBoundaries } from '../workers/boundaries.js';
 import { WorkerPool } from '../workers/pool.js';
 import { percentile } from './lib/measure.js';
 import { BenchReport, formatNumber } from './lib/report.js';
@@ -19,7 +19,7 @@ import { copyJob, seededJob } from './lib/series.js';
  */
 const SERIES = 100_000;
 const SAMPLES = 64;
-const RUNS = 5;
+const RUNS = 7;
 const models = [
   {
     module: builtinModelModules.t_test,
@@ -36,23 +36,27 @@ interface Run {
   readonly loopMaxMs: number;
 }
 
-/** Times `RUNS` runs (after one warm-up), each on a fresh copy of the job, watching the event loop. */
+/**
+ * Times `RUNS` runs (after one warm-up), each on a fresh copy of the job made just before it (copies alive at
+ * once would add GC pressure that is not the service's), watching the event loop only while a run is going.
+ */
 async function measure(mode: 'inline' | 'pool', pool: WorkerPool): Promise<Run> {
-  const jobs: BoundaryJob[] = Array.from({ length: RUNS + 1 }, () => copyJob(base));
-  await computeBoundaries(pool, jobs.pop() as BoundaryJob, { mode });
+  await computeBoundaries(pool, copyJob(base), { mode });
   const histogram = monitorEventLoopDelay({ resolution: 1 });
   const times: number[] = [];
   // a timer keeps the loop busy, so a blocked loop shows up as delay even when nothing else is scheduled
   const ticker = setInterval(() => undefined, 1);
-  histogram.enable();
-  for (const job of jobs) {
+  for (let run = 0; run < RUNS; run++) {
+    const job = copyJob(base);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    histogram.enable();
     const start = performance.now();
     await computeBoundaries(pool, job, { mode });
     times.push((performance.now() - start) / 1000);
     // let the ticker fire, so a loop blocked by the run is recorded as delay
     await new Promise((resolve) => setTimeout(resolve, 5));
+    histogram.disable();
   }
-  histogram.disable();
   clearInterval(ticker);
   return {
     seconds: percentile(

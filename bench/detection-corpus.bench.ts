@@ -25,10 +25,11 @@ const corpus =
   join(import.meta.dirname, '..', '..', 'shared', 'fixtures', 'detection');
 const expectedFile = join(corpus, 'EXPECTED.json');
 if (!existsSync(expectedFile)) {
+  // the corpus lives outside the repository; say so loudly, but do not fail `npm run bench` without it
   process.stderr.write(
-    `detection corpus not found at ${corpus}; set BENCHTRACK_DETECTION_CORPUS to its folder\n`,
+    `\n== detection corpus: NOT RUN, no corpus at ${corpus}; set BENCHTRACK_DETECTION_CORPUS to its folder ==\n`,
   );
-  process.exit(1);
+  process.exit(0);
 }
 
 interface Entry {

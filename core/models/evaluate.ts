@@ -8,7 +8,8 @@ import type { ModelLimits, ModelParams, ModelPlugin } from '../plugins/contracts
  * - An empty history, or fewer samples than `min_sample_size`, has no boundary (reference 3.1: a static
  *   threshold does not evaluate the very first metric either).
  * - Only the newest `max_sample_size` samples are used (storage caps the query already; this keeps the
- *   answer right whatever the caller passes).
+ *   answer right whatever the caller passes). `window` needs the samples' times, so the storage query applies
+ *   it.
  * - A history holding a non-finite value has no boundary: it cannot come from real measurements.
  * - A result with any non-finite number has no boundary, so NaN and Infinity never reach a stored boundary.
  *

@@ -19,7 +19,7 @@ import { copyJob, seededJob } from './lib/series.js';
  *
  * `npm run bench -- boundaries`, 2-vCPU Xeon VM shared with other jobs (load average 3.5-6), Node 20.20, six
  * runs: inline 281k-567k series/s, blocking the event loop 0.2-0.67 s per job; pool of 2 threads 251k-554k
- * series/s (0.64x-1.21x inline) with event-loop p99 9-22 ms; pool of 1 thread 0.58x-1.21x, p99 4-7 ms. The
+ * series/s (0.64x-1.21x inline) with event-loop p99 9-23 ms; pool of 1 thread 0.58x-1.21x, p99 4-7 ms. The
  * host gave 0.87-1.65 cores' worth of work from 2 threads during those runs, which bounds the speedup.
  */
 const SERIES = 100_000;

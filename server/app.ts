@@ -15,9 +15,11 @@ import { errorHandler } from './error-handler.js';
 import { createRouteContext } from './context.js';
 import { adminRoutes } from './routes/admin.js';
 import { authRoutes } from './routes/auth.js';
+import { dimensionRoutes } from './routes/dimensions.js';
 import { organizationRoutes } from './routes/organizations.js';
 import { projectRoutes } from './routes/projects.js';
 import { serverRoutes } from './routes/server.js';
+import { thresholdRoutes } from './routes/thresholds.js';
 import { userRoutes } from './routes/users.js';
 import { tlsOptions } from './tls.js';
 
@@ -118,6 +120,8 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     userRoutes,
     organizationRoutes,
     projectRoutes,
+    dimensionRoutes,
+    thresholdRoutes,
   ]) {
     await app.register(routes(ctx), { prefix: API_PREFIX });
   }

@@ -2,9 +2,11 @@ import type { FastifyReply } from 'fastify';
 import {
   ApiTokensService,
   AuthService,
+  DimensionsService,
   MembersService,
   OrganizationsService,
   ProjectsService,
+  ThresholdsService,
   Tokens,
   UsersService,
   type ServiceContext,
@@ -26,6 +28,8 @@ export interface RouteContext {
   readonly organizations: OrganizationsService;
   readonly members: MembersService;
   readonly projects: ProjectsService;
+  readonly dimensions: DimensionsService;
+  readonly thresholds: ThresholdsService;
 }
 
 export function createRouteContext(deps: AppDependencies): RouteContext {
@@ -37,6 +41,7 @@ export function createRouteContext(deps: AppDependencies): RouteContext {
     mailer: deps.mailer ?? createMailer(deps.config, deps.logger),
     config: deps.config,
     logger: deps.logger,
+    registry: deps.registry,
     now,
   };
   const apiTokens = new ApiTokensService(services);
@@ -51,6 +56,8 @@ export function createRouteContext(deps: AppDependencies): RouteContext {
     organizations: new OrganizationsService(services),
     members: new MembersService(services),
     projects: new ProjectsService(services),
+    dimensions: new DimensionsService(services),
+    thresholds: new ThresholdsService(services),
   };
 }
 

@@ -86,3 +86,127 @@ export interface MemberRecord extends UserRecord {
 
 /** Insert shape: everything but the generated id. */
 export type New<R extends { id: number }> = Omit<R, 'id'>;
+
+export interface BranchRecord {
+  readonly id: number;
+  readonly uuid: string;
+  readonly project_id: number;
+  readonly name: string;
+  readonly slug: string;
+  /** The current head; set right after the branch's first head is created. */
+  readonly head_id: number | null;
+  readonly archived: boolean;
+  readonly created: Date;
+  readonly modified: Date;
+}
+
+/** One line of history of a branch. A new start point (or a reset) replaces the head. */
+export interface HeadRecord {
+  readonly id: number;
+  readonly uuid: string;
+  readonly branch_id: number;
+  readonly start_point_branch_id: number | null;
+  readonly start_point_head_id: number | null;
+  readonly start_point_version_id: number | null;
+  readonly max_versions: number | null;
+  readonly created: Date;
+  readonly replaced: Date | null;
+}
+
+/** A point in a head's history: reports on the same head and git hash share a version. */
+export interface VersionRecord {
+  readonly id: number;
+  readonly uuid: string;
+  readonly project_id: number;
+  readonly number: number;
+  readonly hash: string | null;
+  readonly created: Date;
+}
+
+export interface HeadVersionRecord {
+  readonly head_id: number;
+  readonly version_id: number;
+}
+
+/** Testbeds and benchmarks share this shape. */
+export interface DimensionRecord {
+  readonly id: number;
+  readonly uuid: string;
+  readonly project_id: number;
+  readonly name: string;
+  readonly slug: string;
+  readonly archived: boolean;
+  readonly created: Date;
+  readonly modified: Date;
+}
+
+export type TestbedRecord = DimensionRecord;
+export type BenchmarkRecord = DimensionRecord;
+
+export interface MeasureRecord extends DimensionRecord {
+  readonly units: string;
+}
+
+/** One testbed x benchmark x measure: the key of the metric fact table. */
+export interface SeriesRecord {
+  readonly id: number;
+  readonly project_id: number;
+  readonly testbed_id: number;
+  readonly benchmark_id: number;
+  readonly measure_id: number;
+}
+
+export interface ThresholdRecord {
+  readonly id: number;
+  readonly uuid: string;
+  readonly project_id: number;
+  readonly branch_id: number;
+  readonly testbed_id: number;
+  readonly measure_id: number;
+  /** The current model; `null` when the model was removed (the threshold then raises nothing). */
+  readonly model_id: number | null;
+  readonly created: Date;
+  readonly modified: Date;
+}
+
+/** Models are immutable: an update inserts a new one and stamps the old one `replaced`. */
+export interface ModelRecord {
+  readonly id: number;
+  readonly uuid: string;
+  readonly threshold_id: number;
+  readonly test: string;
+  readonly min_sample_size: number | null;
+  readonly max_sample_size: number | null;
+  readonly window_seconds: number | null;
+  readonly lower_boundary: number | null;
+  readonly upper_boundary: number | null;
+  readonly created: Date;
+  readonly replaced: Date | null;
+}
+
+export type AlertStatus = 'active' | 'dismissed' | 'silenced';
+
+export interface AlertRecord {
+  readonly id: number;
+  readonly uuid: string;
+  readonly project_id: number;
+  readonly report_id: number;
+  readonly metric_id: bigint;
+  readonly head_id: number;
+  readonly threshold_id: number;
+  readonly model_id: number;
+  readonly boundary_limit: 'lower' | 'upper';
+  readonly status: AlertStatus;
+  readonly created: Date;
+  readonly modified: Date;
+}
+
+/** The dimensions a report refers to and that can be archived, deleted, or looked up by name. */
+export type DimensionKind = 'branch' | 'testbed' | 'benchmark' | 'measure';
+
+/** What still refers to a dimension (a delete needs these gone, or an explicit cascade). */
+export interface DimensionUsage {
+  readonly reports: number;
+  readonly metrics: number;
+  readonly thresholds: number;
+}

@@ -1,5 +1,18 @@
 import type {
+  AlertRecord,
   ApiTokenRecord,
+  BenchmarkRecord,
+  BranchRecord,
+  DimensionKind,
+  DimensionUsage,
+  HeadRecord,
+  HeadVersionRecord,
+  MeasureRecord,
+  ModelRecord,
+  SeriesRecord,
+  TestbedRecord,
+  ThresholdRecord,
+  VersionRecord,
   InvitationRecord,
   MemberRecord,
   New,
@@ -69,6 +82,24 @@ export interface ProjectsWriter extends ProjectsReader, TableWriter<ProjectRecor
   deleteWithData(projectId: number): Promise<void>;
 }
 
+export interface HeadsReader extends TableReader<HeadRecord> {
+  /** The highest-numbered version in the head's history (its own and those linked from a start point). */
+  latestVersion(headId: number): Promise<VersionRecord | undefined>;
+  /** The version of a git hash in the head's history. */
+  versionByHash(headId: number, hash: string): Promise<VersionRecord | undefined>;
+  /** Ids of the head's versions numbered at most `upTo`, newest first, at most `limit`. */
+  versionIds(headId: number, upTo: number, limit: number): Promise<number[]>;
+}
+
+export interface DimensionsReader {
+  usage(kind: DimensionKind, id: number): Promise<DimensionUsage>;
+}
+
+export interface DimensionsWriter extends DimensionsReader {
+  /** Deletes a dimension and everything that refers to it (reports, metrics, alerts, thresholds, plot references). */
+  deleteWithData(kind: DimensionKind, id: number): Promise<void>;
+}
+
 /** Repositories usable on a read snapshot. */
 export interface ReadRepositories {
   readonly meta: MetaReader;
@@ -78,6 +109,17 @@ export interface ReadRepositories {
   readonly roles: TableReader<OrganizationRoleRecord>;
   readonly invitations: TableReader<InvitationRecord>;
   readonly projects: ProjectsReader;
+  readonly branches: TableReader<BranchRecord>;
+  readonly heads: HeadsReader;
+  readonly versions: TableReader<VersionRecord>;
+  readonly testbeds: TableReader<TestbedRecord>;
+  readonly benchmarks: TableReader<BenchmarkRecord>;
+  readonly measures: TableReader<MeasureRecord>;
+  readonly series: TableReader<SeriesRecord>;
+  readonly thresholds: TableReader<ThresholdRecord>;
+  readonly models: TableReader<ModelRecord>;
+  readonly alerts: TableReader<AlertRecord>;
+  readonly dimensions: DimensionsReader;
 }
 
 /** Repositories usable inside a write transaction. */
@@ -89,6 +131,21 @@ export interface WriteRepositories extends ReadRepositories {
   readonly roles: TableWriter<OrganizationRoleRecord, OrganizationRoleRecord>;
   readonly invitations: TableWriter<InvitationRecord, New<InvitationRecord>>;
   readonly projects: ProjectsWriter;
+  readonly branches: TableWriter<BranchRecord, New<BranchRecord>>;
+  readonly heads: HeadsReader & TableWriter<HeadRecord, New<HeadRecord>>;
+  readonly headVersions: TableWriter<HeadVersionRecord, HeadVersionRecord> & {
+    /** Links many versions to a head at once. */
+    link(headId: number, versionIds: readonly number[]): Promise<void>;
+  };
+  readonly versions: TableWriter<VersionRecord, New<VersionRecord>>;
+  readonly testbeds: TableWriter<TestbedRecord, New<TestbedRecord>>;
+  readonly benchmarks: TableWriter<BenchmarkRecord, New<BenchmarkRecord>>;
+  readonly measures: TableWriter<MeasureRecord, New<MeasureRecord>>;
+  readonly series: TableWriter<SeriesRecord, New<SeriesRecord>>;
+  readonly thresholds: TableWriter<ThresholdRecord, New<ThresholdRecord>>;
+  readonly models: TableWriter<ModelRecord, New<ModelRecord>>;
+  readonly alerts: TableWriter<AlertRecord, New<AlertRecord>>;
+  readonly dimensions: DimensionsWriter;
 }
 
 export interface Storage {

@@ -4,6 +4,7 @@ import { Database } from './database.js';
 import { migrate, recordedVersion } from './migrate.js';
 import { migrations } from './migrations/index.js';
 import { accountReaders, accountWriters } from './repositories/accounts.js';
+import { dimensionReaders, dimensionWriters } from './repositories/dimensions.js';
 import { metaReader, metaWriter } from './repositories/meta.js';
 
 const optionsSchema = z.strictObject({
@@ -39,9 +40,21 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
       appliedMigrations,
       schemaVersion: () => database.read(recordedVersion),
       transaction: (fn) =>
-        database.write((connection) => fn({ meta: metaWriter(connection), ...accountWriters(connection) })),
+        database.write((connection) =>
+          fn({
+            meta: metaWriter(connection),
+            ...accountWriters(connection),
+            ...dimensionWriters(connection),
+          }),
+        ),
       read: (fn) =>
-        database.read((connection) => fn({ meta: metaReader(connection), ...accountReaders(connection) })),
+        database.read((connection) =>
+          fn({
+            meta: metaReader(connection),
+            ...accountReaders(connection),
+            ...dimensionReaders(connection),
+          }),
+        ),
       close: () => database.close(),
     };
   },

@@ -139,7 +139,9 @@ function projectsWriter(connection: DuckDBConnection): ProjectsWriter {
   };
 }
 
-export function accountReaders(connection: DuckDBConnection): Omit<ReadRepositories, 'meta'> {
+export function accountReaders(
+  connection: DuckDBConnection,
+): Pick<ReadRepositories, 'users' | 'tokens' | 'organizations' | 'roles' | 'invitations' | 'projects'> {
   return {
     users: tableReader(connection, users),
     tokens: tableReader(connection, tokens),
@@ -150,7 +152,9 @@ export function accountReaders(connection: DuckDBConnection): Omit<ReadRepositor
   };
 }
 
-export function accountWriters(connection: DuckDBConnection): Omit<WriteRepositories, 'meta'> {
+export function accountWriters(
+  connection: DuckDBConnection,
+): Pick<WriteRepositories, 'users' | 'tokens' | 'organizations' | 'roles' | 'invitations' | 'projects'> {
   return {
     users: tableWriter(connection, users),
     tokens: tableWriter(connection, tokens),

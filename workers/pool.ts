@@ -4,12 +4,12 @@ import { Piscina } from 'piscina';
 import type { Logger } from '../core/index.js';
 
 /** Worker tasks by name; each is a module `workers/tasks/<name>` whose default export is a pure function. */
-export type TaskName = 'probe' | 'boundaries';
+export type TaskName = 'probe' | 'boundaries' | 'plot-image';
 
 export interface WorkerPoolOptions {
   /** Threads kept alive even when idle. */
   readonly minThreads?: number;
-  /** Upper bound on threads; defaults to the number of cores. */
+  /** Upper bound on threads; defaults to the number of cores minus one. */
   readonly maxThreads?: number;
   /** Milliseconds an idle thread above `minThreads` lives. */
   readonly idleTimeout?: number;
@@ -36,7 +36,9 @@ export class WorkerPool {
     private readonly logger: Logger,
     options: WorkerPoolOptions = {},
   ) {
-    const maxThreads = options.maxThreads ?? Math.max(1, availableParallelism());
+    // One core stays with the main thread: with every core busy in workers, the event loop's p99 delay
+    // doubled (9-23 ms vs 4-7 ms with one worker on 2 cores, npm run bench -- boundaries).
+    const maxThreads = options.maxThreads ?? Math.max(1, availableParallelism() - 1);
     this.#piscina = new Piscina({
       minThreads: Math.min(options.minThreads ?? 1, maxThreads),
       maxThreads,

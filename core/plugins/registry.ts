@@ -48,7 +48,7 @@ const definitionSchema = z.discriminatedUnion(
 export interface RegisteredPlugin<P extends Plugin = Plugin> {
   readonly plugin: P;
   readonly options: unknown;
-  /** Module specifier (file URL or package name) the plugin was loaded from; `undefined` for built-ins. */
+  /** Module specifier (file URL or package name) the plugin was loaded from; `undefined` when registered as an object. */
   readonly module: string | undefined;
 }
 

@@ -19,6 +19,8 @@ interface Endpoint {
   readonly body?: (n: number) => object;
   /** Give each call its own project (for destructive endpoints). */
   readonly fresh?: boolean;
+  /** Creates what the call needs (as the leader), e.g. the branch a DELETE removes. */
+  readonly prepare?: (project: string, n: number) => Promise<void>;
   readonly public: Row;
   /** Omitted for endpoints that do not involve a project. */
   readonly private?: Row;
@@ -106,6 +108,29 @@ const ENDPOINTS: Endpoint[] = [
     public: row(400, 404, 201, 201, 201),
   },
   { name: 'list users', method: 'GET', path: () => '/v0/users', public: row(400, 403, 403, 403, 200) },
+  ...dimensionEndpoints(),
+  {
+    name: 'list thresholds',
+    method: 'GET',
+    path: (p) => `/v0/projects/${p}/thresholds`,
+    public: row(200, 200, 200, 200, 200),
+    private: row(404, 404, 200, 200, 200),
+  },
+  {
+    name: 'create threshold',
+    method: 'POST',
+    path: (p) => `/v0/projects/${p}/thresholds`,
+    prepare: (p, n) => asLeader('POST', `/v0/projects/${p}/testbeds`, { name: `tb-${n}` }),
+    body: (n) => ({
+      branch: 'main',
+      testbed: `tb-${n}`,
+      measure: 'latency',
+      test: 't_test',
+      upper_boundary: 0.99,
+    }),
+    public: row(401, 403, 201, 201, 201),
+    private: row(404, 404, 201, 201, 201),
+  },
   {
     name: 'view server config',
     method: 'GET',
@@ -118,6 +143,47 @@ let t: TestApp;
 const tokens: Partial<Record<CallerName, string>> = {};
 let leader: Session;
 let counter = 0;
+
+async function asLeader(method: 'POST' | 'PATCH', url: string, payload: object): Promise<void> {
+  const response = await t.app.inject({ method, url, headers: bearer(leader.token), payload });
+  expect(response.statusCode, response.body).toBeLessThan(300);
+}
+
+/** The five operations of branches, testbeds, benchmarks and measures. */
+function dimensionEndpoints(): Endpoint[] {
+  return (['branches', 'testbeds', 'benchmarks', 'measures'] as const).flatMap((path): Endpoint[] => {
+    const body = (name: string) => (path === 'measures' ? { name, units: 'u' } : { name });
+    const read = { public: row(200, 200, 200, 200, 200), private: row(404, 404, 200, 200, 200) };
+    return [
+      { name: `list ${path}`, method: 'GET', path: (p) => `/v0/projects/${p}/${path}`, ...read },
+      { name: `view ${path}`, method: 'GET', path: (p) => `/v0/projects/${p}/${path}/fixed`, ...read },
+      {
+        name: `create ${path}`,
+        method: 'POST',
+        path: (p) => `/v0/projects/${p}/${path}`,
+        body: (n) => body(`created-${n}`),
+        public: row(401, 403, 201, 201, 201),
+        private: row(404, 404, 201, 201, 201),
+      },
+      {
+        name: `update ${path}`,
+        method: 'PATCH',
+        path: (p) => `/v0/projects/${p}/${path}/fixed`,
+        body: () => ({ archived: false }),
+        public: row(401, 403, 200, 200, 200),
+        private: row(404, 404, 200, 200, 200),
+      },
+      {
+        name: `delete ${path}`,
+        method: 'DELETE',
+        path: (p, n) => `/v0/projects/${p}/${path}/doomed-${n}`,
+        prepare: (p, n) => asLeader('POST', `/v0/projects/${p}/${path}`, body(`doomed-${n}`)),
+        public: row(401, 403, 403, 204, 204),
+        private: row(404, 404, 403, 204, 204),
+      },
+    ];
+  });
+}
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -151,6 +217,12 @@ beforeAll(async () => {
   ).toBe(200);
   await createProject(t, leader, 'acme', { name: 'Public', slug: 'public-project', visibility: 'public' });
   await createProject(t, leader, 'acme', { name: 'Private', slug: 'private-project', visibility: 'private' });
+  for (const project of ['public-project', 'private-project']) {
+    await asLeader('POST', `/v0/projects/${project}/branches`, { name: 'main' });
+    for (const path of ['branches', 'testbeds', 'benchmarks'])
+      await asLeader('POST', `/v0/projects/${project}/${path}`, { name: 'fixed' });
+    await asLeader('POST', `/v0/projects/${project}/measures`, { name: 'fixed', units: 'u' });
+  }
 
   const revoked = await t.app.inject({
     method: 'POST',
@@ -184,6 +256,7 @@ async function statusOf(
   let project = `${visibility}-project`;
   if (endpoint.fresh)
     project = (await createProject(t, leader, 'acme', { name: `Fresh ${n}`, visibility })).slug;
+  await endpoint.prepare?.(project, n);
   const token = tokens[caller];
   const response = await t.app.inject({
     method: endpoint.method,

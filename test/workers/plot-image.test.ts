@@ -1,0 +1,117 @@
+import { execFileSync } from 'node:child_process';
+import { pino } from 'pino';
+import sharp from 'sharp';
+import { afterAll, describe, expect, it } from 'vitest';
+import { errorName, type PlotImageInput } from '../../core/index.js';
+import { benchImage, copyImage } from '../../bench/lib/plot-data.js';
+import { renderPlotImage } from '../../workers/plot-image.js';
+import { WorkerPool } from '../../workers/pool.js';
+import { renderPng } from '../../workers/tasks/plot-image.js';
+import { FONT_FAMILY } from '../../workers/tasks/plot/svg.js';
+
+const pool = new WorkerPool(pino({ level: 'silent', customLevels: { critical: 60 } }), { maxThreads: 2 });
+afterAll(() => pool.close());
+
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+/** Width and height from the PNG header: the IHDR chunk is always first, right after the signature. */
+function pngSize(png: Uint8Array): { width: number; height: number } {
+  expect([...png.subarray(0, 8)]).toEqual(PNG_SIGNATURE);
+  const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
+  expect(String.fromCharCode(...png.subarray(12, 16))).toBe('IHDR');
+  return { width: view.getUint32(16), height: view.getUint32(20) };
+}
+
+const small = (): PlotImageInput => ({
+  title: 'Sort <T> & "friends"',
+  width: 640,
+  height: 360,
+  xAxis: 'date_time',
+  yAxis: 'auto',
+  measure: { name: 'Latency', units: 'nanoseconds (ns)' },
+  series: [
+    {
+      label: `feature/<simd> & 'fast' / \u0007bell / sort`,
+      x: Float64Array.from({ length: 50 }, (_, i) => Date.UTC(2024, 0, 1) + i * 3_600_000),
+      y: Float64Array.from({ length: 50 }, (_, i) => 100 + (i % 7)),
+    },
+  ],
+});
+
+describe('plot-image task', () => {
+  it('renders a PNG of the requested size in a worker, moving the input there', async () => {
+    const input = small();
+    const x = input.series[0]?.x as Float64Array;
+    const png = await renderPlotImage(pool, input);
+    expect(png).toBeInstanceOf(Uint8Array);
+    expect(pngSize(png)).toEqual({ width: 640, height: 360 });
+    expect(x.byteLength).toBe(0);
+    const metadata = await sharp(png).metadata();
+    expect(metadata).toMatchObject({ format: 'png', width: 640, height: 360 });
+  });
+
+  it('uses the default size of 1200 x 600', async () => {
+    const { width: _w, height: _h, ...rest } = small();
+    expect(pngSize(await renderPlotImage(pool, rest))).toEqual({ width: 1200, height: 600 });
+  });
+
+  it('gives the same bytes for the same input, in a worker or inline', async () => {
+    const input = benchImage(8, 1000, true);
+    const first = await renderPlotImage(pool, copyImage(input));
+    const second = await renderPlotImage(pool, copyImage(input));
+    const inline = await renderPng(copyImage(input));
+    expect(Buffer.from(first).equals(Buffer.from(second))).toBe(true);
+    expect(Buffer.from(first).equals(Buffer.from(inline))).toBe(true);
+  });
+
+  it('renders an empty selection as a valid PNG that differs from a plot with data', async () => {
+    const empty = { ...small(), series: [{ label: 'none', x: new Float64Array(0), y: new Float64Array(0) }] };
+    const png = await renderPlotImage(pool, empty);
+    expect(pngSize(png)).toEqual({ width: 640, height: 360 });
+    expect(Buffer.from(png).equals(Buffer.from(await renderPlotImage(pool, small())))).toBe(false);
+  });
+
+  it('rejects an invalid input with an InputError naming the field', async () => {
+    const input = small();
+    const series = input.series[0] as PlotImageInput['series'][number];
+    const bad = { ...input, series: [{ ...series, y: new Float64Array(3) }] };
+    const error = await renderPlotImage(pool, bad).catch((e: unknown) => e);
+    expect(errorName(error)).toBe('InputError');
+    expect((error as Error).message).toContain('series[0].y: must have as many entries as x (50), got 3');
+  });
+});
+
+describe('fonts', () => {
+  it('has DejaVu Sans installed, which every plot image names', () => {
+    let families = '';
+    try {
+      families = execFileSync('fc-list', [':', 'family'], { encoding: 'utf8' });
+    } catch (error) {
+      throw new Error(
+        `fc-list failed (${(error as Error).message}): install fontconfig and fonts-dejavu-core (apt-get install -y fonts-dejavu-core)`,
+      );
+    }
+    if (!families.split('\n').some((line) => line.split(',').includes(FONT_FAMILY))) {
+      throw new Error(
+        `the font "${FONT_FAMILY}" is missing, so plot image text would render as boxes: install fonts-dejavu-core (apt-get install -y fonts-dejavu-core)`,
+      );
+    }
+  });
+
+  it('draws glyphs, not boxes: narrow and wide letters get different widths', async () => {
+    // a missing glyph is drawn as a box of one fixed width, whatever the letter
+    const inked = async (text: string) => {
+      const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="40"><rect width="600" height="40" fill="#fff"/><text x="10" y="28" font-family="${FONT_FAMILY}" font-size="20">${text}</text></svg>`;
+      const { info } = await sharp(Buffer.from(svg))
+        .trim({ threshold: 10 })
+        .toBuffer({ resolveWithObject: true });
+      return info.width;
+    };
+    const narrow = await inked('iiiiiiiiii');
+    const wide = await inked('WWWWWWWWWW');
+    expect(
+      wide / narrow,
+      `"W" and "i" render the same width: text renders as boxes; install fonts-dejavu-core (apt-get install -y fonts-dejavu-core)`,
+    ).toBeGreaterThan(2.5);
+  });
+});

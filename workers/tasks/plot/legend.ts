@@ -1,0 +1,93 @@
+import { escapeXml } from './escape.js';
+import { INK } from './palette.js';
+import { px } from './paths.js';
+import { textWidth, truncateMiddle } from './text-width.js';
+
+/** What a legend entry's swatch shows: a series' line, the boundary band, or the alert marker. */
+export type LegendSwatch = 'line' | 'band' | 'alert';
+
+export interface LegendEntry {
+  readonly swatch: LegendSwatch;
+  readonly color: string;
+  /** Clean text (see cleanText), before truncation. */
+  readonly text: string;
+}
+
+/** Entries placed in a centered grid, filled row by row, with labels shortened to their column. */
+export interface LegendLayout {
+  readonly items: readonly {
+    readonly entry: LegendEntry;
+    readonly x: number;
+    readonly row: number;
+    readonly text: string;
+  }[];
+  readonly rows: number;
+  /** Pixels the legend takes, 0 when it is empty. */
+  readonly height: number;
+}
+
+export const LEGEND_FONT = 12;
+export const LEGEND_ROW = 20;
+const SWATCH = 22;
+const SWATCH_GAP = 6;
+const COLUMN_GAP = 20;
+const MAX_COLUMNS = 4;
+/** Eight series and two keys in at most this many rows, so the plot keeps most of the height. */
+const MAX_ROWS = 4;
+
+function entryWidth(entry: LegendEntry): number {
+  return SWATCH + SWATCH_GAP + textWidth(entry.text, LEGEND_FONT) + COLUMN_GAP;
+}
+
+/**
+ * The most columns (up to four) in which every label fits whole in `width`; if even one column leaves labels too
+ * long, or needs more than four rows, the columns needed for four rows, with long labels shortened in the middle.
+ */
+export function layoutLegend(entries: readonly LegendEntry[], width: number): LegendLayout {
+  if (entries.length === 0) return { items: [], rows: 0, height: 0 };
+  const widest = Math.max(...entries.map(entryWidth));
+  let columns = Math.min(entries.length, MAX_COLUMNS);
+  while (columns > 1 && widest > width / columns) columns--;
+  columns = Math.max(columns, Math.ceil(entries.length / MAX_ROWS));
+  const columnWidth = Math.min(width / columns, widest);
+  const left = (width - columnWidth * columns) / 2 + COLUMN_GAP / 2;
+  const room = columnWidth - SWATCH - SWATCH_GAP - COLUMN_GAP;
+  const items = entries.map((entry, i) => ({
+    entry,
+    x: left + (i % columns) * columnWidth,
+    row: Math.floor(i / columns),
+    text: truncateMiddle(entry.text, room, LEGEND_FONT),
+  }));
+  const rows = Math.ceil(entries.length / columns);
+  return { items, rows, height: rows * LEGEND_ROW };
+}
+
+function swatch(kind: LegendSwatch, color: string, x: number, y: number): string {
+  switch (kind) {
+    case 'line':
+      return `<path d="M${px(x)},${px(y)}h${SWATCH}" stroke="${color}" stroke-width="3"/>`;
+    case 'band':
+      return (
+        `<rect x="${px(x)}" y="${px(y - 6)}" width="${SWATCH}" height="12" fill="${color}" fill-opacity="0.15"/>` +
+        `<path d="M${px(x)},${px(y - 6)}h${SWATCH}M${px(x)},${px(y + 6)}h${SWATCH}" stroke="${color}" stroke-width="1" stroke-dasharray="4 3"/>`
+      );
+    case 'alert':
+      return alertMarker(x + SWATCH / 2, y, color);
+  }
+}
+
+/** The alert marker: a dark ring around a dot of the series' color, readable over any line color. */
+export function alertMarker(x: number, y: number, color: string): string {
+  return `<circle cx="${px(x)}" cy="${px(y)}" r="6" fill="#ffffff" stroke="${INK.text}" stroke-width="2"/><circle cx="${px(x)}" cy="${px(y)}" r="3" fill="${color}"/>`;
+}
+
+/** The legend's SVG, its first row centered on `top + LEGEND_ROW / 2`, shifted right by `offset`. */
+export function legendSvg(layout: LegendLayout, top: number, offset = 0): string {
+  return layout.items
+    .map(({ entry, x, row, text }) => {
+      const y = top + row * LEGEND_ROW + LEGEND_ROW / 2;
+      const label = `<text x="${px(x + offset + SWATCH + SWATCH_GAP)}" y="${px(y + 4)}">${escapeXml(text)}</text>`;
+      return swatch(entry.swatch, entry.color, x + offset, y) + label;
+    })
+    .join('');
+}

@@ -1,0 +1,163 @@
+import type { PlotImage } from '../../../core/index.js';
+import {
+  AXIS_TITLE_FONT,
+  frameSvg,
+  ticksWidth,
+  TICK_FONT,
+  X_TITLE_OFFSET,
+  xAxisSvg,
+  yAxisSvg,
+  type Rect,
+} from './axes.js';
+import { cleanText, escapeXml } from './escape.js';
+import { layoutLegend, legendSvg, type LegendEntry } from './legend.js';
+import { INK, seriesColor } from './palette.js';
+import { prepareSeries, seriesFeatures, valueRange, xExtent, type PreparedSeries } from './points.js';
+import { chooseYScale, linearScale, logScale, type ValueRange } from './scale.js';
+import { seriesSvg } from './series-svg.js';
+import { textWidth, truncateEnd } from './text-width.js';
+import { linearTicks, logTicks, type AxisTicks } from './ticks.js';
+import { timeAxisTitle } from './time-format.js';
+import { isTimeRange, timeTicks } from './time-ticks.js';
+
+/** The font every text element uses; the image's look depends on it being installed (fonts-dejavu-core). */
+export const FONT_FAMILY = 'DejaVu Sans';
+export const NO_DATA_MESSAGE = 'No data for this selection';
+const TITLE_FONT = 18;
+const EDGE = 16;
+/** Share of the data's range left blank on each side, so extreme points do not sit on the frame. */
+const PAD = 0.03;
+
+/**
+ * The SVG document of a plot image: title, plot area with gridlines, boundary bands, limit lines, series lines
+ * and alert markers, both axes with tick labels and titles, and the legend below. Pure and deterministic: the
+ * same input gives the same text, so the same PNG.
+ */
+export function buildPlotSvg(image: PlotImage): string {
+  const { width, height } = image;
+  const series = prepareSeries(image);
+  const range = valueRange(series);
+  const yType = chooseYScale(image.yAxis, range);
+  const extent = xExtent(series);
+  const features = seriesFeatures(series, yType === 'log');
+  const title = cleanText(image.title ?? '');
+  const legend = layoutLegend(legendEntries(image, features), width - 2 * EDGE);
+  const top = title === '' ? EDGE + 4 : EDGE + TITLE_FONT + 16;
+  const bottom = height - (X_TITLE_OFFSET + 10 + legend.height + 8);
+  const yTitle = axisTitle(image.measure);
+  const parts = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="${FONT_FAMILY}" font-size="${TICK_FONT}">`,
+    `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
+  ];
+  if (title !== '') {
+    const shown = truncateEnd(title, width - 2 * EDGE, TITLE_FONT, true);
+    parts.push(
+      `<text x="${width / 2}" y="${EDGE + TITLE_FONT}" text-anchor="middle" font-size="${TITLE_FONT}" font-weight="bold" fill="${INK.text}">${escapeXml(shown)}</text>`,
+    );
+  }
+  if (extent === undefined) {
+    parts.push(emptyPlot({ left: EDGE, top, right: width - EDGE, bottom }, width, yTitle, image));
+  } else {
+    parts.push(plotBody(image, series, { range, yType, extent, top, bottom, yTitle }));
+  }
+  parts.push(`<g fill="${INK.text}">${legendSvg(legend, bottom + X_TITLE_OFFSET + 10, EDGE)}</g>`, '</svg>');
+  return parts.join('');
+}
+
+interface BodyLayout {
+  readonly range: ValueRange;
+  readonly yType: 'linear' | 'log';
+  readonly extent: [number, number];
+  readonly top: number;
+  readonly bottom: number;
+  readonly yTitle: string;
+}
+
+/** Axes, gridlines and series of a plot with data. */
+function plotBody(image: PlotImage, series: readonly PreparedSeries[], layout: BodyLayout): string {
+  const { top, bottom, range, yType, yTitle } = layout;
+  const count = Math.max(2, Math.min(8, Math.floor((bottom - top) / 55)));
+  const y = yTicks(range, yType, count);
+  const left = Math.round(EDGE + AXIS_TITLE_FONT + 16 + ticksWidth(y.ticks));
+  const plot: Rect = { left, top, right: image.width - EDGE - 8, bottom };
+  const yScale = (yType === 'log' ? logScale : linearScale)(y.domain, [bottom, top]);
+  const x = xTicks(image, layout.extent, plot.right - plot.left);
+  const xScale = linearScale(x.domain, [plot.left, plot.right]);
+  const layers = seriesSvg(series, xScale, yScale, plot.right - plot.left);
+  return [
+    yAxisSvg(y.ticks, yScale, plot, yTitle),
+    xAxisSvg(x.ticks, xScale, plot, image.width, x.title),
+    layers.bands,
+    layers.limits,
+    layers.lines,
+    layers.markers,
+    frameSvg(plot),
+  ].join('');
+}
+
+/** The frame, axis titles and centered message of an image with nothing to draw. */
+function emptyPlot(plot: Rect, width: number, yTitle: string, image: PlotImage): string {
+  const xTitle = image.xAxis === 'version' ? 'Branch version' : 'Date (UTC)';
+  const message = `<text x="${(plot.left + plot.right) / 2}" y="${(plot.top + plot.bottom) / 2 + 6}" text-anchor="middle" font-size="16" fill="${INK.muted}">${NO_DATA_MESSAGE}</text>`;
+  const framed: Rect = { ...plot, left: plot.left + AXIS_TITLE_FONT + 16 };
+  return (
+    yAxisSvg([], linearScale([0, 1], [plot.bottom, plot.top]), framed, yTitle) +
+    xAxisSvg([], linearScale([0, 1], [framed.left, plot.right]), framed, width, xTitle) +
+    frameSvg(framed) +
+    message
+  );
+}
+
+/** `Latency (nanoseconds (ns))`: the measure's name and its units, as the y axis title. */
+export function axisTitle(measure: { name: string; units: string }): string {
+  const name = cleanText(measure.name);
+  const units = cleanText(measure.units);
+  return units === '' ? name : `${name} (${units})`;
+}
+
+function yTicks(range: ValueRange, type: 'linear' | 'log', count: number): AxisTicks {
+  if (type === 'log') {
+    // the same share of the axis as a linear one leaves, measured in decades
+    const factor = Math.max(1 + PAD, (range.max / range.minPositive) ** PAD);
+    return logTicks(range.minPositive / factor, range.max * factor, count);
+  }
+  const pad = (range.max - range.min) * PAD;
+  // all values at or above zero: the axis may start at zero but not below it
+  const min = range.min >= 0 ? Math.max(0, range.min - pad) : range.min - pad;
+  return linearTicks(min, range.max + pad, count);
+}
+
+/** The x axis: the requested range or the data's, padded; time ticks on a date axis, integers on a version axis. */
+function xTicks(
+  image: PlotImage,
+  extent: [number, number],
+  plotWidth: number,
+): AxisTicks & { title: string } {
+  const span = extent[1] - extent[0];
+  const pad = span > 0 ? span * PAD : image.xAxis === 'version' ? 1 : 3_600_000;
+  const min = image.xRange?.start ?? extent[0] - pad;
+  const max = image.xRange?.end ?? extent[1] + pad;
+  if (image.xAxis === 'date_time' && isTimeRange(min, max)) {
+    const ticks = timeTicks(min, max, plotWidth, TICK_FONT);
+    return { ...ticks, title: timeAxisTitle(ticks.unit) };
+  }
+  const labelWidth = textWidth(String(Math.round(Math.max(Math.abs(min), Math.abs(max)))), TICK_FONT);
+  const count = Math.max(2, Math.floor(plotWidth / (labelWidth + 40)));
+  const integer = image.xAxis === 'version';
+  const ticks = linearTicks(min, max, count, { integer, widen: false });
+  return { ...ticks, title: integer ? 'Branch version' : 'Date (UTC, epoch ms)' };
+}
+
+function legendEntries(
+  image: PlotImage,
+  features: { hasLimits: boolean; hasAlerts: boolean },
+): LegendEntry[] {
+  const entries: LegendEntry[] = image.series.map((s, i) => ({
+    swatch: 'line',
+    color: seriesColor(i),
+    text: cleanText(s.label) || `Series ${i + 1}`,
+  }));
+  if (features.hasLimits) entries.push({ swatch: 'band', color: INK.muted, text: 'Boundary limits' });
+  if (features.hasAlerts) entries.push({ swatch: 'alert', color: INK.muted, text: 'Alert' });
+  return entries;
+}

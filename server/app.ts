@@ -18,6 +18,7 @@ import { authRoutes } from './routes/auth.js';
 import { dimensionRoutes } from './routes/dimensions.js';
 import { organizationRoutes } from './routes/organizations.js';
 import { projectRoutes } from './routes/projects.js';
+import { reportRoutes } from './routes/reports.js';
 import { serverRoutes } from './routes/server.js';
 import { thresholdRoutes } from './routes/thresholds.js';
 import { userRoutes } from './routes/users.js';
@@ -122,6 +123,7 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     projectRoutes,
     dimensionRoutes,
     thresholdRoutes,
+    reportRoutes,
   ]) {
     await app.register(routes(ctx), { prefix: API_PREFIX });
   }

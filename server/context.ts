@@ -1,16 +1,19 @@
 import type { FastifyReply } from 'fastify';
 import {
+  AlertsService,
   ApiTokensService,
   AuthService,
   DimensionsService,
   MembersService,
   OrganizationsService,
   ProjectsService,
+  ReportsService,
   ThresholdsService,
   Tokens,
   UsersService,
   type ServiceContext,
 } from '../core/index.js';
+import { computeBoundaries } from '../workers/boundaries.js';
 import { Authenticator } from './auth.js';
 import type { AppDependencies } from './dependencies.js';
 import { createMailer } from './mail.js';
@@ -30,6 +33,10 @@ export interface RouteContext {
   readonly projects: ProjectsService;
   readonly dimensions: DimensionsService;
   readonly thresholds: ThresholdsService;
+  readonly reports: ReportsService;
+  readonly alerts: AlertsService;
+  /** The context the services share (for functions that are not services). */
+  readonly services: ServiceContext;
 }
 
 export function createRouteContext(deps: AppDependencies): RouteContext {
@@ -42,6 +49,7 @@ export function createRouteContext(deps: AppDependencies): RouteContext {
     config: deps.config,
     logger: deps.logger,
     registry: deps.registry,
+    boundaries: (job) => computeBoundaries(deps.pool, job),
     now,
   };
   const apiTokens = new ApiTokensService(services);
@@ -58,6 +66,9 @@ export function createRouteContext(deps: AppDependencies): RouteContext {
     projects: new ProjectsService(services),
     dimensions: new DimensionsService(services),
     thresholds: new ThresholdsService(services),
+    reports: new ReportsService(services),
+    alerts: new AlertsService(services),
+    services,
   };
 }
 

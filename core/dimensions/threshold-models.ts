@@ -102,14 +102,15 @@ export async function upsertThreshold(
   return (await tx.thresholds.find({ id: threshold.id })) as ThresholdRecord;
 }
 
-function asValid(model: ModelRecord): ValidModel {
+/** The parameters a stored model was created with. */
+export function modelParamsOf(model: ModelRecord): ModelParams {
   const params: Record<string, number> = {};
   if (model.min_sample_size !== null) params.min_sample_size = model.min_sample_size;
   if (model.max_sample_size !== null) params.max_sample_size = model.max_sample_size;
   if (model.window_seconds !== null) params.window = Number(model.window_seconds);
   if (model.lower_boundary !== null) params.lower_boundary = model.lower_boundary;
   if (model.upper_boundary !== null) params.upper_boundary = model.upper_boundary;
-  return { test: model.test, params };
+  return params;
 }
 
 /**
@@ -134,7 +135,7 @@ export async function cloneThresholds(
         testbed_id: threshold.testbed_id,
         measure_id: threshold.measure_id,
       },
-      model ? asValid(model) : null,
+      model ? { test: model.test, params: modelParamsOf(model) } : null,
       now,
     );
     copied.add(`${threshold.testbed_id}:${threshold.measure_id}`);

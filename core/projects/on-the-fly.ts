@@ -27,9 +27,12 @@ export async function resolveRunProject(
   ref: string | undefined,
   fallbackName: string,
   now: Date,
+  /** Without `ref`: the slug to look up and to create with (derived from the run context). */
+  fallbackSlug?: string,
 ): Promise<RunProject> {
-  const existing = ref
-    ? await tx.projects.find(isUuid(ref) ? { uuid: ref.toLowerCase() } : { slug: ref })
+  const key = ref ?? fallbackSlug;
+  const existing = key
+    ? await tx.projects.find(isUuid(key) ? { uuid: key.toLowerCase() } : { slug: key })
     : undefined;
   if (existing) {
     const organization = (await tx.organizations.find({
@@ -48,7 +51,7 @@ export async function resolveRunProject(
   }
   if (ref && isUuid(ref)) throw new NotFoundError(`project "${ref}" not found`);
   const name = (ref ?? fallbackName).slice(0, 64) || 'Project';
-  const slug = ref && isSlug(ref) ? ref : undefined;
+  const slug = ref ? (isSlug(ref) ? ref : undefined) : fallbackSlug;
   const organizationId =
     caller.kind === 'user'
       ? await personalOrganization(tx, caller.user.id, caller.user.name, now)

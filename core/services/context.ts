@@ -1,8 +1,20 @@
 import type { Mailer } from '../accounts/mailer.js';
 import type { LiveConfig, Tokens } from '../accounts/tokens.js';
 import type { Logger } from '../logging.js';
+import type { BoundaryColumns } from '../models/boundary-columns.js';
 import type { PluginRegistry } from '../plugins/registry.js';
 import type { Storage } from '../storage/storage.js';
+
+/** A boundary job as the engine takes it: see workers/tasks/boundaries.ts for the layout. */
+export interface BoundaryJobInput {
+  readonly offsets: Uint32Array;
+  readonly values: Float64Array;
+  readonly modelIndex: Uint16Array;
+  readonly models: readonly { readonly module: string; readonly id: string; readonly params: unknown }[];
+}
+
+/** Computes boundary columns (inline for small jobs, in worker threads otherwise). */
+export type BoundaryEngine = (job: BoundaryJobInput) => Promise<BoundaryColumns>;
 
 /** What the services share: storage, tokens, mail, plugins, the running configuration and the clock. */
 export interface ServiceContext {
@@ -13,5 +25,6 @@ export interface ServiceContext {
   readonly logger: Logger;
   /** Adapters and threshold models. */
   readonly registry: PluginRegistry;
+  readonly boundaries: BoundaryEngine;
   readonly now: () => Date;
 }

@@ -210,3 +210,71 @@ export interface DimensionUsage {
   readonly metrics: number;
   readonly thresholds: number;
 }
+
+export interface ReportRecord {
+  readonly id: number;
+  readonly uuid: string;
+  readonly project_id: number;
+  readonly user_id: number | null;
+  readonly branch_id: number;
+  readonly head_id: number;
+  readonly version_id: number;
+  readonly testbed_id: number;
+  readonly adapter: string;
+  readonly idempotency_key: string | null;
+  readonly start_time: Date;
+  readonly end_time: Date;
+  readonly created: Date;
+}
+
+/** A stored metric with its series' benchmark and measure and the boundary it was tested against. */
+export interface MetricRecord {
+  readonly id: bigint;
+  readonly uuid: string;
+  readonly report_id: number;
+  readonly iteration: number;
+  readonly series_id: number;
+  readonly benchmark_id: number;
+  readonly measure_id: number;
+  readonly value: number;
+  readonly lower_value: number | null;
+  readonly upper_value: number | null;
+  readonly threshold_id: number | null;
+  readonly model_id: number | null;
+  readonly baseline: number | null;
+  readonly lower_limit: number | null;
+  readonly upper_limit: number | null;
+}
+
+/**
+ * The metrics of one report, column by column (entry i of each array is metric i). Absent optional numbers
+ * are NaN; absent ids are 0.
+ */
+export interface MetricColumns {
+  readonly uuid: readonly string[];
+  readonly iteration: Int32Array;
+  readonly series: Int32Array;
+  readonly value: Float64Array;
+  readonly lower: Float64Array;
+  readonly upper: Float64Array;
+  readonly threshold: Int32Array;
+  readonly model: Int32Array;
+  readonly baseline: Float64Array;
+  readonly lowerLimit: Float64Array;
+  readonly upperLimit: Float64Array;
+}
+
+/** What the history query needs per series: how many samples at most, and from when (epoch ms). */
+export interface HistoryRequest {
+  readonly headId: number;
+  readonly series: Int32Array;
+  readonly maxSamples: Int32Array;
+  /** Epoch milliseconds; -Infinity for no window. */
+  readonly since: Float64Array;
+}
+
+/** Samples of each requested series, newest first: series i is `values[offsets[i] .. offsets[i + 1])`. */
+export interface HistoryColumns {
+  readonly offsets: Uint32Array;
+  readonly values: Float64Array;
+}

@@ -1,9 +1,16 @@
 import type {
   AlertRecord,
+  AlertStatus,
   ApiTokenRecord,
   BenchmarkRecord,
   BranchRecord,
   DimensionKind,
+  DimensionRecord,
+  HistoryColumns,
+  HistoryRequest,
+  MetricColumns,
+  MetricRecord,
+  ReportRecord,
   DimensionUsage,
   HeadRecord,
   HeadVersionRecord,
@@ -21,7 +28,7 @@ import type {
   ProjectRecord,
   UserRecord,
 } from './records.js';
-import type { ListOptions, Page, TableReader, TableWriter, Where } from './tables.js';
+import type { Direction, ListOptions, Page, TableReader, TableWriter, Where } from './tables.js';
 
 /**
  * The storage contract: repository-level operations, never raw SQL. Each storage plugin (DuckDB embedded,
@@ -100,6 +107,86 @@ export interface DimensionsWriter extends DimensionsReader {
   deleteWithData(kind: DimensionKind, id: number): Promise<void>;
 }
 
+export interface ReportFilter {
+  readonly project_id: number;
+  readonly branch_id?: number | undefined;
+  readonly testbed_id?: number | undefined;
+  /** Reports that started at or after this. */
+  readonly from?: Date | undefined;
+  /** Reports that ended at or before this. */
+  readonly to?: Date | undefined;
+  /** Reports on an archived branch or testbed (true), or on neither (false). */
+  readonly archived: boolean;
+}
+
+/** Per report and iteration: how many benchmarks and metrics; per report: alerts (active and all). */
+export interface ReportSummary {
+  readonly report_id: number;
+  readonly iterations: readonly { readonly benchmarks: number; readonly measures: number }[];
+  readonly alerts: { readonly active: number; readonly total: number };
+}
+
+export interface AlertsReader extends TableReader<AlertRecord> {
+  /** A project's alerts, optionally of one status: active first, then most recently changed (default). */
+  listForProject(
+    projectId: number,
+    status: AlertStatus | undefined,
+    options: { page: number; perPage: number; sort: 'status' | 'created' | 'modified'; direction: Direction },
+  ): Promise<Page<AlertRecord>>;
+}
+
+export interface ReportsReader extends TableReader<ReportRecord> {
+  /** Reports newest first (by start time) unless `direction` is asc. */
+  listFiltered(
+    filter: ReportFilter,
+    options: { page: number; perPage: number; direction: Direction },
+  ): Promise<Page<ReportRecord>>;
+  summaries(reportIds: readonly number[]): Promise<Map<number, ReportSummary>>;
+}
+
+export interface MetricsReader {
+  /** Every metric of a report, in iteration, benchmark, measure order. */
+  byReport(reportId: number): Promise<MetricRecord[]>;
+  byUuid(projectId: number, uuid: string): Promise<MetricRecord | undefined>;
+  byIds(ids: readonly bigint[]): Promise<MetricRecord[]>;
+  /**
+   * ONE query for the history of many series on a head (its own versions and those linked from its start
+   * point): per series, the newest `maxSamples` values whose report started at or after `since`, newest first.
+   */
+  history(request: HistoryRequest): Promise<HistoryColumns>;
+}
+
+export interface MetricsWriter extends MetricsReader {
+  /** Appends a report's metrics in one bulk write (never one INSERT per metric); returns their ids. */
+  append(report: ReportRecord, metrics: MetricColumns): Promise<BigInt64Array>;
+  /** Deletes a report's metrics and alerts. */
+  deleteReport(reportId: number): Promise<void>;
+}
+
+/** Batch lookups and inserts for report ingest: one query for many names. */
+export interface NamedBatchReader {
+  /** Rows of the kind whose UUID, slug or name is one of `keys`. */
+  findMany(kind: DimensionKind, projectId: number, keys: readonly string[]): Promise<DimensionRecord[]>;
+  /** Rows of the kind with these ids. */
+  byIds(kind: DimensionKind, ids: readonly number[]): Promise<DimensionRecord[]>;
+}
+
+export interface NamedBatchWriter extends NamedBatchReader {
+  /** Inserts many benchmarks or measures at once (`units` for measures). */
+  insertMany(
+    kind: 'benchmark' | 'measure',
+    projectId: number,
+    rows: readonly { name: string; slug: string; units?: string }[],
+    now: Date,
+  ): Promise<DimensionRecord[]>;
+  /** Series ids of (benchmark, measure) pairs on a testbed, created when missing; same order as `pairs`. */
+  ensureSeries(
+    projectId: number,
+    testbedId: number,
+    pairs: readonly (readonly [number, number])[],
+  ): Promise<Int32Array>;
+}
+
 /** Repositories usable on a read snapshot. */
 export interface ReadRepositories {
   readonly meta: MetaReader;
@@ -118,8 +205,11 @@ export interface ReadRepositories {
   readonly series: TableReader<SeriesRecord>;
   readonly thresholds: TableReader<ThresholdRecord>;
   readonly models: TableReader<ModelRecord>;
-  readonly alerts: TableReader<AlertRecord>;
+  readonly alerts: AlertsReader;
   readonly dimensions: DimensionsReader;
+  readonly reports: ReportsReader;
+  readonly metrics: MetricsReader;
+  readonly named: NamedBatchReader;
 }
 
 /** Repositories usable inside a write transaction. */
@@ -144,8 +234,11 @@ export interface WriteRepositories extends ReadRepositories {
   readonly series: TableWriter<SeriesRecord, New<SeriesRecord>>;
   readonly thresholds: TableWriter<ThresholdRecord, New<ThresholdRecord>>;
   readonly models: TableWriter<ModelRecord, New<ModelRecord>>;
-  readonly alerts: TableWriter<AlertRecord, New<AlertRecord>>;
+  readonly alerts: AlertsReader & TableWriter<AlertRecord, New<AlertRecord>>;
   readonly dimensions: DimensionsWriter;
+  readonly reports: ReportsReader & TableWriter<ReportRecord, New<ReportRecord>>;
+  readonly metrics: MetricsWriter;
+  readonly named: NamedBatchWriter;
 }
 
 export interface Storage {

@@ -6,6 +6,7 @@ import { migrations } from './migrations/index.js';
 import { accountReaders, accountWriters } from './repositories/accounts.js';
 import { dimensionReaders, dimensionWriters } from './repositories/dimensions.js';
 import { metaReader, metaWriter } from './repositories/meta.js';
+import { metricReaders, metricWriters } from './repositories/metrics.js';
 
 const optionsSchema = z.strictObject({
   file: z.string().min(1, { error: 'database file must not be empty' }),
@@ -45,6 +46,7 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
             meta: metaWriter(connection),
             ...accountWriters(connection),
             ...dimensionWriters(connection),
+            ...metricWriters(connection),
           }),
         ),
       read: (fn) =>
@@ -53,6 +55,7 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
             meta: metaReader(connection),
             ...accountReaders(connection),
             ...dimensionReaders(connection),
+            ...metricReaders(connection),
           }),
         ),
       close: () => database.close(),

@@ -1,5 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type {
+  AlertRecord,
   DimensionKind,
   DimensionsReader,
   DimensionsWriter,
@@ -10,6 +11,7 @@ import type {
   WriteRepositories,
 } from '../../../../core/index.js';
 import { execute, query } from '../sql.js';
+import { alerts, alertsReader } from './alerts.js';
 import { tableReader, tableWriter, type TableSpec } from '../table.js';
 
 const TIMES = ['created', 'modified'] as const;
@@ -67,23 +69,6 @@ export const models: TableSpec = {
     'created',
     'replaced',
   ],
-};
-export const alerts: TableSpec = {
-  name: 'alert',
-  columns: [
-    'id',
-    'uuid',
-    'project_id',
-    'report_id',
-    'metric_id',
-    'head_id',
-    'threshold_id',
-    'model_id',
-    'boundary_limit',
-    'status',
-    ...TIMES,
-  ],
-  search: ['uuid'],
 };
 
 const HEAD_VERSIONS = `FROM version v JOIN head_version hv ON hv.version_id = v.id WHERE hv.head_id = $head`;
@@ -229,7 +214,7 @@ export function dimensionReaders(
     series: tableReader(connection, series),
     thresholds: tableReader(connection, thresholds),
     models: tableReader(connection, models),
-    alerts: tableReader(connection, alerts),
+    alerts: alertsReader(connection),
     dimensions: dimensionsReader(connection),
   };
 }
@@ -272,7 +257,7 @@ export function dimensionWriters(
     series: tableWriter(connection, series),
     thresholds: tableWriter(connection, thresholds),
     models: tableWriter(connection, models),
-    alerts: tableWriter(connection, alerts),
+    alerts: { ...tableWriter<AlertRecord, never>(connection, alerts), ...alertsReader(connection) },
     dimensions: dimensionsWriter(connection),
   };
 }

@@ -1,0 +1,119 @@
+import type { Caller } from '../access/permissions.js';
+import { requireProject } from '../access/resolve.js';
+import { ConflictError, NotFoundError } from '../errors.js';
+import type { ServiceContext } from '../services/context.js';
+import type {
+  AlertRecord,
+  AlertStatus,
+  MeasureRecord,
+  ModelRecord,
+  ProjectRecord,
+  ThresholdRecord,
+} from '../storage/records.js';
+import type { ReadRepositories } from '../storage/storage.js';
+import type { Direction } from '../storage/tables.js';
+import type { IngestedMetric } from './ingest.js';
+import { alertsJson } from './json.js';
+import { metricOf } from './load.js';
+
+export interface AlertListOptions {
+  readonly status?: AlertStatus | undefined;
+  readonly sort: 'status' | 'created' | 'modified';
+  readonly direction: Direction;
+  readonly page: number;
+  readonly perPage: number;
+}
+
+/** Alerts of a project: list (active first), view, dismiss or reactivate, dismiss all. */
+export class AlertsService {
+  constructor(private readonly ctx: ServiceContext) {}
+
+  async list(caller: Caller, projectRef: string, options: AlertListOptions) {
+    return this.ctx.storage.read(async (r) => {
+      const { project } = await requireProject(r, caller, projectRef, 'view');
+      const page = await r.alerts.listForProject(project.id, options.status, options);
+      return { items: await alertJsons(r, project, page.items), total: page.total };
+    });
+  }
+
+  async get(caller: Caller, projectRef: string, uuid: string) {
+    return this.ctx.storage.read(async (r) => {
+      const { project } = await requireProject(r, caller, projectRef, 'view');
+      return (await alertJsons(r, project, [await requireAlert(r, project, uuid)]))[0];
+    });
+  }
+
+  /** Dismisses or reactivates an alert. A silenced alert belongs to a replaced head and stays silenced. */
+  async update(caller: Caller, projectRef: string, uuid: string, status: 'active' | 'dismissed') {
+    return this.ctx.storage.transaction(async (tx) => {
+      const { project } = await requireProject(tx, caller, projectRef, 'edit');
+      const alert = await requireAlert(tx, project, uuid);
+      if (alert.status === 'silenced' && status === 'active') {
+        throw new ConflictError(
+          'this alert was silenced when its branch got a new head; it cannot be reactivated',
+        );
+      }
+      const modified = this.ctx.now();
+      if (alert.status !== status) await tx.alerts.update({ id: alert.id }, { status, modified });
+      return (await alertJsons(tx, project, [{ ...alert, status, modified }]))[0];
+    });
+  }
+
+  /** Dismisses every active alert of the project; returns how many. */
+  async dismissAll(caller: Caller, projectRef: string): Promise<{ dismissed: number }> {
+    return this.ctx.storage.transaction(async (tx) => {
+      const { project } = await requireProject(tx, caller, projectRef, 'edit');
+      const dismissed = await tx.alerts.update(
+        { project_id: project.id, status: 'active' },
+        { status: 'dismissed', modified: this.ctx.now() },
+      );
+      return { dismissed };
+    });
+  }
+}
+
+async function requireAlert(r: ReadRepositories, project: ProjectRecord, uuid: string): Promise<AlertRecord> {
+  const alert = await r.alerts.find({ uuid: uuid.toLowerCase(), project_id: project.id });
+  if (!alert) throw new NotFoundError(`alert "${uuid}" not found`);
+  return alert;
+}
+
+/** Alerts in their wire form: each with its metric, benchmark, measure, threshold and report. */
+export async function alertJsons(
+  r: ReadRepositories,
+  project: ProjectRecord,
+  alerts: readonly AlertRecord[],
+) {
+  const rows = await r.metrics.byIds(alerts.map((a) => BigInt(a.metric_id)));
+  const benchmarks = new Map(
+    (
+      await r.named.byIds(
+        'benchmark',
+        rows.map((m) => m.benchmark_id),
+      )
+    ).map((b) => [b.id, b]),
+  );
+  const measures = new Map(
+    (
+      await r.named.byIds(
+        'measure',
+        rows.map((m) => m.measure_id),
+      )
+    ).map((m) => [m.id, m as MeasureRecord]),
+  );
+  const tested = new Map<number, { threshold: ThresholdRecord; model: ModelRecord }>();
+  for (const alert of alerts) {
+    const threshold = await r.thresholds.find({ id: alert.threshold_id });
+    const model = await r.models.find({ id: alert.model_id });
+    if (threshold && model) tested.set(alert.model_id, { threshold, model });
+  }
+  const metrics = new Map(rows.map((row) => [BigInt(row.id), metricOf(row, benchmarks, measures, tested)]));
+  const out = [];
+  for (const alert of alerts) {
+    const metric = metrics.get(BigInt(alert.metric_id)) as IngestedMetric;
+    const report = await r.reports.find({ id: alert.report_id });
+    if (!metric || !report || !metric.tested) continue;
+    out.push(...(await alertsJson(r, project, report.uuid, [{ alert, metric }])));
+  }
+  return out;
+}

@@ -1,0 +1,275 @@
+import { randomUUID } from 'node:crypto';
+import { applyStartPoint, versionFor, type StartPointInput } from '../dimensions/heads.js';
+import { createDimension, ensureDimension } from '../dimensions/dimensions.js';
+import { findByNameId } from '../dimensions/name-id.js';
+import { setModel, upsertThreshold, type ValidModel } from '../dimensions/threshold-models.js';
+import { NotFoundError } from '../errors.js';
+import { alertLimit, type BoundaryLimit } from '../models/alert.js';
+import { boundaryAt, type Boundary } from '../models/boundary-columns.js';
+import type { ServiceContext } from '../services/context.js';
+import { isUuid } from '../slug.js';
+import type {
+  AlertRecord,
+  BranchRecord,
+  DimensionRecord,
+  HeadRecord,
+  MeasureRecord,
+  ProjectRecord,
+  ReportRecord,
+  TestbedRecord,
+  UserRecord,
+  VersionRecord,
+} from '../storage/records.js';
+import type { WriteRepositories } from '../storage/storage.js';
+import { buildBoundaryJob, type Tested } from './boundary-job.js';
+import { ensureNamed } from './names.js';
+import type { PreparedResults } from './prepare.js';
+import { uuidv7 } from './uuid.js';
+
+export interface IngestInput {
+  readonly branch: string;
+  readonly testbed: string;
+  readonly hash?: string | null | undefined;
+  readonly start_point?: StartPointInput | undefined;
+  /** Inline thresholds, already validated by their model plugins, by measure key. */
+  readonly models?: ReadonlyMap<string, ValidModel>;
+  readonly resetThresholds?: boolean | undefined;
+  readonly start_time: Date;
+  readonly end_time: Date;
+  readonly idempotency_key?: string | undefined;
+}
+
+/** One stored metric with everything the response shows about it. */
+export interface IngestedMetric {
+  readonly id: bigint;
+  readonly uuid: string;
+  readonly iteration: number;
+  readonly benchmark: DimensionRecord;
+  readonly measure: MeasureRecord;
+  readonly value: number;
+  readonly lower_value: number | null;
+  readonly upper_value: number | null;
+  readonly tested: Tested | null;
+  readonly boundary: Boundary | null;
+}
+
+export interface Ingested {
+  readonly report: ReportRecord;
+  readonly project: ProjectRecord;
+  readonly user: UserRecord | null;
+  readonly branch: BranchRecord;
+  readonly head: HeadRecord;
+  readonly version: VersionRecord;
+  readonly testbed: TestbedRecord;
+  readonly metrics: readonly IngestedMetric[];
+  readonly alerts: readonly { alert: AlertRecord; metric: IngestedMetric }[];
+}
+
+/**
+ * Writes one report inside the caller's transaction: dimensions (get-or-create, unarchive), version, inline
+ * thresholds, the report, its metrics in one bulk append, their boundaries (one history query, one boundary
+ * job), and alerts. Any error leaves nothing behind (the transaction rolls back).
+ */
+export async function ingest(
+  ctx: ServiceContext,
+  tx: WriteRepositories,
+  target: { project: ProjectRecord; user: UserRecord | null },
+  input: IngestInput,
+  prepared: PreparedResults,
+): Promise<Ingested> {
+  const now = ctx.now();
+  const { project } = target;
+  const branch = await resolveBranch(tx, project.id, input.branch, input.start_point, now);
+  const testbed = (await ensureDimension(tx, project.id, 'testbed', input.testbed, now)) as TestbedRecord;
+  const head = (await tx.heads.find({ id: branch.head_id as number })) as HeadRecord;
+  const version = await versionFor(tx, project.id, head, input.hash ?? undefined, now);
+  await applyInlineThresholds(tx, project.id, branch, testbed, input, now);
+
+  const benchmarks = await ensureNamed(tx, 'benchmark', project.id, prepared.benchmarks, now);
+  const measures = await ensureNamed(tx, 'measure', project.id, prepared.measures, now);
+  const pairs = prepared.metrics.map(
+    (m) => [benchmarks.get(m.benchmark)?.id, measures.get(m.measure)?.id] as [number, number],
+  );
+  const series = await tx.named.ensureSeries(project.id, testbed.id, pairs);
+
+  const report = await tx.reports.insert({
+    uuid: randomUUID(),
+    project_id: project.id,
+    user_id: target.user?.id ?? null,
+    branch_id: branch.id,
+    head_id: head.id,
+    version_id: version.id,
+    testbed_id: testbed.id,
+    adapter: prepared.adapter,
+    idempotency_key: input.idempotency_key ?? null,
+    start_time: input.start_time,
+    end_time: input.end_time,
+    created: now,
+  });
+
+  const tested = await testedMeasures(tx, branch.id, testbed.id);
+  const jobMetrics = prepared.metrics.map((m, i) => ({
+    iteration: m.iteration,
+    series: series[i] as number,
+    measureId: pairs[i]?.[1] as number,
+    value: m.metric.value,
+  }));
+  const { job, metricOf } = await buildBoundaryJob(tx, ctx.registry, head.id, jobMetrics, tested, now);
+  const columns = metricOf.length > 0 ? await ctx.boundaries(job) : undefined;
+  const boundaries = new Map<number, Boundary>();
+  metricOf.forEach((metricIndex, j) => boundaries.set(metricIndex, boundaryAt(columns!, j)));
+
+  const metrics = prepared.metrics.map((m, i): IngestedMetric => {
+    const measure = measures.get(m.measure) as MeasureRecord;
+    return {
+      id: 0n,
+      uuid: uuidv7(now),
+      iteration: m.iteration,
+      benchmark: benchmarks.get(m.benchmark) as DimensionRecord,
+      measure,
+      value: m.metric.value,
+      lower_value: m.metric.lower_value ?? null,
+      upper_value: m.metric.upper_value ?? null,
+      tested: tested.get(measure.id) ?? null,
+      boundary: boundaries.get(i) ?? null,
+    };
+  });
+  const ids = await tx.metrics.append(report, metricColumns(metrics, series));
+  const stored = metrics.map((m, i) => ({ ...m, id: ids[i] as bigint }));
+  const ignored = new Set([...prepared.ignored].map((key) => benchmarks.get(key)?.id));
+  const alerts = await raiseAlerts(tx, report, stored, ignored, now);
+  return { report, project, user: target.user, branch, head, version, testbed, metrics: stored, alerts };
+}
+
+/**
+ * The report's branch: found by NameId (unarchived if needed, moved to a new head when the start point says
+ * so), or created, from its start point when one is given. A UUID that does not exist is a 404 (spec).
+ */
+async function resolveBranch(
+  tx: WriteRepositories,
+  projectId: number,
+  ref: string,
+  startPoint: StartPointInput | undefined,
+  now: Date,
+): Promise<BranchRecord> {
+  const found = await findByNameId(tx.branches, projectId, ref);
+  if (!found) {
+    if (isUuid(ref)) throw new NotFoundError(`branch "${ref}" not found in this project`);
+    return (await createDimension(
+      tx,
+      projectId,
+      'branch',
+      { name: ref, start_point: startPoint },
+      now,
+    )) as BranchRecord;
+  }
+  if (found.archived) await tx.branches.update({ id: found.id }, { archived: false, modified: now });
+  const branch = { ...found, archived: false };
+  if (!startPoint) return branch;
+  const { head } = await applyStartPoint(tx, branch, startPoint, now);
+  return { ...branch, head_id: head.id };
+}
+
+/** `thresholds.models` creates or replaces models by measure; `thresholds.reset` removes the others' models. */
+async function applyInlineThresholds(
+  tx: WriteRepositories,
+  projectId: number,
+  branch: BranchRecord,
+  testbed: TestbedRecord,
+  input: IngestInput,
+  now: Date,
+): Promise<void> {
+  const kept = new Set<number>();
+  for (const [measureKey, model] of input.models ?? []) {
+    const measure = await ensureDimension(tx, projectId, 'measure', measureKey, now);
+    await upsertThreshold(
+      tx,
+      { project_id: projectId, branch_id: branch.id, testbed_id: testbed.id, measure_id: measure.id },
+      model,
+      now,
+    );
+    kept.add(measure.id);
+  }
+  if (!input.resetThresholds) return;
+  for (const threshold of await tx.thresholds.all({ branch_id: branch.id, testbed_id: testbed.id })) {
+    if (!kept.has(threshold.measure_id)) await setModel(tx, threshold, null, now);
+  }
+}
+
+/** Thresholds of this branch and testbed that have a model, by measure id. */
+async function testedMeasures(
+  tx: WriteRepositories,
+  branchId: number,
+  testbedId: number,
+): Promise<Map<number, Tested>> {
+  const out = new Map<number, Tested>();
+  for (const threshold of await tx.thresholds.all({ branch_id: branchId, testbed_id: testbedId })) {
+    if (threshold.model_id === null) continue;
+    const model = await tx.models.find({ id: threshold.model_id });
+    if (model) out.set(threshold.measure_id, { threshold, model });
+  }
+  return out;
+}
+
+function metricColumns(metrics: readonly IngestedMetric[], series: Int32Array) {
+  const n = metrics.length;
+  const f = () => new Float64Array(n).fill(Number.NaN);
+  const columns = {
+    uuid: metrics.map((m) => m.uuid),
+    iteration: Int32Array.from(metrics, (m) => m.iteration),
+    series,
+    value: Float64Array.from(metrics, (m) => m.value),
+    lower: f(),
+    upper: f(),
+    threshold: new Int32Array(n),
+    model: new Int32Array(n),
+    baseline: f(),
+    lowerLimit: f(),
+    upperLimit: f(),
+  };
+  metrics.forEach((m, i) => {
+    if (m.lower_value !== null) columns.lower[i] = m.lower_value;
+    if (m.upper_value !== null) columns.upper[i] = m.upper_value;
+    if (m.tested) {
+      columns.threshold[i] = m.tested.threshold.id;
+      columns.model[i] = m.tested.model.id;
+    }
+    if (m.boundary) {
+      columns.baseline[i] = m.boundary.baseline ?? Number.NaN;
+      columns.lowerLimit[i] = m.boundary.lower_limit ?? Number.NaN;
+      columns.upperLimit[i] = m.boundary.upper_limit ?? Number.NaN;
+    }
+  });
+  return columns;
+}
+
+/** An alert for every metric outside its limits, unless its benchmark carries an ignore suffix. */
+async function raiseAlerts(
+  tx: WriteRepositories,
+  report: ReportRecord,
+  metrics: readonly IngestedMetric[],
+  ignoredBenchmarks: ReadonlySet<number | undefined>,
+  now: Date,
+) {
+  const alerts: { alert: AlertRecord; metric: IngestedMetric }[] = [];
+  for (const metric of metrics) {
+    if (!metric.tested || !metric.boundary || ignoredBenchmarks.has(metric.benchmark.id)) continue;
+    const limit: BoundaryLimit | null = alertLimit(metric.value, metric.boundary);
+    if (!limit) continue;
+    const alert = await tx.alerts.insert({
+      uuid: randomUUID(),
+      project_id: report.project_id,
+      report_id: report.id,
+      metric_id: metric.id,
+      head_id: report.head_id,
+      threshold_id: metric.tested.threshold.id,
+      model_id: metric.tested.model.id,
+      boundary_limit: limit,
+      status: 'active',
+      created: now,
+      modified: now,
+    });
+    alerts.push({ alert, metric });
+  }
+  return alerts;
+}

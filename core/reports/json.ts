@@ -1,0 +1,148 @@
+import { branchJson, dimensionJson, measureJson, modelJson, thresholdJson } from '../dimensions/json.js';
+import { projectJson, publicUserJson } from '../schemas/accounts.js';
+import { iso } from '../schemas/common.js';
+import type { ThresholdJson } from '../schemas/dimensions.js';
+import type { AlertJson, ReportJson } from '../schemas/reports.js';
+import type {
+  AlertRecord,
+  DimensionRecord,
+  MeasureRecord,
+  ProjectRecord,
+  ThresholdRecord,
+} from '../storage/records.js';
+import type { ReadRepositories } from '../storage/storage.js';
+import type { Tested } from './boundary-job.js';
+import type { Ingested, IngestedMetric } from './ingest.js';
+
+export function metricJson(m: IngestedMetric) {
+  return { uuid: m.uuid, value: m.value, lower_value: m.lower_value, upper_value: m.upper_value };
+}
+
+export function thresholdModelJson(project: { uuid: string }, tested: Tested) {
+  return {
+    uuid: tested.threshold.uuid,
+    project: project.uuid,
+    model: modelJson(tested.model),
+    created: iso(tested.threshold.created),
+  };
+}
+
+/** Orders as the reference does: iteration, then benchmark name, then measure name. */
+function byIterationBenchmarkMeasure(a: IngestedMetric, b: IngestedMetric): number {
+  return (
+    a.iteration - b.iteration ||
+    compare(a.benchmark.name, b.benchmark.name) ||
+    compare(a.measure.name, b.measure.name)
+  );
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function results(project: ProjectRecord, metrics: readonly IngestedMetric[], iterations: number) {
+  const out: NonNullable<ReportJson['results']> = Array.from({ length: iterations }, () => []);
+  let current: { benchmark: DimensionRecord; iteration: number; measures: unknown[] } | undefined;
+  for (const m of [...metrics].sort(byIterationBenchmarkMeasure)) {
+    if (!current || current.benchmark.id !== m.benchmark.id || current.iteration !== m.iteration) {
+      current = { benchmark: m.benchmark, iteration: m.iteration, measures: [] };
+      (out[m.iteration] ??= []).push({
+        iteration: m.iteration,
+        benchmark: dimensionJson(project, m.benchmark),
+        measures: current.measures as never,
+      });
+    }
+    current.measures.push({
+      measure: measureJson(project, m.measure),
+      metric: metricJson(m),
+      threshold: m.tested ? thresholdModelJson(project, m.tested) : null,
+      boundary: m.boundary,
+    });
+  }
+  return out;
+}
+
+/** Alerts with their threshold shown in full (one lookup per distinct threshold). */
+export async function alertsJson(
+  r: ReadRepositories,
+  project: ProjectRecord,
+  reportUuid: string,
+  alerts: readonly { alert: AlertRecord; metric: IngestedMetric }[],
+): Promise<AlertJson[]> {
+  const thresholds = new Map<number, ThresholdJson>();
+  const out: AlertJson[] = [];
+  for (const { alert, metric } of alerts) {
+    const tested = metric.tested as Tested;
+    let threshold = thresholds.get(tested.threshold.id);
+    if (!threshold) {
+      threshold = await thresholdJson(r, project, tested.threshold as ThresholdRecord, tested.model);
+      thresholds.set(tested.threshold.id, threshold);
+    }
+    out.push({
+      uuid: alert.uuid,
+      report: reportUuid,
+      iteration: metric.iteration,
+      benchmark: dimensionJson(project, metric.benchmark),
+      measure: measureJson(project, metric.measure as MeasureRecord),
+      metric: metricJson(metric),
+      threshold,
+      boundary: metric.boundary ?? { baseline: null, lower_limit: null, upper_limit: null },
+      limit: alert.boundary_limit,
+      status: alert.status,
+      created: iso(alert.created),
+      modified: iso(alert.modified),
+    });
+  }
+  return out;
+}
+
+export type ReportCounts = ReportJson['counts'];
+
+/** Counts of a report held in memory (just ingested, or loaded whole). */
+export function countsOf(data: Ingested, iterations: number): ReportCounts {
+  return {
+    results: Array.from({ length: iterations }, (_, i) => {
+      const inIteration = data.metrics.filter((m) => m.iteration === i);
+      return {
+        benchmarks: new Set(inIteration.map((m) => m.benchmark.id)).size,
+        measures: inIteration.length,
+      };
+    }),
+    alerts: {
+      active: data.alerts.filter((a) => a.alert.status === 'active').length,
+      total: data.alerts.length,
+    },
+  };
+}
+
+/**
+ * The wire form of a report. `data` needs metrics and alerts only with `expand` (lists leave results and
+ * alerts out by default and pass counts computed by storage).
+ */
+export async function reportJson(
+  r: ReadRepositories,
+  data: Omit<Ingested, 'metrics' | 'alerts'> & Partial<Pick<Ingested, 'metrics' | 'alerts'>>,
+  counts: ReportCounts,
+  expand: boolean,
+): Promise<ReportJson> {
+  const { report, project } = data;
+  const organization = await r.organizations.find({ id: project.organization_id });
+  return {
+    uuid: report.uuid,
+    user: data.user ? publicUserJson(data.user) : null,
+    project: projectJson(project, organization ?? { uuid: '' }),
+    branch: await branchJson(r, project, data.branch, data.head, data.version),
+    testbed: dimensionJson(project, data.testbed),
+    start_time: iso(report.start_time),
+    end_time: iso(report.end_time),
+    adapter: report.adapter,
+    ...(expand
+      ? {
+          results: results(project, data.metrics ?? [], counts.results.length),
+          alerts: await alertsJson(r, project, report.uuid, data.alerts ?? []),
+        }
+      : {}),
+    counts,
+    created: iso(report.created),
+  };
+}

@@ -1,0 +1,72 @@
+import { adaptResults, selectAdapter } from '../adapters/selection.js';
+import type { BmfMetric } from '../bmf.js';
+import { stripIgnoreSuffix } from '../models/ignore.js';
+import type { PluginRegistry } from '../plugins/registry.js';
+import type { z } from 'zod';
+import type { settingsSchema } from '../schemas/reports.js';
+
+/** One metric of a submission, before storage: where it belongs and its numbers. */
+export interface PreparedMetric {
+  readonly iteration: number;
+  /** Benchmark key (name, slug or UUID) with any ignore suffix removed. */
+  readonly benchmark: string;
+  /** Measure key (slug, name or UUID) as the harness or BMF wrote it. */
+  readonly measure: string;
+  readonly metric: BmfMetric;
+}
+
+export interface PreparedResults {
+  /** Adapter stored with the report: the adapter id, or `magic` for groups and auto-detection. */
+  readonly adapter: string;
+  readonly iterations: number;
+  readonly metrics: readonly PreparedMetric[];
+  /** Benchmarks whose name carried an ignore suffix: their boundaries are kept, their alerts are not raised. */
+  readonly ignored: ReadonlySet<string>;
+  readonly benchmarks: readonly string[];
+  readonly measures: readonly string[];
+}
+
+/**
+ * Parses every results string (one per iteration) with the adapter, folds when asked, and flattens the result.
+ * Runs before the write transaction: parsing is CPU work that must not hold the single writer.
+ */
+export function prepareResults(
+  registry: PluginRegistry,
+  results: readonly string[],
+  settings: z.output<typeof settingsSchema> | undefined,
+): PreparedResults {
+  const selection = selectAdapter(registry, settings?.adapter ?? 'magic');
+  const iterations = adaptResults(selection, results, {
+    ...(settings?.average ? { average: settings.average } : {}),
+    ...(settings?.fold ? { fold: settings.fold as never } : {}),
+  });
+  const metrics = new Map<string, PreparedMetric>();
+  const ignored = new Set<string>();
+  const benchmarks = new Set<string>();
+  const measures = new Set<string>();
+  iterations.forEach((bmf, iteration) => {
+    for (const [rawName, byMeasure] of Object.entries(bmf)) {
+      const { name, ignored: isIgnored } = stripIgnoreSuffix(rawName);
+      if (isIgnored) ignored.add(name);
+      benchmarks.add(name);
+      for (const [measure, metric] of Object.entries(byMeasure)) {
+        measures.add(measure);
+        // `foo` and `foo_benchtrack_ignore` in one iteration are one benchmark: the later one wins
+        metrics.set(`${iteration}\u0000${name}\u0000${measure}`, {
+          iteration,
+          benchmark: name,
+          measure,
+          metric,
+        });
+      }
+    }
+  });
+  return {
+    adapter: selection.kind === 'adapter' ? (selection.adapters[0]?.id ?? selection.name) : 'magic',
+    iterations: iterations.length,
+    metrics: [...metrics.values()],
+    ignored,
+    benchmarks: [...benchmarks],
+    measures: [...measures],
+  };
+}

@@ -1,0 +1,188 @@
+import type { z } from 'zod';
+import type { Caller } from '../access/permissions.js';
+import { requireProject } from '../access/resolve.js';
+import { requireByNameId } from '../dimensions/name-id.js';
+import { validateModel, type ValidModel } from '../dimensions/threshold-models.js';
+import { NotFoundError } from '../errors.js';
+import { resolveRunProject } from '../projects/on-the-fly.js';
+import type { NewReport, NewRun, reportListQuerySchema } from '../schemas/reports.js';
+import type { ServiceContext } from '../services/context.js';
+import type { ProjectRecord, ReportRecord, UserRecord } from '../storage/records.js';
+import type { ReadRepositories, WriteRepositories } from '../storage/storage.js';
+import { ingest, type IngestInput } from './ingest.js';
+import { countsOf, reportJson } from './json.js';
+import { loadReport, loadReportContext } from './load.js';
+import { prepareResults, type PreparedResults } from './prepare.js';
+import { runDefaults } from './run-context.js';
+
+type Common = Pick<
+  NewReport,
+  'hash' | 'start_point' | 'thresholds' | 'start_time' | 'end_time' | 'results' | 'settings'
+>;
+
+/**
+ * Reports: create (from BMF or raw harness output, parsed by the adapter plugins), `POST /v0/run` with
+ * on-the-fly projects and idempotency keys, list, view, delete.
+ */
+export class ReportsService {
+  constructor(private readonly ctx: ServiceContext) {}
+
+  async create(caller: Caller, projectRef: string, input: NewReport) {
+    const { prepared, models } = this.#prepare(input);
+    return this.ctx.storage.transaction(async (tx) => {
+      const { project } = await requireProject(tx, caller, projectRef, 'create');
+      return this.#write(
+        tx,
+        project,
+        userOf(caller),
+        this.#ingestInput(input, input.branch, input.testbed, models),
+        prepared,
+      );
+    });
+  }
+
+  /** `POST /v0/run`: like create, with defaults from the run context and a project made on the fly. */
+  async run(caller: Caller, input: NewRun) {
+    const { prepared, models } = this.#prepare(input);
+    const defaults = runDefaults(input.context, input.project !== undefined);
+    return this.ctx.storage.transaction(async (tx) => {
+      const { project } = await resolveRunProject(
+        tx,
+        caller,
+        input.project,
+        defaults.project?.name ?? 'Project',
+        this.ctx.now(),
+        defaults.project?.slug,
+      );
+      if (input.idempotency_key) {
+        const existing = await tx.reports.find({
+          project_id: project.id,
+          idempotency_key: input.idempotency_key,
+        });
+        if (existing) return this.#full(tx, project, existing);
+      }
+      const ingestInput = this.#ingestInput(
+        { ...input, hash: input.hash ?? defaults.hash },
+        input.branch ?? defaults.branch,
+        input.testbed ?? defaults.testbed,
+        models,
+        input.idempotency_key,
+      );
+      return this.#write(tx, project, userOf(caller), ingestInput, prepared);
+    });
+  }
+
+  async list(caller: Caller, projectRef: string, query: z.output<typeof reportListQuerySchema>) {
+    return this.ctx.storage.read(async (r) => {
+      const { project } = await requireProject(r, caller, projectRef, 'view');
+      const page = await r.reports.listFiltered(
+        {
+          project_id: project.id,
+          branch_id: query.branch
+            ? (await requireByNameId(r.branches, project.id, query.branch, 'branch')).id
+            : undefined,
+          testbed_id: query.testbed
+            ? (await requireByNameId(r.testbeds, project.id, query.testbed, 'testbed')).id
+            : undefined,
+          from: query.start_time !== undefined ? new Date(query.start_time) : undefined,
+          to: query.end_time !== undefined ? new Date(query.end_time) : undefined,
+          archived: query.archived,
+        },
+        { page: query.page, perPage: query.per_page, direction: query.direction },
+      );
+      const items = [];
+      if (query.expand) for (const report of page.items) items.push(await this.#full(r, project, report));
+      else {
+        const summaries = await r.reports.summaries(page.items.map((report) => report.id));
+        for (const report of page.items) {
+          const summary = summaries.get(report.id);
+          const counts = {
+            results: [...(summary?.iterations ?? [])],
+            alerts: summary?.alerts ?? { active: 0, total: 0 },
+          };
+          items.push(await reportJson(r, await loadReportContext(r, project, report), counts, false));
+        }
+      }
+      return { items, total: page.total };
+    });
+  }
+
+  async get(caller: Caller, projectRef: string, uuid: string) {
+    return this.ctx.storage.read(async (r) => {
+      const { project } = await requireProject(r, caller, projectRef, 'view');
+      return this.#full(r, project, await requireReport(r, project, uuid));
+    });
+  }
+
+  /** Deletes a report with its metrics and alerts. */
+  async delete(caller: Caller, projectRef: string, uuid: string): Promise<void> {
+    await this.ctx.storage.transaction(async (tx) => {
+      const { project } = await requireProject(tx, caller, projectRef, 'delete');
+      const report = await requireReport(tx, project, uuid);
+      await tx.metrics.deleteReport(report.id);
+      await tx.reports.delete({ id: report.id });
+    });
+  }
+
+  /** Parsing and model validation happen before the write transaction: they are CPU work or fail fast. */
+  #prepare(input: Common): { prepared: PreparedResults; models: Map<string, ValidModel> } {
+    const prepared = prepareResults(this.ctx.registry, input.results, input.settings);
+    const models = new Map(
+      Object.entries(input.thresholds?.models ?? {}).map(([measure, model]) => [
+        measure,
+        validateModel(this.ctx.registry, model),
+      ]),
+    );
+    return { prepared, models };
+  }
+
+  #ingestInput(
+    input: Common,
+    branch: string,
+    testbed: string,
+    models: Map<string, ValidModel>,
+    idempotencyKey?: string,
+  ): IngestInput {
+    return {
+      branch,
+      testbed,
+      hash: input.hash,
+      start_point: input.start_point,
+      models,
+      resetThresholds: input.thresholds?.reset,
+      start_time: new Date(input.start_time),
+      end_time: new Date(input.end_time),
+      idempotency_key: idempotencyKey,
+    };
+  }
+
+  async #write(
+    tx: WriteRepositories,
+    project: ProjectRecord,
+    user: UserRecord | null,
+    input: IngestInput,
+    prepared: PreparedResults,
+  ) {
+    const data = await ingest(this.ctx, tx, { project, user }, input, prepared);
+    return reportJson(tx, data, countsOf(data, prepared.iterations), true);
+  }
+
+  async #full(r: ReadRepositories, project: ProjectRecord, report: ReportRecord) {
+    const { data, iterations } = await loadReport(r, project, report);
+    return reportJson(r, data, countsOf(data, iterations), true);
+  }
+}
+
+function userOf(caller: Caller): UserRecord | null {
+  return caller.kind === 'user' ? caller.user : null;
+}
+
+async function requireReport(
+  r: ReadRepositories,
+  project: ProjectRecord,
+  uuid: string,
+): Promise<ReportRecord> {
+  const report = await r.reports.find({ uuid: uuid.toLowerCase(), project_id: project.id });
+  if (!report) throw new NotFoundError(`report "${uuid}" not found`);
+  return report;
+}

@@ -1,0 +1,202 @@
+import { z } from 'zod';
+import { FOLDS } from '../adapters/fold.js';
+import { publicUserSchema, projectSchema } from './accounts.js';
+import { dateTimeSchema, listQuerySchema, uuidSchema } from './common.js';
+import {
+  branchSchema,
+  dimensionSchema,
+  gitHashSchema,
+  measureSchema,
+  modelSchema,
+  nameIdSchema,
+  newModelSchema,
+  thresholdSchema,
+  updateStartPointSchema,
+} from './dimensions.js';
+
+/** Wire format of reports, runs, metrics, boundaries and alerts. */
+
+export const settingsSchema = z.strictObject({
+  adapter: z.string().min(1).default('magic').describe('Adapter id, alias, language group or magic'),
+  average: z.enum(['mean', 'median']).optional(),
+  fold: z
+    .enum(FOLDS as [string, ...string[]])
+    .optional()
+    .describe('Combine iterations into one'),
+});
+
+export const reportThresholdsSchema = z.strictObject({
+  models: z
+    .record(nameIdSchema, newModelSchema)
+    .optional()
+    .describe('Model per measure (UUID, slug or name)'),
+  reset: z.boolean().optional().describe("Remove the models of this branch and testbed's other thresholds"),
+});
+
+const reportFields = {
+  hash: gitHashSchema.nullish(),
+  start_point: updateStartPointSchema.optional(),
+  thresholds: reportThresholdsSchema.optional(),
+  start_time: dateTimeSchema,
+  end_time: dateTimeSchema,
+  results: z
+    .array(z.string(), { error: 'must be a list of strings (one per iteration)' })
+    .min(1, { error: 'must hold at least one iteration' })
+    .max(1024, { error: 'must hold at most 1024 iterations' }),
+  settings: settingsSchema.optional(),
+};
+
+function timesInOrder(report: { start_time: string; end_time: string }, ctx: z.RefinementCtx): void {
+  if (Date.parse(report.end_time) < Date.parse(report.start_time)) {
+    ctx.addIssue({ code: 'custom', path: ['end_time'], message: 'must not be before start_time' });
+  }
+}
+
+export const newReportSchema = z
+  .strictObject({ branch: nameIdSchema, testbed: nameIdSchema, ...reportFields })
+  .superRefine(timesInOrder);
+
+export const newRunSchema = z
+  .strictObject({
+    project: z.string().min(1).optional().describe('Project UUID or slug; created when it does not exist'),
+    branch: nameIdSchema.optional().describe('Default: the git branch of the run context, else main'),
+    testbed: nameIdSchema
+      .optional()
+      .describe('Default: the OS of the run context (Linux, macOS, Windows), else localhost'),
+    idempotency_key: uuidSchema
+      .optional()
+      .describe('A repeated key returns the first report and creates nothing'),
+    context: z
+      .record(z.string(), z.string())
+      .optional()
+      .describe('Run context: git repository, branch, hash, OS'),
+    ...reportFields,
+  })
+  .superRefine(timesInOrder);
+
+export const metricSchema = z.object({
+  uuid: uuidSchema,
+  value: z.number(),
+  lower_value: z.number().nullable(),
+  upper_value: z.number().nullable(),
+});
+export const boundarySchema = z.object({
+  baseline: z.number().nullable(),
+  lower_limit: z.number().nullable(),
+  upper_limit: z.number().nullable(),
+});
+export const thresholdModelSchema = z.object({
+  uuid: uuidSchema.describe('Threshold UUID'),
+  project: uuidSchema,
+  model: modelSchema,
+  created: dateTimeSchema,
+});
+export const reportMeasureSchema = z.object({
+  measure: measureSchema,
+  metric: metricSchema,
+  threshold: thresholdModelSchema.nullable(),
+  boundary: boundarySchema.nullable(),
+});
+export const reportResultSchema = z.object({
+  iteration: z.int(),
+  benchmark: dimensionSchema,
+  measures: z.array(reportMeasureSchema),
+});
+export const alertStatusSchema = z.enum(['active', 'dismissed', 'silenced']);
+export const alertSchema = z.object({
+  uuid: uuidSchema,
+  report: uuidSchema,
+  iteration: z.int(),
+  benchmark: dimensionSchema,
+  measure: measureSchema,
+  metric: metricSchema,
+  threshold: thresholdSchema,
+  boundary: boundarySchema,
+  limit: z.enum(['lower', 'upper']),
+  status: alertStatusSchema,
+  created: dateTimeSchema,
+  modified: dateTimeSchema,
+});
+export const reportSchema = z.object({
+  uuid: uuidSchema,
+  user: publicUserSchema.nullable(),
+  project: projectSchema,
+  branch: branchSchema.describe(
+    "The branch, with head = the head used and head.version = this report's version",
+  ),
+  testbed: dimensionSchema,
+  start_time: dateTimeSchema,
+  end_time: dateTimeSchema,
+  adapter: z.string(),
+  results: z
+    .array(z.array(reportResultSchema))
+    .optional()
+    .describe('Per iteration; in lists only with expand=true'),
+  alerts: z.array(alertSchema).optional(),
+  counts: z.object({
+    results: z.array(z.object({ benchmarks: z.int(), measures: z.int() })),
+    alerts: z.object({ active: z.int(), total: z.int() }),
+  }),
+  created: dateTimeSchema,
+});
+
+export const reportListQuerySchema = listQuerySchema(['date_time']).extend({
+  direction: z.enum(['asc', 'desc']).default('desc'),
+  branch: nameIdSchema.optional(),
+  testbed: nameIdSchema.optional(),
+  start_time: z.coerce
+    .number()
+    .int()
+    .optional()
+    .describe('Epoch milliseconds: reports that started at or after it'),
+  end_time: z.coerce
+    .number()
+    .int()
+    .optional()
+    .describe('Epoch milliseconds: reports that ended at or before it'),
+  archived: z
+    .stringbool()
+    .default(false)
+    .describe('true lists only reports on archived branches or testbeds'),
+  expand: z.stringbool().default(false).describe('Include results and alerts'),
+});
+
+export const alertListQuerySchema = listQuerySchema(['status', 'created', 'modified']).extend({
+  status: alertStatusSchema.optional(),
+  direction: z
+    .enum(['asc', 'desc'])
+    .optional()
+    .describe('Default: asc for status (active first, then most recently changed), desc otherwise'),
+});
+export const updateAlertSchema = z.strictObject({ status: z.enum(['active', 'dismissed']) });
+export const dismissAlertsSchema = z.strictObject({
+  status: z.literal('dismissed'),
+});
+
+export const oneMetricSchema = z.object({
+  uuid: uuidSchema,
+  report: uuidSchema,
+  iteration: z.int(),
+  start_time: dateTimeSchema,
+  end_time: dateTimeSchema,
+  branch: branchSchema,
+  testbed: dimensionSchema,
+  benchmark: dimensionSchema,
+  measure: measureSchema,
+  metric: metricSchema,
+  threshold: thresholdModelSchema.nullable(),
+  boundary: boundarySchema.nullable(),
+  alert: z
+    .object({
+      uuid: uuidSchema,
+      limit: z.enum(['lower', 'upper']),
+      status: alertStatusSchema,
+      modified: dateTimeSchema,
+    })
+    .nullable(),
+});
+
+export type ReportJson = z.infer<typeof reportSchema>;
+export type AlertJson = z.infer<typeof alertSchema>;
+export type NewReport = z.output<typeof newReportSchema>;
+export type NewRun = z.output<typeof newRunSchema>;

@@ -1,4 +1,12 @@
-import { adaptResults, selectAdapter } from '../adapters/selection.js';
+import type { Fold } from '../adapters/fold.js';
+import {
+  adaptResults,
+  selectAdapter,
+  type AdapterSelection,
+  type AdaptSettings,
+} from '../adapters/selection.js';
+import { parseBmfText, type Bmf } from '../bmf.js';
+import { InputError } from '../errors.js';
 import type { BmfMetric } from '../bmf.js';
 import { stripIgnoreSuffix } from '../models/ignore.js';
 import type { PluginRegistry } from '../plugins/registry.js';
@@ -36,9 +44,9 @@ export function prepareResults(
   settings: z.output<typeof settingsSchema> | undefined,
 ): PreparedResults {
   const selection = selectAdapter(registry, settings?.adapter ?? 'magic');
-  const iterations = adaptResults(selection, results, {
+  const iterations = adaptOrExplain(selection, results, {
     ...(settings?.average ? { average: settings.average } : {}),
-    ...(settings?.fold ? { fold: settings.fold as never } : {}),
+    ...(settings?.fold ? { fold: settings.fold as Fold } : {}),
   });
   const metrics = new Map<string, PreparedMetric>();
   const ignored = new Set<string>();
@@ -69,4 +77,33 @@ export function prepareResults(
     benchmarks: [...benchmarks],
     measures: [...measures],
   };
+}
+
+/**
+ * Adapts every results string; when the BMF adapter finds nothing, says what is wrong with the document
+ * (path by path) instead of only "no benchmarks found".
+ */
+function adaptOrExplain(
+  selection: AdapterSelection,
+  results: readonly string[],
+  settings: AdaptSettings,
+): Bmf[] {
+  try {
+    return adaptResults(selection, results, settings);
+  } catch (error) {
+    if (
+      !(error instanceof InputError) ||
+      selection.kind !== 'adapter' ||
+      selection.adapters[0]?.id !== 'json'
+    )
+      throw error;
+    for (const [index, text] of results.entries()) {
+      const parsed = parseBmfText(text);
+      if (!parsed.success) {
+        const which = results.length > 1 ? `results ${index + 1} of ${results.length}` : 'results';
+        throw new InputError(`${which} is not valid BMF: ${parsed.errors.join('; ')}`);
+      }
+    }
+    throw error;
+  }
 }

@@ -216,7 +216,7 @@ function namedWriter(connection: DuckDBConnection): NamedBatchWriter {
         params,
       );
       const ids = new Map(found.map((s) => [key(s.benchmark_id, s.measure_id), s.id]));
-      const missing = pairs.filter(([b, m]) => !ids.has(key(b, m)));
+      const missing = [...new Map(pairs.filter(([b, m]) => !ids.has(key(b, m))).map((p) => [key(p[0], p[1]), p])).values()];
       if (missing.length > 0) {
         const created = await query<{ id: number; benchmark_id: number; measure_id: number }>(
           connection,

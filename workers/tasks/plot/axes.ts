@@ -19,7 +19,10 @@ const TICK_LENGTH = 5;
 /** Baselines below the plot: tick labels, their context line (date, year), the axis title. */
 export const X_LABEL_OFFSET = 19;
 export const X_CONTEXT_OFFSET = 34;
-export const X_TITLE_OFFSET = 55;
+/** The axis title's baseline below the plot: under the context line, or right under the labels without one. */
+export function xTitleOffset(xAxis: 'date_time' | 'version'): number {
+  return xAxis === 'version' ? 40 : 55;
+}
 /** Gap between the y tick labels and the plot, and between the y title and the tick labels. */
 const Y_LABEL_GAP = 8;
 /** Half the cap height of DejaVu Sans (0.73 em): added to a baseline to center digits on a gridline. */
@@ -66,6 +69,7 @@ export function xAxisSvg(
   plot: Rect,
   width: number,
   title: string,
+  titleOffset: number,
 ): string {
   const grid: string[] = [];
   const labels: string[] = [];
@@ -79,7 +83,7 @@ export function xAxisSvg(
   return (
     `<path d="${grid.join('')}" stroke="${INK.grid}" stroke-width="1" fill="none"/>` +
     `<g fill="${INK.muted}" font-size="${TICK_FONT}" text-anchor="middle">${labels.join('')}</g>` +
-    `<text x="${px(titleX)}" y="${px(plot.bottom + X_TITLE_OFFSET)}" text-anchor="middle" font-size="${AXIS_TITLE_FONT}" fill="${INK.text}">${escapeXml(title)}</text>`
+    `<text x="${px(titleX)}" y="${px(plot.bottom + titleOffset)}" text-anchor="middle" font-size="${AXIS_TITLE_FONT}" fill="${INK.text}">${escapeXml(title)}</text>`
   );
 }
 

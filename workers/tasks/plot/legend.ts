@@ -1,7 +1,8 @@
 import { escapeXml } from './escape.js';
 import { INK } from './palette.js';
 import { px } from './paths.js';
-import { textWidth, truncateMiddle } from './text-width.js';
+import { shortenLabel } from './shared-labels.js';
+import { textWidth } from './text-width.js';
 
 /** What a legend entry's swatch shows: a series' line, the boundary band, or the alert marker. */
 export type LegendSwatch = 'line' | 'band' | 'alert';
@@ -41,7 +42,8 @@ function entryWidth(entry: LegendEntry): number {
 
 /**
  * The most columns (up to four) in which every label fits whole in `width`; if even one column leaves labels too
- * long, or needs more than four rows, the columns needed for four rows, with long labels shortened in the middle.
+ * long, or needs more than four rows, the columns needed for four rows, with long labels shortened part by part
+ * (see shortenLabel).
  */
 export function layoutLegend(entries: readonly LegendEntry[], width: number): LegendLayout {
   if (entries.length === 0) return { items: [], rows: 0, height: 0 };
@@ -56,7 +58,7 @@ export function layoutLegend(entries: readonly LegendEntry[], width: number): Le
     entry,
     x: left + (i % columns) * columnWidth,
     row: Math.floor(i / columns),
-    text: truncateMiddle(entry.text, room, LEGEND_FONT),
+    text: shortenLabel(entry.text, room, LEGEND_FONT),
   }));
   const rows = Math.ceil(entries.length / columns);
   return { items, rows, height: rows * LEGEND_ROW };

@@ -34,6 +34,7 @@ export function seriesSvg(
   x: Scale,
   y: Scale,
   plotWidth: number,
+  linePiece = LINE_PIECE,
 ): SeriesLayers {
   const bands: string[] = [];
   const limits: string[] = [];
@@ -49,7 +50,7 @@ export function seriesSvg(
       if (d !== '') limits.push(`<path d="${d}" stroke="${tint(color, LIMIT_TINT)}"/>`);
     }
     const [line = []] = chains(s, s.source.y, x, y, false, LINE_TOLERANCE);
-    const paths = pieces(line, LINE_PIECE).map((piece) => `<path d="${polyline(piece)}"/>`);
+    const paths = pieces(line, linePiece).map((piece) => `<path d="${polyline(piece)}"/>`);
     if (paths.length > 0) lines.push(`<g stroke="${color}">${paths.join('')}</g>`);
     if (line.length > 0 && line.length / 2 <= plotWidth / DOT_SPACING) markers.push(dots(line, color));
     const alerts = alertPoints(s, x, y);

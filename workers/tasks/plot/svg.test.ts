@@ -53,6 +53,17 @@ describe('buildPlotSvg', () => {
     );
   });
 
+  it('says once, under the title, the label parts every series shares', () => {
+    const shown = texts(
+      svgOf({
+        title: 'T',
+        series: [series('main / linux / parse', [1, 2]), series('main / linux / sort', [2, 1])],
+      }),
+    );
+    expect(shown).toEqual(expect.arrayContaining(['T', 'main / linux', 'parse', 'sort']));
+    expect(shown).not.toContain('main / linux / parse');
+  });
+
   it('escapes every name it draws', () => {
     const nasty = `<script>&"x"'y'`;
     const svg = svgOf({

@@ -4,18 +4,20 @@ import {
   frameSvg,
   ticksWidth,
   TICK_FONT,
-  X_TITLE_OFFSET,
+  xTitleOffset,
   xAxisSvg,
   yAxisSvg,
   type Rect,
 } from './axes.js';
-import { cleanText, escapeXml } from './escape.js';
+import { cleanText } from './escape.js';
+import { headerSvg } from './header.js';
 import { layoutLegend, legendSvg, type LegendEntry } from './legend.js';
 import { INK, seriesColor } from './palette.js';
 import { prepareSeries, seriesFeatures, valueRange, xExtent, type PreparedSeries } from './points.js';
 import { chooseYScale, linearScale, logScale, type ValueRange } from './scale.js';
 import { seriesSvg } from './series-svg.js';
-import { textWidth, truncateEnd } from './text-width.js';
+import { splitSharedParts } from './shared-labels.js';
+import { textWidth } from './text-width.js';
 import { linearTicks, logTicks, type AxisTicks } from './ticks.js';
 import { timeAxisTitle } from './time-format.js';
 import { isTimeRange, timeTicks } from './time-ticks.js';
@@ -23,44 +25,46 @@ import { isTimeRange, timeTicks } from './time-ticks.js';
 /** The font every text element uses; the image's look depends on it being installed (fonts-dejavu-core). */
 export const FONT_FAMILY = 'DejaVu Sans';
 export const NO_DATA_MESSAGE = 'No data for this selection';
-const TITLE_FONT = 18;
 const EDGE = 16;
 /** Share of the data's range left blank on each side, so extreme points do not sit on the frame. */
 const PAD = 0.03;
 
+export interface SvgOptions {
+  /** Points per `<path>` of a line (default LINE_PIECE); the benchmark compares with one path per line. */
+  readonly linePiece?: number;
+}
+
 /**
- * The SVG document of a plot image: title, plot area with gridlines, boundary bands, limit lines, series lines
- * and alert markers, both axes with tick labels and titles, and the legend below. Pure and deterministic: the
+ * The SVG document of a plot image: title (and the label parts all series share), plot area with gridlines,
+ * boundary bands, limit lines, series lines and alert markers, both axes with tick labels and titles, and the
+ * legend below. Pure and deterministic: the
  * same input gives the same text, so the same PNG.
  */
-export function buildPlotSvg(image: PlotImage): string {
+export function buildPlotSvg(image: PlotImage, options: SvgOptions = {}): string {
   const { width, height } = image;
   const series = prepareSeries(image);
   const range = valueRange(series);
   const yType = chooseYScale(image.yAxis, range);
   const extent = xExtent(series);
   const features = seriesFeatures(series, yType === 'log');
-  const title = cleanText(image.title ?? '');
-  const legend = layoutLegend(legendEntries(image, features), width - 2 * EDGE);
-  const top = title === '' ? EDGE + 4 : EDGE + TITLE_FONT + 16;
-  const bottom = height - (X_TITLE_OFFSET + 10 + legend.height + 8);
+  const labels = splitSharedParts(image.series.map((s, i) => cleanText(s.label) || `Series ${i + 1}`));
+  const header = headerSvg(cleanText(image.title ?? ''), labels.shared, width);
+  const legend = layoutLegend(legendEntries(labels.distinct, features), width - 2 * EDGE);
+  const top = header.height;
+  const titleOffset = xTitleOffset(image.xAxis);
+  const bottom = height - (titleOffset + 10 + legend.height + 8);
   const yTitle = axisTitle(image.measure);
   const parts = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="${FONT_FAMILY}" font-size="${TICK_FONT}">`,
     `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
+    header.svg,
   ];
-  if (title !== '') {
-    const shown = truncateEnd(title, width - 2 * EDGE, TITLE_FONT, true);
-    parts.push(
-      `<text x="${width / 2}" y="${EDGE + TITLE_FONT}" text-anchor="middle" font-size="${TITLE_FONT}" font-weight="bold" fill="${INK.text}">${escapeXml(shown)}</text>`,
-    );
-  }
   if (extent === undefined) {
     parts.push(emptyPlot({ left: EDGE, top, right: width - EDGE, bottom }, width, yTitle, image));
   } else {
-    parts.push(plotBody(image, series, { range, yType, extent, top, bottom, yTitle }));
+    parts.push(plotBody(image, series, { range, yType, extent, top, bottom, yTitle }, options));
   }
-  parts.push(`<g fill="${INK.text}">${legendSvg(legend, bottom + X_TITLE_OFFSET + 10, EDGE)}</g>`, '</svg>');
+  parts.push(`<g fill="${INK.text}">${legendSvg(legend, bottom + titleOffset + 10, EDGE)}</g>`, '</svg>');
   return parts.join('');
 }
 
@@ -74,7 +78,12 @@ interface BodyLayout {
 }
 
 /** Axes, gridlines and series of a plot with data. */
-function plotBody(image: PlotImage, series: readonly PreparedSeries[], layout: BodyLayout): string {
+function plotBody(
+  image: PlotImage,
+  series: readonly PreparedSeries[],
+  layout: BodyLayout,
+  options: SvgOptions,
+): string {
   const { top, bottom, range, yType, yTitle } = layout;
   const count = Math.max(2, Math.min(8, Math.floor((bottom - top) / 55)));
   const y = yTicks(range, yType, count);
@@ -83,10 +92,10 @@ function plotBody(image: PlotImage, series: readonly PreparedSeries[], layout: B
   const yScale = (yType === 'log' ? logScale : linearScale)(y.domain, [bottom, top]);
   const x = xTicks(image, layout.extent, plot.right - plot.left);
   const xScale = linearScale(x.domain, [plot.left, plot.right]);
-  const layers = seriesSvg(series, xScale, yScale, plot.right - plot.left);
+  const layers = seriesSvg(series, xScale, yScale, plot.right - plot.left, options.linePiece);
   return [
     yAxisSvg(y.ticks, yScale, plot, yTitle),
-    xAxisSvg(x.ticks, xScale, plot, image.width, x.title),
+    xAxisSvg(x.ticks, xScale, plot, image.width, x.title, xTitleOffset(image.xAxis)),
     layers.bands,
     layers.limits,
     layers.lines,
@@ -102,7 +111,14 @@ function emptyPlot(plot: Rect, width: number, yTitle: string, image: PlotImage):
   const framed: Rect = { ...plot, left: plot.left + AXIS_TITLE_FONT + 16 };
   return (
     yAxisSvg([], linearScale([0, 1], [plot.bottom, plot.top]), framed, yTitle) +
-    xAxisSvg([], linearScale([0, 1], [framed.left, plot.right]), framed, width, xTitle) +
+    xAxisSvg(
+      [],
+      linearScale([0, 1], [framed.left, plot.right]),
+      framed,
+      width,
+      xTitle,
+      xTitleOffset(image.xAxis),
+    ) +
     frameSvg(framed) +
     message
   );
@@ -149,14 +165,10 @@ function xTicks(
 }
 
 function legendEntries(
-  image: PlotImage,
+  labels: readonly string[],
   features: { hasLimits: boolean; hasAlerts: boolean },
 ): LegendEntry[] {
-  const entries: LegendEntry[] = image.series.map((s, i) => ({
-    swatch: 'line',
-    color: seriesColor(i),
-    text: cleanText(s.label) || `Series ${i + 1}`,
-  }));
+  const entries: LegendEntry[] = labels.map((text, i) => ({ swatch: 'line', color: seriesColor(i), text }));
   if (features.hasLimits) entries.push({ swatch: 'band', color: INK.muted, text: 'Boundary limits' });
   if (features.hasAlerts) entries.push({ swatch: 'alert', color: INK.muted, text: 'Alert' });
   return entries;

@@ -101,7 +101,12 @@ const samples: Record<string, PlotImageInput> = {
     ],
   },
   'eight-lines': benchImage(8, 1000, true),
-  'eight-lines-small': { ...benchImage(8, 200, false), width: 480, height: 300, title: 'Eight lines, small image' },
+  'eight-lines-small': {
+    ...benchImage(8, 200, false),
+    width: 480,
+    height: 300,
+    title: 'Eight lines, small image',
+  },
   'long-labels': {
     title:
       'A very long title that goes on and on about the benchmark suite, its configuration and the machine it ran on, far past the width',

@@ -29,7 +29,7 @@ export const plotImageSeriesSchema = z
     lower: float64.optional(),
     /** Upper limit of the threshold boundary per point; NaN where there is none. */
     upper: float64.optional(),
-    /** 1 where the point raised an alert (drawn as a marker), 0 elsewhere. */
+    /** 1 (any non-zero) where the point raised an alert, drawn as a marker; 0 elsewhere. */
     alert: uint8.optional(),
   })
   .superRefine((series, ctx) => {

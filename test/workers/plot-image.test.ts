@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { pino } from 'pino';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { FONT_FAMILY } from '../../workers/tasks/plot/svg.js';
 const pool = new WorkerPool(pino({ level: 'silent', customLevels: { critical: 60 } }), { maxThreads: 2 });
 afterAll(() => pool.close());
 
+const run = promisify(execFile);
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 /** Width and height from the PNG header: the IHDR chunk is always first, right after the signature. */
@@ -69,6 +71,30 @@ describe('plot-image task', () => {
     const png = await renderPlotImage(pool, empty);
     expect(pngSize(png)).toEqual({ width: 640, height: 360 });
     expect(Buffer.from(png).equals(Buffer.from(await renderPlotImage(pool, small())))).toBe(false);
+  });
+
+  it('renders again in a new thread after an idle worker that loaded sharp has exited', async () => {
+    // sharp is a native addon, and the API's main thread never loads it: run in a process of its own where only
+    // workers do, let the first worker time out, and render in a second one
+    const script = `
+      const { pino } = await import('pino');
+      const { WorkerPool } = await import(new URL('workers/pool.ts', process.env.ROOT).href);
+      const { renderPlotImage } = await import(new URL('workers/plot-image.ts', process.env.ROOT).href);
+      const input = () => ({ xAxis: 'version', yAxis: 'auto', measure: { name: 'm', units: 'u' },
+        series: [{ label: 'a', x: new Float64Array([1, 2]), y: new Float64Array([1, 2]) }] });
+      const pool = new WorkerPool(pino({ level: 'silent' }), { minThreads: 0, maxThreads: 1, idleTimeout: 50 });
+      const first = await renderPlotImage(pool, input());
+      while (pool.threads > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+      const second = await renderPlotImage(pool, input());
+      await pool.close();
+      process.stdout.write(JSON.stringify({ first: first.length, second: second.length }));`;
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      env: { ...process.env, ROOT: new URL('../../', import.meta.url).href },
+      timeout: 60_000,
+    });
+    const sizes = JSON.parse(stdout) as { first: number; second: number };
+    expect(sizes.first).toBeGreaterThan(1000);
+    expect(sizes.second).toBe(sizes.first);
   });
 
   it('rejects an invalid input with an InputError naming the field', async () => {

@@ -1,6 +1,6 @@
 import { alertMarker } from './legend.js';
 import { seriesColor, tint } from './palette.js';
-import { alertPoints, bandPath, chains, pieces, polyline, px, type Chain } from './paths.js';
+import { alertPoints, bandPath, chains, pieces, polyline, px, simplify, type Chain } from './paths.js';
 import type { PreparedSeries } from './points.js';
 import type { Scale } from './scale.js';
 
@@ -49,10 +49,13 @@ export function seriesSvg(
       const d = chains(s, column, x, y, true, LIMIT_TOLERANCE).map(polyline).join(' ');
       if (d !== '') limits.push(`<path d="${d}" stroke="${tint(color, LIMIT_TINT)}"/>`);
     }
-    const [line = []] = chains(s, s.source.y, x, y, false, LINE_TOLERANCE);
+    const [exact = []] = chains(s, s.source.y, x, y, false, 0);
+    // a sparse line gets a dot on every point, so it keeps every point; a dense one is simplified
+    const sparse = exact.length > 0 && exact.length / 2 <= plotWidth / DOT_SPACING;
+    const line = sparse ? exact : simplify(exact, LINE_TOLERANCE);
     const paths = pieces(line, linePiece).map((piece) => `<path d="${polyline(piece)}"/>`);
     if (paths.length > 0) lines.push(`<g stroke="${color}">${paths.join('')}</g>`);
-    if (line.length > 0 && line.length / 2 <= plotWidth / DOT_SPACING) markers.push(dots(line, color));
+    if (sparse) markers.push(dots(line, color));
     const alerts = alertPoints(s, x, y);
     for (let k = 0; k < alerts.length; k += 2) {
       markers.push(alertMarker(alerts[k] as number, alerts[k + 1] as number, color));

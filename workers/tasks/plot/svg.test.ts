@@ -104,6 +104,20 @@ describe('buildPlotSvg', () => {
     expect(line.split(' ')).toHaveLength(3);
   });
 
+  it('puts a dot on every point of a sparse series, even points on a straight stretch', () => {
+    const svg = svgOf({ series: [series('a', [1, 2, 3, 4, 5, 4])] });
+    expect(svg.match(/r="2.5"/g)).toHaveLength(6);
+    const dense = svgOf({
+      series: [
+        series(
+          'a',
+          Array.from({ length: 1000 }, (_, i) => i % 7),
+        ),
+      ],
+    });
+    expect(dense).not.toContain('r="2.5"');
+  });
+
   it('switches auto to a log axis for data spanning three orders of magnitude, all positive', () => {
     const wide = texts(svgOf({ series: [series('a', [10, 100, 1000, 10_000, 100_000])] }));
     expect(wide).toEqual(expect.arrayContaining(['10', '100', '1k', '10k', '100k']));

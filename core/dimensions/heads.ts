@@ -139,6 +139,6 @@ export async function versionFor(
     hash: hash ?? null,
     created: now,
   });
-  await tx.headVersions.link(head.id, [version.id]);
+  await tx.headVersions.insert({ head_id: head.id, version_id: version.id });
   return version;
 }

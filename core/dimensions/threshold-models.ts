@@ -33,7 +33,8 @@ export function validateModel(registry: PluginRegistry, input: ModelInput): Vali
   return { test: entry.plugin.id, params: parseModelParams(entry.plugin, params) };
 }
 
-function sameModel(record: ModelRecord, model: ValidModel): boolean {
+/** True when a stored model has this test and exactly these parameters. */
+export function sameModel(record: ModelRecord, model: ValidModel): boolean {
   const p = model.params;
   return (
     record.test === model.test &&

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { applyStartPoint, versionFor, type StartPointInput } from '../dimensions/heads.js';
 import { createDimension, ensureDimension } from '../dimensions/dimensions.js';
 import { findByNameId } from '../dimensions/name-id.js';
-import { setModel, upsertThreshold, type ValidModel } from '../dimensions/threshold-models.js';
+import { sameModel, setModel, upsertThreshold, type ValidModel } from '../dimensions/threshold-models.js';
 import { NotFoundError } from '../errors.js';
 import { alertLimit, type BoundaryLimit } from '../models/alert.js';
 import { boundaryAt, type Boundary } from '../models/boundary-columns.js';
@@ -83,10 +83,16 @@ export async function ingest(
   const testbed = (await ensureDimension(tx, project.id, 'testbed', input.testbed, now)) as TestbedRecord;
   const head = (await tx.heads.find({ id: branch.head_id as number })) as HeadRecord;
   const version = await versionFor(tx, project.id, head, input.hash ?? undefined, now);
-  await applyInlineThresholds(tx, project.id, branch, testbed, input, now);
-
   const benchmarks = await ensureNamed(tx, 'benchmark', project.id, prepared.benchmarks, now);
-  const measures = await ensureNamed(tx, 'measure', project.id, prepared.measures, now);
+  const modelKeys = [...(input.models?.keys() ?? [])];
+  const measures = await ensureNamed(
+    tx,
+    'measure',
+    project.id,
+    [...new Set([...prepared.measures, ...modelKeys])],
+    now,
+  );
+  const tested = await applyInlineThresholds(tx, project.id, branch.id, testbed.id, measures, input, now);
   const pairs = prepared.metrics.map(
     (m) => [benchmarks.get(m.benchmark)?.id, measures.get(m.measure)?.id] as [number, number],
   );
@@ -107,7 +113,6 @@ export async function ingest(
     created: now,
   });
 
-  const tested = await testedMeasures(tx, branch.id, testbed.id);
   const jobMetrics = prepared.metrics.map((m, i) => ({
     iteration: m.iteration,
     series: series[i] as number,
@@ -170,45 +175,61 @@ async function resolveBranch(
   return { ...branch, head_id: head.id };
 }
 
-/** `thresholds.models` creates or replaces models by measure; `thresholds.reset` removes the others' models. */
+/** Thresholds of a branch and testbed with their current models (two queries), by measure id. */
+async function thresholdsOf(tx: WriteRepositories, branchId: number, testbedId: number) {
+  const thresholds = await tx.thresholds.all({ branch_id: branchId, testbed_id: testbedId });
+  const ids = thresholds.flatMap((t) => (t.model_id === null ? [] : [t.model_id]));
+  const models = new Map((await tx.models.all({ id: ids })).map((m) => [m.id, m]));
+  return new Map(
+    thresholds.map((threshold) => [
+      threshold.measure_id,
+      { threshold, model: threshold.model_id === null ? null : (models.get(threshold.model_id) ?? null) },
+    ]),
+  );
+}
+
+/**
+ * `thresholds.models` creates or replaces models by measure (an identical model changes nothing, so a CI job
+ * that sends its thresholds on every run writes nothing); `thresholds.reset` removes the others' models.
+ * Returns the thresholds that test this report: those with a model, by measure id.
+ */
 async function applyInlineThresholds(
   tx: WriteRepositories,
   projectId: number,
-  branch: BranchRecord,
-  testbed: TestbedRecord,
+  branchId: number,
+  testbedId: number,
+  measures: ReadonlyMap<string, DimensionRecord>,
   input: IngestInput,
   now: Date,
-): Promise<void> {
+): Promise<Map<number, Tested>> {
+  let current = await thresholdsOf(tx, branchId, testbedId);
+  let changed = false;
   const kept = new Set<number>();
-  for (const [measureKey, model] of input.models ?? []) {
-    const measure = await ensureDimension(tx, projectId, 'measure', measureKey, now);
+  for (const [key, model] of input.models ?? []) {
+    const measureId = (measures.get(key) as DimensionRecord).id;
+    kept.add(measureId);
+    const entry = current.get(measureId);
+    if (entry?.model && sameModel(entry.model, model)) continue;
+    changed = true;
     await upsertThreshold(
       tx,
-      { project_id: projectId, branch_id: branch.id, testbed_id: testbed.id, measure_id: measure.id },
+      { project_id: projectId, branch_id: branchId, testbed_id: testbedId, measure_id: measureId },
       model,
       now,
     );
-    kept.add(measure.id);
   }
-  if (!input.resetThresholds) return;
-  for (const threshold of await tx.thresholds.all({ branch_id: branch.id, testbed_id: testbed.id })) {
-    if (!kept.has(threshold.measure_id)) await setModel(tx, threshold, null, now);
+  if (input.resetThresholds) {
+    for (const [measureId, entry] of current) {
+      if (kept.has(measureId) || !entry.model) continue;
+      changed = true;
+      await setModel(tx, entry.threshold, null, now);
+    }
   }
-}
-
-/** Thresholds of this branch and testbed that have a model, by measure id. */
-async function testedMeasures(
-  tx: WriteRepositories,
-  branchId: number,
-  testbedId: number,
-): Promise<Map<number, Tested>> {
-  const out = new Map<number, Tested>();
-  for (const threshold of await tx.thresholds.all({ branch_id: branchId, testbed_id: testbedId })) {
-    if (threshold.model_id === null) continue;
-    const model = await tx.models.find({ id: threshold.model_id });
-    if (model) out.set(threshold.measure_id, { threshold, model });
-  }
-  return out;
+  if (changed) current = await thresholdsOf(tx, branchId, testbedId);
+  const tested = new Map<number, Tested>();
+  for (const [measureId, { threshold, model }] of current)
+    if (model) tested.set(measureId, { threshold, model });
+  return tested;
 }
 
 function metricColumns(metrics: readonly IngestedMetric[], series: Int32Array) {

@@ -3,8 +3,8 @@
  * plugins implement it once per engine; keys of `where` and `sort` are column names checked against the table.
  */
 
-/** Equality filter on columns; `null` matches SQL NULL. */
-export type Where<R> = { readonly [K in keyof R]?: R[K] | null };
+/** Equality filter on columns; `null` matches SQL NULL; an array matches any of its values. */
+export type Where<R> = { readonly [K in keyof R]?: R[K] | null | readonly R[K][] };
 
 export type Direction = 'asc' | 'desc';
 

@@ -22,6 +22,7 @@ export class Database {
   readonly #idleReaders: DuckDBConnection[];
   readonly #waitingReaders: ((connection: DuckDBConnection) => void)[] = [];
   readonly #inFlight = new Set<Promise<unknown>>();
+  #nextMetricId: bigint | undefined;
 
   private constructor(
     readonly path: string,
@@ -104,6 +105,21 @@ export class Database {
         }
       })(),
     );
+  }
+
+  /**
+   * Reserves `count` consecutive metric ids and returns the first. Called inside a write transaction: the
+   * single writer of a file that only this process can open makes an in-process counter safe, and it saves a
+   * query per report. Ids of a transaction that rolls back are skipped, never reused.
+   */
+  async reserveMetricIds(connection: DuckDBConnection, count: number): Promise<bigint> {
+    if (this.#nextMetricId === undefined) {
+      const reader = await connection.runAndReadAll('SELECT coalesce(max(id), 0)::BIGINT + 1 FROM metric');
+      this.#nextMetricId = BigInt(reader.getRows()[0]?.[0] as bigint);
+    }
+    const first = this.#nextMetricId;
+    this.#nextMetricId += BigInt(count);
+    return first;
   }
 
   /** Waits for running work, then releases every connection and the file. Idempotent. */

@@ -46,7 +46,7 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
             meta: metaWriter(connection),
             ...accountWriters(connection),
             ...dimensionWriters(connection),
-            ...metricWriters(connection),
+            ...metricWriters(connection, (count) => database.reserveMetricIds(connection, count)),
           }),
         ),
       read: (fn) =>

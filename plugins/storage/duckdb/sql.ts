@@ -7,6 +7,7 @@ import {
   listValue,
   VARCHAR,
   type DuckDBConnection,
+  type DuckDBPreparedStatement,
   type DuckDBType,
   type DuckDBValue,
 } from '@duckdb/node-api';
@@ -60,10 +61,33 @@ export function bind(
   return { values, types };
 }
 
+/**
+ * Prepared statements per connection and SQL text: parsing and planning cost more than running most of the
+ * small statements of an ingest, so each statement is prepared once per connection and re-bound.
+ */
+const statements = new WeakMap<DuckDBConnection, Map<string, DuckDBPreparedStatement>>();
+
+async function prepared(
+  connection: DuckDBConnection,
+  sql: string,
+  params: Params,
+): Promise<DuckDBPreparedStatement> {
+  let cache = statements.get(connection);
+  if (!cache) statements.set(connection, (cache = new Map()));
+  let statement = cache.get(sql);
+  if (!statement) {
+    statement = await connection.prepare(sql);
+    cache.set(sql, statement);
+  }
+  statement.clearBindings();
+  const { values, types } = bind(sql, params);
+  if (Object.keys(values).length > 0) statement.bind(values, types);
+  return statement;
+}
+
 /** Runs a query and returns its rows as plain objects (UUIDs as strings, timestamps as Dates). */
 export async function query<R>(connection: DuckDBConnection, sql: string, params: Params = {}): Promise<R[]> {
-  const { values, types } = bind(sql, params);
-  const reader = await connection.runAndReadAll(sql, values, types);
+  const reader = await (await prepared(connection, sql, params)).runAndReadAll();
   return reader.getRowObjectsJS() as R[];
 }
 
@@ -73,9 +97,18 @@ export async function execute(
   sql: string,
   params: Params = {},
 ): Promise<number> {
-  const { values, types } = bind(sql, params);
-  const result = await connection.run(sql, values, types);
+  const result = await (await prepared(connection, sql, params)).run();
   return Number(result.rowsChanged);
+}
+
+/** Runs a query and returns its columns (column-major; faster than row objects for many rows). */
+export async function queryColumns(
+  connection: DuckDBConnection,
+  sql: string,
+  params: Params = {},
+): Promise<unknown[][]> {
+  const reader = await (await prepared(connection, sql, params)).runAndReadAll();
+  return reader.getColumnsJS() as unknown[][];
 }
 
 /** Quotes an identifier that comes from code (never from input). */
@@ -86,15 +119,4 @@ export function ident(name: string): string {
 /** Escapes LIKE wildcards so a search for `50%` matches the text `50%`. */
 export function likePattern(search: string): string {
   return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-/** Runs a query and returns its columns (column-major; faster than row objects for many rows). */
-export async function queryColumns(
-  connection: DuckDBConnection,
-  sql: string,
-  params: Params = {},
-): Promise<unknown[][]> {
-  const { values, types } = bind(sql, params);
-  const reader = await connection.runAndReadAll(sql, values, types);
-  return reader.getColumnsJS() as unknown[][];
 }

@@ -33,7 +33,10 @@ export function whereSql(
     if (!spec.columns.includes(column)) throw new StorageError(`${spec.name} has no column ${column}`);
     const ref = `${alias}${ident(column)}`;
     if (value === null) parts.push(`${ref} IS NULL`);
-    else {
+    else if (Array.isArray(value)) {
+      params[`w_${column}`] = value as Param;
+      parts.push(value.length === 0 ? 'false' : `${ref} IN (SELECT unnest($w_${column}))`);
+    } else {
       params[`w_${column}`] = value as Param;
       parts.push(`${ref} = $w_${column}`);
     }

@@ -1,6 +1,5 @@
 import type { Migration } from '../migrate.js';
 import { initial } from './001-initial.js';
-import { metricIds } from './002-metric-ids.js';
 
 /** Every migration, in version order. Append only: a released migration never changes. */
-export const migrations: readonly Migration[] = [initial, metricIds];
+export const migrations: readonly Migration[] = [initial];

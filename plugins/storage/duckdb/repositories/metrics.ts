@@ -1,7 +1,6 @@
 import { DuckDBTimestampValue, type DuckDBAppender, type DuckDBConnection } from '@duckdb/node-api';
 import type {
   DimensionRecord,
-  HistoryColumns,
   MetricRecord,
   MetricsReader,
   MetricsWriter,
@@ -11,12 +10,10 @@ import type {
   ReportRecord,
   WriteRepositories,
 } from '../../../../core/index.js';
-import { execute, ident, query, queryColumns } from '../sql.js';
+import { execute, ident, query } from '../sql.js';
 import { tableWriter } from '../table.js';
+import { history } from './history.js';
 import { reports, reportsReader } from './reports.js';
-
-/** When a threshold sets no max_sample_size, history is still capped so one query stays bounded. */
-const HISTORY_CAP = 65_536;
 
 const METRIC_COLUMNS = `m.id, m.uuid, m.report_id, m.iteration, m.series_id, s.benchmark_id, s.measure_id, m.value,
   m.lower_value, m.upper_value, m.threshold_id, m.model_id, m.baseline, m.lower_limit, m.upper_limit`;
@@ -48,36 +45,7 @@ function metricsReader(connection: DuckDBConnection): MetricsReader {
       );
       return row;
     },
-    async history({ headId, series, maxSamples, since }): Promise<HistoryColumns> {
-      const offsets = new Uint32Array(series.length + 1);
-      if (series.length === 0) return { offsets, values: new Float64Array(0) };
-      const columns = await queryColumns(
-        connection,
-        `WITH req AS (
-           SELECT unnest($pos) AS pos, unnest($series) AS series_id, unnest($max) AS max_n, unnest($since) AS since_ms
-         )
-         SELECT req.pos, m.value
-         FROM metric m JOIN req ON m.series_id = req.series_id
-         WHERE m.version_id IN (SELECT version_id FROM head_version WHERE head_id = $head)
-           AND epoch_ms(m.start_time) >= req.since_ms
-         QUALIFY row_number() OVER (
-           PARTITION BY req.pos ORDER BY m.start_time DESC, m.report_id DESC, m.iteration DESC) <= req.max_n
-         ORDER BY req.pos, m.start_time DESC, m.report_id DESC, m.iteration DESC`,
-        {
-          pos: Int32Array.from(series.keys()),
-          series,
-          max: maxSamples.map((n) => Math.min(n, HISTORY_CAP)),
-          since: since.map((ms) => (Number.isFinite(ms) ? ms : -1e18)),
-          head: headId,
-        },
-      );
-      const positions = (columns[0] ?? []) as number[];
-      const values = Float64Array.from((columns[1] ?? []) as number[]);
-      for (const pos of positions) offsets[pos + 1] = (offsets[pos + 1] as number) + 1;
-      for (let i = 1; i < offsets.length; i++)
-        offsets[i] = (offsets[i] as number) + (offsets[i - 1] as number);
-      return { offsets, values };
-    },
+    history: (request) => history(connection, request),
   };
 }
 
@@ -95,21 +63,18 @@ function appendId(appender: DuckDBAppender, id: number): void {
   else appender.appendInteger(id);
 }
 
-function metricsWriter(connection: DuckDBConnection): MetricsWriter {
+/** Reserves `count` consecutive metric ids and returns the first. */
+export type IdReserver = (count: number) => Promise<bigint>;
+
+function metricsWriter(connection: DuckDBConnection, reserveIds: IdReserver): MetricsWriter {
   return {
     ...metricsReader(connection),
     async append(report: ReportRecord, m) {
       const count = m.uuid.length;
       const ids = new BigInt64Array(count);
       if (count === 0) return ids;
-      const rows = await query<{ id: bigint }>(
-        connection,
-        `SELECT nextval('metric_id_seq') AS id FROM range($n)`,
-        {
-          n: count,
-        },
-      );
-      rows.forEach((row, i) => (ids[i] = row.id));
+      const first = await reserveIds(count);
+      for (let i = 0; i < count; i++) ids[i] = first + BigInt(i);
       const appender = await connection.createAppender('metric');
       const start = timestamp(report.start_time);
       const end = timestamp(report.end_time);
@@ -216,7 +181,9 @@ function namedWriter(connection: DuckDBConnection): NamedBatchWriter {
         params,
       );
       const ids = new Map(found.map((s) => [key(s.benchmark_id, s.measure_id), s.id]));
-      const missing = [...new Map(pairs.filter(([b, m]) => !ids.has(key(b, m))).map((p) => [key(p[0], p[1]), p])).values()];
+      const missing = [
+        ...new Map(pairs.filter(([b, m]) => !ids.has(key(b, m))).map((p) => [key(p[0], p[1]), p])).values(),
+      ];
       if (missing.length > 0) {
         const created = await query<{ id: number; benchmark_id: number; measure_id: number }>(
           connection,
@@ -244,10 +211,11 @@ export function metricReaders(
 
 export function metricWriters(
   connection: DuckDBConnection,
+  reserveIds: IdReserver,
 ): Pick<WriteRepositories, 'reports' | 'metrics' | 'named'> {
   return {
     reports: { ...tableWriter<ReportRecord, never>(connection, reports), ...reportsReader(connection) },
-    metrics: metricsWriter(connection),
+    metrics: metricsWriter(connection, reserveIds),
     named: namedWriter(connection),
   };
 }

@@ -19,13 +19,13 @@ import { BenchReport, formatNumber } from './lib/report.js';
  * with each line as one `<path>` instead of pieces of LINE_PIECE points, rasterized in the same run.
  *
  * `npm run bench -- plot-image`, 2-vCPU VM, Node 20.20, sharp 0.35.5 (libvips 8.18.7, librsvg 2.63.2, cairo
- * 1.18.6), while other work kept the load average at 2.4-2.7 (so each figure is a shared core's), three runs,
+ * 1.18.6), while other work kept the load average at 2.4-2.9 (so each figure is a shared core's), four runs,
  * p50 / p99 in ms:
- *   8 x 1,000, lines only:      pool 87-99 / 155-216, inline 96-125 / 138-241; SVG 8-10 / 17-22,
+ *   8 x 1,000, lines only:      pool 87-102 / 155-216, inline 96-125 / 104-241; SVG 8-10 / 11-22,
  *                               rasterize (incl. PNG encoding) 86-109 / 108-232; 0.72x-0.88x of one path per line.
- *   8 x 1,000 with limits and   pool 154-170 / 184-223, inline 139-152 / 162-202; SVG 13-25 / 26-45,
- *   about 100 alert markers:    rasterize 117-126 / 132-191; 0.93x-1.15x of one path per line.
- * Lines only meet the 100 ms aim at p50 on this shared machine, not at p99. Where the time goes (raw rasterizing,
+ *   8 x 1,000 with limits and   pool 143-170 / 184-236, inline 139-158 / 162-202; SVG 13-25 / 26-45,
+ *   about 100 alert markers:    rasterize 117-143 / 132-191; 0.92x-1.15x of one path per line.
+ * Lines only are at the 100 ms aim at p50 on this shared machine (87-102 ms), not at p99. Where the time goes (raw rasterizing,
  * same SVG, measured apart): stroking the 8,000 anti-aliased segments 55-65 ms, text 12-15 ms, PNG encoding at
  * zlib level 3 about 10 ms (level 6: 23-30 ms), building the SVG 3-5 ms unloaded; bands, limit lines and markers
  * add about 30, 25 and 15 ms.

@@ -25,10 +25,10 @@ import { BenchReport, formatNumber } from './lib/report.js';
  *                               rasterize (incl. PNG encoding) 86-109 / 108-232; 0.72x-0.88x of one path per line.
  *   8 x 1,000 with limits and   pool 143-170 / 184-236, inline 139-158 / 162-202; SVG 13-25 / 26-45,
  *   about 100 alert markers:    rasterize 117-143 / 132-191; 0.92x-1.15x of one path per line.
- * Lines only are at the 100 ms aim at p50 on this shared machine (87-102 ms), not at p99. Where the time goes (raw rasterizing,
- * same SVG, measured apart): stroking the 8,000 anti-aliased segments 55-65 ms, text 12-15 ms, PNG encoding at
- * zlib level 3 about 10 ms (level 6: 23-30 ms), building the SVG 3-5 ms unloaded; bands, limit lines and markers
- * add about 30, 25 and 15 ms.
+ * Lines only are at the 100 ms aim at p50 on this shared machine (87-102 ms), not at p99. Where the time goes
+ * (raw rasterizing, same SVG, measured apart): stroking the 8,000 anti-aliased segments 55-65 ms, text 12-15 ms,
+ * PNG encoding at zlib level 3 about 10 ms (level 6: 23-30 ms), building the SVG 3-5 ms unloaded; bands, limit
+ * lines and markers add about 30, 25 and 15 ms.
  */
 const ITERATIONS = 40;
 const WARMUP = 4;

@@ -98,6 +98,19 @@ export async function ingest(
   );
   const series = await tx.named.ensureSeries(project.id, testbed.id, pairs);
 
+  // History first: the report row must not exist yet, or it would count among the newest reports that bound
+  // the history query without having any metrics.
+  const jobMetrics = prepared.metrics.map((m, i) => ({
+    iteration: m.iteration,
+    series: series[i] as number,
+    measureId: pairs[i]?.[1] as number,
+    value: m.metric.value,
+  }));
+  const { job, metricOf } = await buildBoundaryJob(tx, ctx.registry, head.id, jobMetrics, tested, now);
+  const columns = metricOf.length > 0 ? await ctx.boundaries(job) : undefined;
+  const boundaries = new Map<number, Boundary>();
+  metricOf.forEach((metricIndex, j) => boundaries.set(metricIndex, boundaryAt(columns!, j)));
+
   const report = await tx.reports.insert({
     uuid: randomUUID(),
     project_id: project.id,
@@ -112,17 +125,6 @@ export async function ingest(
     end_time: input.end_time,
     created: now,
   });
-
-  const jobMetrics = prepared.metrics.map((m, i) => ({
-    iteration: m.iteration,
-    series: series[i] as number,
-    measureId: pairs[i]?.[1] as number,
-    value: m.metric.value,
-  }));
-  const { job, metricOf } = await buildBoundaryJob(tx, ctx.registry, head.id, jobMetrics, tested, now);
-  const columns = metricOf.length > 0 ? await ctx.boundaries(job) : undefined;
-  const boundaries = new Map<number, Boundary>();
-  metricOf.forEach((metricIndex, j) => boundaries.set(metricIndex, boundaryAt(columns!, j)));
 
   const metrics = prepared.metrics.map((m, i): IngestedMetric => {
     const measure = measures.get(m.measure) as MeasureRecord;
@@ -272,25 +274,22 @@ async function raiseAlerts(
   ignoredBenchmarks: ReadonlySet<number | undefined>,
   now: Date,
 ) {
-  const alerts: { alert: AlertRecord; metric: IngestedMetric }[] = [];
+  const crossed: { metric: IngestedMetric; limit: BoundaryLimit }[] = [];
   for (const metric of metrics) {
     if (!metric.tested || !metric.boundary || ignoredBenchmarks.has(metric.benchmark.id)) continue;
-    const limit: BoundaryLimit | null = alertLimit(metric.value, metric.boundary);
-    if (!limit) continue;
-    const alert = await tx.alerts.insert({
-      uuid: randomUUID(),
-      project_id: report.project_id,
-      report_id: report.id,
-      metric_id: metric.id,
-      head_id: report.head_id,
-      threshold_id: metric.tested.threshold.id,
-      model_id: metric.tested.model.id,
-      boundary_limit: limit,
-      status: 'active',
-      created: now,
-      modified: now,
-    });
-    alerts.push({ alert, metric });
+    const limit = alertLimit(metric.value, metric.boundary);
+    if (limit) crossed.push({ metric, limit });
   }
-  return alerts;
+  const alerts = await tx.alerts.raise(
+    report,
+    crossed.map(({ metric, limit }) => ({
+      metric_id: metric.id,
+      threshold_id: (metric.tested as Tested).threshold.id,
+      model_id: (metric.tested as Tested).model.id,
+      boundary_limit: limit,
+    })),
+    now,
+  );
+  const byMetric = new Map(crossed.map(({ metric }) => [metric.id, metric]));
+  return alerts.map((alert) => ({ alert, metric: byMetric.get(BigInt(alert.metric_id)) as IngestedMetric }));
 }

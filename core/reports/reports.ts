@@ -8,8 +8,8 @@ import { resolveRunProject } from '../projects/on-the-fly.js';
 import type { NewReport, NewRun, reportListQuerySchema } from '../schemas/reports.js';
 import type { ServiceContext } from '../services/context.js';
 import type { ProjectRecord, ReportRecord, UserRecord } from '../storage/records.js';
-import type { ReadRepositories, WriteRepositories } from '../storage/storage.js';
-import { ingest, type IngestInput } from './ingest.js';
+import type { ReadRepositories } from '../storage/storage.js';
+import { ingest, type Ingested, type IngestInput } from './ingest.js';
 import { countsOf, reportJson } from './json.js';
 import { loadReport, loadReportContext } from './load.js';
 import { prepareResults, type PreparedResults } from './prepare.js';
@@ -29,23 +29,19 @@ export class ReportsService {
 
   async create(caller: Caller, projectRef: string, input: NewReport) {
     const { prepared, models } = this.#prepare(input);
-    return this.ctx.storage.transaction(async (tx) => {
+    const written = await this.ctx.storage.transaction(async (tx) => {
       const { project } = await requireProject(tx, caller, projectRef, 'create');
-      return this.#write(
-        tx,
-        project,
-        userOf(caller),
-        this.#ingestInput(input, input.branch, input.testbed, models),
-        prepared,
-      );
+      const ingestInput = this.#ingestInput(input, input.branch, input.testbed, models);
+      return ingest(this.ctx, tx, { project, user: userOf(caller) }, ingestInput, prepared);
     });
+    return this.#render(written, prepared.iterations);
   }
 
   /** `POST /v0/run`: like create, with defaults from the run context and a project made on the fly. */
   async run(caller: Caller, input: NewRun) {
     const { prepared, models } = this.#prepare(input);
     const defaults = runDefaults(input.context, input.project !== undefined);
-    return this.ctx.storage.transaction(async (tx) => {
+    const written = await this.ctx.storage.transaction(async (tx) => {
       const { project } = await resolveRunProject(
         tx,
         caller,
@@ -59,7 +55,7 @@ export class ReportsService {
           project_id: project.id,
           idempotency_key: input.idempotency_key,
         });
-        if (existing) return this.#full(tx, project, existing);
+        if (existing) return { existing, project };
       }
       const ingestInput = this.#ingestInput(
         { ...input, hash: input.hash ?? defaults.hash },
@@ -68,8 +64,11 @@ export class ReportsService {
         models,
         input.idempotency_key,
       );
-      return this.#write(tx, project, userOf(caller), ingestInput, prepared);
+      return ingest(this.ctx, tx, { project, user: userOf(caller) }, ingestInput, prepared);
     });
+    if ('existing' in written)
+      return this.ctx.storage.read((r) => this.#full(r, written.project, written.existing));
+    return this.#render(written, prepared.iterations);
   }
 
   async list(caller: Caller, projectRef: string, query: z.output<typeof reportListQuerySchema>) {
@@ -156,15 +155,9 @@ export class ReportsService {
     };
   }
 
-  async #write(
-    tx: WriteRepositories,
-    project: ProjectRecord,
-    user: UserRecord | null,
-    input: IngestInput,
-    prepared: PreparedResults,
-  ) {
-    const data = await ingest(this.ctx, tx, { project, user }, input, prepared);
-    return reportJson(tx, data, countsOf(data, prepared.iterations), true);
+  /** The response is built after the commit, so the single writer is not held while it is assembled. */
+  #render(data: Ingested, iterations: number) {
+    return this.ctx.storage.read((r) => reportJson(r, data, countsOf(data, iterations), true));
   }
 
   async #full(r: ReadRepositories, project: ProjectRecord, report: ReportRecord) {

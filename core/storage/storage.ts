@@ -234,7 +234,20 @@ export interface WriteRepositories extends ReadRepositories {
   readonly series: TableWriter<SeriesRecord, New<SeriesRecord>>;
   readonly thresholds: TableWriter<ThresholdRecord, New<ThresholdRecord>>;
   readonly models: TableWriter<ModelRecord, New<ModelRecord>>;
-  readonly alerts: AlertsReader & TableWriter<AlertRecord, New<AlertRecord>>;
+  readonly alerts: AlertsReader &
+    TableWriter<AlertRecord, New<AlertRecord>> & {
+      /** Raises the active alerts of a report in one statement. */
+      raise(
+        report: ReportRecord,
+        alerts: readonly {
+          metric_id: bigint;
+          threshold_id: number;
+          model_id: number;
+          boundary_limit: 'lower' | 'upper';
+        }[],
+        now: Date,
+      ): Promise<AlertRecord[]>;
+    };
   readonly dimensions: DimensionsWriter;
   readonly reports: ReportsReader & TableWriter<ReportRecord, New<ReportRecord>>;
   readonly metrics: MetricsWriter;

@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { AlertRecord, AlertsReader } from '../../../../core/index.js';
+import type { AlertRecord, AlertsReader, WriteRepositories } from '../../../../core/index.js';
 import { query } from '../sql.js';
-import { tableReader, type TableSpec } from '../table.js';
+import { tableReader, tableWriter, type TableSpec } from '../table.js';
 
 export const alerts: TableSpec = {
   name: 'alert',
@@ -52,6 +52,34 @@ export function alertsReader(connection: DuckDBConnection): AlertsReader {
         params,
       );
       return { items, total: Number(count?.total ?? 0) };
+    },
+  };
+}
+
+export function alertsWriter(connection: DuckDBConnection): WriteRepositories['alerts'] {
+  return {
+    ...tableWriter<AlertRecord, never>(connection, alerts),
+    ...alertsReader(connection),
+    async raise(report, raised, now) {
+      if (raised.length === 0) return [];
+      return query<AlertRecord>(
+        connection,
+        `INSERT INTO alert (uuid, project_id, report_id, metric_id, head_id, threshold_id, model_id, boundary_limit,
+           status, created, modified)
+         SELECT uuid(), $project, $report, unnest($metrics), $head, unnest($thresholds), unnest($models), unnest($limits),
+           'active', $now, $now
+         RETURNING *`,
+        {
+          project: report.project_id,
+          report: report.id,
+          head: report.head_id,
+          metrics: raised.map((a) => a.metric_id),
+          thresholds: raised.map((a) => a.threshold_id),
+          models: raised.map((a) => a.model_id),
+          limits: raised.map((a) => a.boundary_limit),
+          now,
+        },
+      );
     },
   };
 }

@@ -1,6 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type {
-  AlertRecord,
   DimensionKind,
   DimensionsReader,
   DimensionsWriter,
@@ -11,7 +10,7 @@ import type {
   WriteRepositories,
 } from '../../../../core/index.js';
 import { execute, query } from '../sql.js';
-import { alerts, alertsReader } from './alerts.js';
+import { alertsReader, alertsWriter } from './alerts.js';
 import { tableReader, tableWriter, type TableSpec } from '../table.js';
 
 const TIMES = ['created', 'modified'] as const;
@@ -257,7 +256,7 @@ export function dimensionWriters(
     series: tableWriter(connection, series),
     thresholds: tableWriter(connection, thresholds),
     models: tableWriter(connection, models),
-    alerts: { ...tableWriter<AlertRecord, never>(connection, alerts), ...alertsReader(connection) },
+    alerts: alertsWriter(connection),
     dimensions: dimensionsWriter(connection),
   };
 }

@@ -7,11 +7,15 @@ export const HISTORY_CAP = 65_536;
 
 const HEAD_VERSIONS = 'SELECT version_id FROM head_version WHERE head_id = $head';
 
+/** Newest reports beyond n that the bound also covers, so a few reports without these series do not defeat it. */
+const SLACK = 16;
+
 /**
  * Per series the newest values on a head, newest first (report start time, then report, then iteration).
  * Metrics are appended in time order, so DuckDB's min-max indexes on start_time skip old row groups when the
- * query is bounded below: the bound is the start of the n-th newest report on the head (n = the largest sample
- * size asked for). A series with fewer values than asked inside that bound (new, or absent from some
+ * query is bounded below: the bound is the start of the (n + 16)-th newest report on the head (n = the largest
+ * sample size asked for). Call it before inserting the report being tested (a report row without metrics
+ * would only waste part of the slack). A series with fewer values than asked inside that bound (new, or absent from some
  * reports) is read again without it, so the answer never depends on the shortcut.
  */
 export async function history(
@@ -28,7 +32,7 @@ export async function history(
     connection,
     `SELECT CASE WHEN count(*) = $n THEN min(start_time) END AS cutoff FROM (
        SELECT start_time FROM report WHERE version_id IN (${HEAD_VERSIONS}) ORDER BY start_time DESC LIMIT $n)`,
-    { head: headId, n: Math.max(...maxSamples) },
+    { head: headId, n: Math.max(...maxSamples) + SLACK },
   );
   const all = Int32Array.from(series.keys());
   await read(connection, headId, all, series, maxSamples, since, samples, bound?.cutoff ?? undefined);

@@ -1,0 +1,194 @@
+/**
+ * Report ingest, the service's hot path (issue 7): a project seeded with 1,000,000 metrics, then reports of
+ * 100 benchmarks x 2 measures with t_test thresholds (max sample size 64) posted over HTTP. Prints p50/p99
+ * latency, sustained metrics per second with 4 concurrent clients, and the ratio to the raw cost of the same
+ * storage work measured in the same run: an Appender insert of the same 200 rows plus the history query and the
+ * commit, on a bare DuckDB connection.
+ *
+ * Run: npm run bench -- ingest
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { DuckDBInstance, DuckDBTimestampValue } from '@duckdb/node-api';
+import { history } from '../plugins/storage/duckdb/repositories/history.js';
+import { summarize } from './lib/measure.js';
+import { Random } from './lib/random.js';
+import { BenchReport } from './lib/report.js';
+import { startBenchServer } from './lib/server.js';
+
+const BENCHMARKS = 100;
+const SEED_REPORTS = 5_000;
+const random = new Random(7);
+const dir = mkdtempSync(join(tmpdir(), 'benchtrack-ingest-'));
+const file = join(dir, 'ingest.db');
+
+const results = () =>
+  JSON.stringify(
+    Object.fromEntries(
+      Array.from({ length: BENCHMARKS }, (_, i) => [
+        `bench::case_${i}`,
+        {
+          latency: { value: 1000 + i + random.next() * 20 },
+          throughput: { value: 5000 - i + random.next() * 50 },
+        },
+      ]),
+    ),
+  );
+const thresholds = {
+  models: {
+    latency: { test: 't_test', upper_boundary: 0.99, max_sample_size: 64 },
+    throughput: { test: 't_test', lower_boundary: 0.99, max_sample_size: 64 },
+  },
+};
+
+async function post(url: string): Promise<number> {
+  const now = new Date().toISOString();
+  const started = performance.now();
+  const response = await fetch(`${url}/v0/run`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      project: 'ingest',
+      branch: 'main',
+      testbed: 'ci',
+      start_time: now,
+      end_time: now,
+      results: [results()],
+      settings: { adapter: 'json' },
+      thresholds,
+    }),
+  });
+  await response.arrayBuffer();
+  if (response.status !== 201) throw new Error(`POST /v0/run answered ${response.status}`);
+  return performance.now() - started;
+}
+
+/** Copies the series of the first report into 5,000 earlier reports (1,000,000 metrics) with bare SQL. */
+async function seed(): Promise<void> {
+  const instance = await DuckDBInstance.create(file);
+  const c = await instance.connect();
+  await c.run('BEGIN');
+  await c.run(`CREATE TEMP TABLE s AS SELECT series_id, value FROM metric`);
+  await c.run(`INSERT INTO version (id, uuid, project_id, number, hash, created)
+    SELECT 1000000 + r, uuid(), 1, -r, NULL, now()::TIMESTAMP FROM range(1, ${SEED_REPORTS}) t(r)`);
+  await c.run(
+    `INSERT INTO head_version SELECT (SELECT head_id FROM report LIMIT 1), 1000000 + r FROM range(1, ${SEED_REPORTS}) t(r)`,
+  );
+  await c.run(`INSERT INTO report (id, uuid, project_id, user_id, branch_id, head_id, version_id, testbed_id, adapter,
+      idempotency_key, start_time, end_time, created)
+    SELECT 1000000 + r, uuid(), 1, NULL, f.branch_id, f.head_id, 1000000 + r, f.testbed_id, 'json', NULL,
+      f.start_time - to_minutes(r), f.start_time - to_minutes(r), now()::TIMESTAMP
+    FROM range(1, ${SEED_REPORTS}) t(r), (SELECT * FROM report LIMIT 1) f`);
+  await c.run(`INSERT INTO metric (id, uuid, project_id, report_id, iteration, series_id, head_id, version_id,
+      start_time, end_time, value)
+    SELECT 10000000 + r * 1000 + s.series_id, uuidv7(), 1, 1000000 + r, 0, s.series_id, rep.head_id, rep.version_id,
+      rep.start_time, rep.end_time, s.value * (0.99 + random() * 0.02)
+    FROM range(1, ${SEED_REPORTS}) t(r) JOIN report rep ON rep.id = 1000000 + r, s
+    ORDER BY rep.start_time`);
+  await c.run('COMMIT');
+  await c.run('CHECKPOINT');
+  c.closeSync();
+  instance.closeSync();
+}
+
+/** The storage floor of one report: Appender insert of 200 rows, the same history query, commit. */
+async function raw(): Promise<number[]> {
+  const instance = await DuckDBInstance.create(file);
+  const c = await instance.connect();
+  const [head, series] = (
+    await c.runAndReadAll(
+      `SELECT (SELECT head_id FROM report ORDER BY id DESC LIMIT 1), list(DISTINCT series_id) FROM metric`,
+    )
+  ).getRowsJS()[0] as [number, number[]];
+  const [maxId] = (await c.runAndReadAll('SELECT max(id) FROM metric')).getRowsJS()[0] as [bigint];
+  let id = maxId + 1n;
+  const times: number[] = [];
+  for (let k = 0; k < 60; k++) {
+    const started = performance.now();
+    await c.run('BEGIN');
+    const appender = await c.createAppender('metric');
+    const now = new DuckDBTimestampValue(BigInt(Date.now()) * 1000n);
+    for (const s of series) {
+      appender.appendBigInt(id++);
+      appender.appendVarchar(crypto.randomUUID());
+      for (const v of [1, 1, 0, s, head, 1]) appender.appendInteger(v);
+      appender.appendTimestamp(now);
+      appender.appendTimestamp(now);
+      appender.appendDouble(1000000 + random.next());
+      for (let n = 0; n < 7; n++) appender.appendNull();
+      appender.endRow();
+    }
+    appender.flushSync();
+    appender.closeSync();
+    await history(c, {
+      headId: head,
+      series: Int32Array.from(series),
+      maxSamples: new Int32Array(series.length).fill(64),
+      since: new Float64Array(series.length).fill(-Infinity),
+    });
+    await c.run('ROLLBACK');
+    times.push(performance.now() - started);
+  }
+  c.closeSync();
+  instance.closeSync();
+  return times.slice(10);
+}
+
+const report = new BenchReport(
+  'ingest: 100 benchmarks x 2 measures, t_test thresholds, 1,000,000 metrics seeded',
+);
+try {
+  let server = await startBenchServer(file);
+  await post(server.url);
+  await server.close();
+  const seedStart = performance.now();
+  await seed();
+  process.stderr.write(
+    `seeded ${(SEED_REPORTS * BENCHMARKS * 2).toLocaleString()} metrics in ${((performance.now() - seedStart) / 1000).toFixed(1)} s\n`,
+  );
+
+  server = await startBenchServer(file);
+  for (let i = 0; i < 10; i++) await post(server.url);
+  const latencies: number[] = [];
+  for (let i = 0; i < 100; i++) latencies.push(await post(server.url));
+  const latency = summarize(latencies);
+
+  const clients = 4;
+  const perClient = 40;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      for (let i = 0; i < perClient; i++) await post(server.url);
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const metricsPerSecond = (clients * perClient * BENCHMARKS * 2) / seconds;
+  await server.close();
+
+  const floor = summarize(await raw());
+  report
+    .add(
+      'ingest/report',
+      'latency',
+      { value: latency.p50Ms * 1e6, upper_value: latency.p99Ms * 1e6 },
+      `p50 ${latency.p50Ms.toFixed(1)} ms, p99 ${latency.p99Ms.toFixed(1)} ms`,
+    )
+    .add(
+      'ingest/sustained',
+      'throughput',
+      metricsPerSecond,
+      `${Math.round(metricsPerSecond).toLocaleString()} metrics/s (${clients} clients)`,
+    )
+    .add(
+      'ingest/raw-duckdb',
+      'latency',
+      floor.p50Ms * 1e6,
+      `p50 ${floor.p50Ms.toFixed(1)} ms (Appender 200 rows + history query)`,
+    )
+    .ratio('ingest/report', 'raw DuckDB (Appender + history query)', latency.p50Ms, floor.p50Ms)
+    .print();
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

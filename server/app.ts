@@ -17,6 +17,7 @@ import { adminRoutes } from './routes/admin.js';
 import { authRoutes } from './routes/auth.js';
 import { dimensionRoutes } from './routes/dimensions.js';
 import { organizationRoutes } from './routes/organizations.js';
+import { perfRoutes } from './routes/perf.js';
 import { projectRoutes } from './routes/projects.js';
 import { reportRoutes } from './routes/reports.js';
 import { serverRoutes } from './routes/server.js';
@@ -124,6 +125,7 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     dimensionRoutes,
     thresholdRoutes,
     reportRoutes,
+    perfRoutes,
   ]) {
     await app.register(routes(ctx), { prefix: API_PREFIX });
   }

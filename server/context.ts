@@ -6,6 +6,8 @@ import {
   DimensionsService,
   MembersService,
   OrganizationsService,
+  PerfService,
+  PlotsService,
   ProjectsService,
   ReportsService,
   ThresholdsService,
@@ -14,6 +16,8 @@ import {
   type ServiceContext,
 } from '../core/index.js';
 import { computeBoundaries } from '../workers/boundaries.js';
+import { shapePerf } from '../workers/perf-shape.js';
+import { renderPlotImage } from '../workers/plot-image.js';
 import { Authenticator } from './auth.js';
 import type { AppDependencies } from './dependencies.js';
 import { createMailer } from './mail.js';
@@ -35,6 +39,8 @@ export interface RouteContext {
   readonly thresholds: ThresholdsService;
   readonly reports: ReportsService;
   readonly alerts: AlertsService;
+  readonly perf: PerfService;
+  readonly plots: PlotsService;
   /** The context the services share (for functions that are not services). */
   readonly services: ServiceContext;
 }
@@ -50,9 +56,12 @@ export function createRouteContext(deps: AppDependencies): RouteContext {
     logger: deps.logger,
     registry: deps.registry,
     boundaries: (job) => computeBoundaries(deps.pool, job),
+    perfShaper: (input, format) => shapePerf(deps.pool, input, format),
+    renderImage: (input) => renderPlotImage(deps.pool, input),
     now,
   };
   const apiTokens = new ApiTokensService(services);
+  const perf = new PerfService(services);
   const limit = deps.authAttemptsPerMinute ?? 32;
   return {
     deps,
@@ -68,6 +77,8 @@ export function createRouteContext(deps: AppDependencies): RouteContext {
     thresholds: new ThresholdsService(services),
     reports: new ReportsService(services),
     alerts: new AlertsService(services),
+    perf,
+    plots: new PlotsService(services, perf),
     services,
   };
 }

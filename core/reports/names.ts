@@ -7,6 +7,31 @@ import type { WriteRepositories } from '../storage/storage.js';
 const NAME_MAX = { benchmark: 1024, measure: 64 } as const;
 
 /**
+ * Matches keys to rows by NameId rules (UUID, then slug, then name). A UUID that matches nothing is a 404; other
+ * keys that match nothing are returned as missing.
+ */
+export function matchNamed(
+  kind: string,
+  keys: readonly string[],
+  rows: readonly DimensionRecord[],
+): { found: Map<string, DimensionRecord>; missing: string[] } {
+  const byUuid = new Map(rows.map((r) => [r.uuid, r]));
+  const bySlug = new Map(rows.map((r) => [r.slug, r]));
+  const byName = new Map(rows.map((r) => [r.name, r]));
+  const found = new Map<string, DimensionRecord>();
+  const missing: string[] = [];
+  for (const key of keys) {
+    const row = isUuid(key)
+      ? byUuid.get(key.toLowerCase())
+      : ((isSlug(key) ? bySlug.get(key) : undefined) ?? byName.get(key));
+    if (row) found.set(key, row);
+    else if (isUuid(key)) throw new NotFoundError(`${kind} "${key}" not found in this project`);
+    else missing.push(key);
+  }
+  return { found, missing };
+}
+
+/**
  * Resolves many benchmark or measure keys of one report at once (get-or-create by NameId: UUID, then slug,
  * then name), with a fixed number of queries whatever the count: look up, reserve slugs, insert the missing,
  * unarchive the archived. Returns the record of each key.
@@ -18,20 +43,7 @@ export async function ensureNamed(
   keys: readonly string[],
   now: Date,
 ): Promise<Map<string, DimensionRecord>> {
-  const rows = await tx.named.findMany(kind, projectId, keys);
-  const byUuid = new Map(rows.map((r) => [r.uuid, r]));
-  const bySlug = new Map(rows.map((r) => [r.slug, r]));
-  const byName = new Map(rows.map((r) => [r.name, r]));
-  const out = new Map<string, DimensionRecord>();
-  const missing: string[] = [];
-  for (const key of keys) {
-    const found = isUuid(key)
-      ? byUuid.get(key.toLowerCase())
-      : ((isSlug(key) ? bySlug.get(key) : undefined) ?? byName.get(key));
-    if (found) out.set(key, found);
-    else if (isUuid(key)) throw new NotFoundError(`${kind} "${key}" not found in this project`);
-    else missing.push(key);
-  }
+  const { found: out, missing } = matchNamed(kind, keys, await tx.named.findMany(kind, projectId, keys));
   if (missing.length > 0) await insertMissing(tx, kind, projectId, missing, out, now);
   for (const record of new Set(out.values())) {
     if (record.archived) {

@@ -2,6 +2,8 @@ import type { Mailer } from '../accounts/mailer.js';
 import type { LiveConfig, Tokens } from '../accounts/tokens.js';
 import type { Logger } from '../logging.js';
 import type { BoundaryColumns } from '../models/boundary-columns.js';
+import type { PerfShapeInput } from '../perf/shape.js';
+import type { PlotImageInput } from '../plots/image.js';
 import type { PluginRegistry } from '../plugins/registry.js';
 import type { Storage } from '../storage/storage.js';
 
@@ -16,6 +18,15 @@ export interface BoundaryJobInput {
 /** Computes boundary columns (inline for small jobs, in worker threads otherwise). */
 export type BoundaryEngine = (job: BoundaryJobInput) => Promise<BoundaryColumns>;
 
+/** Turns perf columns into the answer's bytes (in a worker when the answer is large). */
+export type PerfShaper = (
+  input: PerfShapeInput,
+  format: 'json' | 'csv' | 'arrow',
+) => Promise<string | Uint8Array>;
+
+/** Renders a plot image to PNG bytes (in a worker). */
+export type ImageRenderer = (input: PlotImageInput) => Promise<Uint8Array>;
+
 /** What the services share: storage, tokens, mail, plugins, the running configuration and the clock. */
 export interface ServiceContext {
   readonly storage: Storage;
@@ -26,5 +37,7 @@ export interface ServiceContext {
   /** Adapters and threshold models. */
   readonly registry: PluginRegistry;
   readonly boundaries: BoundaryEngine;
+  readonly perfShaper: PerfShaper;
+  readonly renderImage: ImageRenderer;
   readonly now: () => Date;
 }

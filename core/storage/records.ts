@@ -278,3 +278,63 @@ export interface HistoryColumns {
   readonly offsets: Uint32Array;
   readonly values: Float64Array;
 }
+
+/** The permutations of a perf query: position i is one branch head x series (testbed x benchmark x measure). */
+export interface PerfRequest {
+  readonly series: Int32Array;
+  readonly heads: Int32Array;
+  /** Epoch milliseconds; reports that started at or after it. */
+  readonly start?: number | undefined;
+  /** Epoch milliseconds; reports that ended at or before it. */
+  readonly end?: number | undefined;
+}
+
+/**
+ * The points of a perf query, column by column, ordered by permutation, then version number, report start time
+ * and iteration. Absent numbers are NaN, absent ids 0, absent strings null.
+ */
+export interface PerfColumns {
+  readonly count: number;
+  readonly permutation: Int32Array;
+  readonly report: (string | null)[];
+  readonly iteration: Int32Array;
+  readonly start: Float64Array;
+  readonly end: Float64Array;
+  readonly version: Int32Array;
+  readonly hash: (string | null)[];
+  readonly uuid: (string | null)[];
+  readonly value: Float64Array;
+  readonly lower: Float64Array;
+  readonly upper: Float64Array;
+  readonly threshold: Int32Array;
+  readonly model: Int32Array;
+  readonly baseline: Float64Array;
+  readonly lowerLimit: Float64Array;
+  readonly upperLimit: Float64Array;
+  readonly alert: (string | null)[];
+  readonly alertLimit: (string | null)[];
+  readonly alertStatus: (string | null)[];
+  readonly alertModified: Float64Array;
+}
+
+/** A perf plot pinned to a project's dashboard; dimensions are kept as ids, ordered as chosen. */
+export interface PlotRecord {
+  readonly id: number;
+  readonly uuid: string;
+  readonly project_id: number;
+  readonly rank: number;
+  readonly title: string | null;
+  readonly lower_value: boolean;
+  readonly upper_value: boolean;
+  readonly lower_boundary: boolean;
+  readonly upper_boundary: boolean;
+  readonly x_axis: 'date_time' | 'version';
+  readonly y_axis: 'auto' | 'linear' | 'log';
+  readonly window_seconds: number | bigint;
+  readonly branch_ids: readonly number[];
+  readonly testbed_ids: readonly number[];
+  readonly benchmark_ids: readonly number[];
+  readonly measure_ids: readonly number[];
+  readonly created: Date;
+  readonly modified: Date;
+}

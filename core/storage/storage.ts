@@ -10,6 +10,9 @@ import type {
   HistoryRequest,
   MetricColumns,
   MetricRecord,
+  PerfColumns,
+  PerfRequest,
+  PlotRecord,
   ReportRecord,
   DimensionUsage,
   HeadRecord,
@@ -154,6 +157,13 @@ export interface MetricsReader {
    * point): per series, the newest `maxSamples` values whose report started at or after `since`, newest first.
    */
   history(request: HistoryRequest): Promise<HistoryColumns>;
+  /** ONE query for every permutation of a perf query, columnar (see PerfColumns for the order). */
+  perf(request: PerfRequest): Promise<PerfColumns>;
+  /**
+   * A cheap fingerprint of what a perf query would return (count, newest metric, newest alert change), so a
+   * rendered image can be reused while the data has not changed.
+   */
+  perfFingerprint(request: PerfRequest): Promise<string>;
 }
 
 export interface MetricsWriter extends MetricsReader {
@@ -210,6 +220,7 @@ export interface ReadRepositories {
   readonly reports: ReportsReader;
   readonly metrics: MetricsReader;
   readonly named: NamedBatchReader;
+  readonly plots: TableReader<PlotRecord>;
 }
 
 /** Repositories usable inside a write transaction. */
@@ -252,6 +263,7 @@ export interface WriteRepositories extends ReadRepositories {
   readonly reports: ReportsReader & TableWriter<ReportRecord, New<ReportRecord>>;
   readonly metrics: MetricsWriter;
   readonly named: NamedBatchWriter;
+  readonly plots: TableWriter<PlotRecord, New<PlotRecord>>;
 }
 
 export interface Storage {

@@ -11,8 +11,9 @@ import type {
   WriteRepositories,
 } from '../../../../core/index.js';
 import { execute, ident, query } from '../sql.js';
-import { tableWriter } from '../table.js';
+import { tableReader, tableWriter, type TableSpec } from '../table.js';
 import { history } from './history.js';
+import { perf, perfFingerprint } from './perf.js';
 import { reports, reportsReader } from './reports.js';
 
 const METRIC_COLUMNS = `m.id, m.uuid, m.report_id, m.iteration, m.series_id, s.benchmark_id, s.measure_id, m.value,
@@ -46,6 +47,8 @@ function metricsReader(connection: DuckDBConnection): MetricsReader {
       return row;
     },
     history: (request) => history(connection, request),
+    perf: (request) => perf(connection, request),
+    perfFingerprint: (request) => perfFingerprint(connection, request),
   };
 }
 
@@ -199,23 +202,51 @@ function namedWriter(connection: DuckDBConnection): NamedBatchWriter {
   };
 }
 
+export const plots: TableSpec = {
+  name: 'plot',
+  columns: [
+    'id',
+    'uuid',
+    'project_id',
+    'rank',
+    'title',
+    'lower_value',
+    'upper_value',
+    'lower_boundary',
+    'upper_boundary',
+    'x_axis',
+    'y_axis',
+    'window_seconds',
+    'branch_ids',
+    'testbed_ids',
+    'benchmark_ids',
+    'measure_ids',
+    'created',
+    'modified',
+  ],
+  search: ['title', 'uuid'],
+  key: ['rank', 'id'],
+};
+
 export function metricReaders(
   connection: DuckDBConnection,
-): Pick<ReadRepositories, 'reports' | 'metrics' | 'named'> {
+): Pick<ReadRepositories, 'reports' | 'metrics' | 'named' | 'plots'> {
   return {
     reports: reportsReader(connection),
     metrics: metricsReader(connection),
     named: namedReader(connection),
+    plots: tableReader(connection, plots),
   };
 }
 
 export function metricWriters(
   connection: DuckDBConnection,
   reserveIds: IdReserver,
-): Pick<WriteRepositories, 'reports' | 'metrics' | 'named'> {
+): Pick<WriteRepositories, 'reports' | 'metrics' | 'named' | 'plots'> {
   return {
     reports: { ...tableWriter<ReportRecord, never>(connection, reports), ...reportsReader(connection) },
     metrics: metricsWriter(connection, reserveIds),
     named: namedWriter(connection),
+    plots: tableWriter(connection, plots),
   };
 }

@@ -1,0 +1,195 @@
+import { createHash } from 'node:crypto';
+import type { Caller } from '../access/permissions.js';
+import { requireProject } from '../access/resolve.js';
+import { branchJson, dimensionJson, measureJson } from '../dimensions/json.js';
+import { InputError } from '../errors.js';
+import type { PlotImageInput } from '../plots/image.js';
+import { thresholdModelJson } from '../reports/json.js';
+import { projectJson } from '../schemas/accounts.js';
+import { PERF_IMAGE_LINES_MAX, type PerfQuery } from '../schemas/perf.js';
+import type { ServiceContext } from '../services/context.js';
+import type { PerfColumns, ProjectRecord } from '../storage/records.js';
+import type { ReadRepositories } from '../storage/storage.js';
+import { resolvePerf, type PerfKeys, type Permutation } from './resolve.js';
+import type { PerfShapeInput } from './shape.js';
+
+export type PerfFormat = 'json' | 'csv' | 'arrow';
+
+export interface PerfImageOptions {
+  readonly title?: string | undefined;
+  readonly x_axis: 'date_time' | 'version';
+  readonly y_axis: 'auto' | 'linear' | 'log';
+  readonly width?: number | undefined;
+  readonly height?: number | undefined;
+  /** Draw the threshold limits as a band (pinned plots may turn them off). */
+  readonly boundaries?: boolean;
+}
+
+export interface PerfImage {
+  readonly etag: string;
+  /** `undefined` when the caller already holds this image (its If-None-Match matched). */
+  readonly png: Uint8Array | undefined;
+  readonly public: boolean;
+}
+
+/** How many rendered images are kept; they are reused while their data is unchanged. */
+const IMAGE_CACHE_SIZE = 256;
+
+/**
+ * Perf queries: the history of many series at once, as JSON (built without an object per point), CSV or Arrow;
+ * and PNG images of up to 8 series, cached by the content they show.
+ */
+export class PerfService {
+  readonly #images = new Map<string, { etag: string; png: Uint8Array }>();
+
+  constructor(private readonly ctx: ServiceContext) {}
+
+  async query(
+    caller: Caller,
+    projectRef: string,
+    query: PerfQuery,
+    format: PerfFormat,
+  ): Promise<string | Uint8Array> {
+    const input = await this.ctx.storage.read(async (r) => {
+      const { project } = await requireProject(r, caller, projectRef, 'view');
+      const selection = await resolvePerf(r, project, query);
+      const columns = await r.metrics.perf(selection.request);
+      return shapeInput(r, project, selection.permutations, columns, query);
+    });
+    return this.ctx.perfShaper(input, format);
+  }
+
+  /**
+   * A PNG of up to 8 series of one measure. The ETag covers the query and a fingerprint of the data, so a
+   * repeated request for unchanged data is answered from the cache (or with 304) without rendering.
+   */
+  async image(
+    caller: Caller,
+    projectRef: string,
+    keys: PerfKeys,
+    options: PerfImageOptions,
+    ifNoneMatch?: string,
+  ): Promise<PerfImage> {
+    return this.ctx.storage.read(async (r) => {
+      const { project } = await requireProject(r, caller, projectRef, 'view');
+      const selection = await resolvePerf(r, project, keys);
+      if (selection.permutations.length > PERF_IMAGE_LINES_MAX) {
+        throw new InputError(
+          `a perf image draws at most ${PERF_IMAGE_LINES_MAX} lines; this selection has ${selection.permutations.length}: select fewer branches, testbeds or benchmarks`,
+        );
+      }
+      const fingerprint = await r.metrics.perfFingerprint(selection.request);
+      const key = JSON.stringify([
+        project.id,
+        selection.request.series,
+        selection.request.heads,
+        keys.start_time,
+        keys.end_time,
+        options,
+      ]);
+      const etag = `"${createHash('sha256').update(`${key}|${fingerprint}`).digest('base64url').slice(0, 27)}"`;
+      const isPublic = project.visibility === 'public';
+      if (ifNoneMatch === etag) return { etag, png: undefined, public: isPublic };
+      const cached = this.#images.get(key);
+      if (cached?.etag === etag) return { etag, png: cached.png, public: isPublic };
+      const columns = await r.metrics.perf(selection.request);
+      const png = await this.ctx.renderImage(imageInput(selection.permutations, columns, keys, options));
+      this.#remember(key, { etag, png });
+      return { etag, png, public: isPublic };
+    });
+  }
+
+  #remember(key: string, entry: { etag: string; png: Uint8Array }): void {
+    this.#images.delete(key);
+    this.#images.set(key, entry);
+    if (this.#images.size > IMAGE_CACHE_SIZE) this.#images.delete(this.#images.keys().next().value as string);
+  }
+}
+
+/** Everything the shaper needs besides the points: per permutation its dimensions' JSON, threshold models' JSON. */
+async function shapeInput(
+  r: ReadRepositories,
+  project: ProjectRecord,
+  permutations: readonly Permutation[],
+  columns: PerfColumns,
+  query: PerfQuery,
+): Promise<PerfShapeInput> {
+  const branches = new Map<string, string>();
+  const prefixes: string[] = [];
+  for (const p of permutations) {
+    const key = `${p.branch.id}:${p.head.id}`;
+    let branch = branches.get(key);
+    if (!branch) branches.set(key, (branch = JSON.stringify(await branchJson(r, project, p.branch, p.head))));
+    prefixes.push(
+      `{"branch":${branch},"testbed":${JSON.stringify(dimensionJson(project, p.testbed))},"benchmark":${JSON.stringify(dimensionJson(project, p.benchmark))},"measure":${JSON.stringify(measureJson(project, p.measure))},`,
+    );
+  }
+  const thresholds: Record<string, string> = {};
+  for (let i = 0; i < columns.count; i++) {
+    const key = `${columns.threshold[i]}:${columns.model[i]}`;
+    if (!columns.threshold[i] || key in thresholds) continue;
+    const threshold = await r.thresholds.find({ id: columns.threshold[i] as number });
+    const model = await r.models.find({ id: columns.model[i] as number });
+    thresholds[key] =
+      threshold && model ? JSON.stringify(thresholdModelJson(project, { threshold, model })) : 'null';
+  }
+  const organization = await r.organizations.find({ id: project.organization_id });
+  const time = (ms: number | undefined) => (ms === undefined ? 'null' : `"${new Date(ms).toISOString()}"`);
+  return {
+    columns,
+    prefixes,
+    names: permutations.map(
+      (p) => [p.branch.name, p.testbed.name, p.benchmark.name, p.measure.name] as const,
+    ),
+    thresholds,
+    head: `{"project":${JSON.stringify(projectJson(project, organization ?? { uuid: '' }))},"start_time":${time(query.start_time)},"end_time":${time(query.end_time)},"results":[`,
+  };
+}
+
+/** The renderer's input: one line per permutation, x by time or version, limits and alert markers. */
+function imageInput(
+  permutations: readonly Permutation[],
+  c: PerfColumns,
+  keys: PerfKeys,
+  options: PerfImageOptions,
+): PlotImageInput {
+  const ranges = permutations.map(() => ({ from: 0, to: 0 }));
+  for (let i = 0; i < c.count; i++) {
+    const range = ranges[c.permutation[i] as number] as { from: number; to: number };
+    if (range.to === 0) range.from = i;
+    range.to = i + 1;
+  }
+  const measure = permutations[0]?.measure;
+  return {
+    ...(options.title ? { title: options.title } : {}),
+    ...(options.width ? { width: options.width } : {}),
+    ...(options.height ? { height: options.height } : {}),
+    xAxis: options.x_axis,
+    yAxis: options.y_axis,
+    measure: { name: measure?.name ?? 'Measure', units: measure?.units ?? '' },
+    ...(options.x_axis === 'date_time' && (keys.start_time !== undefined || keys.end_time !== undefined)
+      ? {
+          xRange: {
+            ...(keys.start_time !== undefined ? { start: keys.start_time } : {}),
+            ...(keys.end_time !== undefined ? { end: keys.end_time } : {}),
+          },
+        }
+      : {}),
+    series: permutations.map((p, k) => {
+      const { from, to } = ranges[k] as { from: number; to: number };
+      const x =
+        options.x_axis === 'version'
+          ? Float64Array.from(c.version.subarray(from, to))
+          : c.start.slice(from, to);
+      return {
+        label: `${p.branch.name} / ${p.testbed.name} / ${p.benchmark.name}`,
+        x,
+        y: c.value.slice(from, to),
+        ...(options.boundaries === false
+          ? {}
+          : { lower: c.lowerLimit.slice(from, to), upper: c.upperLimit.slice(from, to) }),
+        alert: Uint8Array.from({ length: to - from }, (_, j) => (c.alert[from + j] === null ? 0 : 1)),
+      };
+    }),
+  } as PlotImageInput;
+}

@@ -1,0 +1,153 @@
+import { z } from 'zod';
+import { projectSchema } from './accounts.js';
+import { dateTimeSchema, uuidSchema } from './common.js';
+import { branchSchema, dimensionSchema, measureSchema } from './dimensions.js';
+import { alertStatusSchema, boundarySchema, metricSchema, thresholdModelSchema } from './reports.js';
+
+/** Wire format of perf queries and pinned plots. */
+
+/** At most this many branch x testbed x benchmark x measure permutations per query (spec: Limits). */
+export const PERF_PERMUTATIONS_MAX = 255;
+/** A perf image draws at most this many lines. */
+export const PERF_IMAGE_LINES_MAX = 8;
+
+const list = (what: string) =>
+  z
+    .string({ error: `is required: a comma-separated list of ${what} (UUID or slug)` })
+    .transform((text) => text.split(',').map((item) => item.trim()))
+    .refine((items) => items.every((item) => item.length > 0), {
+      error: `must list ${what} without empty entries`,
+    });
+
+export const perfQuerySchema = z.object({
+  branches: list('branches'),
+  heads: z
+    .string()
+    .optional()
+    .transform((text) => (text === undefined ? [] : text.split(',').map((item) => item.trim())))
+    .describe('Head UUIDs aligned with branches; an empty entry means the current head'),
+  testbeds: list('testbeds'),
+  benchmarks: list('benchmarks'),
+  measures: list('measures').refine((items) => items.length <= 2, {
+    error: 'must list at most two measures',
+  }),
+  start_time: z.coerce
+    .number()
+    .int()
+    .optional()
+    .describe('Epoch milliseconds: points from reports that started at or after it'),
+  end_time: z.coerce
+    .number()
+    .int()
+    .optional()
+    .describe('Epoch milliseconds: points from reports that ended at or before it'),
+  format: z
+    .enum(['json', 'csv', 'arrow'])
+    .optional()
+    .describe('Default json; also chosen by the Accept header'),
+});
+export type PerfQuery = z.output<typeof perfQuerySchema>;
+
+export const perfImageQuerySchema = perfQuerySchema.omit({ format: true }).extend({
+  measures: list('measures').refine((items) => items.length === 1, {
+    error: 'must name exactly one measure for an image',
+  }),
+  title: z.string().max(256).optional(),
+  x_axis: z.enum(['date_time', 'version']).default('date_time'),
+  y_axis: z.enum(['auto', 'linear', 'log']).default('auto'),
+  width: z.coerce.number().int().min(320).max(4000).optional(),
+  height: z.coerce.number().int().min(240).max(3000).optional(),
+});
+
+export const perfPointSchema = z.object({
+  report: uuidSchema,
+  iteration: z.int(),
+  start_time: dateTimeSchema,
+  end_time: dateTimeSchema,
+  version: z.object({ number: z.int(), hash: z.string().nullable() }),
+  metric: metricSchema,
+  threshold: thresholdModelSchema.nullable(),
+  boundary: boundarySchema.nullable(),
+  alert: z
+    .object({
+      uuid: uuidSchema,
+      limit: z.enum(['lower', 'upper']),
+      status: alertStatusSchema,
+      modified: dateTimeSchema,
+    })
+    .nullable(),
+});
+export const perfSchema = z.object({
+  project: projectSchema,
+  start_time: dateTimeSchema.nullable(),
+  end_time: dateTimeSchema.nullable(),
+  results: z.array(
+    z.object({
+      branch: branchSchema,
+      testbed: dimensionSchema,
+      benchmark: dimensionSchema,
+      measure: measureSchema,
+      metrics: z.array(perfPointSchema),
+    }),
+  ),
+});
+
+export const PLOTS_MAX = 64;
+const plotFields = {
+  title: z.string().min(1).max(256).nullable().optional(),
+  lower_value: z.boolean().default(false),
+  upper_value: z.boolean().default(false),
+  lower_boundary: z.boolean().default(false),
+  upper_boundary: z.boolean().default(false),
+  x_axis: z.enum(['date_time', 'version']).default('date_time'),
+  y_axis: z.enum(['auto', 'linear', 'log']).default('auto'),
+  window: z.int().min(1).max(2_147_483_647).describe('Seconds of history to show, up to now'),
+  branches: z.array(z.string().min(1)).min(1).max(255),
+  testbeds: z.array(z.string().min(1)).min(1).max(255),
+  benchmarks: z.array(z.string().min(1)).min(1).max(255),
+  measures: z.array(z.string().min(1)).min(1).max(2),
+};
+export const newPlotSchema = z.strictObject({
+  index: z
+    .int()
+    .min(0)
+    .max(PLOTS_MAX - 1)
+    .optional()
+    .describe('Position on the dashboard (default: last)'),
+  ...plotFields,
+});
+export const updatePlotSchema = z.strictObject({
+  index: z
+    .int()
+    .min(0)
+    .max(PLOTS_MAX - 1)
+    .optional(),
+  title: z.string().min(1).max(256).nullable().optional().describe('null clears the title'),
+  lower_value: z.boolean().optional(),
+  upper_value: z.boolean().optional(),
+  lower_boundary: z.boolean().optional(),
+  upper_boundary: z.boolean().optional(),
+  x_axis: z.enum(['date_time', 'version']).optional(),
+  y_axis: z.enum(['auto', 'linear', 'log']).optional(),
+  window: z.int().min(1).max(2_147_483_647).optional(),
+});
+export const plotSchema = z.object({
+  uuid: uuidSchema,
+  project: uuidSchema,
+  index: z.int(),
+  title: z.string().nullable(),
+  lower_value: z.boolean(),
+  upper_value: z.boolean(),
+  lower_boundary: z.boolean(),
+  upper_boundary: z.boolean(),
+  x_axis: z.enum(['date_time', 'version']),
+  y_axis: z.enum(['auto', 'linear', 'log']),
+  window: z.int(),
+  branches: z.array(uuidSchema),
+  testbeds: z.array(uuidSchema),
+  benchmarks: z.array(uuidSchema),
+  measures: z.array(uuidSchema),
+  created: dateTimeSchema,
+  modified: dateTimeSchema,
+});
+export type PlotJson = z.infer<typeof plotSchema>;

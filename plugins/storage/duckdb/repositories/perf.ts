@@ -1,0 +1,135 @@
+import type { DuckDBConnection, DuckDBVector } from '@duckdb/node-api';
+import type { PerfColumns, PerfRequest } from '../../../../core/index.js';
+import { bind, query } from '../sql.js';
+
+/**
+ * Every permutation in one statement: the metric fact table joined to the permutation list (series, head), the
+ * head's versions, and the few small tables the points show (version number and hash, report UUID, alert).
+ */
+const PERF_SQL = `WITH perm AS (SELECT unnest($pos) AS pos, unnest($series) AS series_id, unnest($heads) AS head_id)
+  SELECT perm.pos, r.uuid::VARCHAR, m.iteration, epoch_ms(m.start_time)::DOUBLE, epoch_ms(m.end_time)::DOUBLE,
+    v.number, v.hash, m.uuid::VARCHAR, m.value, m.lower_value, m.upper_value, m.threshold_id, m.model_id,
+    m.baseline, m.lower_limit, m.upper_limit, a.uuid::VARCHAR, a.boundary_limit, a.status,
+    epoch_ms(a.modified)::DOUBLE
+  FROM metric m
+  JOIN perm ON m.series_id = perm.series_id
+  JOIN head_version hv ON hv.version_id = m.version_id AND hv.head_id = perm.head_id
+  JOIN version v ON v.id = m.version_id
+  JOIN report r ON r.id = m.report_id
+  LEFT JOIN alert a ON a.metric_id = m.id
+  WHERE m.start_time >= make_timestamp($start::BIGINT * 1000) AND m.end_time <= make_timestamp($end::BIGINT * 1000)
+  ORDER BY perm.pos, v.number, m.start_time, m.iteration`;
+
+const FAR_PAST = -62_135_596_800_000; // 0001-01-01
+const FAR_FUTURE = 253_402_300_799_000; // 9999-12-31
+
+function perfParams(request: PerfRequest) {
+  return {
+    pos: Int32Array.from(request.series.keys()),
+    series: request.series,
+    heads: request.heads,
+    start: request.start ?? FAR_PAST,
+    end: request.end ?? FAR_FUTURE,
+  };
+}
+
+function empty(count: number) {
+  const nan = () => new Float64Array(count).fill(Number.NaN);
+  const strings = () => new Array<string | null>(count).fill(null);
+  return {
+    count,
+    permutation: new Int32Array(count),
+    report: strings(),
+    iteration: new Int32Array(count),
+    start: nan(),
+    end: nan(),
+    version: new Int32Array(count),
+    hash: strings(),
+    uuid: strings(),
+    value: nan(),
+    lower: nan(),
+    upper: nan(),
+    threshold: new Int32Array(count),
+    model: new Int32Array(count),
+    baseline: nan(),
+    lowerLimit: nan(),
+    upperLimit: nan(),
+    alert: strings(),
+    alertLimit: strings(),
+    alertStatus: strings(),
+    alertModified: nan(),
+  };
+}
+
+type Column = Int32Array | Float64Array | (string | null)[];
+
+/**
+ * Runs the perf query and reads it chunk by chunk into preallocated typed arrays (row objects would cost
+ * several times more and block the event loop on large answers).
+ */
+export async function perf(connection: DuckDBConnection, request: PerfRequest): Promise<PerfColumns> {
+  if (request.series.length === 0) return empty(0);
+  const { values, types } = bind(PERF_SQL, perfParams(request));
+  const result = await connection.run(PERF_SQL, values, types);
+  const chunks = await result.fetchAllChunks();
+  const count = chunks.reduce((n, chunk) => n + chunk.rowCount, 0);
+  const out = empty(count);
+  const columns: Column[] = [
+    out.permutation,
+    out.report,
+    out.iteration,
+    out.start,
+    out.end,
+    out.version,
+    out.hash,
+    out.uuid,
+    out.value,
+    out.lower,
+    out.upper,
+    out.threshold,
+    out.model,
+    out.baseline,
+    out.lowerLimit,
+    out.upperLimit,
+    out.alert,
+    out.alertLimit,
+    out.alertStatus,
+    out.alertModified,
+  ];
+  let row = 0;
+  for (const chunk of chunks) {
+    const n = chunk.rowCount;
+    columns.forEach((column, c) => copy(chunk.getColumnVector(c), n, column, row));
+    row += n;
+  }
+  return out;
+}
+
+function copy(vector: DuckDBVector, n: number, column: Column, offset: number): void {
+  if (Array.isArray(column)) {
+    for (let i = 0; i < n; i++) column[offset + i] = (vector.getItem(i) as string | null) ?? null;
+    return;
+  }
+  const absent = column instanceof Float64Array ? Number.NaN : 0;
+  for (let i = 0; i < n; i++) {
+    const item = vector.getItem(i) as number | null;
+    column[offset + i] = item === null ? absent : item;
+  }
+}
+
+/** Count, newest metric id and newest alert change of what the perf query would return. */
+export async function perfFingerprint(connection: DuckDBConnection, request: PerfRequest): Promise<string> {
+  if (request.series.length === 0) return 'empty';
+  const [row] = await query<{ n: bigint; newest: bigint | null; alerts: Date | null }>(
+    connection,
+    `WITH perm AS (SELECT unnest($series) AS series_id, unnest($heads) AS head_id)
+     SELECT count(*) AS n, max(m.id) AS newest, max(a.modified) AS alerts
+     FROM metric m
+     JOIN perm ON m.series_id = perm.series_id
+     JOIN head_version hv ON hv.version_id = m.version_id AND hv.head_id = perm.head_id
+     LEFT JOIN alert a ON a.metric_id = m.id
+     WHERE m.start_time >= make_timestamp($start::BIGINT * 1000) AND m.end_time <= make_timestamp($end::BIGINT * 1000)`,
+    perfParams(request),
+  );
+  return `${row?.n ?? 0}:${row?.newest ?? 0}:${row?.alerts?.getTime() ?? 0}`;
+}

@@ -1,0 +1,223 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import {
+  newPlotSchema,
+  perfImageQuerySchema,
+  perfQuerySchema,
+  perfSchema,
+  plotSchema,
+  updatePlotSchema,
+  uuidSchema,
+  type PerfFormat,
+  type PerfImage,
+} from '../../core/index.js';
+import { sendPage, type RouteContext } from '../context.js';
+
+const projectParams = z.object({ project: z.string().describe('Project UUID or slug') });
+const plotParams = projectParams.extend({ plot: uuidSchema });
+const security: Record<string, string[]>[] = [{ bearer: [] }, {}];
+
+const TYPES: Record<PerfFormat, string> = {
+  json: 'application/json; charset=utf-8',
+  csv: 'text/csv; charset=utf-8',
+  arrow: 'application/vnd.apache.arrow.stream',
+};
+
+/** `format=` wins; otherwise the Accept header chooses CSV or Arrow; JSON by default. */
+function formatOf(request: FastifyRequest, requested: PerfFormat | undefined): PerfFormat {
+  if (requested) return requested;
+  const accept = request.headers.accept ?? '';
+  if (accept.includes('text/csv')) return 'csv';
+  if (accept.includes('application/vnd.apache.arrow')) return 'arrow';
+  return 'json';
+}
+
+/** Images are cheap to revalidate: public ones may be cached by anyone for a minute, private ones only by the client. */
+function sendImage(reply: FastifyReply, image: PerfImage) {
+  reply.header('ETag', image.etag);
+  reply.header('Cache-Control', image.public ? 'public, max-age=60' : 'private, max-age=0, must-revalidate');
+  if (!image.png) return reply.status(304).send();
+  return reply
+    .type('image/png')
+    .send(Buffer.from(image.png.buffer, image.png.byteOffset, image.png.byteLength));
+}
+
+/** Perf queries (JSON, CSV, Arrow), perf images, and pinned plots with their images. */
+export function perfRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/projects/:project/perf',
+      {
+        serializerCompiler: () => (data: unknown) => (typeof data === 'string' ? data : JSON.stringify(data)),
+        schema: {
+          tags: ['perf'],
+          summary: 'History of many series at once (at most 255 permutations), as JSON, CSV or Arrow',
+          security,
+          params: projectParams,
+          querystring: perfQuerySchema,
+          response: { 200: perfSchema },
+        },
+      },
+      async (request, reply) => {
+        const format = formatOf(request, request.query.format);
+        const body = await ctx.perf.query(
+          await ctx.auth.optional(request),
+          request.params.project,
+          request.query,
+          format,
+        );
+        reply.type(TYPES[format]);
+        if (format === 'csv') reply.header('Content-Disposition', 'inline; filename="perf.csv"');
+        // already serialized: the text or bytes go out as they are
+        const payload =
+          typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+        return reply.send(payload as never);
+      },
+    );
+
+    app.get(
+      '/projects/:project/perf/img',
+      {
+        schema: {
+          tags: ['perf'],
+          summary: 'PNG plot of up to 8 series of one measure (ETag, Cache-Control; 304 when unchanged)',
+          security,
+          params: projectParams,
+          querystring: perfImageQuerySchema,
+        },
+      },
+      async (request, reply) => {
+        const { title, x_axis, y_axis, width, height, ...keys } = request.query;
+        const image = await ctx.perf.image(
+          await ctx.auth.optional(request),
+          request.params.project,
+          keys,
+          { title, x_axis, y_axis, width, height },
+          request.headers['if-none-match'],
+        );
+        return sendImage(reply, image);
+      },
+    );
+
+    app.get(
+      '/projects/:project/plots',
+      {
+        schema: {
+          tags: ['plots'],
+          summary: 'Pinned plots of the dashboard, by index',
+          security,
+          params: projectParams,
+          querystring: z.object({
+            per_page: z.coerce.number().int().min(1).max(255).default(64),
+            page: z.coerce.number().int().min(0).default(1),
+            sort: z.enum(['index', 'title']).default('index'),
+            direction: z.enum(['asc', 'desc']).default('asc'),
+            search: z.string().min(1).optional(),
+          }),
+          response: { 200: z.array(plotSchema) },
+        },
+      },
+      async (request, reply) => {
+        const q = request.query;
+        return sendPage(
+          reply,
+          await ctx.plots.list(await ctx.auth.optional(request), request.params.project, {
+            sort: q.sort,
+            direction: q.direction,
+            page: q.page,
+            perPage: q.per_page,
+            search: q.search,
+          }),
+        );
+      },
+    );
+
+    app.post(
+      '/projects/:project/plots',
+      {
+        schema: {
+          tags: ['plots'],
+          summary: 'Pin a plot (at most 64 per project)',
+          security,
+          params: projectParams,
+          body: newPlotSchema,
+          response: { 201: plotSchema },
+        },
+      },
+      async (request, reply) =>
+        reply
+          .status(201)
+          .send(
+            await ctx.plots.create(await ctx.auth.optional(request), request.params.project, request.body),
+          ),
+    );
+
+    app.get(
+      '/projects/:project/plots/:plot',
+      {
+        schema: {
+          tags: ['plots'],
+          summary: 'View a pinned plot',
+          security,
+          params: plotParams,
+          response: { 200: plotSchema },
+        },
+      },
+      async (request) =>
+        ctx.plots.get(await ctx.auth.optional(request), request.params.project, request.params.plot),
+    );
+
+    app.patch(
+      '/projects/:project/plots/:plot',
+      {
+        schema: {
+          tags: ['plots'],
+          summary: 'Update or move a pinned plot',
+          security,
+          params: plotParams,
+          body: updatePlotSchema,
+          response: { 200: plotSchema },
+        },
+      },
+      async (request) =>
+        ctx.plots.update(
+          await ctx.auth.optional(request),
+          request.params.project,
+          request.params.plot,
+          request.body,
+        ),
+    );
+
+    app.delete(
+      '/projects/:project/plots/:plot',
+      { schema: { tags: ['plots'], summary: 'Unpin a plot', security, params: plotParams } },
+      async (request, reply) => {
+        await ctx.plots.delete(await ctx.auth.optional(request), request.params.project, request.params.plot);
+        return reply.status(204).send();
+      },
+    );
+
+    app.get(
+      '/projects/:project/plots/:plot/img',
+      {
+        schema: {
+          tags: ['plots'],
+          summary: 'PNG of a pinned plot over its window (the first measure)',
+          security,
+          params: plotParams,
+        },
+      },
+      async (request, reply) =>
+        sendImage(
+          reply,
+          await ctx.plots.image(
+            await ctx.auth.optional(request),
+            request.params.project,
+            request.params.plot,
+            request.headers['if-none-match'],
+          ),
+        ),
+    );
+  };
+}

@@ -1,0 +1,284 @@
+import { tableFromIPC } from 'apache-arrow';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, createProject, signUp, type Session } from '../helpers/accounts.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+
+let t: TestApp;
+let ada: Session;
+const P = '/v0/projects/perf';
+const day = (n: number) => new Date(Date.UTC(2026, 0, 1 + n));
+
+beforeAll(async () => {
+  t = await createTestApp();
+  ada = await signUp(t, 'Ada Lovelace', 'ada@example.com');
+  await createProject(t, ada, 'ada-lovelace', { name: 'Perf' });
+  await createProject(t, ada, 'ada-lovelace', { name: 'Secret', visibility: 'private' });
+  for (let i = 0; i < 12; i++) {
+    const values = { 'sort, quick': 100 + (i % 3) + (i >= 10 ? 40 : 0), parse: 200 + (i % 2) };
+    await post('perf', 'main', i, values, [{ ...values, parse: values.parse + 1 }]);
+  }
+  await post('secret', 'main', 0, { x: 1 });
+});
+afterAll(() => t.close());
+
+async function post(
+  project: string,
+  branch: string,
+  n: number,
+  values: Record<string, number>,
+  more: Record<string, number>[] = [],
+  extra: object = {},
+) {
+  const bmf = (v: Record<string, number>) =>
+    JSON.stringify(Object.fromEntries(Object.entries(v).map(([k, value]) => [k, { latency: { value } }])));
+  const response = await t.app.inject({
+    method: 'POST',
+    url: `/v0/projects/${project}/reports`,
+    headers: bearer(ada.token),
+    payload: {
+      branch,
+      testbed: 'linux',
+      start_time: day(n).toISOString(),
+      end_time: new Date(day(n).getTime() + 60_000).toISOString(),
+      results: [bmf(values), ...more.map(bmf)],
+      settings: { adapter: 'json' },
+      thresholds: { models: { latency: { test: 't_test', upper_boundary: 0.99 } } },
+      ...extra,
+    },
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json();
+}
+
+const get = (url: string, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: 'GET', url, headers });
+const query = 'branches=main&testbeds=linux&benchmarks=parse,sort-quick,nothing-here&measures=latency';
+
+describe('perf query', () => {
+  it('answers every permutation with data in one document, points in version, time and iteration order', async () => {
+    await t.app.inject({
+      method: 'POST',
+      url: `${P}/benchmarks`,
+      headers: bearer(ada.token),
+      payload: { name: 'nothing here' },
+    });
+    const response = await get(`${P}/perf?${query}`);
+    expect(response.statusCode).toBe(200);
+    const perf = response.json();
+    expect(perf.project.slug).toBe('perf');
+    expect(perf.results.map((r: { benchmark: { name: string } }) => r.benchmark.name)).toEqual([
+      'parse',
+      'sort, quick',
+    ]);
+    const points = perf.results[1].metrics as {
+      iteration: number;
+      version: { number: number };
+      metric: { value: number };
+      boundary: unknown;
+      alert: unknown;
+      threshold: unknown;
+    }[];
+    expect(points).toHaveLength(24);
+    expect(points.slice(0, 4).map((p) => [p.version.number, p.iteration])).toEqual([
+      [0, 0],
+      [0, 1],
+      [1, 0],
+      [1, 1],
+    ]);
+    expect(points[0]).toMatchObject({
+      threshold: { model: { test: 't_test' } },
+      boundary: { baseline: null },
+    });
+    const alerted = points.filter((p) => p.alert !== null);
+    expect(alerted.length).toBeGreaterThan(0);
+    expect(alerted[0]).toMatchObject({ metric: { value: 141 }, alert: { limit: 'upper', status: 'active' } });
+  });
+
+  it('filters by time in epoch milliseconds', async () => {
+    const perf = (
+      await get(`${P}/perf?${query}&start_time=${day(3).getTime()}&end_time=${day(5).getTime() + 60_000}`)
+    ).json();
+    expect(perf.start_time).toBe(day(3).toISOString());
+    expect(perf.results[0].metrics.map((p: { version: { number: number } }) => p.version.number)).toEqual([
+      3, 3, 4, 4, 5, 5,
+    ]);
+  });
+
+  it('follows a branch head, including the versions inherited from its start point, or an earlier head', async () => {
+    const first = await post('perf', 'feature', 20, { parse: 300 }, [], { start_point: { branch: 'main' } });
+    const oldHead = first.branch.head.uuid;
+    await post('perf', 'feature', 21, { parse: 301 }, [], { start_point: { branch: 'main', reset: true } });
+    const current = (
+      await get(`${P}/perf?branches=feature&testbeds=linux&benchmarks=parse&measures=latency`)
+    ).json();
+    expect(current.results[0].metrics.length).toBe(24 + 1);
+    const earlier = (
+      await get(
+        `${P}/perf?branches=feature&heads=${oldHead}&testbeds=linux&benchmarks=parse&measures=latency`,
+      )
+    ).json();
+    expect(earlier.results[0].branch.head.uuid).toBe(oldHead);
+    expect(earlier.results[0].metrics.at(-1).metric.value).toBe(300);
+  });
+
+  it('refuses more than 255 permutations, naming the count', async () => {
+    const many = Array.from({ length: 64 }, (_, i) => `b${i}`).join(',');
+    const response = await get(
+      `${P}/perf?branches=main&testbeds=linux,l2&benchmarks=${many}&measures=latency,throughput`,
+    );
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toContain('this one has 256 (1 x 2 x 64 x 2)');
+  });
+
+  it.each([
+    ['branches=main&testbeds=linux&benchmarks=parse&measures=a,b,c', 400, 'must list at most two measures'],
+    ['branches=main&testbeds=linux&measures=latency', 400, 'querystring.benchmarks'],
+    ['branches=main&testbeds=linux&benchmarks=parse,,sort&measures=latency', 400, 'without empty entries'],
+    ['branches=main&testbeds=linux&benchmarks=nope&measures=latency', 404, 'benchmark'],
+    ['branches=ghost&testbeds=linux&benchmarks=parse&measures=latency', 404, 'branch "ghost" not found'],
+  ])('rejects %s', async (q, status, message) => {
+    const response = await get(`${P}/perf?${q}`);
+    expect(response.statusCode).toBe(status);
+    expect(response.json().message).toContain(message);
+  });
+
+  it('serves public projects without a token and hides private ones', async () => {
+    expect(
+      (await get(`/v0/projects/secret/perf?branches=main&testbeds=linux&benchmarks=x&measures=latency`))
+        .statusCode,
+    ).toBe(404);
+    const owner = await get(
+      `/v0/projects/secret/perf?branches=main&testbeds=linux&benchmarks=x&measures=latency`,
+      bearer(ada.token),
+    );
+    expect(owner.json().results[0].metrics).toHaveLength(1);
+  });
+
+  it('serves CSV with quoted names, chosen by format or the Accept header', async () => {
+    const response = await get(`${P}/perf?${query}`, { accept: 'text/csv' });
+    expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
+    const lines = response.body.trim().split('\r\n');
+    expect(lines[0]).toBe(
+      'branch,testbed,benchmark,measure,report,iteration,start_time,end_time,version,hash,metric,value,lower_value,upper_value,baseline,lower_limit,upper_limit,alert_limit,alert_status',
+    );
+    expect(lines).toHaveLength(1 + 48);
+    expect(lines.find((line) => line.includes('sort, quick'))).toMatch(/^main,linux,"sort, quick",Latency,/);
+  });
+
+  it('serves an Arrow IPC stream', async () => {
+    const response = await get(`${P}/perf?${query}&format=arrow`);
+    expect(response.headers['content-type']).toBe('application/vnd.apache.arrow.stream');
+    const table = tableFromIPC(response.rawPayload);
+    expect(table.numRows).toBe(48);
+    expect(table.schema.fields.map((f) => f.name)).toContain('upper_limit');
+    expect(table.getChild('benchmark')?.get(0)).toBe('parse');
+    expect(table.getChild('value')?.get(0)).toBe(200);
+  });
+});
+
+describe('perf images', () => {
+  const img = 'branches=main&testbeds=linux&benchmarks=parse,sort-quick&measures=latency&title=Latency';
+
+  it('renders a PNG with an ETag, answers 304 for an unchanged image, and a new ETag after new data', async () => {
+    const first = await get(`${P}/perf/img?${img}`);
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['content-type']).toBe('image/png');
+    expect(first.rawPayload.subarray(0, 8)).toEqual(
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    );
+    expect(first.headers['cache-control']).toBe('public, max-age=60');
+    const etag = first.headers.etag as string;
+    expect((await get(`${P}/perf/img?${img}`, { 'if-none-match': etag })).statusCode).toBe(304);
+    expect((await get(`${P}/perf/img?${img}`)).headers.etag).toBe(etag);
+    await post('perf', 'main', 30, { parse: 205 });
+    const after = await get(`${P}/perf/img?${img}`, { 'if-none-match': etag });
+    expect(after.statusCode).toBe(200);
+    expect(after.headers.etag).not.toBe(etag);
+  });
+
+  it('keeps private images private', async () => {
+    const q = 'branches=main&testbeds=linux&benchmarks=x&measures=latency';
+    expect((await get(`/v0/projects/secret/perf/img?${q}`)).statusCode).toBe(404);
+    const owner = await get(`/v0/projects/secret/perf/img?${q}`, bearer(ada.token));
+    expect(owner.headers['cache-control']).toBe('private, max-age=0, must-revalidate');
+  });
+
+  it('refuses more than 8 lines and more than one measure', async () => {
+    const names = Array.from({ length: 9 }, (_, i) => `line-${i}`);
+    for (const name of names)
+      await t.app.inject({
+        method: 'POST',
+        url: `${P}/benchmarks`,
+        headers: bearer(ada.token),
+        payload: { name },
+      });
+    await post('perf', 'main', 40, Object.fromEntries(names.map((n) => [n, 1])));
+    const nine = await get(
+      `${P}/perf/img?branches=main&testbeds=linux&benchmarks=${names.join(',')}&measures=latency`,
+    );
+    expect(nine.statusCode).toBe(400);
+    expect(nine.json().message).toContain('at most 8 lines; this selection has 9');
+    const two = await get(
+      `${P}/perf/img?branches=main&testbeds=linux&benchmarks=parse&measures=latency,throughput`,
+    );
+    expect(two.json().message).toContain('exactly one measure');
+  });
+});
+
+describe('pinned plots', () => {
+  const plot = (title: string, extra: object = {}) => ({
+    title,
+    window: 400 * 86_400,
+    branches: ['main'],
+    testbeds: ['linux'],
+    benchmarks: ['parse'],
+    measures: ['latency'],
+    upper_boundary: true,
+    ...extra,
+  });
+  const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
+    t.app.inject({ method, url, headers: bearer(ada.token), ...(payload ? { payload } : {}) });
+  const titles = async () =>
+    ((await call('GET', `${P}/plots`)).json() as { title: string; index: number }[]).map(
+      (p) => `${p.index}:${p.title}`,
+    );
+
+  it('pins, orders, moves and unpins plots', async () => {
+    const a = (await call('POST', `${P}/plots`, plot('A'))).json();
+    await call('POST', `${P}/plots`, plot('B'));
+    const c = (await call('POST', `${P}/plots`, plot('C', { index: 0 }))).json();
+    expect(c).toMatchObject({
+      index: 0,
+      x_axis: 'date_time',
+      y_axis: 'auto',
+      window: 400 * 86_400,
+      upper_boundary: true,
+    });
+    expect(await titles()).toEqual(['0:C', '1:A', '2:B']);
+    await call('PATCH', `${P}/plots/${c.uuid}`, { index: 2, title: 'C moved' });
+    expect(await titles()).toEqual(['0:A', '1:B', '2:C moved']);
+    expect((await call('DELETE', `${P}/plots/${a.uuid}`)).statusCode).toBe(204);
+    expect(await titles()).toEqual(['0:B', '1:C moved']);
+    const cleared = (await call('PATCH', `${P}/plots/${c.uuid}`, { title: null })).json();
+    expect(cleared.title).toBeNull();
+  });
+
+  it('renders the image of a pinned plot, without a token on a public project', async () => {
+    const created = (await call('POST', `${P}/plots`, plot('Image'))).json();
+    const image = await get(`${P}/plots/${created.uuid}/img`);
+    expect(image.statusCode).toBe(200);
+    expect(image.headers['content-type']).toBe('image/png');
+  });
+
+  it('names missing dimensions and stops at 64 plots', async () => {
+    const missing = await call('POST', `${P}/plots`, plot('Bad', { benchmarks: ['ghost'] }));
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().message).toBe('benchmark "ghost" not found in this project');
+    const count = (await call('GET', `${P}/plots`)).json().length;
+    for (let i = count; i < 64; i++)
+      expect((await call('POST', `${P}/plots`, plot(`P${i}`))).statusCode).toBe(201);
+    const full = await call('POST', `${P}/plots`, plot('one too many'));
+    expect(full.statusCode).toBe(409);
+    expect(full.json().message).toContain('at most 64 pinned plots');
+  });
+});

@@ -1,0 +1,96 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  createLogger,
+  perfArrow,
+  perfCsv,
+  perfJson,
+  type PerfColumns,
+  type PerfShapeInput,
+} from '../core/index.js';
+import { INLINE_MAX_POINTS, shapePerf } from './perf-shape.js';
+import { WorkerPool } from './pool.js';
+
+const pool = new WorkerPool(createLogger({ name: 't', log: { mode: 'stderr_terminal', level: 'error' } }), {
+  maxThreads: 1,
+});
+afterAll(() => pool.close());
+
+function input(count: number): PerfShapeInput {
+  const nan = () => new Float64Array(count).fill(Number.NaN);
+  const columns: PerfColumns = {
+    count,
+    permutation: Int32Array.from({ length: count }, (_, i) => (i < count / 2 ? 0 : 1)),
+    report: Array.from({ length: count }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`),
+    iteration: new Int32Array(count),
+    start: Float64Array.from({ length: count }, (_, i) => Date.UTC(2026, 0, 1) + i * 60_000),
+    end: Float64Array.from({ length: count }, (_, i) => Date.UTC(2026, 0, 1) + i * 60_000 + 1000),
+    version: Int32Array.from({ length: count }, (_, i) => i),
+    hash: Array.from({ length: count }, (_, i) => (i % 2 ? 'a'.repeat(40) : null)),
+    uuid: Array.from({ length: count }, (_, i) => `00000000-0000-7000-8000-${String(i).padStart(12, '0')}`),
+    value: Float64Array.from({ length: count }, (_, i) => 100 + (i % 7) / 3),
+    lower: nan(),
+    upper: nan(),
+    threshold: Int32Array.from({ length: count }, (_, i) => (i % 3 ? 1 : 0)),
+    model: Int32Array.from({ length: count }, (_, i) => (i % 3 ? 2 : 0)),
+    baseline: Float64Array.from({ length: count }, () => 100),
+    lowerLimit: nan(),
+    upperLimit: Float64Array.from({ length: count }, () => 103.5),
+    alert: Array.from({ length: count }, (_, i) =>
+      i % 100 === 5 ? `00000000-0000-4000-9000-${String(i).padStart(12, '0')}` : null,
+    ),
+    alertLimit: Array.from({ length: count }, (_, i) => (i % 100 === 5 ? 'upper' : null)),
+    alertStatus: Array.from({ length: count }, (_, i) => (i % 100 === 5 ? 'active' : null)),
+    alertModified: Float64Array.from({ length: count }, () => Date.UTC(2026, 1, 1)),
+  };
+  return {
+    columns,
+    prefixes: ['{"branch":{"name":"a"},', '{"branch":{"name":"b, c"},'],
+    names: [
+      ['main', 'linux', 'parse', 'Latency'],
+      ['main', 'linux', 'sort, "quick"', 'Latency'],
+    ],
+    thresholds: { '1:2': '{"uuid":"t","model":{"test":"t_test"}}' },
+    head: '{"project":{},"start_time":null,"end_time":null,"results":[',
+  };
+}
+
+describe('shapePerf', () => {
+  it('builds valid JSON with every point, grouped by permutation', () => {
+    const json = JSON.parse(perfJson(input(300)));
+    expect(json.results).toHaveLength(2);
+    expect(json.results[0].metrics).toHaveLength(150);
+    const point = json.results[0].metrics[5];
+    expect(point).toMatchObject({
+      iteration: 0,
+      version: { number: 5, hash: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' },
+      metric: { lower_value: null, upper_value: null },
+      threshold: { uuid: 't' },
+      boundary: { baseline: 100, lower_limit: null, upper_limit: 103.5 },
+      alert: { limit: 'upper', status: 'active', modified: '2026-02-01T00:00:00.000Z' },
+    });
+    expect(json.results[0].metrics[3]).toMatchObject({ threshold: null, boundary: null, alert: null });
+    expect(JSON.parse(perfJson({ ...input(0) })).results).toEqual([]);
+  });
+
+  it.each(['json', 'csv', 'arrow'] as const)('gives the same %s in a worker as inline', async (format) => {
+    const count = INLINE_MAX_POINTS + 2000;
+    const inline =
+      format === 'json'
+        ? perfJson(input(count))
+        : format === 'csv'
+          ? perfCsv(input(count))
+          : perfArrow(input(count));
+    const sent = input(count);
+    const pooled = await shapePerf(pool, sent, format);
+    expect(sent.columns.value.byteLength).toBe(0);
+    const same =
+      typeof inline === 'string'
+        ? pooled === inline
+        : Buffer.from(pooled as Uint8Array).equals(Buffer.from(inline));
+    if (!same && typeof inline === 'string') {
+      const at = [...inline].findIndex((ch, i) => ch !== (pooled as string)[i]);
+      expect((pooled as string).slice(at - 80, at + 80)).toBe(inline.slice(at - 80, at + 80));
+    }
+    expect(same).toBe(true);
+  });
+});

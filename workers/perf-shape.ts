@@ -1,0 +1,40 @@
+import type { TransferListItem } from 'node:worker_threads';
+import { perfArrow, perfCsv, perfJson, type PerfShapeInput } from '../core/index.js';
+import type { WorkerPool } from './pool.js';
+import type { PerfShapeOutput } from './tasks/perf-shape.js';
+
+/**
+ * Answers with at least this many points are shaped in a worker, so the main thread never spends long on one
+ * answer (about 8,000 points shape inline in a few milliseconds; see bench/perf.bench.ts).
+ */
+export const INLINE_MAX_POINTS = 10_000;
+
+/** Shapes a perf answer: inline when small, in the pool otherwise (the columns' buffers move to the worker). */
+export async function shapePerf(
+  pool: WorkerPool,
+  input: PerfShapeInput,
+  format: 'json' | 'csv' | 'arrow',
+): Promise<string | Uint8Array> {
+  if (input.columns.count < INLINE_MAX_POINTS) {
+    return format === 'arrow' ? perfArrow(input) : format === 'csv' ? perfCsv(input) : perfJson(input);
+  }
+  const c = input.columns;
+  const transfer: TransferListItem[] = [
+    c.permutation,
+    c.iteration,
+    c.start,
+    c.end,
+    c.version,
+    c.value,
+    c.lower,
+    c.upper,
+    c.threshold,
+    c.model,
+    c.baseline,
+    c.lowerLimit,
+    c.upperLimit,
+    c.alertModified,
+  ].map((array) => array.buffer as ArrayBuffer);
+  const output = await pool.run<PerfShapeOutput>('perf-shape', { input, format }, transfer);
+  return 'text' in output ? output.text : output.bytes;
+}

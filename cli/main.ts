@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { registerAdaptersCommand } from './commands/adapters.js';
 import { registerMockCommand } from './commands/mock.js';
 import { registerParseCommand } from './commands/parse.js';
+import { registerRunCommand } from './commands/run.js';
 import { failure } from './lib/errors.js';
 import { readVersion } from './lib/version.js';
 
@@ -16,10 +17,13 @@ export function createProgram(): Command {
     .version(readVersion(), '-V, --version', 'print the version')
     .helpOption('-h, --help', 'print help')
     .showHelpAfterError('(run with --help for usage)')
-    .configureHelp({ sortSubcommands: true });
+    .configureHelp({ sortSubcommands: true })
+    // `run` passes the options after its command through to it.
+    .enablePositionalOptions();
   registerParseCommand(program);
   registerAdaptersCommand(program);
   registerMockCommand(program);
+  registerRunCommand(program);
   return program;
 }
 

@@ -1,5 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { spawn, spawnSync } from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -9,14 +9,53 @@ export interface CliResult {
   readonly stderr: string;
 }
 
+export interface CliOptions {
+  readonly input?: string;
+  /** Added to a minimal environment (PATH and HOME only, so the developer's BENCHTRACK_* never leak in). */
+  readonly env?: NodeJS.ProcessEnv;
+  readonly cwd?: string;
+}
+
+// tsx by absolute URL: the CLI also runs in other directories (git repositories made by the tests).
+const CLI = ['--import', pathToFileURL(`${ROOT}node_modules/tsx/dist/loader.mjs`).href, `${ROOT}cli/main.ts`];
+
+function environment(env: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, HOME: process.env.HOME, ...env };
+}
+
 /** Runs the real `benchtrack` CLI from its TypeScript sources in a child process. */
-export function runCli(args: readonly string[], input?: string): CliResult {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'cli/main.ts', ...args], {
-    cwd: ROOT,
-    input: input ?? '',
+export function runCli(args: readonly string[], input?: string, options: CliOptions = {}): CliResult {
+  const result = spawnSync(process.execPath, [...CLI, ...args], {
+    cwd: options.cwd ?? ROOT,
+    input: input ?? options.input ?? '',
     encoding: 'utf8',
-    env: { PATH: process.env.PATH, HOME: process.env.HOME },
-    timeout: 30_000,
+    env: environment(options.env),
+    timeout: 60_000,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/**
+ * The same without blocking this process: needed when the test itself serves HTTP to the CLI (the fake GitHub
+ * API), which a synchronous child would starve.
+ */
+export function runCliAsync(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...CLI, ...args], {
+      cwd: options.cwd ?? ROOT,
+      env: environment(options.env),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('error', reject);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+    child.stdin.end(options.input ?? '');
+  });
 }

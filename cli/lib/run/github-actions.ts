@@ -1,0 +1,110 @@
+import { appendFile } from 'node:fs/promises';
+import type { ReportJson } from '../../../core/index.js';
+import { escapeHtml, reportHtmlFragment } from '../report/html.js';
+import { GitHubApi, gitHubContext, type GitHubContext } from './github-api.js';
+import type { RunOptions } from './options.js';
+
+/** GitHub's limit on a check run's summary and on a comment's body (spec: 65,535). */
+export const GITHUB_TEXT_MAX = 65_535;
+/** A step's job summary may hold 1 MiB. */
+const STEP_SUMMARY_MAX = 1024 * 1024;
+
+export interface GitHubActionsRun {
+  /** Completes the check run, writes the job summary and posts or updates the pull-request comment. */
+  finish(report: ReportJson, consoleUrl: string): Promise<void>;
+}
+
+/**
+ * The hidden marker that finds this run's comment again on the next push: keyed by the project and by
+ * `--ci-id`, else by branch, testbed and adapter, so several `benchtrack run`s in one workflow keep one
+ * comment each (reference).
+ */
+export function commentMarker(report: ReportJson, ciId: string | undefined): string {
+  const id = ciId ?? `${report.branch.slug}/${report.testbed.slug}/${report.adapter}`;
+  return `<div id="${escapeHtml(`benchtrack.dev/projects/${report.project.slug}/id/${id}`)}"></div>`;
+}
+
+/**
+ * Starts the GitHub integration of `benchtrack run --github-actions <token>`: an in-progress check run is
+ * created before the benchmark runs, so the pull request shows it at once.
+ */
+export async function startGitHubActions(
+  options: RunOptions & { timeout: number },
+  token: string,
+): Promise<GitHubActionsRun> {
+  const context = await gitHubContext(process.env, options.ciNumber);
+  const api = new GitHubApi(context, token, options.timeout * 1000);
+  const name = `Benchtrack Report (${options.ciId ?? options.project ?? 'benchmarks'})`;
+  if (context.fromFork) {
+    process.stderr.write(
+      'benchtrack: warning: a pull request from a fork gets a read-only GITHUB_TOKEN: no check run and no comment (run the upload in a `workflow_run` workflow to get them)\n',
+    );
+  }
+  const check = context.fromFork
+    ? undefined
+    : await api.request<{ id: number }>('POST', '/check-runs', {
+        name,
+        head_sha: context.sha,
+        status: 'in_progress',
+      });
+  return {
+    async finish(report, consoleUrl) {
+      const fragment = (max: number) =>
+        reportHtmlFragment(report, consoleUrl, { noMetrics: options.ciNoMetrics, maxLength: max });
+      if (context.stepSummary) await appendFile(context.stepSummary, fragment(STEP_SUMMARY_MAX));
+      if (!check) return;
+      const alerts = report.counts.alerts.total;
+      await api.request('PATCH', `/check-runs/${check.id}`, {
+        status: 'completed',
+        conclusion: alerts > 0 ? 'failure' : 'success',
+        output: {
+          title: alerts > 0 ? `${alerts} alert${alerts === 1 ? '' : 's'}` : 'No alerts',
+          summary: fragment(GITHUB_TEXT_MAX),
+        },
+      });
+      await comment(api, context, report, options, fragment);
+    },
+  };
+}
+
+interface IssueComment {
+  readonly id: number;
+  readonly body?: string;
+}
+
+async function comment(
+  api: GitHubApi,
+  context: GitHubContext,
+  report: ReportJson,
+  options: RunOptions,
+  fragment: (max: number) => string,
+): Promise<void> {
+  if (context.pullRequest === undefined) return;
+  const thresholds = (report.results ?? []).flat().some((r) => r.measures.some((m) => m.threshold !== null));
+  if (options.ciOnlyThresholds && !thresholds) return;
+  const marker = commentMarker(report, options.ciId);
+  const body = `${marker}\n${fragment(GITHUB_TEXT_MAX - Buffer.byteLength(marker) - 1)}`;
+  const existing = await findComment(api, context.pullRequest, marker);
+  if (existing) {
+    await api.request('PATCH', `/issues/comments/${existing.id}`, { body });
+  } else if (!options.ciOnlyOnAlert || report.counts.alerts.total > 0) {
+    // --ci-only-on-alert only holds back a new comment: one that exists is still brought up to date.
+    await api.request('POST', `/issues/${context.pullRequest}/comments`, { body });
+  }
+}
+
+async function findComment(
+  api: GitHubApi,
+  pullRequest: number,
+  marker: string,
+): Promise<IssueComment | undefined> {
+  for (let page = 1; ; page++) {
+    const comments = await api.request<IssueComment[]>(
+      'GET',
+      `/issues/${pullRequest}/comments?per_page=100&page=${page}`,
+    );
+    const found = comments.find((c) => c.body?.startsWith(marker));
+    if (found) return found;
+    if (comments.length < 100) return undefined;
+  }
+}

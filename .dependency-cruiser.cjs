@@ -54,11 +54,31 @@ module.exports = {
       from: { path: '^cli/', pathNot: ['^cli/main\\.ts$', TESTS] },
       to: { path: '^(server|workers|console|bench|test)/|^plugins/(models|storage)/' },
     },
+    {
+      name: 'console-talks-http-only',
+      comment:
+        'The console (app and host) reaches the API over HTTP only; from core it takes wire types, erased at build.',
+      severity: 'error',
+      from: { path: '^console/' },
+      to: { path: '^(server|plugins|workers|cli|bench|test)/' },
+    },
+    {
+      name: 'console-takes-only-types-from-core',
+      severity: 'error',
+      from: { path: '^console/' },
+      to: { path: '^core/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'nothing-imports-the-console',
+      severity: 'error',
+      from: { path: '^(core|plugins|workers|server|cli)/' },
+      to: { path: '^console/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js'] },
   },
 };

@@ -1,0 +1,33 @@
+import type { z } from 'zod';
+import type {
+  UserJson,
+  memberSchema,
+  organizationSchema,
+  tokenCreatedSchema,
+  tokenSchema,
+} from '../../../core/schemas/accounts.js';
+
+/**
+ * Wire types of the API, inferred from core's zod schemas (type-only imports: nothing of core reaches the
+ * bundle, and the console still talks to the API over HTTP only).
+ */
+export type { ProjectJson, UserJson } from '../../../core/schemas/accounts.js';
+export type {
+  BranchJson,
+  DimensionJson,
+  MeasureJson,
+  ModelJson,
+  ThresholdJson,
+} from '../../../core/schemas/dimensions.js';
+export type { AlertJson, ReportJson } from '../../../core/schemas/reports.js';
+export type TokenJson = z.infer<typeof tokenSchema>;
+export type TokenCreatedJson = z.infer<typeof tokenCreatedSchema>;
+export type OrganizationJson = z.infer<typeof organizationSchema>;
+export type MemberJson = z.infer<typeof memberSchema>;
+
+export interface AuthUserJson {
+  readonly user: UserJson;
+  readonly token: string;
+  readonly creation: string;
+  readonly expiration: string;
+}

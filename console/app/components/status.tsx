@@ -1,0 +1,47 @@
+import type { ComponentChildren } from 'preact';
+import { useEffect } from 'preact/hooks';
+
+/** Loading, error and empty states, the same on every page. */
+
+export function ErrorMessage({ error }: { error: Error | string | undefined | null }) {
+  if (!error) return null;
+  return (
+    <div class="error" role="alert">
+      {typeof error === 'string' ? error : error.message}
+    </div>
+  );
+}
+
+export function Loading({ what = 'Loading' }: { what?: string }) {
+  return (
+    <p class="muted" role="status" aria-live="polite">
+      {what}…
+    </p>
+  );
+}
+
+export function Empty({ title, children }: { title: string; children?: ComponentChildren }) {
+  return (
+    <div class="empty">
+      <p class="empty-title">{title}</p>
+      {children && <div class="muted">{children}</div>}
+    </div>
+  );
+}
+
+/** The page's title, in the tab as well (several console tabs are common). */
+export function useTitle(title: string): void {
+  useEffect(() => {
+    document.title = title ? `${title} · Benchtrack` : 'Benchtrack';
+  }, [title]);
+}
+
+export function PageHeader({ title, children }: { title: string; children?: ComponentChildren }) {
+  useTitle(title);
+  return (
+    <div class="page-header">
+      <h1>{title}</h1>
+      {children && <div class="actions">{children}</div>}
+    </div>
+  );
+}

@@ -1,0 +1,193 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, segment } from '../../api/client.js';
+import type { ModelJson, ReportJson, ThresholdJson } from '../../api/types.js';
+import { ActionButton, ActionForm } from '../../components/form.js';
+import { Empty, ErrorMessage, Loading, PageHeader } from '../../components/status.js';
+import { formatDateTime, formatDuration } from '../../lib/format.js';
+import { useApi } from '../../lib/use-api.js';
+import { setQuery, useLocation } from '../../router.js';
+import type { ProjectContext } from './context.js';
+import { EMPTY_MODEL, modelBody, ModelFields, type ModelDraft } from './model-fields.js';
+import { modelSummary } from './thresholds.js';
+
+function draftOf(model: ModelJson | null): ModelDraft {
+  if (!model) return EMPTY_MODEL;
+  const text = (value: number | null) => (value === null ? '' : String(value));
+  return {
+    test: model.test,
+    min_sample_size: text(model.min_sample_size),
+    max_sample_size: text(model.max_sample_size),
+    window: text(model.window),
+    lower_boundary: text(model.lower_boundary),
+    upper_boundary: text(model.upper_boundary),
+  };
+}
+
+/**
+ * The models this threshold has had. The API lists no model history, so it is gathered from the models its
+ * recent reports were tested with, plus the current one, each read through `?model=`.
+ */
+async function modelHistory(
+  ctx: ProjectContext,
+  threshold: ThresholdJson,
+  signal: AbortSignal,
+): Promise<ModelJson[]> {
+  const reports = await api.list<ReportJson>(
+    `${ctx.path}/reports`,
+    { branch: threshold.branch.uuid, testbed: threshold.testbed.uuid, expand: true, per_page: 100 },
+    signal,
+  );
+  const uuids = new Set<string>();
+  if (threshold.model) uuids.add(threshold.model.uuid);
+  for (const report of reports.data) {
+    for (const result of (report.results ?? []).flat()) {
+      for (const m of result.measures)
+        if (m.threshold?.uuid === threshold.uuid) uuids.add(m.threshold.model.uuid);
+    }
+  }
+  const models = await Promise.all(
+    [...uuids].map((uuid) =>
+      api
+        .get<ThresholdJson>(`${ctx.path}/thresholds/${threshold.uuid}`, { model: uuid }, signal)
+        .then((t) => t.model),
+    ),
+  );
+  return models
+    .filter((m): m is ModelJson => m !== null)
+    .sort((a, b) => Date.parse(b.created) - Date.parse(a.created));
+}
+
+function ModelFacts({ model }: { model: ModelJson }) {
+  return (
+    <dl class="facts">
+      <dt>Model</dt>
+      <dd>{model.test}</dd>
+      <dt>Sample size</dt>
+      <dd>
+        {model.min_sample_size ?? 'default'} to {model.max_sample_size ?? 'all'}
+      </dd>
+      <dt>Window</dt>
+      <dd>{model.window ? formatDuration(model.window) : 'all results'}</dd>
+      <dt>Lower boundary</dt>
+      <dd>{model.lower_boundary ?? 'none'}</dd>
+      <dt>Upper boundary</dt>
+      <dd>{model.upper_boundary ?? 'none'}</dd>
+      <dt>In use</dt>
+      <dd>
+        {formatDateTime(model.created)} – {model.replaced ? formatDateTime(model.replaced) : 'now'}
+      </dd>
+    </dl>
+  );
+}
+
+/** One threshold: its model (or an earlier one, ?model=), a new model, removing the model, the history. */
+export function Threshold({ ctx, uuid }: { ctx: ProjectContext; uuid: string }) {
+  const { query } = useLocation();
+  const shown = query.get('model') ?? undefined;
+  const path = `${ctx.path}/thresholds/${segment(uuid)}`;
+  const loaded = useApi((signal) => api.get<ThresholdJson>(path, { model: shown }, signal), [path, shown]);
+  const current = useApi((signal) => api.get<ThresholdJson>(path, {}, signal), [path]);
+  const history = useApi(
+    (signal) =>
+      current.data ? modelHistory(ctx, current.data, signal) : new Promise<ModelJson[]>(() => undefined),
+    [current.data],
+  );
+  const [draft, setDraft] = useState<ModelDraft>(EMPTY_MODEL);
+  useEffect(() => setDraft(draftOf(current.data?.model ?? null)), [current.data]);
+  const threshold = loaded.data;
+  const changed = () => {
+    setQuery(new URLSearchParams());
+    current.reload();
+    loaded.reload();
+  };
+  if (loaded.error) return <ErrorMessage error={loaded.error} />;
+  if (!threshold) return <Loading what="Loading the threshold" />;
+  const title = `${threshold.branch.name} · ${threshold.testbed.name} · ${threshold.measure.name}`;
+  return (
+    <section>
+      <PageHeader title={`Threshold: ${title}`} />
+      {shown && (
+        <p class="callout">
+          An earlier model. <a href={`${ctx.base}/thresholds/${uuid}`}>Show the current one</a>
+        </p>
+      )}
+      {threshold.model ? (
+        <ModelFacts model={threshold.model} />
+      ) : (
+        <Empty title="No model: results are not tested." />
+      )}
+      {ctx.canEdit && !shown && (
+        <>
+          <h2>New model</h2>
+          <p class="muted">
+            A new model replaces the current one from the next report on; the old one stays in the history.
+          </p>
+          <ActionForm
+            submit="Save the new model"
+            label="New model"
+            onSubmit={async () => {
+              await api.put(path, modelBody(draft));
+              changed();
+            }}
+          >
+            <ModelFields draft={draft} onChange={setDraft} />
+          </ActionForm>
+          {threshold.model && (
+            <div class="spaced">
+              <ActionButton
+                class="danger"
+                confirm="Remove the model? Results are no longer tested until a new one is set."
+                action={async () => {
+                  await api.put(path, { test: null });
+                  changed();
+                }}
+              >
+                Remove the model
+              </ActionButton>
+            </div>
+          )}
+        </>
+      )}
+      <h2>History of models</h2>
+      <ErrorMessage error={history.error} />
+      {history.loading && <Loading what="Gathering the models" />}
+      {!history.loading && history.data?.length === 0 && <Empty title="No model yet." />}
+      {history.data && history.data.length > 0 && (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">From</th>
+                <th scope="col">Until</th>
+                <th scope="col">Model</th>
+                <th scope="col">Sample size</th>
+              </tr>
+            </thead>
+            <tbody>
+              {history.data.map((m) => (
+                <tr
+                  key={m.uuid}
+                  aria-current={(shown ?? current.data?.model?.uuid) === m.uuid ? 'true' : undefined}
+                >
+                  <td>
+                    <a href={`${ctx.base}/thresholds/${uuid}${m.replaced ? `?model=${m.uuid}` : ''}`}>
+                      {formatDateTime(m.created)}
+                    </a>
+                  </td>
+                  <td>{m.replaced ? formatDateTime(m.replaced) : 'current'}</td>
+                  <td>{modelSummary(m)}</td>
+                  <td>
+                    {m.min_sample_size ?? '–'} to {m.max_sample_size ?? '–'}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <p class="muted">
+        Only models that tested one of the last 100 reports, and the current one, are listed.
+      </p>
+    </section>
+  );
+}

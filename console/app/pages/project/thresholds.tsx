@@ -1,0 +1,74 @@
+import { api } from '../../api/client.js';
+import type { ModelJson, ThresholdJson } from '../../api/types.js';
+import { Empty, ErrorMessage, Loading, PageHeader } from '../../components/status.js';
+import { formatDateTime } from '../../lib/format.js';
+import { useApi } from '../../lib/use-api.js';
+import type { ProjectContext } from './context.js';
+
+export function modelSummary(model: ModelJson | null): string {
+  if (!model) return 'no model (not tested)';
+  const bounds = [
+    model.lower_boundary !== null ? `lower ${model.lower_boundary}` : '',
+    model.upper_boundary !== null ? `upper ${model.upper_boundary}` : '',
+  ].filter(Boolean);
+  return `${model.test}${bounds.length ? ` · ${bounds.join(', ')}` : ''}`;
+}
+
+/** Thresholds: one per branch x testbed x measure, each with its current model. */
+export function Thresholds({ ctx }: { ctx: ProjectContext }) {
+  const list = useApi(
+    (signal) => api.list<ThresholdJson>(`${ctx.path}/thresholds`, { per_page: 255 }, signal),
+    [ctx.path],
+  );
+  return (
+    <section>
+      <PageHeader title="Thresholds">
+        {ctx.canEdit && (
+          <a class="button primary" href={`${ctx.base}/thresholds/add`}>
+            Add a threshold
+          </a>
+        )}
+      </PageHeader>
+      <ErrorMessage error={list.error} />
+      {list.loading && !list.data && <Loading />}
+      {list.data?.data.length === 0 && (
+        <Empty title="No thresholds yet.">
+          A threshold tests each new result of a branch, testbed and measure, and raises an alert when it
+          crosses a limit.
+        </Empty>
+      )}
+      {list.data && list.data.data.length > 0 && (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Branch</th>
+                <th scope="col">Testbed</th>
+                <th scope="col">Measure</th>
+                <th scope="col">Model</th>
+                <th scope="col">Sample size</th>
+                <th scope="col">Changed</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.data.map((t) => (
+                <tr key={t.uuid}>
+                  <td>
+                    <a href={`${ctx.base}/thresholds/${t.uuid}`}>{t.branch.name}</a>
+                  </td>
+                  <td>{t.testbed.name}</td>
+                  <td>{t.measure.name}</td>
+                  <td>{modelSummary(t.model)}</td>
+                  <td>
+                    {t.model ? `${t.model.min_sample_size ?? '–'} to ${t.model.max_sample_size ?? '–'}` : ''}
+                  </td>
+                  <td>{formatDateTime(t.modified)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

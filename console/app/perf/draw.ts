@@ -1,0 +1,91 @@
+import type uPlot from 'uplot';
+import type { PlotSeries } from './series.js';
+
+/** Canvas drawing uPlot has no option for: boundary bands under the lines and alert markers over them. */
+
+function scaleOf(series: PlotSeries): string {
+  return series.axis === 0 ? 'y' : 'y2';
+}
+
+function tracePath(
+  u: uPlot,
+  ctx: CanvasRenderingContext2D,
+  values: (number | null)[],
+  scale: string,
+  reverse: boolean,
+): void {
+  const xs = u.data[0];
+  const n = values.length;
+  for (let k = 0; k < n; k++) {
+    const i = reverse ? n - 1 - k : k;
+    const v = values[i];
+    if (v === null || v === undefined) continue;
+    ctx.lineTo(u.valToPos(xs[i]!, 'x', true), u.valToPos(v, scale, true));
+  }
+}
+
+/** The area between lower and upper limits, lightly tinted, and the limits as dashed lines. */
+export function drawBands(
+  u: uPlot,
+  series: readonly PlotSeries[],
+  visible: (index: number) => boolean,
+): void {
+  const { ctx } = u;
+  const { left, top, width, height } = u.bbox;
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(left, top, width, height);
+  ctx.clip();
+  series.forEach((s, index) => {
+    if (!visible(index) || (!s.lower && !s.upper)) return;
+    const scale = scaleOf(s);
+    if (s.lower && s.upper) {
+      ctx.beginPath();
+      tracePath(u, ctx, s.upper, scale, false);
+      tracePath(u, ctx, s.lower, scale, true);
+      ctx.closePath();
+      ctx.globalAlpha = 0.1;
+      ctx.fillStyle = s.color;
+      ctx.fill();
+    }
+    ctx.globalAlpha = 0.7;
+    ctx.strokeStyle = s.color;
+    ctx.lineWidth = devicePixelRatio;
+    ctx.setLineDash([4 * devicePixelRatio, 3 * devicePixelRatio]);
+    for (const limit of [s.lower, s.upper]) {
+      if (!limit) continue;
+      ctx.beginPath();
+      tracePath(u, ctx, limit, scale, false);
+      ctx.stroke();
+    }
+  });
+  ctx.restore();
+}
+
+/** A filled red disc for an active alert, a hollow one for a dismissed alert. */
+export function drawAlerts(
+  u: uPlot,
+  series: readonly PlotSeries[],
+  visible: (index: number) => boolean,
+): void {
+  const { ctx } = u;
+  const radius = 5 * devicePixelRatio;
+  ctx.save();
+  ctx.lineWidth = 2 * devicePixelRatio;
+  series.forEach((s, index) => {
+    if (!visible(index)) return;
+    for (const alert of s.alerts) {
+      const value = s.y[alert.x];
+      if (value === null || value === undefined) continue;
+      const x = u.valToPos(u.data[0][alert.x]!, 'x', true);
+      const y = u.valToPos(value, scaleOf(s), true);
+      ctx.beginPath();
+      ctx.arc(x, y, radius, 0, 2 * Math.PI);
+      ctx.fillStyle = alert.active ? '#dc2626' : '#ffffff';
+      ctx.strokeStyle = alert.active ? '#ffffff' : '#dc2626';
+      ctx.fill();
+      ctx.stroke();
+    }
+  });
+  ctx.restore();
+}

@@ -1,0 +1,211 @@
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { api } from '../api/client.js';
+import { PERF_IMAGE_LINES_MAX, PERF_PERMUTATIONS_MAX, type PerfJson } from '../api/perf-types.js';
+import type { DimensionJson } from '../api/types.js';
+import { CopyButton } from '../components/copy-button.js';
+import { Empty, ErrorMessage, Loading, useTitle } from '../components/status.js';
+import { plural } from '../lib/format.js';
+import { useApi } from '../lib/use-api.js';
+import type { ProjectContext } from '../pages/project/context.js';
+import { setQuery, useLocation } from '../router.js';
+import { download, imageUrl, perfCsv } from './export.js';
+import { Legend } from './legend.js';
+import { PerfPlot } from './perf-plot.js';
+import { Picker } from './picker.js';
+import { PinForm } from './pin-form.js';
+import { RangeControls } from './range-controls.js';
+import {
+  DIMENSION_TABS,
+  isComplete,
+  parseSelection,
+  perfQuery,
+  permutations,
+  selectionQuery,
+  type Selection,
+} from './selection.js';
+import { buildPlotData } from './series.js';
+
+const TAB_LABELS = {
+  branches: 'Branches',
+  testbeds: 'Testbeds',
+  benchmarks: 'Benchmarks',
+  measures: 'Measures',
+} as const;
+
+/** With nothing chosen yet, a first view: the main (or first) branch, the first testbed and measure, a few benchmarks. */
+async function defaultSelection(path: string, signal: AbortSignal): Promise<Partial<Selection>> {
+  const first = (kind: string, count: number) =>
+    api.list<DimensionJson>(`${path}/${kind}`, { per_page: count, sort: 'name' }, signal).then((r) => r.data);
+  const [branches, testbeds, measures, benchmarks] = await Promise.all([
+    api
+      .list<DimensionJson>(`${path}/branches`, { name: 'main', per_page: 1 }, signal)
+      .then((r) => (r.data.length ? r.data : first('branches', 1))),
+    first('testbeds', 1),
+    first('measures', 1),
+    first('benchmarks', PERF_IMAGE_LINES_MAX),
+  ]);
+  return {
+    branches: branches.slice(0, 1).map((d) => d.uuid),
+    testbeds: testbeds.map((d) => d.uuid),
+    measures: measures.map((d) => d.uuid),
+    benchmarks: benchmarks.map((d) => d.uuid),
+  };
+}
+
+/**
+ * The perf explorer: pick dimensions on the left, plot on the right, everything in the URL. Up to 255
+ * series (the API's limit) of any length; the plot is uPlot on a canvas, the key a table.
+ */
+export function Explorer({ ctx }: { ctx: ProjectContext }) {
+  const { query } = useLocation();
+  const selection = useMemo(() => parseSelection(query), [query.toString()]);
+  useTitle(`${ctx.project.name}: perf`);
+  const update = (changes: Partial<Selection>) => {
+    const dimensionsChanged = DIMENSION_TABS.some((k) => k in changes) || 'x_axis' in changes;
+    setQuery(selectionQuery({ ...selection, ...(dimensionsChanged ? { hidden: [] } : {}), ...changes }));
+  };
+
+  const empty = DIMENSION_TABS.every((k) => selection[k].length === 0);
+  useEffect(() => {
+    if (!empty) return;
+    const controller = new AbortController();
+    defaultSelection(ctx.path, controller.signal).then(
+      (defaults) => {
+        if (!controller.signal.aborted && isComplete(defaults as Selection))
+          setQuery(selectionQuery({ ...selection, ...defaults }));
+      },
+      () => undefined,
+    );
+    return () => controller.abort();
+  }, [empty, ctx.path]);
+
+  const count = permutations(selection);
+  const tooMany = count > PERF_PERMUTATIONS_MAX;
+  const queryKey = JSON.stringify([
+    ctx.path,
+    ...DIMENSION_TABS.map((k) => selection[k]),
+    selection.range,
+    selection.start_time,
+    selection.end_time,
+  ]);
+  const perf = useApi(
+    (signal) =>
+      count > 0 && !tooMany
+        ? api.get<PerfJson>(`${ctx.path}/perf`, perfQuery(selection), signal)
+        : Promise.resolve(undefined),
+    [queryKey],
+  );
+  const data = useMemo(
+    () => (perf.data ? buildPlotData(perf.data, selection.x_axis, selection.y_axis === 'log') : undefined),
+    [perf.data, selection.x_axis, selection.y_axis],
+  );
+  const hidden = useMemo(() => new Set(selection.hidden), [selection.hidden.join(',')]);
+  const [pinOpen, setPinOpen] = useState(false);
+  const points = data?.series.reduce((sum, s) => sum + s.source.metrics.length, 0) ?? 0;
+  const title = data?.series.length === 1 ? data.series[0]!.label : ctx.project.name;
+
+  return (
+    <div class="explorer">
+      <aside class="explorer-side" aria-label="Choose what to plot">
+        <div class="tabs small" role="tablist">
+          {DIMENSION_TABS.map((tab) => (
+            <button
+              key={tab}
+              type="button"
+              role="tab"
+              aria-selected={selection.tab === tab}
+              onClick={() => update({ tab })}
+            >
+              {TAB_LABELS[tab]} <span class="count">{selection[tab].length}</span>
+            </button>
+          ))}
+        </div>
+        <div role="tabpanel" aria-label={TAB_LABELS[selection.tab]}>
+          <Picker
+            key={selection.tab}
+            path={ctx.path}
+            kind={selection.tab}
+            selected={selection[selection.tab]}
+            limit={selection.tab === 'measures' ? 2 : undefined}
+            onChange={(uuids) => update({ [selection.tab]: uuids })}
+          />
+        </div>
+      </aside>
+      <section class="explorer-main" aria-label="Plot">
+        <h1 class="sr-only">{ctx.project.name}: perf</h1>
+        <RangeControls selection={selection} onChange={update} />
+        <div class="explorer-status">
+          <span aria-live="polite" data-testid="plot-status">
+            {count === 0
+              ? 'Choose at least one branch, testbed, benchmark and measure.'
+              : tooMany
+                ? ''
+                : perf.loading
+                  ? `Loading ${plural(count, 'series', 'series')}…`
+                  : `${plural(data?.series.length ?? 0, 'series', 'series')}, ${plural(points, 'point')}`}
+          </span>
+          {data && data.series.length > 0 && (
+            <span class="actions">
+              {data.series.length <= PERF_IMAGE_LINES_MAX ? (
+                <CopyButton text={imageUrl(ctx.project.slug, selection, title)} label="Copy image link" />
+              ) : (
+                <button type="button" disabled title={`An image shows at most ${PERF_IMAGE_LINES_MAX} lines`}>
+                  Copy image link
+                </button>
+              )}
+              <button
+                type="button"
+                onClick={() =>
+                  perf.data && download(`${ctx.project.slug}-perf.csv`, perfCsv(perf.data), 'text/csv')
+                }
+              >
+                Download CSV
+              </button>
+              {ctx.canEdit && (
+                <button type="button" aria-expanded={pinOpen} onClick={() => setPinOpen(!pinOpen)}>
+                  Pin to dashboard
+                </button>
+              )}
+            </span>
+          )}
+        </div>
+        {data && data.series.length > PERF_IMAGE_LINES_MAX && (
+          <p class="muted small">
+            The embeddable image draws at most {PERF_IMAGE_LINES_MAX} lines: narrow the selection to copy its
+            link.
+          </p>
+        )}
+        {pinOpen && <PinForm ctx={ctx} selection={selection} onDone={() => undefined} />}
+        {tooMany && (
+          <ErrorMessage
+            error={`This selection makes ${count.toLocaleString()} series (branches × testbeds × benchmarks × measures); a plot shows at most ${PERF_PERMUTATIONS_MAX}. Deselect some.`}
+          />
+        )}
+        <ErrorMessage error={perf.error} />
+        {perf.loading && !data && count > 0 && !tooMany && <Loading what="Loading the results" />}
+        {data && data.series.length === 0 && (
+          <Empty title="No results for this selection.">
+            Widen the time range, or choose other branches, testbeds or benchmarks.
+          </Empty>
+        )}
+        {data && data.series.length > 0 && (
+          <>
+            <PerfPlot
+              data={data}
+              hidden={hidden}
+              bounds={selection.bounds}
+              yAxis={selection.y_axis}
+              reportHref={(uuid) => `${ctx.base}/reports/${uuid}`}
+              label={`Perf plot of ${plural(data.series.length, 'series', 'series')}`}
+            />
+            <p class="muted small">
+              Drag across the plot to zoom, double-click to zoom out; hover or focus it and use the arrow keys
+              for details.
+            </p>
+            <Legend data={data} hidden={hidden} onHidden={(h) => update({ hidden: h })} />
+          </>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,95 @@
+import { formatNumber } from '../lib/format.js';
+import type { PlotData } from './series.js';
+
+/** The plot's key as a table (hundreds of series stay readable), each row showing or hiding its line. */
+export function Legend({
+  data,
+  hidden,
+  onHidden,
+}: {
+  data: PlotData;
+  hidden: ReadonlySet<number>;
+  onHidden: (hidden: number[]) => void;
+}) {
+  const toggle = (index: number, show: boolean) => {
+    const next = new Set(hidden);
+    if (show) next.delete(index);
+    else next.add(index);
+    onHidden([...next].sort((a, b) => a - b));
+  };
+  return (
+    <div class="legend">
+      <div class="legend-bar">
+        <span class="muted small">
+          {data.series.length - hidden.size} of {data.series.length} lines shown
+        </span>
+        <button type="button" class="link" onClick={() => onHidden([])} disabled={hidden.size === 0}>
+          Show all
+        </button>
+        <button
+          type="button"
+          class="link"
+          onClick={() => onHidden(data.series.map((_, i) => i))}
+          disabled={hidden.size === data.series.length}
+        >
+          Hide all
+        </button>
+      </div>
+      <div class="table-wrap legend-table">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Show</th>
+              <th scope="col">Benchmark</th>
+              <th scope="col">Branch</th>
+              <th scope="col">Testbed</th>
+              <th scope="col">Measure</th>
+              <th scope="col" class="num">
+                Latest
+              </th>
+              <th scope="col" class="num">
+                Points
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.series.map((s, i) => {
+              const last = s.source.metrics.at(-1);
+              const alerts = s.alerts.filter((a) => a.active).length;
+              return (
+                <tr key={i} class={hidden.has(i) ? 'muted' : undefined}>
+                  <td>
+                    <label class="swatch-check">
+                      <input
+                        type="checkbox"
+                        checked={!hidden.has(i)}
+                        aria-label={`Show ${s.label}`}
+                        onChange={(e) => toggle(i, e.currentTarget.checked)}
+                      />
+                      <span class="swatch" style={{ background: s.color }} />
+                    </label>
+                  </td>
+                  <td class="wrap">
+                    {s.source.benchmark.name}
+                    {alerts > 0 && (
+                      <span class="badge alert">
+                        {alerts} alert{alerts > 1 ? 's' : ''}
+                      </span>
+                    )}
+                  </td>
+                  <td>{s.source.branch.name}</td>
+                  <td>{s.source.testbed.name}</td>
+                  <td>{s.source.measure.name}</td>
+                  <td class="num">
+                    {formatNumber(last?.metric.value)} <span class="muted">{s.source.measure.units}</span>
+                  </td>
+                  <td class="num">{s.source.metrics.length}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}

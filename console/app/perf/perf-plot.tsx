@@ -1,0 +1,295 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import type { YAxis } from '../api/perf-types.js';
+import { formatNumber } from '../lib/format.js';
+import { navigate } from '../router.js';
+import { drawAlerts, drawBands } from './draw.js';
+import type { PlotData } from './series.js';
+import { Tooltip } from './tooltip.js';
+
+interface Hover {
+  readonly series: number;
+  readonly idx: number;
+  readonly left: number;
+  readonly top: number;
+}
+
+/** The visible series point nearest the cursor, searching a few x places either side of its index. */
+function nearest(
+  u: uPlot,
+  data: PlotData,
+  hidden: ReadonlySet<number>,
+  left: number,
+  top: number,
+): Hover | null {
+  const idx = u.posToIdx(left);
+  let best: Hover | null = null;
+  let bestDistance = 40 * 40;
+  const xs = data.xs;
+  data.series.forEach((s, index) => {
+    if (hidden.has(index)) return;
+    const scale = s.axis === 0 ? 'y' : 'y2';
+    for (let step = 0; step < 64; step++) {
+      for (const i of step === 0 ? [idx] : [idx - step, idx + step]) {
+        const v = s.y[i];
+        if (v === null || v === undefined) continue;
+        const x = u.valToPos(xs[i]!, 'x');
+        const y = u.valToPos(v, scale);
+        const d = (x - left) ** 2 + (y - top) ** 2;
+        if (d < bestDistance) {
+          bestDistance = d;
+          best = { series: index, idx: i, left: x, top: y };
+        }
+      }
+      if (best && best.series === index) break;
+    }
+  });
+  return best;
+}
+
+function axisValues(_u: uPlot, splits: number[]): string[] {
+  return splits.map((v) => (v === null ? '' : formatNumber(v)));
+}
+
+function options(
+  data: PlotData,
+  width: number,
+  height: number,
+  yAxis: YAxis,
+  hooks: uPlot.Hooks.Arrays,
+): uPlot.Options {
+  const distr = yAxis === 'log' ? 3 : 1;
+  const two = data.measures.length > 1;
+  const yLabel = (i: number) => {
+    const m = data.measures[i];
+    return m ? `${m.name} · ${m.units}` : '';
+  };
+  return {
+    width,
+    height,
+    legend: { show: false },
+    scales: {
+      x: { time: data.xAxis === 'date_time' },
+      y: { distr, ...(yAxis === 'log' ? { log: 10 } : {}) },
+      ...(two ? { y2: { distr, ...(yAxis === 'log' ? { log: 10 } : {}) } } : {}),
+    },
+    axes: [
+      data.xAxis === 'version'
+        ? {
+            values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? `#${v}` : '')),
+            label: 'Version',
+          }
+        : {},
+      { scale: 'y', label: yLabel(0), values: axisValues, size: 70 },
+      ...(two
+        ? [
+            {
+              scale: 'y2',
+              side: 1 as const,
+              label: yLabel(1),
+              values: axisValues,
+              size: 70,
+              grid: { show: false },
+            },
+          ]
+        : []),
+    ],
+    series: [
+      {},
+      ...data.series.map((s) => ({
+        label: s.label,
+        stroke: s.color,
+        width: 1.5,
+        scale: s.axis === 0 ? 'y' : 'y2',
+        spanGaps: true,
+        points: { size: 5 },
+      })),
+    ],
+    cursor: { drag: { x: true, y: false, setScale: true }, points: { show: false }, focus: { prox: -1 } },
+    hooks,
+  };
+}
+
+/**
+ * An interactive perf plot (uPlot: canvas, stays smooth with 100,000 points): drag to zoom, double-click to
+ * zoom out, hover or arrow keys for a point's details, click or Enter to pin them and follow the report link.
+ */
+export function PerfPlot({
+  data,
+  hidden,
+  bounds,
+  yAxis,
+  height = 420,
+  reportHref,
+  label,
+}: {
+  data: PlotData;
+  hidden: ReadonlySet<number>;
+  bounds: boolean;
+  yAxis: YAxis;
+  height?: number;
+  reportHref: (uuid: string) => string;
+  label: string;
+}) {
+  const box = useRef<HTMLDivElement>(null);
+  const plot = useRef<uPlot | null>(null);
+  const hiddenRef = useRef(hidden);
+  hiddenRef.current = hidden;
+  const pinnedRef = useRef(false);
+  const [hover, setHover] = useState<Hover | null>(null);
+  const [pinned, setPinned] = useState(false);
+  const [zoomed, setZoomed] = useState(false);
+  pinnedRef.current = pinned;
+
+  useEffect(() => {
+    const el = box.current!;
+    const visible = (i: number) => !hiddenRef.current.has(i);
+    const hooks: uPlot.Hooks.Arrays = {
+      drawClear: [(u) => bounds && drawBands(u, data.series, visible)],
+      draw: [(u) => drawAlerts(u, data.series, visible)],
+      setCursor: [
+        (u) => {
+          if (pinnedRef.current) return;
+          const { left, top } = u.cursor;
+          setHover(
+            left === undefined || left < 0 || top === undefined
+              ? null
+              : nearest(u, data, hiddenRef.current, left, top),
+          );
+        },
+      ],
+      setScale: [
+        (u, key) =>
+          key === 'x' &&
+          setZoomed(u.scales.x!.min! > data.xs[0]! || u.scales.x!.max! < data.xs[data.xs.length - 1]!),
+      ],
+      ready: [() => performance.mark('benchtrack:plot-ready')],
+    };
+    const aligned = [data.xs, ...data.series.map((s) => s.y)] as unknown as uPlot.AlignedData;
+    const u = new uPlot(options(data, el.clientWidth || 800, height, yAxis, hooks), aligned, el);
+    plot.current = u;
+    u.batch(() => hiddenRef.current.forEach((i) => u.setSeries(i + 1, { show: false })));
+    const click = () => setPinned((p) => !p);
+    u.over.addEventListener('click', click);
+    const resize = new ResizeObserver(() => u.setSize({ width: el.clientWidth, height }));
+    resize.observe(el);
+    el.dataset.ready = 'true';
+    return () => {
+      resize.disconnect();
+      u.destroy();
+      plot.current = null;
+      setHover(null);
+      setPinned(false);
+    };
+  }, [data, bounds, yAxis, height]);
+
+  useEffect(() => {
+    const u = plot.current;
+    if (!u) return;
+    u.batch(() =>
+      data.series.forEach(
+        (_, i) => u.series[i + 1]!.show !== !hidden.has(i) && u.setSeries(i + 1, { show: !hidden.has(i) }),
+      ),
+    );
+    u.redraw();
+  }, [hidden]);
+
+  const move = (dx: number, dy: number) => {
+    const u = plot.current;
+    if (!u) return;
+    const order = data.series.map((_, i) => i).filter((i) => !hidden.has(i));
+    if (order.length === 0) return;
+    let series = hover?.series ?? order[0]!;
+    let idx = hover?.idx ?? -1;
+    if (dy !== 0) series = order[(order.indexOf(series) + dy + order.length) % order.length]!;
+    const ys = data.series[series]!.y;
+    const step = dx === 0 ? 1 : dx;
+    let i = dx === 0 && idx >= 0 ? idx : idx + step;
+    if (dx === 0 && (ys[i] === null || ys[i] === undefined)) i = 0;
+    while (i >= 0 && i < ys.length && (ys[i] === null || ys[i] === undefined)) i += step;
+    if (i < 0 || i >= ys.length) return;
+    idx = i;
+    const s = data.series[series]!;
+    setHover({
+      series,
+      idx,
+      left: u.valToPos(data.xs[idx]!, 'x'),
+      top: u.valToPos(ys[idx]!, s.axis === 0 ? 'y' : 'y2'),
+    });
+    setPinned(true);
+  };
+
+  const onKey = (event: KeyboardEvent) => {
+    const keys: Record<string, [number, number]> = {
+      ArrowRight: [1, 0],
+      ArrowLeft: [-1, 0],
+      ArrowDown: [0, 1],
+      ArrowUp: [0, -1],
+    };
+    const delta = keys[event.key];
+    if (delta) {
+      event.preventDefault();
+      move(...delta);
+    } else if (event.key === 'Escape') {
+      setPinned(false);
+      setHover(null);
+    } else if (event.key === 'Enter' && hover) {
+      const point = data.series[hover.series]!.source.metrics[data.series[hover.series]!.pointAt[hover.idx]!];
+      if (point) navigate(reportHref(point.report));
+    }
+  };
+
+  const series = hover ? data.series[hover.series] : undefined;
+  const point = hover && series ? series.source.metrics[series.pointAt[hover.idx]!] : undefined;
+  const u = plot.current;
+  const offsetLeft = u ? u.over.offsetLeft : 0;
+  const offsetTop = u ? u.over.offsetTop : 0;
+  const flip = hover && box.current ? hover.left > box.current.clientWidth / 2 : false;
+  return (
+    <div class="plot-frame">
+      <div
+        ref={box}
+        class="plot"
+        tabIndex={0}
+        role="img"
+        aria-label={`${label}. Arrow keys move between points, Enter opens the report, Escape closes the details.`}
+        onKeyDown={onKey}
+        data-testid="perf-plot"
+      />
+      {hover && series && point && (
+        <>
+          <span
+            class="hover-ring"
+            style={{
+              left: `${offsetLeft + hover.left}px`,
+              top: `${offsetTop + hover.top}px`,
+              borderColor: series.color,
+            }}
+          />
+          <Tooltip
+            series={series}
+            point={point}
+            pinned={pinned}
+            reportHref={reportHref}
+            style={{
+              top: `${offsetTop + Math.max(0, hover.top - 20)}px`,
+              ...(flip
+                ? { right: `${(box.current?.clientWidth ?? 0) - offsetLeft - hover.left + 14}px` }
+                : { left: `${offsetLeft + hover.left + 14}px` }),
+            }}
+          />
+        </>
+      )}
+      {zoomed && (
+        <button
+          type="button"
+          class="reset-zoom"
+          onClick={() => plot.current?.setScale('x', { min: data.xs[0]!, max: data.xs[data.xs.length - 1]! })}
+        >
+          Reset zoom
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,131 @@
+import type { PerfJson, PerfPoint, PerfSeries, XAxis } from '../api/perf-types.js';
+
+/**
+ * The perf answer reshaped for uPlot: one shared, sorted x array, and per series y values, limits and the
+ * index of the point behind each x (for hover details). Series rarely share every x, so missing places
+ * are null and lines span them.
+ */
+export interface PlotData {
+  readonly xs: Float64Array;
+  readonly series: readonly PlotSeries[];
+  readonly xAxis: XAxis;
+  /** Units of the first and the second measure (two measures get two y axes). */
+  readonly measures: readonly { uuid: string; name: string; units: string }[];
+}
+
+export interface PlotSeries {
+  readonly source: PerfSeries;
+  readonly label: string;
+  readonly color: string;
+  /** 0 for the first measure (left axis), 1 for the second (right axis). */
+  readonly axis: 0 | 1;
+  readonly y: (number | null)[];
+  readonly lower: (number | null)[] | undefined;
+  readonly upper: (number | null)[] | undefined;
+  /** Index into source.metrics of the point at each x, -1 where the series has none. */
+  readonly pointAt: Int32Array;
+  readonly alerts: readonly { readonly x: number; readonly active: boolean }[];
+}
+
+const PALETTE = [
+  '#2563eb',
+  '#dc2626',
+  '#059669',
+  '#d97706',
+  '#7c3aed',
+  '#db2777',
+  '#0891b2',
+  '#65a30d',
+  '#475569',
+  '#ea580c',
+];
+
+/** Ten distinct colors, then golden-angle hues so hundreds of series stay tellable apart. */
+export function seriesColor(index: number): string {
+  return PALETTE[index] ?? `hsl(${(index * 137.508) % 360} 65% 42%)`;
+}
+
+function xOf(point: PerfPoint, axis: XAxis): number {
+  // Iterations of one report share its start time and version: a small offset keeps each its own place.
+  return axis === 'version'
+    ? point.version.number + point.iteration * 1e-3
+    : Date.parse(point.start_time) / 1000 + point.iteration * 1e-3;
+}
+
+export function seriesLabel(
+  series: PerfSeries,
+  parts: { branch: boolean; testbed: boolean; measure: boolean },
+): string {
+  return [
+    series.benchmark.name,
+    parts.branch ? series.branch.name : '',
+    parts.testbed ? series.testbed.name : '',
+    parts.measure ? series.measure.name : '',
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
+
+export function buildPlotData(perf: PerfJson, xAxis: XAxis, logScale: boolean): PlotData {
+  const results = perf.results;
+  const measures: { uuid: string; name: string; units: string }[] = [];
+  for (const r of results) {
+    if (!measures.some((m) => m.uuid === r.measure.uuid)) {
+      measures.push({ uuid: r.measure.uuid, name: r.measure.name, units: r.measure.units });
+    }
+  }
+  // Only what varies goes into labels: one branch and one testbed need not be repeated on every line.
+  const distinct = (pick: (s: PerfSeries) => string) => new Set(results.map(pick)).size > 1;
+  const parts = {
+    branch: distinct((s) => s.branch.uuid),
+    testbed: distinct((s) => s.testbed.uuid),
+    measure: measures.length > 1,
+  };
+
+  let count = 0;
+  for (const r of results) count += r.metrics.length;
+  const all = new Float64Array(count);
+  let at = 0;
+  for (const r of results) for (const p of r.metrics) all[at++] = xOf(p, xAxis);
+  all.sort();
+  let unique = 0;
+  for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[unique - 1]) all[unique++] = all[i]!;
+  const xs = all.slice(0, unique);
+  const index = new Map<number, number>();
+  xs.forEach((x, i) => index.set(x, i));
+
+  const positive = (v: number | null | undefined) =>
+    v === null || v === undefined || (logScale && v <= 0) ? null : v;
+  const series = results.map((source, s): PlotSeries => {
+    const y: (number | null)[] = new Array(xs.length).fill(null);
+    const pointAt = new Int32Array(xs.length).fill(-1);
+    let lower: (number | null)[] | undefined;
+    let upper: (number | null)[] | undefined;
+    const alerts: { x: number; active: boolean }[] = [];
+    source.metrics.forEach((point, m) => {
+      const i = index.get(xOf(point, xAxis))!;
+      y[i] = positive(point.metric.value);
+      pointAt[i] = m;
+      const boundary = point.boundary;
+      if (boundary?.lower_limit !== null && boundary?.lower_limit !== undefined) {
+        (lower ??= new Array(xs.length).fill(null))[i] = positive(boundary.lower_limit);
+      }
+      if (boundary?.upper_limit !== null && boundary?.upper_limit !== undefined) {
+        (upper ??= new Array(xs.length).fill(null))[i] = positive(boundary.upper_limit);
+      }
+      if (point.alert) alerts.push({ x: i, active: point.alert.status === 'active' });
+    });
+    return {
+      source,
+      label: seriesLabel(source, parts),
+      color: seriesColor(s),
+      axis: source.measure.uuid === measures[0]?.uuid ? 0 : 1,
+      y,
+      lower,
+      upper,
+      pointAt,
+      alerts,
+    };
+  });
+  return { xs, series, xAxis, measures };
+}

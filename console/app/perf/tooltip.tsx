@@ -1,0 +1,84 @@
+import type { PerfPoint } from '../api/perf-types.js';
+import { formatDateTime, formatNumber, shortHash } from '../lib/format.js';
+import type { PlotSeries } from './series.js';
+
+/** Details of one point: value and bounds, boundary, version and commit, alert, and a link to its report. */
+export function Tooltip({
+  series,
+  point,
+  reportHref,
+  pinned,
+  style,
+}: {
+  series: PlotSeries;
+  point: PerfPoint;
+  reportHref: (uuid: string) => string;
+  pinned: boolean;
+  style: Record<string, string>;
+}) {
+  const units = series.source.measure.units;
+  const { metric, boundary, alert, version } = point;
+  return (
+    <div
+      class={`tooltip${pinned ? ' pinned' : ''}`}
+      style={style}
+      role="dialog"
+      aria-label="Point details"
+      data-testid="plot-tooltip"
+    >
+      <div class="tooltip-title">
+        <span class="swatch" style={{ background: series.color }} />
+        {series.source.benchmark.name}
+      </div>
+      <div class="muted">
+        {series.source.branch.name} · {series.source.testbed.name} · {series.source.measure.name}
+      </div>
+      <dl>
+        <dt>Value</dt>
+        <dd>
+          <strong>{formatNumber(metric.value)}</strong> {units}
+        </dd>
+        {(metric.lower_value !== null || metric.upper_value !== null) && (
+          <>
+            <dt>Bounds</dt>
+            <dd>
+              {formatNumber(metric.lower_value)} – {formatNumber(metric.upper_value)}
+            </dd>
+          </>
+        )}
+        {boundary && (
+          <>
+            <dt>Baseline</dt>
+            <dd>{formatNumber(boundary.baseline)}</dd>
+            <dt>Limits</dt>
+            <dd>
+              {formatNumber(boundary.lower_limit)} – {formatNumber(boundary.upper_limit)}
+            </dd>
+          </>
+        )}
+        <dt>Version</dt>
+        <dd class="mono">
+          #{version.number} {version.hash ? <span title={version.hash}>{shortHash(version.hash)}</span> : ''}
+        </dd>
+        <dt>Date</dt>
+        <dd>{formatDateTime(point.start_time)}</dd>
+        {point.iteration > 0 && (
+          <>
+            <dt>Iteration</dt>
+            <dd>{point.iteration + 1}</dd>
+          </>
+        )}
+        {alert && (
+          <>
+            <dt>Alert</dt>
+            <dd class={alert.status === 'active' ? 'alert-text' : ''}>
+              {alert.limit} limit · {alert.status}
+            </dd>
+          </>
+        )}
+      </dl>
+      <a href={reportHref(point.report)}>Open the report →</a>
+      {!pinned && <div class="muted small">Click to pin</div>}
+    </div>
+  );
+}

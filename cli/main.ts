@@ -1,8 +1,16 @@
 import { Command } from 'commander';
+import { registerAccountCommands } from './commands/accounts.js';
 import { registerAdaptersCommand } from './commands/adapters.js';
+import { registerAlertCommands } from './commands/alert.js';
+import { registerDimensionCommands } from './commands/dimensions.js';
 import { registerMockCommand } from './commands/mock.js';
+import { registerOrganizationCommands } from './commands/organization.js';
 import { registerParseCommand } from './commands/parse.js';
+import { registerProjectCommands } from './commands/project.js';
+import { registerReportCommands } from './commands/report.js';
 import { registerRunCommand } from './commands/run.js';
+import { registerServerCommands } from './commands/server.js';
+import { registerThresholdCommands } from './commands/threshold.js';
 import { failure } from './lib/errors.js';
 import { readVersion } from './lib/version.js';
 
@@ -24,6 +32,14 @@ export function createProgram(): Command {
   registerAdaptersCommand(program);
   registerMockCommand(program);
   registerRunCommand(program);
+  registerOrganizationCommands(program);
+  registerProjectCommands(program);
+  registerDimensionCommands(program);
+  registerThresholdCommands(program);
+  registerReportCommands(program);
+  registerAlertCommands(program);
+  registerAccountCommands(program);
+  registerServerCommands(program);
   return program;
 }
 

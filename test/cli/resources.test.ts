@@ -1,0 +1,247 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApiServer, type ApiServer } from './api-server.js';
+import { runCli, type CliResult } from './run-cli.js';
+
+let api: ApiServer;
+let token: string;
+let sessionToken: string;
+let org: string;
+
+/** Runs the CLI with the API token; the JSON it prints, or the whole result when it is not JSON. */
+function cli(args: readonly string[], input?: string): CliResult {
+  return runCli(args, input, { env: { BENCHTRACK_HOST: api.url, BENCHTRACK_API_TOKEN: token } });
+}
+function json(args: readonly string[], input?: string): any {
+  const result = cli(args, input);
+  expect(result.status, `${args.join(' ')}\n${result.stderr}`).toBe(0);
+  return JSON.parse(result.stdout);
+}
+
+beforeAll(async () => {
+  api = await startApiServer();
+  const session = await api.signUp('Ada Lovelace', 'ada@example.com');
+  sessionToken = session.token;
+  org = session.user.slug;
+});
+afterAll(async () => {
+  await api?.close();
+});
+
+describe('accounts', () => {
+  it('creates an API token from a session, then works with it as the token of every command', () => {
+    token = sessionToken;
+    const created = json(['token', 'create', '--name', 'ci']);
+    expect(created.name).toBe('ci');
+    token = created.token;
+    expect(json(['user', 'view']).email).toBe('ada@example.com');
+    expect(json(['token', 'list']).map((t: { name: string }) => t.name)).toEqual(['ci']);
+    const renamed = json(['token', 'update', created.uuid, '--name', 'ci-linux']);
+    expect(renamed.name).toBe('ci-linux');
+  });
+
+  it('lists organizations, and says what to do on a 404', () => {
+    expect(json(['org', 'list']).map((o: { slug: string }) => o.slug)).toContain(org);
+    const missing = cli(['org', 'view', 'nope']);
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toContain('GET /v0/organizations/nope failed (404)');
+    expect(missing.stderr).toContain('hint: check the UUID, slug or name');
+  });
+});
+
+describe('a project, its dimensions, thresholds, reports and alerts', () => {
+  it('creates a project and fills it with runs until an alert fires', () => {
+    const project = json(['project', 'create', org, '--name', 'Engine', '--slug', 'engine']);
+    expect(project.slug).toBe('engine');
+    expect(json(['project', 'update', 'engine', '--url', 'https://example.com/engine']).url).toBe(
+      'https://example.com/engine',
+    );
+    expect(json(['project', 'update', 'engine', '--url', '_']).url).toBeNull();
+    const flags = [
+      'run',
+      '--project',
+      'engine',
+      '--adapter',
+      'json',
+      '--quiet',
+      '--format',
+      'json',
+      '--branch',
+      'main',
+      '--testbed',
+      'ci',
+    ];
+    const thresholds = [
+      '--threshold-measure',
+      'latency',
+      '--threshold-test',
+      'percentage',
+      '--threshold-upper-boundary',
+      '0.5',
+    ];
+    for (const value of [10, 11, 10])
+      json([...flags, ...thresholds], `{"parse": {"latency": {"value": ${value}}}}`);
+    const alerted = json([...flags, ...thresholds], '{"parse": {"latency": {"value": 100}}}');
+    expect(alerted.counts.alerts.total).toBe(1);
+  });
+
+  it('lists, views, pages and searches dimensions', () => {
+    expect(json(['branch', 'list', 'engine']).map((b: { name: string }) => b.name)).toEqual(['main']);
+    const paged = cli(['measure', 'list', 'engine', '--per-page', '1']);
+    expect(paged.status).toBe(0);
+    expect(JSON.parse(paged.stdout)).toHaveLength(1);
+    expect(json(['benchmark', 'list', 'engine', '--search', 'par'])[0].name).toBe('parse');
+    expect(json(['testbed', 'view', 'engine', 'ci']).name).toBe('ci');
+    expect(json(['measure', 'create', 'engine', '--name', 'Peak memory', '--units', 'bytes (B)']).slug).toBe(
+      'peak-memory',
+    );
+  });
+
+  it('branches from a start point, shows heads, archives and unarchives', () => {
+    const branch = json([
+      'branch',
+      'create',
+      'engine',
+      '--name',
+      'feature',
+      '--start-point-branch',
+      'main',
+      '--start-point-clone-thresholds',
+    ]);
+    expect(branch.head.start_point).not.toBeNull();
+    const reset = json([
+      'branch',
+      'update',
+      'engine',
+      'feature',
+      '--start-point-branch',
+      'main',
+      '--start-point-reset',
+    ]);
+    expect(reset.head.uuid).not.toBe(branch.head.uuid);
+    expect(json(['branch', 'view', 'engine', 'feature', '--head', branch.head.uuid]).head.uuid).toBe(
+      branch.head.uuid,
+    );
+    expect(cli(['archive', '--project', 'engine', '--branch', 'feature']).stdout).toBe(
+      'Archived branch feature.\n',
+    );
+    expect(json(['branch', 'list', 'engine', '--archived']).map((b: { name: string }) => b.name)).toEqual([
+      'feature',
+    ]);
+    expect(cli(['unarchive', '--project', 'engine', '--branch', 'feature']).stdout).toBe(
+      'Unarchived branch feature.\n',
+    );
+    const both = cli(['archive', '--project', 'engine', '--branch', 'feature', '--testbed', 'ci']);
+    expect(both.status).toBe(1);
+    expect(both.stderr).toContain('name exactly one of --branch, --testbed, --benchmark or --measure');
+  });
+
+  it('creates, replaces, views the history of and deletes thresholds', () => {
+    const list = json(['threshold', 'list', 'engine', '--branch', 'main']);
+    expect(list).toHaveLength(1);
+    const created = json([
+      'threshold',
+      'create',
+      'engine',
+      '--branch',
+      'main',
+      '--testbed',
+      'ci',
+      '--measure',
+      'peak-memory',
+      '--test',
+      't_test',
+      '--upper-boundary',
+      '0.99',
+      '--max-sample-size',
+      '64',
+    ]);
+    expect(created.model).toMatchObject({ test: 't_test', upper_boundary: 0.99, max_sample_size: 64 });
+    const replaced = json([
+      'threshold',
+      'update',
+      'engine',
+      created.uuid,
+      '--test',
+      'percentage',
+      '--upper-boundary',
+      '0.2',
+    ]);
+    expect(replaced.model.test).toBe('percentage');
+    const old = json(['threshold', 'view', 'engine', created.uuid, '--model', created.model.uuid]);
+    expect(old.model.test).toBe('t_test');
+    expect(json(['threshold', 'update', 'engine', created.uuid, '--remove-model']).model).toBeNull();
+    expect(cli(['threshold', 'delete', 'engine', created.uuid]).stdout).toBe(
+      `Deleted threshold ${created.uuid}.\n`,
+    );
+  });
+
+  it('views, dismisses and reactivates alerts; dismisses all', () => {
+    const [alert] = json(['alert', 'list', 'engine', '--status', 'active']);
+    expect(alert.limit).toBe('upper');
+    expect(json(['alert', 'dismiss', 'engine', alert.uuid]).status).toBe('dismissed');
+    expect(json(['alert', 'reactivate', 'engine', alert.uuid]).status).toBe('active');
+    json(['alert', 'dismiss', 'engine', '--all']);
+    expect(json(['alert', 'view', 'engine', alert.uuid]).status).toBe('dismissed');
+    const metric = json(['metric', 'view', 'engine', alert.metric.uuid]);
+    expect(metric.metric.value).toBe(100);
+  });
+
+  it('creates, lists, views (as a table) and deletes reports', () => {
+    const report = json([
+      'report',
+      'create',
+      'engine',
+      '--branch',
+      'main',
+      '--testbed',
+      'ci',
+      '--adapter',
+      'json',
+      '--results',
+      '{"parse": {"latency": {"value": 12}}}',
+    ]);
+    expect(report.results[0][0].measures[0].metric.value).toBe(12);
+    const list = json(['report', 'list', 'engine', '--per-page', '255', '--branch', 'main']);
+    expect(list).toHaveLength(5);
+    const human = cli(['report', 'view', 'engine', report.uuid, '--format', 'human']);
+    expect(human.stdout).toMatch(/│ parse +│ Latency \(nanoseconds \(ns\)\) +│ +12 │/);
+    expect(cli(['report', 'delete', 'engine', report.uuid]).stdout).toBe(`Deleted report ${report.uuid}.\n`);
+    expect(json(['report', 'list', 'engine', '--per-page', '255'])).toHaveLength(4);
+  });
+});
+
+describe('server', () => {
+  it('prints its version (the same as the client: no warning), spec and configuration, strictly parsed', () => {
+    const version = cli(['server', 'version', '--strict']);
+    expect(JSON.parse(version.stdout).version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(version.stderr).toBe('');
+    expect(json(['server', 'spec']).openapi).toMatch(/^3\./);
+    expect(json(['server', 'config', 'view']).security.secret_key).toBe('************');
+    expect(json(['server', 'config', 'console']).url).toBe('http://localhost:3000');
+    expect(cli(['project', 'list', '--strict']).status).toBe(0);
+  });
+
+  it('updates the configuration from stdin', () => {
+    const config = json(['server', 'config', 'view']);
+    config.console.url = 'http://console.example.com';
+    expect(json(['server', 'config', 'update'], JSON.stringify(config)).console.url).toBe(
+      'http://console.example.com',
+    );
+    expect(json(['server', 'config', 'console']).url).toBe('http://console.example.com');
+  });
+});
+
+describe('help', () => {
+  it.each([
+    ['branch', 'view'],
+    ['threshold', 'create'],
+    ['alert', 'dismiss'],
+    ['server', 'config', 'update'],
+    ['archive'],
+  ])('shows examples for %s', (...command) => {
+    const help = runCli([...command, '--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(new RegExp(`Examples:\\n {2}benchtrack ${command[0]} `));
+    expect(help.stdout).toContain('--host <url>');
+  });
+});

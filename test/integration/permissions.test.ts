@@ -131,6 +131,7 @@ const ENDPOINTS: Endpoint[] = [
     public: row(401, 403, 201, 201, 201),
     private: row(404, 404, 201, 201, 201),
   },
+  ...reportEndpoints(),
   {
     name: 'view server config',
     method: 'GET',
@@ -185,6 +186,139 @@ function dimensionEndpoints(): Endpoint[] {
   });
 }
 
+/** What the report, alert and plot endpoints act on, per project slug (made in beforeAll as the leader). */
+const fixtures: Record<string, { report: string; metric: string; alert: string; plot: string }> = {};
+/** Reports and plots made by `prepare` for the call with the same `n` (destructive endpoints). */
+const prepared = new Map<number, string>();
+let clock = Date.UTC(2026, 0, 1);
+
+function reportBody(value: number): object {
+  clock += 60_000;
+  return {
+    branch: 'main',
+    testbed: 'fixed',
+    start_time: new Date(clock - 1000).toISOString(),
+    end_time: new Date(clock).toISOString(),
+    results: [JSON.stringify({ fixed: { latency: { value } } })],
+    settings: { adapter: 'json' },
+  };
+}
+
+const plotBody = (title: string) => ({
+  title,
+  window: 86_400 * 365,
+  branches: ['main'],
+  testbeds: ['fixed'],
+  benchmarks: ['fixed'],
+  measures: ['latency'],
+});
+
+async function leaderCreates(
+  url: string,
+  payload: object,
+): Promise<Record<string, unknown> & { uuid: string }> {
+  const response = await t.app.inject({ method: 'POST', url, headers: bearer(leader.token), payload });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json();
+}
+
+/** Reports, runs, metrics, alerts, perf queries, perf images and pinned plots. */
+function reportEndpoints(): Endpoint[] {
+  const read = { public: row(200, 200, 200, 200, 200), private: row(404, 404, 200, 200, 200) };
+  const create = { public: row(401, 403, 201, 201, 201), private: row(404, 404, 201, 201, 201) };
+  const edit = { public: row(401, 403, 200, 200, 200), private: row(404, 404, 200, 200, 200) };
+  const of = (p: string) => fixtures[p] as (typeof fixtures)[string];
+  const perfQuery = 'branches=main&testbeds=fixed&benchmarks=fixed&measures=latency';
+  return [
+    {
+      name: 'create report',
+      method: 'POST',
+      path: (p) => `/v0/projects/${p}/reports`,
+      body: () => reportBody(1),
+      ...create,
+    },
+    { name: 'list reports', method: 'GET', path: (p) => `/v0/projects/${p}/reports`, ...read },
+    { name: 'view report', method: 'GET', path: (p) => `/v0/projects/${p}/reports/${of(p).report}`, ...read },
+    {
+      name: 'delete report',
+      method: 'DELETE',
+      path: (p, n) => `/v0/projects/${p}/reports/${prepared.get(n)}`,
+      prepare: async (p, n) => {
+        prepared.set(n, (await leaderCreates(`/v0/projects/${p}/reports`, reportBody(1))).uuid);
+      },
+      public: row(401, 403, 403, 204, 204),
+      private: row(404, 404, 403, 204, 204),
+    },
+    {
+      name: 'run (project named in the body)',
+      method: 'POST',
+      path: () => '/v0/run',
+      body: () => ({ ...reportBody(1), project: 'public-project' }),
+      public: row(401, 403, 201, 201, 201),
+    },
+    {
+      name: 'run (private project named in the body)',
+      method: 'POST',
+      path: () => '/v0/run',
+      body: () => ({ ...reportBody(1), project: 'private-project' }),
+      // A run for a slug nobody has claimed creates the project, so any refusal tells that the slug is taken:
+      // anonymous callers are asked to sign in, as for a public project; signed-in strangers get 404.
+      public: row(401, 404, 201, 201, 201),
+    },
+    { name: 'view metric', method: 'GET', path: (p) => `/v0/projects/${p}/metrics/${of(p).metric}`, ...read },
+    { name: 'list alerts', method: 'GET', path: (p) => `/v0/projects/${p}/alerts`, ...read },
+    { name: 'view alert', method: 'GET', path: (p) => `/v0/projects/${p}/alerts/${of(p).alert}`, ...read },
+    {
+      name: 'update alert',
+      method: 'PATCH',
+      path: (p) => `/v0/projects/${p}/alerts/${of(p).alert}`,
+      body: () => ({ status: 'dismissed' }),
+      ...edit,
+    },
+    {
+      name: 'dismiss all alerts',
+      method: 'PATCH',
+      path: (p) => `/v0/projects/${p}/alerts`,
+      body: () => ({ status: 'dismissed' }),
+      ...edit,
+    },
+    { name: 'perf query', method: 'GET', path: (p) => `/v0/projects/${p}/perf?${perfQuery}`, ...read },
+    {
+      name: 'perf image',
+      method: 'GET',
+      path: (p, n) => `/v0/projects/${p}/perf/img?${perfQuery}&title=call-${n}`,
+      ...read,
+    },
+    { name: 'list plots', method: 'GET', path: (p) => `/v0/projects/${p}/plots`, ...read },
+    { name: 'view plot', method: 'GET', path: (p) => `/v0/projects/${p}/plots/${of(p).plot}`, ...read },
+    { name: 'plot image', method: 'GET', path: (p) => `/v0/projects/${p}/plots/${of(p).plot}/img`, ...read },
+    {
+      name: 'create plot',
+      method: 'POST',
+      path: (p) => `/v0/projects/${p}/plots`,
+      body: (n) => plotBody(`created-${n}`),
+      ...create,
+    },
+    {
+      name: 'update plot',
+      method: 'PATCH',
+      path: (p) => `/v0/projects/${p}/plots/${of(p).plot}`,
+      body: (n) => ({ title: `renamed-${n}` }),
+      ...edit,
+    },
+    {
+      name: 'delete plot',
+      method: 'DELETE',
+      path: (p, n) => `/v0/projects/${p}/plots/${prepared.get(n)}`,
+      prepare: async (p, n) => {
+        prepared.set(n, (await leaderCreates(`/v0/projects/${p}/plots`, plotBody(`doomed-${n}`))).uuid);
+      },
+      public: row(401, 403, 204, 204, 204),
+      private: row(404, 404, 204, 204, 204),
+    },
+  ];
+}
+
 beforeAll(async () => {
   t = await createTestApp();
   const admin = await signUp(t, 'Admin User', 'admin@example.com');
@@ -222,6 +356,20 @@ beforeAll(async () => {
     for (const path of ['branches', 'testbeds', 'benchmarks'])
       await asLeader('POST', `/v0/projects/${project}/${path}`, { name: 'fixed' });
     await asLeader('POST', `/v0/projects/${project}/measures`, { name: 'fixed', units: 'u' });
+    // A static limit of 10 that every later value of 100 crosses: the second report raises an alert.
+    await leaderCreates(`/v0/projects/${project}/reports`, {
+      ...reportBody(100),
+      thresholds: { models: { latency: { test: 'static', upper_boundary: 10 } } },
+    });
+    const alerted = await leaderCreates(`/v0/projects/${project}/reports`, reportBody(100));
+    const alerts = alerted.alerts as { uuid: string; metric: { uuid: string } }[];
+    expect(alerts).toHaveLength(1);
+    fixtures[project] = {
+      report: alerted.uuid,
+      metric: (alerts[0] as { metric: { uuid: string } }).metric.uuid,
+      alert: (alerts[0] as { uuid: string }).uuid,
+      plot: (await leaderCreates(`/v0/projects/${project}/plots`, plotBody('fixture'))).uuid,
+    };
   }
 
   const revoked = await t.app.inject({

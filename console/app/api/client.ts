@@ -92,6 +92,9 @@ export const api = {
   list: <T>(path: string, query?: Query, signal?: AbortSignal) =>
     request<T[]>('GET', path, { query, signal }),
   post: <T>(path: string, body: unknown) => request<T>('POST', path, { body }).then((r) => r.data),
+  /** Sign-up, login and confirmation: without the session, so a refused link never ends the current one. */
+  postAnonymous: <T>(path: string, body: unknown) =>
+    request<T>('POST', path, { body, anonymous: true }).then((r) => r.data),
   patch: <T>(path: string, body: unknown) => request<T>('PATCH', path, { body }).then((r) => r.data),
   put: <T>(path: string, body: unknown) => request<T>('PUT', path, { body }).then((r) => r.data),
   delete: (path: string) => request<void>('DELETE', path).then(() => undefined),

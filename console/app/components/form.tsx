@@ -1,8 +1,11 @@
-import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { cloneElement, isValidElement, type ComponentChildren } from 'preact';
+import { useId, useState } from 'preact/hooks';
 import { ErrorMessage } from './status.js';
 
-/** A labelled control; `hint` says what the API expects, before the user has to learn it from an error. */
+/**
+ * A labelled control; `hint` says what the API expects, before the user has to learn it from an error. The
+ * hint describes the control (aria-describedby) instead of lengthening its name.
+ */
 export function Field({
   label,
   hint,
@@ -12,12 +15,23 @@ export function Field({
   hint?: string;
   children: ComponentChildren;
 }) {
+  const id = useId();
+  const control =
+    hint && isValidElement(children)
+      ? cloneElement(children, { 'aria-describedby': id } as object)
+      : children;
   return (
-    <label class="field">
-      <span class="label">{label}</span>
-      {children}
-      {hint && <span class="hint">{hint}</span>}
-    </label>
+    <div class="field">
+      <label class="field-label">
+        <span class="label">{label}</span>
+        {control}
+      </label>
+      {hint && (
+        <span class="hint" id={id}>
+          {hint}
+        </span>
+      )}
+    </div>
   );
 }
 

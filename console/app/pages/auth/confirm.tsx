@@ -9,7 +9,7 @@ import { AuthFrame } from './login.js';
 import { pendingEmail, takeNext } from './pending.js';
 
 async function confirm(token: string): Promise<void> {
-  const auth = await api.post<AuthUserJson>('/auth/confirm', { token });
+  const auth = await api.postAnonymous<AuthUserJson>('/auth/confirm', { token });
   startSession(auth);
   navigate(takeNext(), { replace: true });
 }
@@ -61,7 +61,7 @@ export function Confirm() {
         </Field>
         <ActionButton
           action={async () => {
-            await api.post('/auth/login', { email });
+            await api.postAnonymous('/auth/login', { email });
             setResent(true);
           }}
         >

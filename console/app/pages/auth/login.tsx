@@ -25,7 +25,7 @@ export function Login() {
         submit="Send me a login link"
         label="Log in"
         onSubmit={async () => {
-          await api.post('/auth/login', { email, ...(invite ? { invite } : {}) });
+          await api.postAnonymous('/auth/login', { email, ...(invite ? { invite } : {}) });
           rememberPending(email, query.get('next'));
           navigate('/auth/confirm');
         }}
@@ -61,7 +61,12 @@ export function Signup() {
         submit="Sign up"
         label="Sign up"
         onSubmit={async () => {
-          await api.post('/auth/signup', { name, email, i_agree: agree, ...(invite ? { invite } : {}) });
+          await api.postAnonymous('/auth/signup', {
+            name,
+            email,
+            i_agree: agree,
+            ...(invite ? { invite } : {}),
+          });
           rememberPending(email, query.get('next'));
           navigate('/auth/confirm');
         }}

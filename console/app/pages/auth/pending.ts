@@ -19,6 +19,8 @@ export function takeNext(): string {
   const next = sessionStorage.getItem(NEXT);
   sessionStorage.removeItem(NEXT);
   sessionStorage.removeItem(EMAIL);
+  // Public pages send a visitor who logs in to the console's own view.
+  if (next === '/' || next === '/projects') return '/console/projects';
   const safe = next && next.startsWith('/') && !next.startsWith('//');
   return safe && (!next.startsWith('/auth/') || next.startsWith('/auth/invite')) ? next : '/console/projects';
 }

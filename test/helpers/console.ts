@@ -1,0 +1,154 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { hostOptions } from '../../console/host/options.js';
+import { createConsoleHost } from '../../console/host/serve.js';
+import { createTestApp, type TestApp } from './app.js';
+import type { Session } from './accounts.js';
+import { REPO_ROOT } from './process.js';
+
+const SOURCES = join(REPO_ROOT, 'console', 'app');
+const BUILT = join(REPO_ROOT, 'dist', 'console', 'app');
+export const CHROMIUM = '/usr/bin/chromium';
+
+function newest(dir: string): number {
+  return Math.max(
+    ...readdirSync(dir).map((name) => {
+      const path = join(dir, name);
+      const stat = statSync(path);
+      return stat.isDirectory() ? newest(path) : stat.mtimeMs;
+    }),
+  );
+}
+
+/**
+ * The built console: dist/console/app when it is newer than every source file (CI builds it in `npm ci`),
+ * otherwise a fresh build into a temporary folder, so a test never runs an outdated app.
+ */
+export function consoleBuild(): { root: string; cleanup: () => void } {
+  const index = join(BUILT, 'index.html');
+  if (existsSync(index) && statSync(index).mtimeMs >= newest(SOURCES))
+    return { root: BUILT, cleanup: () => undefined };
+  const root = mkdtempSync(join(tmpdir(), 'benchtrack-console-'));
+  const vite = join(REPO_ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
+  const built = spawnSync(
+    process.execPath,
+    [
+      vite,
+      'build',
+      '--config',
+      join(REPO_ROOT, 'console', 'vite.config.ts'),
+      '--outDir',
+      root,
+      '--logLevel',
+      'error',
+    ],
+    { cwd: REPO_ROOT, encoding: 'utf8' },
+  );
+  if (built.status !== 0) throw new Error(`vite build failed:\n${built.stdout}\n${built.stderr}`);
+  return { root, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  server.close();
+  return port;
+}
+
+export interface Stack {
+  readonly t: TestApp;
+  /** http://127.0.0.1:port of the API and of the console. */
+  readonly api: string;
+  readonly console: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The real API (temporary database, mail in the log) and the real console host in front of the built app,
+ * with console.url pointing at the host so e-mailed links open the console.
+ */
+export async function startStack(): Promise<Stack> {
+  const build = consoleBuild();
+  const port = await freePort();
+  const consoleUrl = `http://127.0.0.1:${port}`;
+  const t = await createTestApp({ console: { url: consoleUrl } });
+  const api = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  const host: Server = createConsoleHost(
+    hostOptions(['--url', consoleUrl, '--api-url', api, '--host', '127.0.0.1'], {}, build.root),
+  );
+  host.listen(port, '127.0.0.1');
+  await once(host, 'listening');
+  return {
+    t,
+    api,
+    console: consoleUrl,
+    async close() {
+      host.closeAllConnections();
+      await new Promise((resolve) => host.close(resolve));
+      await t.close();
+      build.cleanup();
+    },
+  };
+}
+
+/** Debian's Chromium through playwright-core, in a fresh profile; never a downloaded browser. */
+export async function launchBrowser(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`browser tests need Debian's Chromium at ${CHROMIUM}: apt-get install -y chromium`);
+  }
+  const profile = mkdtempSync(join(tmpdir(), 'benchtrack-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1280, height: 900 },
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  context.setDefaultTimeout(10_000);
+  return {
+    context,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Logs a page in as the console does after confirming a link: the session in localStorage. */
+export async function logInPage(
+  page: Page,
+  stack: Stack,
+  session: Session & { expiration?: string },
+): Promise<void> {
+  await page.goto(`${stack.console}/auth/login`);
+  const value = JSON.stringify({
+    token: session.token,
+    user: session.user,
+    expiration: session.expiration ?? new Date(Date.now() + 86_400_000).toISOString(),
+  });
+  // A string, not a function: test/ is compiled without the DOM's types.
+  await page.evaluate(`localStorage.setItem('benchtrack.session', ${JSON.stringify(value)})`);
+}
+
+/** Fails the test on any uncaught error in the page. */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+}

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { registerAccountCommands } from './commands/accounts.js';
 import { registerAdaptersCommand } from './commands/adapters.js';
 import { registerAlertCommands } from './commands/alert.js';
+import { registerComposeCommands } from './commands/compose.js';
 import { registerDimensionCommands } from './commands/dimensions.js';
 import { registerMockCommand } from './commands/mock.js';
 import { registerOrganizationCommands } from './commands/organization.js';
@@ -40,6 +41,7 @@ export function createProgram(): Command {
   registerAlertCommands(program);
   registerAccountCommands(program);
   registerServerCommands(program);
+  registerComposeCommands(program);
   return program;
 }
 

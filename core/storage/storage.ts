@@ -266,6 +266,16 @@ export interface WriteRepositories extends ReadRepositories {
   readonly plots: TableWriter<PlotRecord, New<PlotRecord>>;
 }
 
+/** What a maintenance pass did: the fact table rewritten for fast reads, or nothing to do. */
+export interface MaintenanceResult {
+  readonly compacted: boolean;
+  /** Metric rows after the pass. */
+  readonly rows: number;
+  /** Rows that were outside the read-optimized layout before the pass. */
+  readonly tailRows: number;
+  readonly ms: number;
+}
+
 export interface Storage {
   readonly capabilities: StorageCapabilities;
   /** Migrations applied when this storage was opened (empty when the schema was already current). */
@@ -279,6 +289,11 @@ export interface Storage {
   transaction<T>(fn: (tx: WriteRepositories) => Promise<T>): Promise<T>;
   /** Runs `fn` against a consistent read snapshot; reads run concurrently with each other and with writes. */
   read<T>(fn: (repos: ReadRepositories) => Promise<T>): Promise<T>;
+  /**
+   * Reorganizes data for fast reads now (engines that do this also do it in the background as data grows).
+   * Reads and writes go on meanwhile.
+   */
+  maintain?(): Promise<MaintenanceResult>;
   /** Waits for running work, then releases the database. Idempotent; any later call fails. */
   close(): Promise<void>;
 }

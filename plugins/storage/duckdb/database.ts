@@ -69,6 +69,12 @@ export class Database {
     return this.writer;
   }
 
+  /** A connection of its own for long background work (compaction) that must not hold the writer queue. */
+  connect(): Promise<DuckDBConnection> {
+    if (this.#closed) return Promise.reject(this.#closedError());
+    return this.instance.connect();
+  }
+
   /** Runs `fn` in a write transaction on the writer connection; one at a time, in call order. */
   write<T>(fn: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
     if (this.#closed) return Promise.reject(this.#closedError());

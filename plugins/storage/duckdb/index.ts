@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineStorage, type Storage } from '../../../core/index.js';
+import { MetricCompactor } from './compaction.js';
 import { Database } from './database.js';
 import { migrate, recordedVersion } from './migrate.js';
 import { migrations } from './migrations/index.js';
@@ -36,19 +37,32 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
         { migration: migration.version, migration_name: migration.name, path: database.path },
         'migration applied',
       );
+    const compactor = new MetricCompactor(database, log);
+    compactor.poke();
     return {
       capabilities: this.capabilities,
       appliedMigrations,
       schemaVersion: () => database.read(recordedVersion),
-      transaction: (fn) =>
-        database.write((connection) =>
+      async transaction(fn) {
+        let appended = 0;
+        const result = await database.write((connection) =>
           fn({
             meta: metaWriter(connection),
             ...accountWriters(connection),
             ...dimensionWriters(connection),
-            ...metricWriters(connection, (count) => database.reserveMetricIds(connection, count)),
+            ...metricWriters(connection, (count) => {
+              appended += count;
+              return database.reserveMetricIds(connection, count);
+            }),
           }),
-        ),
+        );
+        if (appended > 0) {
+          compactor.appended(appended);
+          compactor.poke();
+        }
+        return result;
+      },
+      maintain: () => compactor.run(true),
       read: (fn) =>
         database.read((connection) =>
           fn({
@@ -58,7 +72,10 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
             ...metricReaders(connection),
           }),
         ),
-      close: () => database.close(),
+      async close() {
+        await compactor.stop();
+        await database.close();
+      },
     };
   },
 });

@@ -63,7 +63,8 @@ async function read(
      )
      SELECT req.pos, m.value
      FROM metric m JOIN req ON m.series_id = req.series_id
-     WHERE m.version_id IN (${HEAD_VERSIONS})
+     WHERE list_contains($series, m.series_id) -- pushed into the scan: skips other series' row groups
+       AND m.version_id IN (${HEAD_VERSIONS})
        AND epoch_ms(m.start_time) >= req.since_ms ${cutoff ? 'AND m.start_time >= $cutoff' : ''}
      QUALIFY row_number() OVER (
        PARTITION BY req.pos ORDER BY m.start_time DESC, m.report_id DESC, m.iteration DESC) <= req.max_n

@@ -5,6 +5,9 @@ import { bind, query } from '../sql.js';
 /**
  * Every permutation in one statement: the metric fact table joined to the permutation list (series, head), the
  * head's versions, and the few small tables the points show (version number and hash, report UUID, alert).
+ * The `list_contains` filter repeats the join on purpose: DuckDB pushes it into the metric scan, which then skips
+ * every row group of other series (the table is clustered by series); the join alone pushes only a min-max
+ * range, which spans most of the table when the series are far apart (10x slower on 10M metrics).
  */
 const PERF_SQL = `WITH perm AS (SELECT unnest($pos) AS pos, unnest($series) AS series_id, unnest($heads) AS head_id)
   SELECT perm.pos, r.uuid::VARCHAR, m.iteration, epoch_ms(m.start_time)::DOUBLE, epoch_ms(m.end_time)::DOUBLE,
@@ -17,7 +20,8 @@ const PERF_SQL = `WITH perm AS (SELECT unnest($pos) AS pos, unnest($series) AS s
   JOIN version v ON v.id = m.version_id
   JOIN report r ON r.id = m.report_id
   LEFT JOIN alert a ON a.metric_id = m.id
-  WHERE m.start_time >= make_timestamp($start::BIGINT * 1000) AND m.end_time <= make_timestamp($end::BIGINT * 1000)
+  WHERE list_contains($series, m.series_id)
+    AND m.start_time >= make_timestamp($start::BIGINT * 1000) AND m.end_time <= make_timestamp($end::BIGINT * 1000)
   ORDER BY perm.pos, v.number, m.start_time, m.iteration`;
 
 const FAR_PAST = -62_135_596_800_000; // 0001-01-01
@@ -128,7 +132,8 @@ export async function perfFingerprint(connection: DuckDBConnection, request: Per
      JOIN perm ON m.series_id = perm.series_id
      JOIN head_version hv ON hv.version_id = m.version_id AND hv.head_id = perm.head_id
      LEFT JOIN alert a ON a.metric_id = m.id
-     WHERE m.start_time >= make_timestamp($start::BIGINT * 1000) AND m.end_time <= make_timestamp($end::BIGINT * 1000)`,
+     WHERE list_contains($series, m.series_id)
+       AND m.start_time >= make_timestamp($start::BIGINT * 1000) AND m.end_time <= make_timestamp($end::BIGINT * 1000)`,
     perfParams(request),
   );
   return `${row?.n ?? 0}:${row?.newest ?? 0}:${row?.alerts?.getTime() ?? 0}`;

@@ -1,0 +1,133 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../../core/index.js';
+import { MetricCompactor } from './compaction.js';
+import { Database } from './database.js';
+import { migrate } from './migrate.js';
+import { migrations } from './migrations/index.js';
+import { query } from './sql.js';
+
+const logger = createLogger({ name: 'test', log: { mode: 'stderr_terminal', level: 'error' } });
+const root = mkdtempSync(join(tmpdir(), 'benchtrack-compaction-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let counter = 0;
+let open: { database: Database; compactor: MetricCompactor } | undefined;
+afterEach(async () => {
+  await open?.compactor.stop();
+  await open?.database.close();
+  open = undefined;
+});
+
+async function setup(minTailRows: number) {
+  const database = await Database.open({ file: join(root, `c-${counter++}.db`), readers: 2 }, logger);
+  await migrate(database.setupConnection, migrations, database.path);
+  const compactor = new MetricCompactor(database, logger, minTailRows);
+  open = { database, compactor };
+  return open;
+}
+
+/** Appends `reports` reports of `series` metrics each, in time order as ingest does; ids continue from `firstId`. */
+function insertReports(c: DuckDBConnection, firstReport: number, reports: number, series: number) {
+  return c.run(`INSERT INTO metric (id, uuid, project_id, report_id, iteration, series_id, head_id, version_id,
+      start_time, end_time, value)
+    SELECT (r * ${series} + s + 1)::BIGINT, uuidv7(), 1, r, 0, s, 1, r,
+      make_timestamp(r::BIGINT * 60000000), make_timestamp(r::BIGINT * 60000000 + 1000000), r * 1000 + s
+    FROM range(${firstReport}, ${firstReport + reports}) a(r), range(${series}) b(s) ORDER BY r, s`);
+}
+
+const layout = (c: DuckDBConnection) =>
+  query<{ id: bigint; series_id: number; value: number }>(c, 'SELECT id, series_id, value FROM metric');
+const contents = async (c: DuckDBConnection) =>
+  (await query<{ id: bigint; value: number }>(c, 'SELECT id, value FROM metric ORDER BY id')).map(
+    (row) => `${row.id}:${row.value}`,
+  );
+
+describe('metric compaction', () => {
+  it('rewrites the table in series order once the tail is due, and records what it covers', async () => {
+    const { database, compactor } = await setup(1_000);
+    await database.write((c) => insertReports(c, 0, 50, 10));
+    expect(await compactor.run(false)).toMatchObject({ compacted: false, rows: 500, tailRows: 500 });
+
+    await database.write((c) => insertReports(c, 50, 100, 10));
+    const before = await database.read(contents);
+    const result = await compactor.run(false);
+    expect(result).toMatchObject({ compacted: true, rows: 1_500, tailRows: 1_500 });
+
+    const rows = await database.read(layout);
+    const series = rows.map((row) => row.series_id);
+    expect(series).toEqual([...series].sort((a, b) => a - b));
+    expect(await database.read(contents)).toEqual(before);
+    expect(
+      await database.read((c) =>
+        query(c, `SELECT value FROM server_meta WHERE key = 'metric.clustered_through'`),
+      ),
+    ).toEqual([{ value: '1500' }]);
+    // The columns keep their constraints: the copy was made from the table's own DDL.
+    await expect(
+      database.write((c) => c.run(`INSERT INTO metric (id, uuid, project_id) VALUES (1, uuidv7(), 1)`)),
+    ).rejects.toThrow(/NOT NULL/);
+
+    // A fresh tail smaller than a quarter of the clustered rows (and the minimum) is not worth a rewrite.
+    await database.write((c) => insertReports(c, 150, 20, 10));
+    expect(await compactor.run(false)).toMatchObject({ compacted: false, rows: 1_700, tailRows: 200 });
+  });
+
+  it('keeps rows written and deleted while the sorted copy is built', async () => {
+    const { database, compactor } = await setup(1);
+    await database.write((c) => insertReports(c, 0, 1_000, 500));
+    const running = compactor.run(true);
+    let finished = false;
+    void running.then(() => (finished = true));
+    // Ingest and deletes go on while the copy is built on a connection of its own.
+    await database.write((c) => insertReports(c, 1_000, 10, 500));
+    await database.write((c) => c.run('DELETE FROM metric WHERE report_id IN (3, 1005)'));
+    const wroteDuringCopy = !finished;
+    const expected = await database.read(contents);
+    const result = await running;
+    expect(wroteDuringCopy).toBe(true);
+    expect(result).toMatchObject({ compacted: true, rows: 1_009 * 500 - 500 });
+    expect(await database.read(contents)).toEqual(expected);
+    // The snapshot is clustered as a whole; rows that arrived during the copy follow it, clustered among themselves.
+    const rows = await database.read(layout);
+    const snapshotSeries = rows.slice(0, 999 * 500).map((row) => row.series_id);
+    const tailSeries = rows.slice(999 * 500).map((row) => row.series_id);
+    expect(snapshotSeries.slice(0, 999).every((s) => s === 0)).toBe(true);
+    expect(snapshotSeries).toEqual([...snapshotSeries].sort((a, b) => a - b));
+    expect(tailSeries).toEqual([...tailSeries].sort((a, b) => a - b));
+  }, 120_000);
+
+  it('leaves statements prepared before the rewrite working, on readers and the writer', async () => {
+    const { database, compactor } = await setup(1);
+    await database.write((c) => insertReports(c, 0, 10, 10));
+    const sql = 'SELECT count(*)::INTEGER AS n FROM metric WHERE series_id = $series';
+    expect(await database.read((c) => query(c, sql, { series: 3 }))).toEqual([{ n: 10 }]);
+    expect(await database.write((c) => query(c, sql, { series: 3 }))).toEqual([{ n: 10 }]);
+    await compactor.run(true);
+    await database.write((c) => insertReports(c, 10, 1, 10));
+    expect(await database.read((c) => query(c, sql, { series: 3 }))).toEqual([{ n: 11 }]);
+    expect(await database.write((c) => query(c, sql, { series: 3 }))).toEqual([{ n: 11 }]);
+  });
+
+  it('stops mid-copy without touching the table', async () => {
+    const { database, compactor } = await setup(1);
+    await database.write((c) => insertReports(c, 0, 2_000, 1_000));
+    const before = await database.read((c) =>
+      query(c, 'SELECT count(*)::INTEGER AS n, sum(value) AS s FROM metric'),
+    );
+    const running = compactor.run(true);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await compactor.stop();
+    await expect(running).rejects.toThrow(/interrupt/i);
+    expect(
+      await database.read((c) => query(c, 'SELECT count(*)::INTEGER AS n, sum(value) AS s FROM metric')),
+    ).toEqual(before);
+    expect(
+      await database.read((c) =>
+        query(c, `SELECT table_name FROM duckdb_tables() WHERE table_name LIKE 'metric%'`),
+      ),
+    ).toEqual([{ table_name: 'metric' }]);
+  }, 60_000);
+});

@@ -42,8 +42,13 @@ export function setQuery(query: URLSearchParams, options: { push?: boolean } = {
 export function useLocation(): Location {
   const [location, setLocation] = useState(current);
   useEffect(() => {
-    const listener = () => setLocation(current());
+    const listener = () =>
+      setLocation((previous) =>
+        previous.href === window.location.pathname + window.location.search ? previous : current(),
+      );
     listeners.add(listener);
+    // Children's effects run first: a redirect may have navigated before this component subscribed.
+    listener();
     return () => void listeners.delete(listener);
   }, []);
   return location;

@@ -82,8 +82,9 @@ export function anonymousTarget(location: Location): string {
     match('/console/projects/:project/:tab', location.path);
   if (project) {
     const tab = project.tab && project.tab !== 'perf' && project.tab !== 'settings' ? `/${project.tab}` : '';
-    const search = project.tab === 'perf' ? location.query.toString() : '';
-    return `/perf/${encodeURIComponent(project.project!)}${tab}${search ? `?${search}` : ''}`;
+    // The query as it came (commas unescaped), so the public page shows the same selection.
+    const search = project.tab === 'perf' ? location.href.slice(location.path.length) : '';
+    return `/perf/${encodeURIComponent(project.project!)}${tab}${search}`;
   }
   const deeper = /^\/console\/projects\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(location.path);
   if (deeper) return `/perf/${deeper[1]}/${deeper[2]}/${deeper[3]}`;

@@ -152,3 +152,9 @@ export function watchErrors(page: Page): string[] {
   page.on('pageerror', (error) => errors.push(error.message));
   return errors;
 }
+
+/** Saves a screenshot of a failing step for the developer (BENCHTRACK_SHOTS=dir). */
+export async function shot(page: Page, name: string): Promise<void> {
+  const dir = process.env.BENCHTRACK_SHOTS;
+  if (dir) await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
+}

@@ -25,7 +25,7 @@ function nearest(
 ): Hover | null {
   const idx = u.posToIdx(left);
   let best: Hover | null = null;
-  let bestDistance = 40 * 40;
+  let bestDistance = Infinity;
   const xs = data.xs;
   data.series.forEach((s, index) => {
     if (hidden.has(index)) return;

@@ -34,7 +34,7 @@ async function modelHistory(
 ): Promise<ModelJson[]> {
   const reports = await api.list<ReportJson>(
     `${ctx.path}/reports`,
-    { branch: threshold.branch.uuid, testbed: threshold.testbed.uuid, expand: true, per_page: 100 },
+    { branch: threshold.branch.uuid, testbed: threshold.testbed.uuid, expand: true, per_page: 50 },
     signal,
   );
   const uuids = new Set<string>();
@@ -116,7 +116,7 @@ export function Threshold({ ctx, uuid }: { ctx: ProjectContext; uuid: string }) 
       ) : (
         <Empty title="No model: results are not tested." />
       )}
-      {ctx.canEdit && !shown && (
+      {ctx.canEdit && !shown && current.data && (
         <>
           <h2>New model</h2>
           <p class="muted">
@@ -186,7 +186,7 @@ export function Threshold({ ctx, uuid }: { ctx: ProjectContext; uuid: string }) 
         </div>
       )}
       <p class="muted">
-        Only models that tested one of the last 100 reports, and the current one, are listed.
+        Listed: the current model and those that tested the last 50 reports of this branch and testbed.
       </p>
     </section>
   );

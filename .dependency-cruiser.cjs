@@ -65,7 +65,7 @@ module.exports = {
     {
       name: 'console-takes-only-types-from-core',
       severity: 'error',
-      from: { path: '^console/' },
+      from: { path: '^console/', pathNot: TESTS },
       to: { path: '^core/', dependencyTypesNot: ['type-only'] },
     },
     {

@@ -7,6 +7,7 @@ import { registerDimensionCommands } from './commands/dimensions.js';
 import { registerMockCommand } from './commands/mock.js';
 import { registerOrganizationCommands } from './commands/organization.js';
 import { registerParseCommand } from './commands/parse.js';
+import { registerPerfCommands } from './commands/perf.js';
 import { registerProjectCommands } from './commands/project.js';
 import { registerReportCommands } from './commands/report.js';
 import { registerRunCommand } from './commands/run.js';
@@ -40,6 +41,7 @@ export function createProgram(): Command {
   registerReportCommands(program);
   registerAlertCommands(program);
   registerAccountCommands(program);
+  registerPerfCommands(program);
   registerServerCommands(program);
   registerComposeCommands(program);
   return program;

@@ -72,17 +72,19 @@ export interface ListOptions {
 export function listOptions(
   command: Command,
   sorts: readonly string[],
-  { search = true, archived = false } = {},
+  {
+    search = true,
+    name = search,
+    archived = false,
+  }: { search?: boolean; name?: boolean; archived?: boolean } = {},
 ): void {
   command
     .option('--per-page <n>', 'items per page (1-255, default 8)', numberIn(1, 255))
     .option('--page <n>', 'page number, from 1', numberIn(1, 2 ** 31))
     .addOption(new Option('--sort <field>', 'sort by').choices([...sorts]))
     .addOption(new Option('--direction <direction>', 'sort direction').choices(['asc', 'desc']));
-  if (search)
-    command
-      .option('--search <text>', 'only those whose name, slug or UUID contains the text')
-      .option('--name <name>', 'only the one with exactly this name');
+  if (search) command.option('--search <text>', 'only those whose name, slug or UUID contains the text');
+  if (name) command.option('--name <name>', 'only the one with exactly this name');
   if (archived) command.option('--archived', 'list the archived ones instead');
 }
 

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiServer, type ApiServer } from './api-server.js';
 import { runCli, type CliResult } from './run-cli.js';
@@ -207,6 +209,71 @@ describe('a project, its dimensions, thresholds, reports and alerts', () => {
     expect(human.stdout).toMatch(/│ parse +│ Latency \(nanoseconds \(ns\)\) +│ +12 │/);
     expect(cli(['report', 'delete', 'engine', report.uuid]).stdout).toBe(`Deleted report ${report.uuid}.\n`);
     expect(json(['report', 'list', 'engine', '--per-page', '255'])).toHaveLength(4);
+  });
+});
+
+describe('perf and plots', () => {
+  const selection = [
+    '--branches',
+    'main',
+    '--testbeds',
+    'ci',
+    '--benchmarks',
+    'parse',
+    '--measures',
+    'latency',
+  ];
+
+  it('queries the history as JSON, tables in several styles, CSV and a PNG', () => {
+    const perf = json(['perf', 'engine', ...selection]);
+    expect(perf.results[0].metrics.map((m: { metric: { value: number } }) => m.metric.value)).toEqual([
+      10, 11, 10, 100,
+    ]);
+    const markdown = cli(['perf', 'engine', ...selection, '--table', 'markdown'])
+      .stdout.trimEnd()
+      .split('\n');
+    expect(markdown).toHaveLength(6);
+    expect(markdown[0]).toMatch(
+      /^\| Project \| Branch \| Testbed \| Benchmark \| Measure \| Iteration \| Start Time .*\| Upper Boundary Limit \|$/,
+    );
+    expect(markdown[5]).toMatch(/^\| Engine +\| main +\| ci +\| parse +\| Latency +\| +0 \|.*\| +100 \|/);
+    const ascii = cli(['perf', 'engine', ...selection, '--table']).stdout.split('\n');
+    expect(ascii[0]).toMatch(/^\+-+\+/);
+    expect(cli(['perf', 'engine', ...selection, '--table', 'rounded']).stdout).toMatch(/^╭─+┬/);
+    expect(cli(['perf', 'engine', ...selection, '--csv']).stdout).toMatch(
+      /^branch,testbed,benchmark,measure,/,
+    );
+    const png = join(api.dir, 'perf.png');
+    expect(cli(['perf', 'engine', ...selection, '--image', png, '--title', 'Parse']).status).toBe(0);
+    expect(readFileSync(png).subarray(1, 4).toString()).toBe('PNG');
+    const bad = cli(['perf', 'engine', ...selection, '--table', 'fancy']);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toContain('Allowed choices are ascii, ascii_rounded, modern');
+  });
+
+  it('pins, lists, updates, renders and unpins plots', () => {
+    const plot = json([
+      'plot',
+      'create',
+      'engine',
+      '--title',
+      'Parse',
+      '--window',
+      '2592000',
+      ...selection,
+      '--upper-boundary',
+    ]);
+    expect(plot).toMatchObject({ title: 'Parse', upper_boundary: true, x_axis: 'date_time', index: 0 });
+    expect(json(['plot', 'list', 'engine']).map((p: { uuid: string }) => p.uuid)).toEqual([plot.uuid]);
+    const updated = json(['plot', 'update', 'engine', plot.uuid, '--title', '_', '--y-axis', 'log']);
+    expect(updated).toMatchObject({ title: null, y_axis: 'log' });
+    const png = join(api.dir, 'plot.png');
+    expect(cli(['plot', 'view', 'engine', plot.uuid, '--image', png]).stdout).toMatch(
+      /^Wrote .*plot\.png \(\d+ bytes\)\.$/m,
+    );
+    expect(readFileSync(png).subarray(1, 4).toString()).toBe('PNG');
+    expect(cli(['plot', 'delete', 'engine', plot.uuid]).stdout).toBe(`Deleted plot ${plot.uuid}.\n`);
+    expect(json(['plot', 'list', 'engine'])).toEqual([]);
   });
 });
 

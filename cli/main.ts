@@ -1,27 +1,35 @@
 import { Command } from 'commander';
-import { registerAccountCommands } from './commands/accounts.js';
-import { registerAdaptersCommand } from './commands/adapters.js';
-import { registerAlertCommands } from './commands/alert.js';
-import { registerComposeCommands } from './commands/compose.js';
-import { registerDimensionCommands } from './commands/dimensions.js';
-import { registerMockCommand } from './commands/mock.js';
-import { registerOrganizationCommands } from './commands/organization.js';
-import { registerParseCommand } from './commands/parse.js';
-import { registerPerfCommands } from './commands/perf.js';
-import { registerProjectCommands } from './commands/project.js';
-import { registerReportCommands } from './commands/report.js';
-import { registerRunCommand } from './commands/run.js';
-import { registerServerCommands } from './commands/server.js';
-import { registerThresholdCommands } from './commands/threshold.js';
+import { COMMANDS, requestedModule, type CommandModule } from './lib/command-catalogue.js';
 import { failure } from './lib/errors.js';
 import { readVersion } from './lib/version.js';
 
+type Register = (program: Command) => void;
+
+/** The loader of each command module: only the one a command line needs is imported. */
+const MODULES: Record<CommandModule, () => Promise<Register>> = {
+  run: async () => (await import('./commands/run.js')).registerRunCommand,
+  mock: async () => (await import('./commands/mock.js')).registerMockCommand,
+  parse: async () => (await import('./commands/parse.js')).registerParseCommand,
+  adapters: async () => (await import('./commands/adapters.js')).registerAdaptersCommand,
+  organization: async () => (await import('./commands/organization.js')).registerOrganizationCommands,
+  project: async () => (await import('./commands/project.js')).registerProjectCommands,
+  dimensions: async () => (await import('./commands/dimensions.js')).registerDimensionCommands,
+  threshold: async () => (await import('./commands/threshold.js')).registerThresholdCommands,
+  report: async () => (await import('./commands/report.js')).registerReportCommands,
+  alert: async () => (await import('./commands/alert.js')).registerAlertCommands,
+  accounts: async () => (await import('./commands/accounts.js')).registerAccountCommands,
+  perf: async () => (await import('./commands/perf.js')).registerPerfCommands,
+  server: async () => (await import('./commands/server.js')).registerServerCommands,
+  compose: async () => (await import('./commands/compose.js')).registerComposeCommands,
+};
+
 /**
- * Entry of the `benchtrack` client and its composition root. Commands are modules under cli/commands/ that
- * register their options here and import their heavy dependencies (core, zod, the adapters) only when they
- * run, so `benchtrack --help` stays fast.
+ * Entry of the `benchtrack` client and its composition root. Only the module of the command being run is
+ * imported and registered; every other command is listed from the catalogue, so `--version` and `--help` load
+ * commander and three small files. Each command imports its heavy dependencies (core, zod, the adapters)
+ * only in its action.
  */
-export function createProgram(): Command {
+export async function createProgram(args: readonly string[]): Promise<Command> {
   const program = new Command('benchtrack')
     .description('Command-line client of Benchtrack, self-hosted continuous benchmarking.')
     .version(readVersion(), '-V, --version', 'print the version')
@@ -30,25 +38,18 @@ export function createProgram(): Command {
     .configureHelp({ sortSubcommands: true })
     // `run` passes the options after its command through to it.
     .enablePositionalOptions();
-  registerParseCommand(program);
-  registerAdaptersCommand(program);
-  registerMockCommand(program);
-  registerRunCommand(program);
-  registerOrganizationCommands(program);
-  registerProjectCommands(program);
-  registerDimensionCommands(program);
-  registerThresholdCommands(program);
-  registerReportCommands(program);
-  registerAlertCommands(program);
-  registerAccountCommands(program);
-  registerPerfCommands(program);
-  registerServerCommands(program);
-  registerComposeCommands(program);
+  const requested = requestedModule(args);
+  if (requested) (await MODULES[requested]())(program);
+  for (const entry of COMMANDS) {
+    if (entry.module === requested) continue;
+    const stub = program.command(entry.name).description(entry.description);
+    for (const alias of entry.aliases ?? []) stub.alias(alias);
+  }
   return program;
 }
 
 try {
-  await createProgram().parseAsync(process.argv);
+  await (await createProgram(process.argv.slice(2))).parseAsync(process.argv);
 } catch (error) {
   process.exitCode = failure(error);
 }

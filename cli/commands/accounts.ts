@@ -9,7 +9,7 @@ const yesNo = (value: string): boolean => {
 
 /** `benchtrack user`, `benchtrack token` and `benchtrack auth` (sign up and log in without the console). */
 export function registerAccountCommands(program: Command): void {
-  const user = group(program, 'user', 'Users: list (administrators), view, update account settings');
+  const user = group(program, 'user');
   apiCommand<ListOptions>(
     user,
     {
@@ -66,7 +66,7 @@ export function registerAccountCommands(program: Command): void {
 }
 
 function registerTokenCommands(program: Command): void {
-  const token = group(program, 'token', 'API tokens: list, create, view, update, revoke');
+  const token = group(program, 'token');
   const base = (user: string | undefined, self: () => string) =>
     `/v0/users/${segment(user ?? self())}/tokens`;
   const userOption = (c: Command) =>
@@ -162,7 +162,7 @@ function registerTokenCommands(program: Command): void {
 }
 
 function registerAuthCommands(program: Command): void {
-  const auth = group(program, 'auth', 'Sign up, log in and confirm from the command line');
+  const auth = group(program, 'auth');
   apiCommand<{ name: string; slug?: string; invite?: string; claim?: string }>(
     auth,
     {

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { describe } from '../lib/command-catalogue.js';
 import { collect } from '../lib/options.js';
 
 const EXAMPLES = `
@@ -10,7 +11,7 @@ Examples:
 export function registerAdaptersCommand(program: Command): void {
   program
     .command('adapters')
-    .description('List the adapters (ids, aliases, what each reads), language groups and magic')
+    .description(describe('adapters'))
     .option('--json', 'print JSON instead of a table')
     .option('--plugin <module>', 'also list a third-party adapter module (repeatable)', collect)
     .addHelpText('after', EXAMPLES)

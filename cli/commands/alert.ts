@@ -5,7 +5,7 @@ import { UsageError } from '../lib/errors.js';
 
 /** `benchtrack alert`: list (active first), view, dismiss (one or all), reactivate, update. */
 export function registerAlertCommands(program: Command): void {
-  const alert = group(program, 'alert', 'Alerts of a project: list, view, dismiss, reactivate');
+  const alert = group(program, 'alert');
   const base = (project: string | undefined) => `/v0/projects/${segment(project ?? '')}/alerts`;
   apiCommand<ListOptions & { status?: string }>(
     alert,

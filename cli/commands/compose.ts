@@ -1,4 +1,5 @@
 import { Argument, type Command } from 'commander';
+import { describe } from '../lib/command-catalogue.js';
 import { numberIn } from '../lib/backend-options.js';
 import { collect } from '../lib/options.js';
 
@@ -34,7 +35,7 @@ interface UpFlags {
 export function registerComposeCommands(program: Command): void {
   program
     .command('up')
-    .description('Start the API and the console locally in the background, and wait until they answer')
+    .description(describe('up'))
     .addArgument(serviceArgument())
     .option('--api-port <port>', 'port of the API', numberIn(1, 65_535), 61016)
     .option('--console-port <port>', 'port of the console', numberIn(1, 65_535), 3000)
@@ -64,7 +65,7 @@ export function registerComposeCommands(program: Command): void {
 
   program
     .command('down')
-    .description('Stop the services `benchtrack up` started (they finish their requests first)')
+    .description(describe('down'))
     .addArgument(serviceArgument())
     .addHelpText('after', '\nExamples:\n  benchtrack down\n  benchtrack down console')
     .action(async (which: Which) => {
@@ -80,7 +81,7 @@ export function registerComposeCommands(program: Command): void {
 
   program
     .command('logs')
-    .description('Show and follow the logs of the services `benchtrack up` started')
+    .description(describe('logs'))
     .addArgument(serviceArgument())
     .option('--no-follow', 'print the logs and exit')
     .option('--tail <lines>', 'lines of earlier log to show first', numberIn(0, 1_000_000), 100)

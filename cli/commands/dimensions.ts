@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { ApiContext } from '../lib/api-context.js';
 import { numberIn } from '../lib/backend-options.js';
 import { apiCommand, group, listOptions, listQuery, type ListOptions, segment } from '../lib/command-kit.js';
+import { describe } from '../lib/command-catalogue.js';
 import { UsageError } from '../lib/errors.js';
 
 type Kind = 'branch' | 'testbed' | 'benchmark' | 'measure';
@@ -86,11 +87,7 @@ function registerDimension(program: Command, kind: Kind): void {
   const base = (project: string | undefined) => `/v0/projects/${segment(project ?? '')}/${plural}`;
   const one = (project: string | undefined, id: string | undefined) =>
     `${base(project)}/${segment(id ?? '')}`;
-  const cmd = group(
-    program,
-    kind,
-    `${plural[0]?.toUpperCase()}${plural.slice(1)} of a project: list, create, view, update, delete`,
-  );
+  const cmd = group(program, kind);
   apiCommand<ListOptions>(
     cmd,
     {
@@ -220,7 +217,7 @@ function registerArchive(program: Command, name: 'archive' | 'unarchive', archiv
     program,
     {
       name,
-      description: `${archived ? 'Archive' : 'Unarchive'} a branch, testbed, benchmark or measure`,
+      description: describe(name),
       examples: [
         `benchtrack ${name} --project my-project --branch feature-x`,
         `benchtrack ${name} --project my-project --benchmark old-parser`,

@@ -1,4 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
+import { describe } from '../lib/command-catalogue.js';
 
 interface MockOptions {
   count: number;
@@ -23,7 +24,7 @@ Benchmark c (benchtrack::mock_0, ...) gets, for every measure, a value drawn uni
 export function registerMockCommand(program: Command): void {
   program
     .command('mock')
-    .description('Generate mock BMF results (for trying Benchtrack without a benchmark harness)')
+    .description(describe('mock'))
     .option('--count <count>', 'number of mock benchmarks', integer(0), 5)
     .option(
       '--measure <measure>',

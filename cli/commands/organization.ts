@@ -5,7 +5,7 @@ const ROLES = ['leader', 'member'];
 
 /** `benchtrack organization` (alias `org`): list, create, view, update, delete, allowed, claim. */
 export function registerOrganizationCommands(program: Command): void {
-  const org = group(program, 'organization', 'Organizations: list, create, view, update, delete', ['org']);
+  const org = group(program, 'organization');
   apiCommand<ListOptions>(
     org,
     {
@@ -130,7 +130,7 @@ export function registerOrganizationCommands(program: Command): void {
 
 /** `benchtrack member`: the members of an organization and invitations. */
 function registerMemberCommands(program: Command): void {
-  const member = group(program, 'member', 'Members of an organization: list, invite, view, update, remove');
+  const member = group(program, 'member');
   const base = (org: string | undefined) => `/v0/organizations/${segment(org ?? '')}/members`;
   apiCommand<ListOptions>(
     member,

@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { describe } from '../lib/command-catalogue.js';
 import { UsageError } from '../lib/errors.js';
 import { collect } from '../lib/options.js';
 
@@ -25,7 +26,7 @@ Run \`benchtrack adapters\` for the adapters and what they read.`;
 export function registerParseCommand(program: Command): void {
   program
     .command('parse')
-    .description('Parse benchmark harness output into BMF (Benchmark Metric Format) and print it')
+    .description(describe('parse'))
     .argument('[FILE...]', 'harness output files, one per iteration (default: stdin)')
     .option('-a, --adapter <name>', 'adapter id or alias, language group (rust, go, ...) or magic', 'magic')
     .addOption(

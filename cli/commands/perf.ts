@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { numberIn } from '../lib/backend-options.js';
 import { apiCommand, group, listOptions, listQuery, segment, type ListOptions } from '../lib/command-kit.js';
+import { describe } from '../lib/command-catalogue.js';
 import { UsageError } from '../lib/errors.js';
 import { TABLE_STYLE_NAMES, type TableStyle } from '../lib/table.js';
 
@@ -57,7 +58,7 @@ export function registerPerfCommands(program: Command): void {
     program,
     {
       name: 'perf <project>',
-      description: 'Query the history of benchmarks: JSON, a table, CSV or a PNG image',
+      description: describe('perf'),
       examples: [
         'benchtrack perf my-project --branches main --testbeds ci-linux --benchmarks parse,render --measures latency --table',
         'benchtrack perf my-project --branches main,feature --testbeds ci-linux --benchmarks parse --measures latency --table markdown',
@@ -140,11 +141,7 @@ const plotBody = (o: PlotOptions) => ({
 });
 
 function registerPlotCommands(program: Command): void {
-  const plot = group(
-    program,
-    'plot',
-    'Plots pinned to a project dashboard: list, create, view, update, delete',
-  );
+  const plot = group(program, 'plot');
   const base = (project: string | undefined) => `/v0/projects/${segment(project ?? '')}/plots`;
   apiCommand<ListOptions>(
     plot,

@@ -6,7 +6,7 @@ const clearable = (value: string | undefined) => (value === '_' ? null : value);
 
 /** `benchtrack project`: list, create, view, update, delete, allowed. */
 export function registerProjectCommands(program: Command): void {
-  const project = group(program, 'project', 'Projects: list, create, view, update, delete');
+  const project = group(program, 'project');
   const path = (id: string | undefined) => `/v0/projects/${segment(id ?? '')}`;
   apiCommand<ListOptions & { organization?: string }>(
     project,

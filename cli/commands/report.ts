@@ -33,7 +33,7 @@ async function printReport(
 
 /** `benchtrack report`: create (results given as text or files), list, view, delete; and `metric view`. */
 export function registerReportCommands(program: Command): void {
-  const report = group(program, 'report', 'Reports of a project: create, list, view, delete');
+  const report = group(program, 'report');
   const base = (project: string | undefined) => `/v0/projects/${segment(project ?? '')}/reports`;
   apiCommand<
     ListOptions & {
@@ -111,7 +111,7 @@ export function registerReportCommands(program: Command): void {
       ctx.say(`Deleted report ${id}.`);
     },
   );
-  const metric = group(program, 'metric', 'One recorded value, with its boundary and alert');
+  const metric = group(program, 'metric');
   apiCommand(
     metric,
     {

@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { describe } from '../lib/command-catalogue.js';
 import { addBackendOptions, numberIn, type BackendOptions } from '../lib/backend-options.js';
 import { collect } from '../lib/options.js';
 import type { RunOptions } from '../lib/run/options.js';
@@ -33,7 +34,7 @@ const hidden = (flags: string) => new Option(flags).hideHelp();
 export function registerRunCommand(program: Command): void {
   const command = program
     .command('run')
-    .description('Run a benchmark command (or read result files), send the results and print the report')
+    .description(describe('run'))
     .argument(
       '[command...]',
       'benchmark command: one string through the shell, or the program and its arguments',

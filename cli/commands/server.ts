@@ -4,7 +4,7 @@ import { UsageError } from '../lib/errors.js';
 
 /** `benchtrack server`: version, OpenAPI document, and the running configuration (administrators). */
 export function registerServerCommands(program: Command): void {
-  const server = group(program, 'server', 'The API server: version, OpenAPI spec, configuration');
+  const server = group(program, 'server');
   apiCommand(
     server,
     {

@@ -41,7 +41,7 @@ const modelBody = (o: ModelOptions) => ({
 
 /** `benchtrack threshold`: list, create, view (with model history), update (a new model), delete. */
 export function registerThresholdCommands(program: Command): void {
-  const threshold = group(program, 'threshold', 'Thresholds (branch x testbed x measure) and their models');
+  const threshold = group(program, 'threshold');
   const base = (project: string | undefined) => `/v0/projects/${segment(project ?? '')}/thresholds`;
   apiCommand<ListOptions & { branch?: string; testbed?: string; measure?: string }>(
     threshold,

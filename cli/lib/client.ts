@@ -17,6 +17,8 @@ export interface RequestOptions<S extends z.ZodType> {
   readonly idempotent?: boolean | undefined;
   /** Answer with bytes (images) instead of parsing JSON. */
   readonly binary?: boolean | undefined;
+  /** One attempt only (the version check: the request beside it does the retrying and reports). */
+  readonly once?: boolean | undefined;
 }
 
 export interface ApiResponse<T> {
@@ -87,7 +89,7 @@ export class ApiClient {
 
   /** Warns when the server's API version differs from this client's; at most once per process. */
   checkVersion(): Promise<void> {
-    this.#versionCheck ??= this.#send('GET', '/v0/server/version', {}).then(
+    this.#versionCheck ??= this.#send('GET', '/v0/server/version', { once: true }).then(
       ({ raw }) => {
         const server = (raw as { version?: unknown } | null)?.version;
         const client = readVersion();
@@ -132,7 +134,7 @@ export class ApiClient {
     try {
       response = await send(
         { method, url, headers, body, idempotent: method !== 'POST' || options.idempotent === true },
-        this.http,
+        options.once ? { ...this.http, attempts: 1 } : this.http,
       );
     } catch (error) {
       throw error instanceof ConnectionError ? connectionAdvice(error, this.host.origin) : error;

@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { ApiContext } from './api-context.js';
+import { COMMANDS, describe } from './command-catalogue.js';
 import { addBackendOptions, numberIn, type BackendOptions } from './backend-options.js';
 
 /** What a resource command does once its arguments are parsed; it runs with the API client loaded. */
@@ -46,15 +47,14 @@ export function apiCommand<O>(
   return command;
 }
 
-/** A group command (`branch`, `server config`) whose --help lists its subcommands. */
-export function group(
-  parent: Command,
-  name: string,
-  description: string,
-  aliases: readonly string[] = [],
-): Command {
-  const command = parent.command(name).description(description);
-  for (const alias of aliases) command.alias(alias);
+/**
+ * A group command (`branch`, `server config`) whose --help lists its subcommands. A top-level group's
+ * description and aliases come from the catalogue, which `benchtrack --help` shows without loading modules.
+ */
+export function group(parent: Command, name: string, description?: string): Command {
+  const command = parent.command(name).description(description ?? describe(name));
+  const entry = COMMANDS.find((candidate) => candidate.name === name);
+  for (const alias of description === undefined ? (entry?.aliases ?? []) : []) command.alias(alias);
   return command;
 }
 

@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import { Layout } from './components/layout.js';
 import { onLinkClick, useLocation } from './router.js';
 import { Routes } from './routes.js';
+import { prefetchExplorer } from './perf/prefetch.js';
 import { initSession, useSession } from './session.js';
 import './styles.css';
 
@@ -27,5 +28,6 @@ function App() {
 }
 
 initSession();
+prefetchExplorer(location.pathname, location.search);
 document.addEventListener('click', onLinkClick);
 render(<App />, document.getElementById('root')!);

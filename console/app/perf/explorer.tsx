@@ -10,7 +10,7 @@ import type { ProjectContext } from '../pages/project/context.js';
 import { setQuery, useLocation } from '../router.js';
 import { download, imageUrl, perfCsv } from './export.js';
 import { Legend } from './legend.js';
-import { PerfPlot } from './perf-plot.js';
+import { PerfPlot, preloadPlot } from './lazy-plot.js';
 import { Picker } from './picker.js';
 import { PinForm } from './pin-form.js';
 import { RangeControls } from './range-controls.js';
@@ -60,6 +60,7 @@ export function Explorer({ ctx }: { ctx: ProjectContext }) {
   const { query } = useLocation();
   const selection = useMemo(() => parseSelection(query), [query.toString()]);
   useTitle(`${ctx.project.name}: perf`);
+  useEffect(() => void preloadPlot(), []);
   const update = (changes: Partial<Selection>) => {
     const dimensionsChanged = DIMENSION_TABS.some((k) => k in changes) || 'x_axis' in changes;
     setQuery(selectionQuery({ ...selection, ...(dimensionsChanged ? { hidden: [] } : {}), ...changes }));
@@ -91,16 +92,27 @@ export function Explorer({ ctx }: { ctx: ProjectContext }) {
   const perf = useApi(
     (signal) =>
       count > 0 && !tooMany
-        ? api.get<PerfJson>(`${ctx.path}/perf`, perfQuery(selection), signal)
+        ? api.get<PerfJson>(`${ctx.path}/perf`, perfQuery(selection), signal).then((answer) => {
+            performance.mark('benchtrack:perf-parsed');
+            return answer;
+          })
         : Promise.resolve(undefined),
     [queryKey],
   );
-  const data = useMemo(
-    () => (perf.data ? buildPlotData(perf.data, selection.x_axis, selection.y_axis === 'log') : undefined),
-    [perf.data, selection.x_axis, selection.y_axis],
-  );
+  const data = useMemo(() => {
+    if (!perf.data) return undefined;
+    const data = buildPlotData(perf.data, selection.x_axis, selection.y_axis === 'log');
+    performance.mark('benchtrack:plot-data');
+    return data;
+  }, [perf.data, selection.x_axis, selection.y_axis]);
   const hidden = useMemo(() => new Set(selection.hidden), [selection.hidden.join(',')]);
   const [pinOpen, setPinOpen] = useState(false);
+  // The key (a row per series) renders in the task after the plot, so the plot is drawn and answers sooner.
+  const [legendFor, setLegendFor] = useState<typeof data>();
+  useEffect(() => {
+    const timer = setTimeout(() => setLegendFor(data));
+    return () => clearTimeout(timer);
+  }, [data]);
   const points = data?.series.reduce((sum, s) => sum + s.source.metrics.length, 0) ?? 0;
   const title = data?.series.length === 1 ? data.series[0]!.label : ctx.project.name;
 
@@ -202,7 +214,9 @@ export function Explorer({ ctx }: { ctx: ProjectContext }) {
               Drag across the plot to zoom, double-click to zoom out; hover or focus it and use the arrow keys
               for details.
             </p>
-            <Legend data={data} hidden={hidden} onHidden={(h) => update({ hidden: h })} />
+            {legendFor === data && (
+              <Legend data={data} hidden={hidden} onHidden={(h) => update({ hidden: h })} />
+            )}
           </>
         )}
       </section>

@@ -89,7 +89,8 @@ export function timeBounds(
   now = Date.now(),
 ): { start_time?: number; end_time?: number } {
   const days = RANGES.find(([key]) => key === selection.range)?.[2];
-  if (days) return { start_time: now - days * 86_400_000 };
+  // Whole minutes: the query made early at page load and the explorer's own are then the same URL.
+  if (days) return { start_time: Math.floor(now / 60_000) * 60_000 - days * 86_400_000 };
   if (selection.range === 'custom') {
     return {
       ...(selection.start_time !== undefined ? { start_time: selection.start_time } : {}),

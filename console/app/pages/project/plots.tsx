@@ -1,11 +1,11 @@
-import { useMemo } from 'preact/hooks';
+import { useEffect, useMemo } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import type { PerfJson, PlotJson } from '../../api/perf-types.js';
 import { ActionButton } from '../../components/form.js';
 import { Empty, ErrorMessage, Loading, PageHeader } from '../../components/status.js';
 import { formatDuration } from '../../lib/format.js';
 import { useApi } from '../../lib/use-api.js';
-import { PerfPlot } from '../../perf/perf-plot.js';
+import { PerfPlot, preloadPlot } from '../../perf/lazy-plot.js';
 import { explorerHref } from '../../perf/selection.js';
 import { buildPlotData } from '../../perf/series.js';
 import { tabHref, type ProjectContext } from './context.js';
@@ -55,6 +55,7 @@ export function Plots({ ctx }: { ctx: ProjectContext }) {
     (signal) => api.list<PlotJson>(`${ctx.path}/plots`, { per_page: 64, sort: 'index' }, signal),
     [ctx.path],
   );
+  useEffect(() => void preloadPlot(), []);
   const plots = [...(list.data?.data ?? [])].sort((a, b) => a.index - b.index);
   const move = (plot: PlotJson, to: number) => async () => {
     await api.patch(`${ctx.path}/plots/${plot.uuid}`, { index: to });

@@ -1,0 +1,206 @@
+/**
+ * The web console (issue 10) in Debian's Chromium: the perf explorer opening 255 series x 100 points (the API's
+ * largest selection) until it draws, and until it answers a hover; the longest main-thread task meanwhile; the
+ * perf request's time; and the initial bundle's gzip size. Five cold runs (a fresh browser profile each).
+ *
+ *   npm run bench -- console
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { hostOptions } from '../console/host/options.js';
+import { createConsoleHost } from '../console/host/serve.js';
+import { consoleBuild, launchBrowser } from '../test/helpers/console.js';
+import { summarize } from './lib/measure.js';
+import { Random } from './lib/random.js';
+import { BenchReport } from './lib/report.js';
+import { startBenchServer } from './lib/server.js';
+
+const SERIES = 255;
+const POINTS = 100;
+const RUNS = 5;
+const PROJECT = 'console-bench';
+
+async function seed(api: string): Promise<void> {
+  const random = new Random(10);
+  const start = Date.now() - (POINTS + 1) * 86_400_000;
+  const level = Array.from({ length: SERIES }, (_, i) => 1000 + i * 10);
+  for (let day = 0; day < POINTS; day++) {
+    const bmf: Record<string, { latency: { value: number } }> = {};
+    level.forEach((base, i) => {
+      level[i] = base * (1 + (random.next() - 0.5) * 0.02);
+      bmf[`bench-${String(i).padStart(3, '0')}`] = { latency: { value: level[i]! } };
+    });
+    const at = new Date(start + day * 86_400_000);
+    const response = await fetch(`${api}/v0/run`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        project: PROJECT,
+        branch: 'main',
+        testbed: 'bench',
+        start_time: at.toISOString(),
+        end_time: new Date(at.getTime() + 60_000).toISOString(),
+        results: [JSON.stringify(bmf)],
+        settings: { adapter: 'json' },
+        thresholds: { models: { latency: { test: 't_test', upper_boundary: 0.99, max_sample_size: 32 } } },
+      }),
+    });
+    if (response.status !== 201)
+      throw new Error(`run ${day} answered ${response.status}: ${await response.text()}`);
+  }
+}
+
+async function uuids(api: string, kind: string): Promise<string[]> {
+  const response = await fetch(`${api}/v0/projects/${PROJECT}/${kind}?per_page=255`);
+  return ((await response.json()) as { uuid: string }[]).map((d) => d.uuid);
+}
+
+/** index.html and the files it loads at once (not the chunks loaded later, such as the plot's). */
+function initialBundle(root: string): { files: string[]; raw: number; gzip: number } {
+  const html = readFileSync(join(root, 'index.html'), 'utf8');
+  const assets = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)].map((m) => m[1]!);
+  const files = ['index.html', ...assets];
+  const bodies = files.map((file) => readFileSync(join(root, file)));
+  return {
+    files,
+    raw: bodies.reduce((sum, b) => sum + b.length, 0),
+    gzip: bodies.reduce((sum, b) => sum + gzipSync(b, { level: 9 }).length, 0),
+  };
+}
+
+interface Run {
+  /** Navigation start to the plot drawn (the page's clock). */
+  readonly ready: number;
+  /** Mouse move to the point's details shown. */
+  readonly hover: number;
+  readonly longestTask: number;
+  /** The perf request: sent at, and its answer complete at. */
+  readonly perfStart: number;
+  readonly perfEnd: number;
+}
+
+const IN_PAGE = `
+  window.__longest = 0;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) window.__longest = Math.max(window.__longest, entry.duration);
+  }).observe({ type: 'longtask', buffered: true });
+  addEventListener('mousemove', () => { window.__hoverAt ??= performance.now(); }, true);
+  new MutationObserver(() => {
+    if (window.__tooltipAt === undefined && document.querySelector('[data-testid="plot-tooltip"]')) {
+      window.__tooltipAt = performance.now();
+    }
+  }).observe(document, { childList: true, subtree: true });
+`;
+
+async function openExplorer(url: string): Promise<Run> {
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.context.newPage();
+    await page.addInitScript(IN_PAGE);
+    await page.goto(url);
+    const plot = page.locator('.plot[data-ready="true"]');
+    await plot.waitFor({ timeout: 30_000 });
+    const status = (await page.getByTestId('plot-status').textContent()) ?? '';
+    if (!status.startsWith(`${SERIES} series, ${(SERIES * POINTS).toLocaleString('en-US')} points`)) {
+      throw new Error(`the explorer shows "${status}"`);
+    }
+    const box = (await plot.locator('.u-over').boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.getByTestId('plot-tooltip').waitFor();
+    return (await page.evaluate(`({
+      ready: performance.getEntriesByName('benchtrack:plot-ready')[0].startTime,
+      hover: window.__tooltipAt - window.__hoverAt,
+      longestTask: window.__longest,
+      perfStart: performance.getEntriesByType('resource').find((e) => e.name.includes('/perf?')).startTime,
+      perfEnd: performance.getEntriesByType('resource').find((e) => e.name.includes('/perf?')).responseEnd,
+    })`)) as Run;
+  } finally {
+    await browser.close();
+  }
+}
+
+const report = new BenchReport(
+  `console: perf explorer, ${SERIES} series x ${POINTS} points, ${RUNS} cold runs in Chromium`,
+);
+const dir = mkdtempSync(join(tmpdir(), 'console-bench-'));
+const build = consoleBuild();
+const server = await startBenchServer(join(dir, 'bench.db'));
+const host = createConsoleHost(
+  hostOptions(['--api-url', server.url, '--host', '127.0.0.1', '--port', '0'], {}, build.root),
+);
+try {
+  const seeded = performance.now();
+  await seed(server.url);
+  process.stderr.write(
+    `seeded ${(SERIES * POINTS).toLocaleString()} metrics in ${((performance.now() - seeded) / 1000).toFixed(1)} s\n`,
+  );
+  host.listen(0, '127.0.0.1');
+  await once(host, 'listening');
+  const consoleUrl = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;
+  const [branches, testbeds, benchmarks, measures] = await Promise.all(
+    ['branches', 'testbeds', 'benchmarks', 'measures'].map((kind) => uuids(server.url, kind)),
+  );
+  const url = `${consoleUrl}/perf/${PROJECT}?branches=${branches!.join(',')}&testbeds=${testbeds!.join(',')}&benchmarks=${benchmarks!.join(',')}&measures=${measures!.join(',')}`;
+
+  const runs: Run[] = [];
+  for (let i = 0; i < RUNS; i++) runs.push(await openExplorer(url));
+  const ready = summarize(runs.map((r) => r.ready));
+  const interactive = summarize(runs.map((r) => r.ready + r.hover));
+  const hover = summarize(runs.map((r) => r.hover));
+  const longest = summarize(runs.map((r) => r.longestTask));
+  const sent = summarize(runs.map((r) => r.perfStart));
+  const api = summarize(runs.map((r) => r.perfEnd - r.perfStart));
+  const after = summarize(runs.map((r) => r.ready - r.perfEnd));
+  const ms = (v: number) => `${v.toFixed(0)} ms`;
+  const max = (pick: (r: Run) => number) => ms(Math.max(...runs.map(pick)));
+  report
+    .add(
+      'console/explorer-255x100/plot-drawn',
+      'latency',
+      ready.p50Ms * 1e6,
+      `p50 ${ms(ready.p50Ms)}, max ${max((r) => r.ready)}`,
+    )
+    .add(
+      'console/explorer-255x100/interactive',
+      'latency',
+      interactive.p50Ms * 1e6,
+      `p50 ${ms(interactive.p50Ms)}, max ${max((r) => r.ready + r.hover)} (drawn + first hover answered)`,
+    )
+    .add(
+      'console/explorer-255x100/perf-request-sent',
+      'latency',
+      sent.p50Ms * 1e6,
+      `p50 ${ms(sent.p50Ms)} after navigation`,
+    )
+    .add(
+      'console/explorer-255x100/api-answer',
+      'latency',
+      api.p50Ms * 1e6,
+      `p50 ${ms(api.p50Ms)} (the API: query, JSON, transfer)`,
+    )
+    .add(
+      'console/explorer-255x100/console-after-answer',
+      'latency',
+      after.p50Ms * 1e6,
+      `p50 ${ms(after.p50Ms)}, max ${max((r) => r.ready - r.perfEnd)} (parse, reshape, draw)`,
+    )
+    .add('console/explorer-255x100/hover', 'latency', hover.p50Ms * 1e6, `p50 ${hover.p50Ms.toFixed(1)} ms`)
+    .add('console/explorer-255x100/longest-task', 'latency', longest.p50Ms * 1e6, `p50 ${ms(longest.p50Ms)}`);
+  const bundle = initialBundle(build.root);
+  report.add(
+    'console/initial-bundle',
+    'file-size',
+    bundle.gzip,
+    `${(bundle.gzip / 1024).toFixed(1)} KiB gzip (${(bundle.raw / 1024).toFixed(1)} KiB raw): ${bundle.files.join(', ')}`,
+  );
+  report.print();
+} finally {
+  host.close();
+  await server.close();
+  build.cleanup();
+  rmSync(dir, { recursive: true, force: true });
+}

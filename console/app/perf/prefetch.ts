@@ -1,0 +1,17 @@
+import { prefetch } from '../api/client.js';
+import { PERF_PERMUTATIONS_MAX } from '../api/perf-types.js';
+import { match } from '../router.js';
+import { parseSelection, perfQuery, permutations } from './selection.js';
+
+/**
+ * At page load on an explorer URL, asks for the perf answer at once: it is the slowest request, and otherwise it
+ * would wait for the app's code, the project and the caller's permissions.
+ */
+export function prefetchExplorer(path: string, search: string): void {
+  const params = match('/perf/:project', path) ?? match('/console/projects/:project/perf', path);
+  if (!params) return;
+  const selection = parseSelection(new URLSearchParams(search));
+  const count = permutations(selection);
+  if (count === 0 || count > PERF_PERMUTATIONS_MAX) return;
+  prefetch(`/projects/${encodeURIComponent(params.project!)}/perf`, perfQuery(selection));
+}

@@ -91,15 +91,12 @@ export class ApiClient {
   checkVersion(): Promise<void> {
     this.#versionCheck ??= this.#send('GET', '/v0/server/version', { once: true }).then(
       ({ raw }) => {
-        const server = (raw as { version?: unknown } | null)?.version;
-        const client = readVersion();
-        if (typeof server === 'string' && server !== client) {
-          this.warn(
-            `the API at ${this.host.origin} is version ${server} and this client ${client}; some commands may not work: install benchtrack@${server} to match`,
-          );
-        } else if (typeof server !== 'string') {
-          this.warn(`could not read the API version at ${this.host.origin}: is it a Benchtrack API?`);
-        }
+        const warning = versionWarning(
+          (raw as { version?: unknown } | null)?.version,
+          readVersion(),
+          this.host.origin,
+        );
+        if (warning) this.warn(warning);
       },
       // The request itself reports an unreachable server; a version check that fails alone is only noted.
       (error: unknown) => {
@@ -212,4 +209,15 @@ export function tokenSubject(token: string | undefined): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The warning for a server whose API version is not this client's (spec, Versioning: the client checks it on
+ * every command that uses the API), or undefined when they match.
+ */
+export function versionWarning(server: unknown, client: string, origin: string): string | undefined {
+  if (typeof server !== 'string')
+    return `could not read the API version at ${origin}: is it a Benchtrack API?`;
+  if (server === client) return undefined;
+  return `the API at ${origin} is version ${server} and this client ${client}; some commands may not work: install benchtrack@${server} to match`;
 }

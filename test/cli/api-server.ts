@@ -23,7 +23,10 @@ export async function startApiServer(document: Record<string, unknown> = {}): Pr
     database: { file: join(dir, 'benchtrack.db') },
     ...document,
   };
-  const server = await startServerProcess({ BENCHTRACK_CONFIG: JSON.stringify(config) }, { logFile });
+  const server = await startServerProcess(
+    { BENCHTRACK_CONFIG: JSON.stringify(config) },
+    { logFile, timeoutMs: 60_000 },
+  );
   const post = async (path: string, body: unknown): Promise<any> => {
     const response = await fetch(`${server.url}${path}`, {
       method: 'POST',

@@ -1,10 +1,13 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startApiServer, type ApiServer } from './api-server.js';
 import { startFakeGitHub, type FakeGitHub } from './fake-github.js';
 import { runCliAsync } from './run-cli.js';
+
+// Each test runs the real CLI several times (about a second each from source); the whole suite shares two cores.
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 120_000 });
 
 const SHA = 'a'.repeat(40);
 let api: ApiServer;

@@ -1,8 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startApiServer, type ApiServer } from './api-server.js';
 import { runCli, type CliResult } from './run-cli.js';
+
+// Each test runs the real CLI several times (about a second each from source); the whole suite shares two cores.
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 120_000 });
 
 let api: ApiServer;
 let token: string;

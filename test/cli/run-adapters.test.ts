@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startApiServer, type ApiServer } from './api-server.js';
 import { ROOT, runCliAsync } from './run-cli.js';
+
+// Each test runs the real CLI several times (about a second each from source); the whole suite shares two cores.
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 120_000 });
 
 interface Expected {
   readonly adapter: string;

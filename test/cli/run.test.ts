@@ -2,9 +2,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startApiServer, type ApiServer } from './api-server.js';
 import { runCli, runCliAsync } from './run-cli.js';
+
+// Each test runs the real CLI several times (about a second each from source); the whole suite shares two cores.
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 120_000 });
 
 let api: ApiServer;
 const env = () => ({ BENCHTRACK_HOST: api.url });

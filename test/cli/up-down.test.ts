@@ -3,8 +3,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ROOT, runCliAsync, type CliResult } from './run-cli.js';
+
+// Each test runs the real CLI several times (about a second each from source); the whole suite shares two cores.
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 120_000 });
 
 let dir: string;
 let ports: { api: number; console: number };

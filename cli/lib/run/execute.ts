@@ -55,7 +55,8 @@ export async function collectResults(
     results.push(piped);
     return { results, startTime, elapsedMs: performance.now() - start };
   }
-  for (let i = 0; i < input.iterations; i++) {
+  // Files alone are read once: --iter repeats the command that writes them.
+  for (let i = 0; i < (hasCommand ? input.iterations : 1); i++) {
     let stdout = '';
     let seconds: number | undefined;
     if (hasCommand) {

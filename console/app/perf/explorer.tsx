@@ -23,7 +23,7 @@ import {
   selectionQuery,
   type Selection,
 } from './selection.js';
-import { buildPlotData } from './series.js';
+import { buildPlotData, logAxis } from './series.js';
 
 const TAB_LABELS = {
   branches: 'Branches',
@@ -101,7 +101,7 @@ export function Explorer({ ctx }: { ctx: ProjectContext }) {
   );
   const data = useMemo(() => {
     if (!perf.data) return undefined;
-    const data = buildPlotData(perf.data, selection.x_axis, selection.y_axis === 'log');
+    const data = buildPlotData(perf.data, selection.x_axis, logAxis(selection.y_axis, perf.data));
     performance.mark('benchtrack:plot-data');
     return data;
   }, [perf.data, selection.x_axis, selection.y_axis]);
@@ -206,7 +206,7 @@ export function Explorer({ ctx }: { ctx: ProjectContext }) {
               data={data}
               hidden={hidden}
               bounds={selection.bounds}
-              yAxis={selection.y_axis}
+              yAxis={data.log ? 'log' : 'linear'}
               reportHref={(uuid) => `${ctx.base}/reports/${uuid}`}
               label={`Perf plot of ${plural(data.series.length, 'series', 'series')}`}
             />

@@ -80,7 +80,8 @@ export function RangeControls({
           value={selection.y_axis}
           onChange={(e) => onChange({ y_axis: e.currentTarget.value as Selection['y_axis'] })}
         >
-          <option value="auto">Linear</option>
+          <option value="auto">Auto</option>
+          <option value="linear">Linear</option>
           <option value="log">Logarithmic</option>
         </select>
       </label>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PerfJson, PerfPoint } from '../api/perf-types.js';
-import { buildPlotData, seriesColor } from './series.js';
+import { buildPlotData, logAxis, seriesColor } from './series.js';
 
 function point(day: number, value: number, extra: Partial<PerfPoint> = {}): PerfPoint {
   return {
@@ -99,6 +99,18 @@ describe('perf answer to plot data', () => {
       false,
     );
     expect(data.xs.length).toBe(2);
+  });
+
+  it('makes an auto y axis logarithmic when all values are positive and span three decades, as images do', () => {
+    const spanning = perf([series('a', 'latency', [point(1, 1), point(2, 1000)])]);
+    const narrow = perf([series('a', 'latency', [point(1, 1), point(2, 999)])]);
+    const zero = perf([series('a', 'latency', [point(1, 0), point(2, 5000)])]);
+    expect([logAxis('auto', spanning), logAxis('auto', narrow), logAxis('auto', zero)]).toEqual([
+      true,
+      false,
+      false,
+    ]);
+    expect([logAxis('log', narrow), logAxis('linear', spanning)]).toEqual([true, false]);
   });
 
   it('colors hundreds of series distinctly', () => {

@@ -9,6 +9,8 @@ export interface PlotData {
   readonly xs: Float64Array;
   readonly series: readonly PlotSeries[];
   readonly xAxis: XAxis;
+  /** Values are drawn on a logarithmic y axis (those at or below zero were left out). */
+  readonly log: boolean;
   /** Units of the first and the second measure (two measures get two y axes). */
   readonly measures: readonly { uuid: string; name: string; units: string }[];
 }
@@ -127,5 +129,23 @@ export function buildPlotData(perf: PerfJson, xAxis: XAxis, logScale: boolean): 
       alerts,
     };
   });
-  return { xs, series, xAxis, measures };
+  return { xs, series, xAxis, log: logScale, measures };
+}
+
+/**
+ * Whether a y axis set to `auto` is logarithmic: as in the API's images, when every value is above zero and the
+ * largest is at least 1000 times the smallest.
+ */
+export function logAxis(yAxis: 'auto' | 'linear' | 'log', perf: PerfJson): boolean {
+  if (yAxis !== 'auto') return yAxis === 'log';
+  let min = Infinity;
+  let max = -Infinity;
+  for (const series of perf.results) {
+    for (const point of series.metrics) {
+      const value = point.metric.value;
+      if (value < min) min = value;
+      if (value > max) max = value;
+    }
+  }
+  return min > 0 && max / min >= 1000;
 }

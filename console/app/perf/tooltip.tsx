@@ -2,6 +2,14 @@ import type { PerfPoint } from '../api/perf-types.js';
 import { formatDateTime, formatNumber, shortHash } from '../lib/format.js';
 import type { PlotSeries } from './series.js';
 
+/** "900 – 1,100", "≤ 1,100" or "≥ 900": a threshold often limits one side only. */
+function limitsText(lower: number | null, upper: number | null): string {
+  if (lower !== null && upper !== null) return `${formatNumber(lower)} – ${formatNumber(upper)}`;
+  if (upper !== null) return `≤ ${formatNumber(upper)}`;
+  if (lower !== null) return `≥ ${formatNumber(lower)}`;
+  return 'not computed yet (too few samples)';
+}
+
 /** Details of one point: value and bounds, boundary, version and commit, alert, and a link to its report. */
 export function Tooltip({
   series,
@@ -51,9 +59,7 @@ export function Tooltip({
             <dt>Baseline</dt>
             <dd>{formatNumber(boundary.baseline)}</dd>
             <dt>Limits</dt>
-            <dd>
-              {formatNumber(boundary.lower_limit)} – {formatNumber(boundary.upper_limit)}
-            </dd>
+            <dd>{limitsText(boundary.lower_limit, boundary.upper_limit)}</dd>
           </>
         )}
         <dt>Version</dt>

@@ -7,7 +7,7 @@ import { formatDuration } from '../../lib/format.js';
 import { useApi } from '../../lib/use-api.js';
 import { PerfPlot, preloadPlot } from '../../perf/lazy-plot.js';
 import { explorerHref } from '../../perf/selection.js';
-import { buildPlotData } from '../../perf/series.js';
+import { buildPlotData, logAxis } from '../../perf/series.js';
 import { tabHref, type ProjectContext } from './context.js';
 
 const NO_HIDDEN: ReadonlySet<number> = new Set();
@@ -29,7 +29,7 @@ function PinnedPlot({ ctx, plot }: { ctx: ProjectContext; plot: PlotJson }) {
     [plot.uuid, plot.modified],
   );
   const data = useMemo(
-    () => (perf.data ? buildPlotData(perf.data, plot.x_axis, plot.y_axis === 'log') : undefined),
+    () => (perf.data ? buildPlotData(perf.data, plot.x_axis, logAxis(plot.y_axis, perf.data)) : undefined),
     [perf.data, plot.x_axis, plot.y_axis],
   );
   if (perf.error) return <ErrorMessage error={perf.error} />;
@@ -41,7 +41,7 @@ function PinnedPlot({ ctx, plot }: { ctx: ProjectContext; plot: PlotJson }) {
       data={data}
       hidden={NO_HIDDEN}
       bounds={plot.lower_boundary || plot.upper_boundary}
-      yAxis={plot.y_axis}
+      yAxis={data.log ? 'log' : 'linear'}
       height={260}
       reportHref={(uuid) => `${ctx.base}/reports/${uuid}`}
       label={plot.title ?? 'Pinned plot'}

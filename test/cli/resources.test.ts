@@ -89,6 +89,16 @@ describe('a project, its dimensions, thresholds, reports and alerts', () => {
     expect(alerted.counts.alerts.total).toBe(1);
   });
 
+  it('creates a project that does not exist on a run, in the organization of the token', () => {
+    const report = json(
+      ['run', '--project', 'made-by-run', '--adapter', 'json', '--quiet', '--format', 'json'],
+      '{"x": {"latency": {"value": 1}}}',
+    );
+    expect(report.project.slug).toBe('made-by-run');
+    expect(report.user.slug).toBe(org);
+    expect(report.project.organization).toBe(json(['org', 'view', org]).uuid);
+  });
+
   it('lists, views, pages and searches dimensions', () => {
     expect(json(['branch', 'list', 'engine']).map((b: { name: string }) => b.name)).toEqual(['main']);
     const paged = cli(['measure', 'list', 'engine', '--per-page', '1']);

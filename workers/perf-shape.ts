@@ -5,16 +5,17 @@ import type { PerfShapeOutput } from './tasks/perf-shape.js';
 
 /**
  * Answers with at least this many points are shaped in a worker, so the main thread never spends long on one
- * answer (about 8,000 points shape inline in a few milliseconds; see bench/perf.bench.ts).
+ * answer: shaping costs 1.5-3 us per point (8,000 points: 26 ms on a loaded 2-core machine), so 2,000 points
+ * block the event loop for a few milliseconds at most.
  */
-export const INLINE_MAX_POINTS = 10_000;
+export const INLINE_MAX_POINTS = 2_000;
 
 /** Shapes a perf answer: inline when small, in the pool otherwise (the columns' buffers move to the worker). */
 export async function shapePerf(
   pool: WorkerPool,
   input: PerfShapeInput,
   format: 'json' | 'csv' | 'arrow',
-): Promise<string | Uint8Array> {
+): Promise<Uint8Array> {
   if (input.columns.count < INLINE_MAX_POINTS) {
     return format === 'arrow' ? perfArrow(input) : format === 'csv' ? perfCsv(input) : perfJson(input);
   }
@@ -36,5 +37,5 @@ export async function shapePerf(
     c.alertModified,
   ].map((array) => array.buffer as ArrayBuffer);
   const output = await pool.run<PerfShapeOutput>('perf-shape', { input, format }, transfer);
-  return 'text' in output ? output.text : output.bytes;
+  return output.bytes;
 }

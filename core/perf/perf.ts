@@ -44,12 +44,7 @@ export class PerfService {
 
   constructor(private readonly ctx: ServiceContext) {}
 
-  async query(
-    caller: Caller,
-    projectRef: string,
-    query: PerfQuery,
-    format: PerfFormat,
-  ): Promise<string | Uint8Array> {
+  async query(caller: Caller, projectRef: string, query: PerfQuery, format: PerfFormat): Promise<Uint8Array> {
     const input = await this.ctx.storage.read(async (r) => {
       const { project } = await requireProject(r, caller, projectRef, 'view');
       const selection = await resolvePerf(r, project, query);

@@ -13,30 +13,107 @@ export interface PerfShapeInput {
   readonly head: string;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
-const num = (value: number) => (Number.isNaN(value) ? 'null' : JSON.stringify(value));
-const str = (value: string | null) => (value === null ? 'null' : JSON.stringify(value));
+/** ASCII codes of the two hex digits of each byte value. */
+const HEX_CODES = Uint16Array.from({ length: 256 }, (_, byte) => {
+  const text = byte.toString(16).padStart(2, '0');
+  return text.charCodeAt(0) | (text.charCodeAt(1) << 8);
+});
+const UUID_TEXT = Buffer.from('00000000-0000-0000-0000-000000000000', 'latin1');
+/** Where the hex digits of each UUID byte go in the text (dashes stay put). */
+const UUID_DIGITS = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34];
 
-/** The perf answer as JSON text, built point by point into one string (no object per point). */
-export function perfJson(input: PerfShapeInput): string {
+/**
+ * The UUID of point `i` from its four 32-bit words (see `PerfColumns`). Written as bytes into one buffer and
+ * read back as one flat string: concatenating 20 pieces per UUID made rope strings that kept the garbage
+ * collector busy for most of a large answer.
+ */
+export function uuidAt(words: Uint32Array, count: number, i: number): string {
+  for (let k = 0; k < 4; k++) {
+    const word = words[k * count + i] as number;
+    for (let b = 0; b < 4; b++) {
+      const codes = HEX_CODES[(word >>> (24 - 8 * b)) & 0xff] as number;
+      const at = UUID_DIGITS[4 * k + b] as number;
+      UUID_TEXT[at] = codes & 0xff;
+      UUID_TEXT[at + 1] = codes >>> 8;
+    }
+  }
+  return UUID_TEXT.toString('latin1', 0, 36);
+}
+
+/** UUID texts as the four-word columns of `PerfColumns` (for storages that read UUIDs as text, and tests). */
+export function uuidWords(uuids: readonly string[]): Uint32Array {
+  const words = new Uint32Array(4 * uuids.length);
+  uuids.forEach((uuid, i) => {
+    const hex = uuid.replaceAll('-', '');
+    for (let k = 0; k < 4; k++)
+      words[k * uuids.length + i] = Number.parseInt(hex.slice(8 * k, 8 * k + 8), 16);
+  });
+  return words;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const num = (value: number) => (Number.isFinite(value) ? String(value) : 'null');
+/** Strings here are UUIDs, git hashes and enum words (checked on the way in): nothing to escape. */
+const str = (value: string | null) => (value === null ? 'null' : `"${value}"`);
+
+/**
+ * ISO text of epoch milliseconds, remembered: points of one report share their times, and every permutation
+ * repeats the same reports (Date formatting is most of the cost of a point otherwise).
+ */
+function isoCache(): (ms: number) => string {
+  const seen = new Map<number, string>();
+  return (ms) => {
+    let text = seen.get(ms);
+    if (text === undefined) seen.set(ms, (text = iso(ms)));
+    return text;
+  };
+}
+
+/**
+ * Text appended as UTF-8 into one growing buffer. Appending to one JavaScript string builds a rope of millions
+ * of pieces that the garbage collector keeps walking; this keeps each piece short-lived, and the result is one
+ * buffer a worker can hand over without copying.
+ */
+export class Utf8Builder {
+  #buffer = Buffer.allocUnsafe(64 * 1024);
+  #length = 0;
+
+  push(text: string): void {
+    const need = this.#length + 3 * text.length; // at most 3 UTF-8 bytes per UTF-16 unit
+    if (need > this.#buffer.length) {
+      const grown = Buffer.allocUnsafe(Math.max(need, 2 * this.#buffer.length));
+      this.#buffer.copy(grown, 0, 0, this.#length);
+      this.#buffer = grown;
+    }
+    this.#length += this.#buffer.write(text, this.#length, 'utf8');
+  }
+
+  bytes(): Uint8Array {
+    return new Uint8Array(this.#buffer.buffer, this.#buffer.byteOffset, this.#length);
+  }
+}
+
+/** The perf answer as JSON (UTF-8), written point by point (no object per point). */
+export function perfJson(input: PerfShapeInput): Uint8Array {
   const c = input.columns;
-  const parts: string[] = [input.head];
+  const time = isoCache();
+  const out = new Utf8Builder();
+  out.push(input.head);
   let open = -1;
   for (let i = 0; i < c.count; i++) {
     const p = c.permutation[i] as number;
     if (p !== open) {
-      if (open >= 0) parts.push(']},');
-      parts.push(input.prefixes[p] as string, '"metrics":[');
+      if (open >= 0) out.push(']},');
+      out.push(`${input.prefixes[p]}"metrics":[`);
       open = p;
-    } else parts.push(',');
-    parts.push(point(input, i));
+    } else out.push(',');
+    out.push(point(input, i, time));
   }
-  if (open >= 0) parts.push(']}');
-  parts.push(']}');
-  return parts.join('');
+  out.push(open >= 0 ? ']}]}' : ']}');
+  return out.bytes();
 }
 
-function point(input: PerfShapeInput, i: number): string {
+function point(input: PerfShapeInput, i: number, time: (ms: number) => string): string {
   const c = input.columns;
   const threshold = c.threshold[i] ? (input.thresholds[`${c.threshold[i]}:${c.model[i]}`] ?? 'null') : 'null';
   const boundary = c.threshold[i]
@@ -45,11 +122,11 @@ function point(input: PerfShapeInput, i: number): string {
   const alert =
     c.alert[i] === null
       ? 'null'
-      : `{"uuid":${str(c.alert[i] as string)},"limit":${str(c.alertLimit[i] as string)},"status":${str(c.alertStatus[i] as string)},"modified":"${iso(c.alertModified[i] as number)}"}`;
+      : `{"uuid":${str(c.alert[i] as string)},"limit":${str(c.alertLimit[i] as string)},"status":${str(c.alertStatus[i] as string)},"modified":"${time(c.alertModified[i] as number)}"}`;
   return (
-    `{"report":${str(c.report[i] as string)},"iteration":${c.iteration[i]},"start_time":"${iso(c.start[i] as number)}",` +
-    `"end_time":"${iso(c.end[i] as number)}","version":{"number":${c.version[i]},"hash":${str(c.hash[i] as string | null)}},` +
-    `"metric":{"uuid":${str(c.uuid[i] as string)},"value":${num(c.value[i] as number)},"lower_value":${num(c.lower[i] as number)},` +
+    `{"report":"${uuidAt(c.report, c.count, i)}","iteration":${c.iteration[i]},"start_time":"${time(c.start[i] as number)}",` +
+    `"end_time":"${time(c.end[i] as number)}","version":{"number":${c.version[i]},"hash":${str(c.hash[i] as string | null)}},` +
+    `"metric":{"uuid":"${uuidAt(c.uuid, c.count, i)}","value":${num(c.value[i] as number)},"lower_value":${num(c.lower[i] as number)},` +
     `"upper_value":${num(c.upper[i] as number)}},"threshold":${threshold},"boundary":${boundary},"alert":${alert}}`
   );
 }
@@ -65,22 +142,24 @@ function field(value: string | null): string {
 
 const csvNum = (value: number) => (Number.isNaN(value) ? '' : String(value));
 
-/** The perf answer as CSV, one row per point, for spreadsheets and notebooks. */
-export function perfCsv(input: PerfShapeInput): string {
+/** The perf answer as CSV (UTF-8), one row per point, for spreadsheets and notebooks. */
+export function perfCsv(input: PerfShapeInput): Uint8Array {
   const c = input.columns;
-  const rows: string[] = [CSV_HEADER];
+  const time = isoCache();
+  const names = input.names.map((four) => four.map(field).join(','));
+  const out = new Utf8Builder();
+  out.push(`${CSV_HEADER}\r\n`);
   for (let i = 0; i < c.count; i++) {
-    const names = (input.names[c.permutation[i] as number] ?? ['', '', '', '']).map(field).join(',');
-    rows.push(
+    out.push(
       [
-        names,
-        c.report[i],
+        names[c.permutation[i] as number] ?? ',,,',
+        uuidAt(c.report, c.count, i),
         c.iteration[i],
-        iso(c.start[i] as number),
-        iso(c.end[i] as number),
+        time(c.start[i] as number),
+        time(c.end[i] as number),
         c.version[i],
         c.hash[i] ?? '',
-        c.uuid[i],
+        uuidAt(c.uuid, c.count, i),
         csvNum(c.value[i] as number),
         csvNum(c.lower[i] as number),
         csvNum(c.upper[i] as number),
@@ -89,8 +168,8 @@ export function perfCsv(input: PerfShapeInput): string {
         csvNum(c.upperLimit[i] as number),
         c.alertLimit[i] ?? '',
         c.alertStatus[i] ?? '',
-      ].join(','),
+      ].join(',') + '\r\n',
     );
   }
-  return `${rows.join('\r\n')}\r\n`;
+  return out.bytes();
 }

@@ -19,10 +19,7 @@ export interface BoundaryJobInput {
 export type BoundaryEngine = (job: BoundaryJobInput) => Promise<BoundaryColumns>;
 
 /** Turns perf columns into the answer's bytes (in a worker when the answer is large). */
-export type PerfShaper = (
-  input: PerfShapeInput,
-  format: 'json' | 'csv' | 'arrow',
-) => Promise<string | Uint8Array>;
+export type PerfShaper = (input: PerfShapeInput, format: 'json' | 'csv' | 'arrow') => Promise<Uint8Array>;
 
 /** Renders a plot image to PNG bytes (in a worker). */
 export type ImageRenderer = (input: PlotImageInput) => Promise<Uint8Array>;

@@ -291,18 +291,20 @@ export interface PerfRequest {
 
 /**
  * The points of a perf query, column by column, ordered by permutation, then version number, report start time
- * and iteration. Absent numbers are NaN, absent ids 0, absent strings null.
+ * and iteration. Absent numbers are NaN, absent ids 0, absent strings null. Report and metric UUIDs come as four
+ * 32-bit words per point (word k of point i at `k * count + i`, see `uuidAt`): storage copies them in bulk, and
+ * only the shaper, off the main thread for large answers, turns them into text.
  */
 export interface PerfColumns {
   readonly count: number;
   readonly permutation: Int32Array;
-  readonly report: (string | null)[];
+  readonly report: Uint32Array;
   readonly iteration: Int32Array;
   readonly start: Float64Array;
   readonly end: Float64Array;
   readonly version: Int32Array;
   readonly hash: (string | null)[];
-  readonly uuid: (string | null)[];
+  readonly uuid: Uint32Array;
   readonly value: Float64Array;
   readonly lower: Float64Array;
   readonly upper: Float64Array;

@@ -92,6 +92,10 @@ describe('perf query', () => {
     const alerted = points.filter((p) => p.alert !== null);
     expect(alerted.length).toBeGreaterThan(0);
     expect(alerted[0]).toMatchObject({ metric: { value: 141 }, alert: { limit: 'upper', status: 'active' } });
+    // The same report, metric and alert UUIDs as the alert endpoint shows.
+    const alert = (await get(`${P}/alerts/${(alerted[0] as { alert: { uuid: string } }).alert.uuid}`)).json();
+    expect(alerted[0]).toMatchObject({ report: alert.report, metric: { uuid: alert.metric.uuid } });
+    expect(alert.report).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
   });
 
   it('filters by time in epoch milliseconds', async () => {

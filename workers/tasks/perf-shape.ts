@@ -6,13 +6,12 @@ export interface PerfShapeTask {
   readonly format: 'json' | 'csv' | 'arrow';
 }
 
-export type PerfShapeOutput = { readonly text: string } | { readonly bytes: Uint8Array };
+export interface PerfShapeOutput {
+  readonly bytes: Uint8Array;
+}
 
-/** Task `perf-shape`: builds the perf answer off the main thread (JSON or CSV text, or Arrow IPC bytes). */
+/** Task `perf-shape`: builds the perf answer off the main thread (JSON, CSV or Arrow IPC), handed back uncopied. */
 export default function perfShape({ input, format }: PerfShapeTask): PerfShapeOutput {
-  if (format === 'arrow') {
-    const bytes = perfArrow(input);
-    return transferResult({ bytes }, [bytes]);
-  }
-  return { text: format === 'csv' ? perfCsv(input) : perfJson(input) };
+  const bytes = format === 'arrow' ? perfArrow(input) : format === 'csv' ? perfCsv(input) : perfJson(input);
+  return transferResult({ bytes }, [bytes]);
 }

@@ -1,5 +1,6 @@
-import type { DuckDBConnection, DuckDBVector } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import type { PerfColumns, PerfRequest } from '../../../../core/index.js';
+import { readColumns, UuidColumn } from '../columns.js';
 import { bind, query } from '../sql.js';
 
 /**
@@ -10,8 +11,8 @@ import { bind, query } from '../sql.js';
  * range, which spans most of the table when the series are far apart (10x slower on 10M metrics).
  */
 const PERF_SQL = `WITH perm AS (SELECT unnest($pos) AS pos, unnest($series) AS series_id, unnest($heads) AS head_id)
-  SELECT perm.pos, r.uuid::VARCHAR, m.iteration, epoch_ms(m.start_time)::DOUBLE, epoch_ms(m.end_time)::DOUBLE,
-    v.number, v.hash, m.uuid::VARCHAR, m.value, m.lower_value, m.upper_value, m.threshold_id, m.model_id,
+  SELECT perm.pos, r.uuid, m.iteration, epoch_ms(m.start_time)::DOUBLE, epoch_ms(m.end_time)::DOUBLE,
+    v.number, v.hash, m.uuid, m.value, m.lower_value, m.upper_value, m.threshold_id, m.model_id,
     m.baseline, m.lower_limit, m.upper_limit, a.uuid::VARCHAR, a.boundary_limit, a.status,
     epoch_ms(a.modified)::DOUBLE
   FROM metric m
@@ -43,13 +44,13 @@ function empty(count: number) {
   return {
     count,
     permutation: new Int32Array(count),
-    report: strings(),
+    report: new Uint32Array(4 * count),
     iteration: new Int32Array(count),
     start: nan(),
     end: nan(),
     version: new Int32Array(count),
     hash: strings(),
-    uuid: strings(),
+    uuid: new Uint32Array(4 * count),
     value: nan(),
     lower: nan(),
     upper: nan(),
@@ -65,8 +66,6 @@ function empty(count: number) {
   };
 }
 
-type Column = Int32Array | Float64Array | (string | null)[];
-
 /**
  * Runs the perf query and reads it chunk by chunk into preallocated typed arrays (row objects would cost
  * several times more and block the event loop on large answers).
@@ -78,15 +77,15 @@ export async function perf(connection: DuckDBConnection, request: PerfRequest): 
   const chunks = await result.fetchAllChunks();
   const count = chunks.reduce((n, chunk) => n + chunk.rowCount, 0);
   const out = empty(count);
-  const columns: Column[] = [
+  readColumns(result, chunks, [
     out.permutation,
-    out.report,
+    new UuidColumn(out.report, count),
     out.iteration,
     out.start,
     out.end,
     out.version,
     out.hash,
-    out.uuid,
+    new UuidColumn(out.uuid, count),
     out.value,
     out.lower,
     out.upper,
@@ -99,26 +98,8 @@ export async function perf(connection: DuckDBConnection, request: PerfRequest): 
     out.alertLimit,
     out.alertStatus,
     out.alertModified,
-  ];
-  let row = 0;
-  for (const chunk of chunks) {
-    const n = chunk.rowCount;
-    columns.forEach((column, c) => copy(chunk.getColumnVector(c), n, column, row));
-    row += n;
-  }
+  ]);
   return out;
-}
-
-function copy(vector: DuckDBVector, n: number, column: Column, offset: number): void {
-  if (Array.isArray(column)) {
-    for (let i = 0; i < n; i++) column[offset + i] = (vector.getItem(i) as string | null) ?? null;
-    return;
-  }
-  const absent = column instanceof Float64Array ? Number.NaN : 0;
-  for (let i = 0; i < n; i++) {
-    const item = vector.getItem(i) as number | null;
-    column[offset + i] = item === null ? absent : item;
-  }
 }
 
 /** Count, newest metric id and newest alert change of what the perf query would return. */

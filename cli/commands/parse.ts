@@ -66,8 +66,8 @@ async function readFiles(files: string[]): Promise<string[]> {
 }
 
 async function readStdin(): Promise<string> {
-  if (process.stdin.isTTY) throw new UsageError('no input: pass FILE... or pipe the harness output to stdin');
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  const { readStdin: piped } = await import('../lib/stdin.js');
+  const text = await piped();
+  if (text === undefined) throw new UsageError('no input: pass FILE... or pipe the harness output to stdin');
+  return text;
 }

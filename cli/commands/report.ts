@@ -1,35 +1,26 @@
 import { Option, type Command } from 'commander';
-import type { ReportJson } from '../../core/index.js';
-import type { ApiClient } from '../lib/client.js';
 import { numberIn } from '../lib/backend-options.js';
 import { apiCommand, group, listOptions, listQuery, type ListOptions, segment } from '../lib/command-kit.js';
 import { UsageError } from '../lib/errors.js';
 import { collect } from '../lib/options.js';
+import type { ReportJson } from '../../core/index.js';
+import type { ApiContext } from '../lib/api-context.js';
+import type { ApiResponse } from '../lib/client.js';
+import { reportFlags } from '../lib/report-flags.js';
+import type { ReportFormat } from '../lib/report/render.js';
 import type { RunOptions } from '../lib/run/options.js';
 
-type Format = 'json' | 'human' | 'html';
 const formatOption = () =>
   new Option('--format <format>', 'how to print the report')
     .choices(['json', 'human', 'html'])
     .default('json');
 const seconds = numberIn(0, 32_503_680_000);
 
-async function printReport(
-  format: Format,
-  raw: unknown,
-  data: unknown,
-  consoleUrl: () => Promise<string>,
-): Promise<void> {
-  if (format === 'json') {
-    process.stdout.write(`${JSON.stringify(raw, null, 2)}\n`);
-    return;
-  }
-  const report = data as ReportJson;
-  const url = await consoleUrl();
-  if (format === 'human')
-    process.stdout.write((await import('../lib/report/human.js')).humanReport(report, url));
-  else process.stdout.write((await import('../lib/report/html.js')).reportHtmlPage(report, url));
-}
+const print = async (ctx: ApiContext, format: ReportFormat, response: ApiResponse<ReportJson>) => {
+  const { renderReport } = await import('../lib/report/render.js');
+  const url = format === 'json' ? '' : await ctx.client.consoleUrl();
+  process.stdout.write(renderReport(response.data, response.raw, format, url));
+};
 
 /** `benchtrack report`: create (results given as text or files), list, view, delete; and `metric view`. */
 export function registerReportCommands(program: Command): void {
@@ -78,7 +69,7 @@ export function registerReportCommands(program: Command): void {
       ),
   );
   registerReportCreate(report, base);
-  apiCommand<{ format: Format }>(
+  apiCommand<{ format: ReportFormat }>(
     report,
     {
       name: 'view <project> <report>',
@@ -94,7 +85,7 @@ export function registerReportCommands(program: Command): void {
       const response = await ctx.client.get(`${base(project)}/${segment(id ?? '')}`, {
         schema: ctx.core.reportSchema,
       });
-      await printReport(o.format, response.raw, response.data, async () => consoleUrl(ctx.client));
+      await print(ctx, o.format, response);
     },
   );
   apiCommand(
@@ -130,17 +121,12 @@ export function registerReportCommands(program: Command): void {
   );
 }
 
-async function consoleUrl(client: ApiClient): Promise<string> {
-  const { raw } = await client.get('/v0/server/config/console');
-  return (raw as { url?: string }).url ?? 'http://localhost:3000';
-}
-
 type CreateOptions = RunOptions & {
   results?: string[];
   file?: string[];
   startTime?: number;
   endTime?: number;
-  format: Format;
+  format: ReportFormat;
 };
 
 function registerReportCreate(report: Command, base: (project: string | undefined) => string): void {
@@ -157,7 +143,7 @@ function registerReportCreate(report: Command, base: (project: string | undefine
       notes: 'Each --results text and each --file is one iteration. Times are epoch seconds (default: now).',
     },
     (c) =>
-      c
+      reportFlags(c)
         .requiredOption('--branch <branch>', 'branch UUID, slug or name (created when missing)')
         .requiredOption('--testbed <testbed>', 'testbed UUID, slug or name (created when missing)')
         .option('--results <text>', 'harness output or BMF of one iteration (repeatable)', collect)
@@ -165,29 +151,6 @@ function registerReportCreate(report: Command, base: (project: string | undefine
         .option('--hash <hash>', 'git commit of the version')
         .option('--start-time <epoch-seconds>', 'when the run started', seconds)
         .option('--end-time <epoch-seconds>', 'when it ended', seconds)
-        .option('--adapter <adapter>', 'adapter of the output', 'magic')
-        .addOption(new Option('--average <average>', 'average to report').choices(['mean', 'median']))
-        .addOption(
-          new Option('--fold <fold>', 'fold the iterations into one').choices([
-            'min',
-            'max',
-            'mean',
-            'median',
-          ]),
-        )
-        .option('--start-point <branch>', 'branch a new branch starts from')
-        .option('--start-point-hash <hash>', 'commit of the start point')
-        .option('--start-point-max-versions <n>', 'versions of history to take', numberIn(1, 65_535))
-        .option('--start-point-clone-thresholds', "copy the start point's thresholds")
-        .option('--start-point-reset', 'start the branch anew')
-        .option('--threshold-measure <measure>', 'measure of an inline threshold (repeatable)', collect)
-        .option('--threshold-test <test>', 'its model (repeatable, by position)', collect)
-        .option('--threshold-min-sample-size <n>', 'its minimum sample size, or _', collect)
-        .option('--threshold-max-sample-size <n>', 'its maximum sample size, or _', collect)
-        .option('--threshold-window <seconds>', 'its window, or _', collect)
-        .option('--threshold-lower-boundary <boundary>', 'its lower boundary, or _', collect)
-        .option('--threshold-upper-boundary <boundary>', 'its upper boundary, or _', collect)
-        .option('--thresholds-reset', "remove the models of the branch and testbed's other thresholds")
         .addOption(formatOption()),
     async (ctx, [project], o) => {
       const { readFile } = await import('node:fs/promises');
@@ -214,7 +177,7 @@ function registerReportCreate(report: Command, base: (project: string | undefine
         settings: { adapter: o.adapter, average: o.average, fold: o.fold },
       };
       const response = await ctx.client.post(base(project), { body, schema: ctx.core.reportSchema });
-      await printReport(o.format, response.raw, response.data, async () => consoleUrl(ctx.client));
+      await print(ctx, o.format, response);
     },
   );
 }

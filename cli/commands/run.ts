@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import { describe } from '../lib/command-catalogue.js';
 import { addBackendOptions, numberIn, type BackendOptions } from '../lib/backend-options.js';
 import { collect } from '../lib/options.js';
+import { reportFlags } from '../lib/report-flags.js';
 import type { RunOptions } from '../lib/run/options.js';
 
 const EXAMPLES = `
@@ -26,8 +27,6 @@ position: the i-th --threshold-test, ... belong to the i-th --threshold-measure;
 
 Exit status: 0 when the report was stored (and, with --error-on-alert, has no alert); 1 otherwise.`;
 
-const choice = (flags: string, description: string, choices: string[]) =>
-  new Option(flags, description).choices(choices);
 const hidden = (flags: string) => new Option(flags).hideHelp();
 
 /** `benchtrack run`: run benchmarks and track their results (reference section 5.3). */
@@ -55,40 +54,6 @@ export function registerRunCommand(program: Command): void {
         'BENCHTRACK_TESTBED',
       ),
     )
-    .option('--start-point <branch>', 'branch a new (or reset) branch starts from')
-    .option('--start-point-hash <hash>', 'commit of the start point to start from')
-    .option(
-      '--start-point-max-versions <n>',
-      'versions of history to take from the start point (default 255)',
-      numberIn(1, 65_535),
-    )
-    .option('--start-point-clone-thresholds', "copy the start point's thresholds")
-    .option('--start-point-reset', 'start the branch anew from its start point')
-    .option(
-      '--threshold-measure <measure>',
-      'measure of an inline threshold (repeatable, starts a group)',
-      collect,
-    )
-    .option(
-      '--threshold-test <test>',
-      'its model: static, percentage, z_score, t_test, log_normal, iqr, delta_iqr',
-      collect,
-    )
-    .option('--threshold-min-sample-size <n>', 'its minimum sample size, or _', collect)
-    .option('--threshold-max-sample-size <n>', 'its maximum sample size, or _', collect)
-    .option('--threshold-window <seconds>', 'its window in seconds, or _', collect)
-    .option('--threshold-lower-boundary <boundary>', 'its lower boundary, or _', collect)
-    .option('--threshold-upper-boundary <boundary>', 'its upper boundary, or _', collect)
-    .option('--thresholds-reset', "remove the models of this branch and testbed's thresholds not given here")
-    .addOption(
-      new Option('--adapter <adapter>', 'adapter of the harness output (`benchtrack adapters`)')
-        .env('BENCHTRACK_ADAPTER')
-        .default('magic'),
-    )
-    .addOption(
-      choice('--average <average>', 'average to report, for harnesses that offer both', ['mean', 'median']),
-    )
-    .addOption(choice('--fold <fold>', 'fold the iterations into one', ['min', 'max', 'mean', 'median']))
     .option('--iter <n>', 'run the command this many times (one iteration each)', numberIn(1, 1024), 1)
     .option(
       '--backdate <epoch-seconds>',
@@ -99,11 +64,9 @@ export function registerRunCommand(program: Command): void {
     .option('--error-on-alert', 'exit with status 1 when the report has alerts')
     .option('--err', 'short for --error-on-alert')
     .addOption(
-      choice('--format <format>', 'format of the report printed on stdout', [
-        'human',
-        'json',
-        'html',
-      ]).default('human'),
+      new Option('--format <format>', 'format of the report printed on stdout')
+        .choices(['human', 'json', 'html'])
+        .default('human'),
     )
     .option('-q, --quiet', "print only the report (not the command's output)")
     .option('--dry-run', 'print the run that would be sent, send nothing')
@@ -148,8 +111,10 @@ export function registerRunCommand(program: Command): void {
     .addOption(hidden('--html'))
     .passThroughOptions()
     .addHelpText('after', EXAMPLES);
-  addBackendOptions(command).action(async (args: string[], options: RunOptions & BackendOptions) => {
-    const { runBenchmarks } = await import('../lib/run/run.js');
-    process.exitCode = await runBenchmarks(args, options);
-  });
+  addBackendOptions(reportFlags(command)).action(
+    async (args: string[], options: RunOptions & BackendOptions) => {
+      const { runBenchmarks } = await import('../lib/run/run.js');
+      process.exitCode = await runBenchmarks(args, options);
+    },
+  );
 }

@@ -53,7 +53,10 @@ export function registerServerCommands(program: Command): void {
     (c) => c.option('--file <path>', 'the document (default: stdin)'),
     async (ctx, _args, o) => {
       const { readFile } = await import('node:fs/promises');
+      const { readStdin } = await import('../lib/stdin.js');
       const text = o.file ? await readFile(o.file, 'utf8') : await readStdin();
+      if (text === undefined)
+        throw new UsageError('give the document with --file <path>, or pipe it to stdin');
       let document: unknown;
       try {
         document = JSON.parse(text);
@@ -77,11 +80,4 @@ export function registerServerCommands(program: Command): void {
     () => undefined,
     async (ctx) => ctx.print(await ctx.client.get('/v0/server/config/console')),
   );
-}
-
-async function readStdin(): Promise<string> {
-  if (process.stdin.isTTY) throw new UsageError('give the document with --file <path>, or pipe it to stdin');
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }

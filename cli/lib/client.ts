@@ -6,6 +6,9 @@ import { ConnectionError, send, type HttpSettings } from './http.js';
 import { unknownFields } from './strict.js';
 import { readVersion } from './version.js';
 
+/** console.url when the API does not tell it. */
+export const DEFAULT_CONSOLE_URL = 'http://localhost:3000';
+
 export type Query = Readonly<Record<string, string | number | boolean | readonly string[] | undefined>>;
 
 export interface RequestOptions<S extends z.ZodType> {
@@ -85,6 +88,16 @@ export class ApiClient {
   ): Promise<ApiResponse<z.output<S>>> {
     const [response] = await Promise.all([this.#send(method, path, options), this.checkVersion()]);
     return response;
+  }
+
+  /** Where the web console is (`console.url`), for links; the default console when the API does not say. */
+  async consoleUrl(): Promise<string> {
+    try {
+      const { raw } = await this.get('/v0/server/config/console');
+      return (raw as { url?: unknown }).url?.toString() ?? DEFAULT_CONSOLE_URL;
+    } catch {
+      return DEFAULT_CONSOLE_URL;
+    }
   }
 
   /** Warns when the server's API version differs from this client's; at most once per process. */

@@ -1,17 +1,15 @@
-import { adaptResults, reportSchema, selectAdapter, type ReportJson } from '../../../core/index.js';
+import { adaptResults, reportSchema, selectAdapter } from '../../../core/index.js';
 import type { BackendOptions } from '../backend-options.js';
-import { ApiClient } from '../client.js';
+import { ApiClient, DEFAULT_CONSOLE_URL } from '../client.js';
 import { UsageError } from '../errors.js';
 import { adapterRegistry } from '../parse.js';
-import { humanReport } from '../report/human.js';
-import { reportHtmlPage } from '../report/html.js';
+import { renderReport } from '../report/render.js';
+import { readStdin } from '../stdin.js';
 import { startGitHubActions } from './github-actions.js';
 import { runBody } from './body.js';
 import { collectResults } from './execute.js';
 import { runContext } from './git-context.js';
 import { deprecatedFlags, type RunOptions } from './options.js';
-
-const DEFAULT_CONSOLE = 'http://localhost:3000';
 
 /**
  * `benchtrack run` end to end: run the benchmark (or read files or stdin), send the run with its git context,
@@ -27,10 +25,7 @@ export async function runBenchmarks(
   if (options.exec && command.length === 0) throw new UsageError('--exec needs a command to run');
   const client = options.dryRun ? undefined : new ApiClient(options);
   // Known early, concurrently with the benchmark: the version check and where the console is.
-  const consoleUrl = client
-    ?.get('/v0/server/config/console')
-    .then(({ raw }) => (raw as { url?: string }).url ?? DEFAULT_CONSOLE)
-    .catch(() => DEFAULT_CONSOLE);
+  const consoleUrl = client?.consoleUrl();
   const github =
     options.githubActions && !options.dryRun
       ? await startGitHubActions(options, options.githubActions)
@@ -60,9 +55,10 @@ export async function runBenchmarks(
     process.stderr.write(
       `benchtrack: sending ${collected.results.length} result(s) to ${client.host.origin}\n`,
     );
-  const { data: report } = await client.post('/v0/run', { body, schema: reportSchema, idempotent: true });
-  const url = (await consoleUrl) ?? DEFAULT_CONSOLE;
-  process.stdout.write(render(report, options.format, url));
+  const response = await client.post('/v0/run', { body, schema: reportSchema, idempotent: true });
+  const report = response.data;
+  const url = (await consoleUrl) ?? DEFAULT_CONSOLE_URL;
+  process.stdout.write(renderReport(report, response.raw, options.format, url));
   await github?.finish(report, url);
   const alerts = report.counts.alerts.total;
   if (alerts > 0 && (options.err || options.errorOnAlert)) {
@@ -74,12 +70,6 @@ export async function runBenchmarks(
   return 0;
 }
 
-function render(report: ReportJson, format: RunOptions['format'], consoleUrl: string): string {
-  if (format === 'json') return `${JSON.stringify(report, null, 2)}\n`;
-  if (format === 'html') return reportHtmlPage(report, consoleUrl);
-  return humanReport(report, consoleUrl);
-}
-
 /** `--dry-run` sends nothing, so the adapter is tried here: the output would otherwise fail at the server. */
 async function checkParses(results: readonly string[], options: RunOptions): Promise<void> {
   const registry = await adapterRegistry();
@@ -87,12 +77,4 @@ async function checkParses(results: readonly string[], options: RunOptions): Pro
     average: options.average,
     fold: options.fold,
   });
-}
-
-/** Piped input, or undefined at a terminal (nothing is waiting there). */
-async function readStdin(): Promise<string | undefined> {
-  if (process.stdin.isTTY) return undefined;
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }

@@ -5,6 +5,17 @@ import { readVersion } from './lib/version.js';
 
 type Register = (program: Command) => void;
 
+const EXAMPLES = `
+Examples:
+  benchtrack up                                      # a local API and console
+  benchtrack mock | benchtrack run --project demo    # a first report
+  benchtrack run --project my-app --err "cargo bench"
+  benchtrack perf my-app --branches main --testbeds linux --benchmarks parse --measures latency --table
+  benchtrack run --help                              # every option, with examples
+
+The API is at --host (BENCHTRACK_HOST, default http://localhost:61016); pass a token with --token
+(BENCHTRACK_API_TOKEN). Exit status 0 on success, 1 on any failure. Documentation: docs/cli.md.`;
+
 /** The loader of each command module: only the one a command line needs is imported. */
 const MODULES: Record<CommandModule, () => Promise<Register>> = {
   run: async () => (await import('./commands/run.js')).registerRunCommand,
@@ -37,7 +48,8 @@ export async function createProgram(args: readonly string[]): Promise<Command> {
     .showHelpAfterError('(run with --help for usage)')
     .configureHelp({ sortSubcommands: true })
     // `run` passes the options after its command through to it.
-    .enablePositionalOptions();
+    .enablePositionalOptions()
+    .addHelpText('after', EXAMPLES);
   const requested = requestedModule(args);
   if (requested) (await MODULES[requested]())(program);
   for (const entry of COMMANDS) {

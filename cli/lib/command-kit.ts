@@ -3,6 +3,9 @@ import type { ApiContext } from './api-context.js';
 import { COMMANDS, describe } from './command-catalogue.js';
 import { addBackendOptions, numberIn, type BackendOptions } from './backend-options.js';
 
+/** The first example of each API command, shown again in its group's help. */
+const firstExamples = new WeakMap<Command, string>();
+
 /** What a resource command does once its arguments are parsed; it runs with the API client loaded. */
 export type ApiHandler<O> = (ctx: ApiContext, args: string[], options: O & BackendOptions) => Promise<void>;
 
@@ -31,6 +34,9 @@ export function apiCommand<O>(
   for (const alias of spec.aliases ?? []) command.alias(alias);
   configure(command);
   addBackendOptions(command);
+  firstExamples.set(command, spec.examples[0] ?? '');
+  // A nested group (`server config`) is shown in its parent's help by its first command's example.
+  if (!firstExamples.has(parent)) firstExamples.set(parent, spec.examples[0] ?? '');
   command.addHelpText(
     'after',
     `\nExamples:\n${spec.examples.map((e) => `  ${e}`).join('\n')}${spec.notes ? `\n\n${spec.notes}` : ''}`,
@@ -53,6 +59,11 @@ export function apiCommand<O>(
  */
 export function group(parent: Command, name: string, description?: string): Command {
   const command = parent.command(name).description(description ?? describe(name));
+  // A group's help shows the first example of each of its subcommands (and of nested groups').
+  command.addHelpText('after', () => {
+    const examples = command.commands.map((sub) => firstExamples.get(sub)).filter(Boolean);
+    return examples.length > 0 ? `\nExamples:\n${examples.map((e) => `  ${e}`).join('\n')}` : '';
+  });
   const entry = COMMANDS.find((candidate) => candidate.name === name);
   for (const alias of description === undefined ? (entry?.aliases ?? []) : []) command.alias(alias);
   return command;

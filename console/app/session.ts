@@ -95,7 +95,12 @@ export function initSession(): void {
   addEventListener('storage', (event) => {
     if (event.key !== KEY) return;
     const next = read();
-    if (!next && current) notify('You are logged out.');
+    // Another tab ended the session: by its expiry (all tabs' timers race), or by logging out.
+    if (!next && current) {
+      if (Date.parse(current.expiration) <= Date.now())
+        notify('Your session expired; log in again.', 'error');
+      else notify('You are logged out.');
+    }
     current = next;
     schedule();
     publish();

@@ -17,8 +17,9 @@ afterAll(async () => {
 });
 
 async function newPage(): Promise<{ page: Page; errors: string[] }> {
+  // One profile serves every test: each starts alone (other tabs would share its session) and logged out.
+  for (const open of browser.context.pages()) await open.close();
   const page = await browser.context.newPage();
-  // One profile serves every test: each starts logged out.
   await page.goto(`${stack.console}/auth/login`);
   await page.evaluate('localStorage.clear(); sessionStorage.clear()');
   return { page, errors: watchErrors(page) };
@@ -87,6 +88,19 @@ describe('console accounts (Chromium)', () => {
     await page.getByText('Your session expired; log in again.').waitFor({ timeout: 8_000 });
     await page.waitForURL(/\/auth\/login\?next=/);
     await page.getByRole('link', { name: 'Log in' }).waitFor();
+  });
+
+  it('logs out every tab when one logs out', async () => {
+    const session = await signUp(stack.t, 'Hedy Lamarr', 'hedy@example.com');
+    const { page } = await newPage();
+    await logInPage(page, stack, session);
+    await page.goto(`${stack.console}/console/organizations`);
+    const other = await browser.context.newPage();
+    await other.goto(`${stack.console}/console/projects`);
+    await other.getByRole('navigation', { name: 'Main' }).getByText('Hedy Lamarr').waitFor();
+    await page.getByRole('link', { name: 'Log out' }).click();
+    await other.getByText('You are logged out.').waitFor();
+    await other.waitForURL(/\/auth\/login/);
   });
 
   it('logs out when the API refuses the session token', async () => {

@@ -12,6 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DuckDBInstance, DuckDBTimestampValue } from '@duckdb/node-api';
+import { createLogger } from '../core/index.js';
+import { duckdbStorage } from '../plugins/storage/duckdb/index.js';
 import { history } from '../plugins/storage/duckdb/repositories/history.js';
 import { summarize } from './lib/measure.js';
 import { Random } from './lib/random.js';
@@ -65,7 +67,10 @@ async function post(url: string): Promise<number> {
   return performance.now() - started;
 }
 
-/** Copies the series of the first report into 5,000 earlier reports (1,000,000 metrics) with bare SQL. */
+/**
+ * Copies the series of the first report into 5,000 earlier reports (1,000,000 metrics) with bare SQL; metric ids
+ * grow with time, as ingest assigns them.
+ */
 async function seed(): Promise<void> {
   const instance = await DuckDBInstance.create(file);
   const c = await instance.connect();
@@ -83,10 +88,12 @@ async function seed(): Promise<void> {
     FROM range(1, ${SEED_REPORTS}) t(r), (SELECT * FROM report LIMIT 1) f`);
   await c.run(`INSERT INTO metric (id, uuid, project_id, report_id, iteration, series_id, head_id, version_id,
       start_time, end_time, value)
-    SELECT 10000000 + r * 1000 + s.series_id, uuidv7(), 1, 1000000 + r, 0, s.series_id, rep.head_id, rep.version_id,
+    SELECT 10000000 + (${SEED_REPORTS} - r) * 1000 + s.series_id, uuidv7(), 1, 1000000 + r, 0, s.series_id, rep.head_id, rep.version_id,
       rep.start_time, rep.end_time, s.value * (0.99 + random() * 0.02)
     FROM range(1, ${SEED_REPORTS}) t(r) JOIN report rep ON rep.id = 1000000 + r, s
     ORDER BY rep.start_time`);
+  // The first report, posted through the API, is the newest: its metrics get the highest ids.
+  await c.run('UPDATE metric SET id = id + 20000000 WHERE id < 10000000');
   await c.run('COMMIT');
   await c.run('CHECKPOINT');
   c.closeSync();
@@ -148,6 +155,14 @@ try {
   process.stderr.write(
     `seeded ${(SEED_REPORTS * BENCHMARKS * 2).toLocaleString()} metrics in ${((performance.now() - seedStart) / 1000).toFixed(1)} s\n`,
   );
+
+  // The layout the service keeps in the background: older metrics clustered by series, the newest in time order.
+  const storage = await duckdbStorage.open(
+    { file },
+    { logger: createLogger({ name: 'bench', log: { mode: 'stderr_terminal', level: 'error' } }) },
+  );
+  await storage.maintain!();
+  await storage.close();
 
   server = await startBenchServer(file);
   for (let i = 0; i < 10; i++) await post(server.url);

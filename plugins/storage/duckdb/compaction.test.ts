@@ -21,10 +21,10 @@ afterEach(async () => {
   open = undefined;
 });
 
-async function setup(minTailRows: number) {
+async function setup(minTailRows: number, keepRecentRows = 0) {
   const database = await Database.open({ file: join(root, `c-${counter++}.db`), readers: 2 }, logger);
   await migrate(database.setupConnection, migrations, database.path);
-  const compactor = new MetricCompactor(database, logger, minTailRows);
+  const compactor = new MetricCompactor(database, logger, minTailRows, keepRecentRows);
   open = { database, compactor };
   return open;
 }
@@ -75,6 +75,32 @@ describe('metric compaction', () => {
     expect(await compactor.run(false)).toMatchObject({ compacted: false, rows: 1_700, tailRows: 200 });
   });
 
+  it('leaves the newest rows in insertion order after the clustered part', async () => {
+    const { database, compactor } = await setup(500, 300);
+    await database.write((c) => insertReports(c, 0, 70, 10));
+    // 700 rows, 300 kept recent: 400 to cluster is under the minimum of 500.
+    expect(await compactor.run(false)).toMatchObject({ compacted: false, tailRows: 700 });
+    await database.write((c) => insertReports(c, 70, 80, 10));
+    const before = await database.read(contents);
+    expect(await compactor.run(false)).toMatchObject({ compacted: true, rows: 1_500 });
+    const rows = await database.read(layout);
+    const clustered = rows.slice(0, 1_200);
+    expect(clustered.map((row) => row.series_id)).toEqual(
+      clustered.map((row) => row.series_id).sort((a, b) => a - b),
+    );
+    expect(rows.slice(1_200).map((row) => Number(row.id))).toEqual(
+      Array.from({ length: 300 }, (_, i) => 1_201 + i),
+    );
+    expect(await database.read(contents)).toEqual(before);
+    expect(
+      await database.read((c) =>
+        query(c, `SELECT value FROM server_meta WHERE key = 'metric.clustered_through'`),
+      ),
+    ).toEqual([{ value: '1200' }]);
+    // The 300 recent rows count as tail, but clustering them is not due until the rest of the tail is.
+    expect(await compactor.run(false)).toMatchObject({ compacted: false, tailRows: 300 });
+  });
+
   it('keeps rows written and deleted while the sorted copy is built', async () => {
     const { database, compactor } = await setup(1);
     await database.write((c) => insertReports(c, 0, 1_000, 500));
@@ -90,13 +116,13 @@ describe('metric compaction', () => {
     expect(wroteDuringCopy).toBe(true);
     expect(result).toMatchObject({ compacted: true, rows: 1_009 * 500 - 500 });
     expect(await database.read(contents)).toEqual(expected);
-    // The snapshot is clustered as a whole; rows that arrived during the copy follow it, clustered among themselves.
+    // The snapshot is clustered as a whole; rows that arrived during the copy follow it in insertion order.
     const rows = await database.read(layout);
     const snapshotSeries = rows.slice(0, 999 * 500).map((row) => row.series_id);
-    const tailSeries = rows.slice(999 * 500).map((row) => row.series_id);
+    const tailIds = rows.slice(999 * 500).map((row) => Number(row.id));
     expect(snapshotSeries.slice(0, 999).every((s) => s === 0)).toBe(true);
     expect(snapshotSeries).toEqual([...snapshotSeries].sort((a, b) => a - b));
-    expect(tailSeries).toEqual([...tailSeries].sort((a, b) => a - b));
+    expect(tailIds).toEqual([...tailIds].sort((a, b) => a - b));
   }, 120_000);
 
   it('leaves statements prepared before the rewrite working, on readers and the writer', async () => {

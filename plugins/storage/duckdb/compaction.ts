@@ -6,8 +6,14 @@ import type { Database } from './database.js';
 const CLUSTER_ORDER = 'series_id, start_time, report_id, iteration, id';
 /** The `server_meta` key holding the highest metric id the clustered part of the table covers. */
 const CLUSTERED_THROUGH = 'metric.clustered_through';
-/** Below this many unclustered rows a scan is cheap anyway (a DuckDB row group holds 122,880 rows). */
+/** Below this many rows to cluster, a rewrite is not worth it (a DuckDB row group holds 122,880 rows). */
 export const MIN_TAIL_ROWS = 250_000;
+/**
+ * The newest rows stay in insertion (time) order. Ingest reads the newest values of every series a report has,
+ * bounded below by a start time; in time order they sit in the last row groups, and the clustered part, all
+ * older than the bound, is skipped whole by its min-max index. Clustered, the same read would scan every series.
+ */
+export const KEEP_RECENT_ROWS = 250_000;
 /** The tail may grow to this fraction of the clustered rows, so rewrites stay amortized O(1) per row. */
 const TAIL_FRACTION = 0.25;
 
@@ -19,9 +25,10 @@ export interface CompactionResult {
 }
 
 /**
- * Keeps the metric fact table clustered by series. Ingest appends rows in time order, so one series is spread
- * over every row group and a query for 8 series scans the whole table. When the unclustered tail outgrows
- * max(250,000 rows, a quarter of the clustered part), the table is rewritten in series order:
+ * Keeps the metric fact table clustered by series, but for its newest rows. Ingest appends rows in time order, so
+ * one series is spread over every row group and a query for 8 series scans the whole table. When the tail beyond
+ * the newest 250,000 rows outgrows max(250,000 rows, a quarter of the clustered part), everything but the newest
+ * 250,000 rows is rewritten in series order, and those follow in insertion order:
  *
  * 1. on a connection of its own, outside the writer queue, a sorted copy of a snapshot is built (ingest goes on);
  * 2. in one short write transaction, rows added since the snapshot are appended to the copy, rows deleted since
@@ -40,6 +47,7 @@ export class MetricCompactor {
     private readonly database: Database,
     private readonly logger: Logger,
     private readonly minTailRows = MIN_TAIL_ROWS,
+    private readonly keepRecentRows = KEEP_RECENT_ROWS,
   ) {}
 
   /** Counts rows appended by a committed write. */
@@ -74,16 +82,17 @@ export class MetricCompactor {
   }
 
   #due(): boolean {
-    return this.#tailRows >= Math.max(this.minTailRows, (this.#clusteredRows ?? 0) * TAIL_FRACTION);
+    const toCluster = this.#tailRows - this.keepRecentRows;
+    return toCluster >= Math.max(this.minTailRows, (this.#clusteredRows ?? 0) * TAIL_FRACTION);
   }
 
   async #run(force: boolean): Promise<CompactionResult> {
     const started = performance.now();
     const connection = (this.#connection ??= await this.database.connect());
     await connection.run('BEGIN TRANSACTION');
-    let snapshot: { through: bigint; clustered: number; tail: number; total: number };
+    let snapshot: Awaited<ReturnType<MetricCompactor['snapshot']>>;
     try {
-      snapshot = await this.#snapshot(connection);
+      snapshot = await this.snapshot(connection);
     } finally {
       await connection.run('COMMIT');
     }
@@ -97,16 +106,19 @@ export class MetricCompactor {
         ms: performance.now() - started,
       };
 
+    const through = await this.#clusterThrough(connection);
+    if (through === undefined || through <= snapshot.through)
+      return {
+        compacted: false,
+        rows: snapshot.total,
+        tailRows: snapshot.tail,
+        ms: performance.now() - started,
+      };
+
     const ddl = await tableDdl(connection);
     await connection.run('DROP TABLE IF EXISTS metric_compact');
     await connection.run('BEGIN TRANSACTION');
-    let through: bigint;
     try {
-      through = BigInt(
-        (
-          await connection.runAndReadAll('SELECT coalesce(max(id), 0)::BIGINT FROM metric')
-        ).getRows()[0]?.[0] as bigint,
-      );
       await connection.run(ddl.replace(/^CREATE TABLE metric\b/i, 'CREATE TABLE metric_compact'));
       await connection.run(
         `INSERT INTO metric_compact SELECT * FROM metric WHERE id <= ${through} ORDER BY ${CLUSTER_ORDER}`,
@@ -117,49 +129,58 @@ export class MetricCompactor {
       throw error;
     }
 
-    let rows = 0;
+    let counts: { total: number; clustered: number };
     try {
-      rows = await this.database.write(async (writer) => {
-        // Rows deleted since the snapshot: equal counts up to `through` mean none were (ids are never reused).
-        const counts = await writer.runAndReadAll(
-          `SELECT (SELECT count(*) FROM metric WHERE id <= ${through})::BIGINT,
-                  (SELECT count(*) FROM metric_compact)::BIGINT`,
-        );
-        const [live, copied] = counts.getRows()[0] as [bigint, bigint];
+      counts = await this.database.write(async (writer) => {
+        // Rows deleted since the copy: equal counts up to `through` mean none were (ids are never reused).
+        const [live, copied] = (
+          await writer.runAndReadAll(
+            `SELECT (SELECT count(*) FROM metric WHERE id <= ${through})::BIGINT,
+                    (SELECT count(*) FROM metric_compact)::BIGINT`,
+          )
+        ).getRows()[0] as [bigint, bigint];
         if (live !== copied)
           await writer.run(
             `DELETE FROM metric_compact WHERE id NOT IN (SELECT id FROM metric WHERE id <= ${through})`,
           );
-        await writer.run(
-          `INSERT INTO metric_compact SELECT * FROM metric WHERE id > ${through} ORDER BY ${CLUSTER_ORDER}`,
-        );
-        const newest = await writer.runAndReadAll(
-          'SELECT coalesce(max(id), 0)::BIGINT, count(*)::BIGINT FROM metric_compact',
-        );
-        const [max, total] = newest.getRows()[0] as [bigint, bigint];
+        await writer.run(`INSERT INTO metric_compact SELECT * FROM metric WHERE id > ${through} ORDER BY id`);
+        const total = (
+          await writer.runAndReadAll('SELECT count(*)::BIGINT FROM metric_compact')
+        ).getRows()[0]?.[0] as bigint;
         await writer.run('DROP TABLE metric');
         await writer.run('ALTER TABLE metric_compact RENAME TO metric');
         await writer.run(
-          `INSERT INTO server_meta VALUES ('${CLUSTERED_THROUGH}', '${max}')
+          `INSERT INTO server_meta VALUES ('${CLUSTERED_THROUGH}', '${through}')
            ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
         );
-        return Number(total);
+        return { total: Number(total), clustered: Number(live) };
       });
     } catch (error) {
       await connection.run('DROP TABLE IF EXISTS metric_compact').catch(() => undefined);
       throw error;
     }
-    this.#clusteredRows = rows;
-    this.#tailRows = 0;
+    this.#clusteredRows = counts.clustered;
+    this.#tailRows = counts.total - counts.clustered;
     const ms = performance.now() - started;
     this.logger.info(
-      { rows, tail_rows: snapshot.tail, ms: Math.round(ms) },
+      { rows: counts.total, clustered_rows: counts.clustered, ms: Math.round(ms) },
       'metric table clustered by series',
     );
-    return { compacted: true, rows, tailRows: snapshot.tail, ms };
+    return { compacted: true, rows: counts.total, tailRows: snapshot.tail, ms };
   }
 
-  async #snapshot(connection: DuckDBConnection) {
+  /** The id after which the newest `keepRecentRows` rows start (ids grow, with gaps); none when fewer rows. */
+  async #clusterThrough(connection: DuckDBConnection): Promise<bigint | undefined> {
+    const sql =
+      this.keepRecentRows === 0
+        ? 'SELECT max(id)::BIGINT FROM metric'
+        : `SELECT CASE WHEN count(*) = ${this.keepRecentRows} THEN min(id) - 1 END::BIGINT
+           FROM (SELECT id FROM metric ORDER BY id DESC LIMIT ${this.keepRecentRows})`;
+    const value = (await connection.runAndReadAll(sql)).getRows()[0]?.[0];
+    return typeof value === 'bigint' ? value : undefined;
+  }
+
+  private async snapshot(connection: DuckDBConnection) {
     const meta = await connection.runAndReadAll(
       `SELECT value FROM server_meta WHERE key = '${CLUSTERED_THROUGH}'`,
     );
@@ -168,8 +189,13 @@ export class MetricCompactor {
       `SELECT count(*) FILTER (WHERE id <= ${through})::BIGINT, count(*) FILTER (WHERE id > ${through})::BIGINT
        FROM metric`,
     );
-    const [clustered, tail] = (reader.getRows()[0] as [bigint, bigint]).map(Number) as [number, number];
-    return { through, clustered, tail, total: clustered + tail };
+    const [clustered, tail] = reader.getRows()[0] as [bigint, bigint];
+    return {
+      through,
+      clustered: Number(clustered),
+      tail: Number(tail),
+      total: Number(clustered + tail),
+    };
   }
 }
 

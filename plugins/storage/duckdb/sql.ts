@@ -7,6 +7,8 @@ import {
   listValue,
   VARCHAR,
   type DuckDBConnection,
+  type DuckDBDataChunk,
+  type DuckDBResult,
   type DuckDBPreparedStatement,
   type DuckDBType,
   type DuckDBValue,
@@ -101,14 +103,18 @@ export async function execute(
   return Number(result.rowsChanged);
 }
 
-/** Runs a query and returns its columns (column-major; faster than row objects for many rows). */
-export async function queryColumns(
+/**
+ * Runs a query and returns its result chunks and row count, for `readColumns` (columns.ts) to copy into typed
+ * arrays sized by the count: the way to read many rows (row objects cost far more).
+ */
+export async function queryChunks(
   connection: DuckDBConnection,
   sql: string,
   params: Params = {},
-): Promise<unknown[][]> {
-  const reader = await (await prepared(connection, sql, params)).runAndReadAll();
-  return reader.getColumnsJS() as unknown[][];
+): Promise<{ result: DuckDBResult; chunks: DuckDBDataChunk[]; count: number }> {
+  const result = await (await prepared(connection, sql, params)).run();
+  const chunks = await result.fetchAllChunks();
+  return { result, chunks, count: chunks.reduce((n, chunk) => n + chunk.rowCount, 0) };
 }
 
 /** Quotes an identifier that comes from code (never from input). */

@@ -1,6 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { HistoryColumns, HistoryRequest } from '../../../../core/index.js';
-import { query, queryColumns } from '../sql.js';
+import { readColumns } from '../columns.js';
+import { query, queryChunks } from '../sql.js';
 
 /** When a threshold sets no max_sample_size, history is still capped so one query stays bounded. */
 export const HISTORY_CAP = 65_536;
@@ -12,8 +13,9 @@ const SLACK = 16;
 
 /**
  * Per series the newest values on a head, newest first (report start time, then report, then iteration).
- * Metrics are appended in time order, so DuckDB's min-max indexes on start_time skip old row groups when the
- * query is bounded below: the bound is the start of the (n + 16)-th newest report on the head (n = the largest
+ * Metrics are appended in time order, and compaction leaves the newest 250,000 in that order after the part
+ * it clusters by series, so DuckDB's min-max indexes on start_time skip old row groups when the query is bounded
+ * below: the bound is the start of the (n + 16)-th newest report on the head (n = the largest
  * sample size asked for). Call it before inserting the report being tested (a report row without metrics
  * would only waste part of the slack). A series with fewer values than asked inside that bound (new, or absent from some
  * reports) is read again without it, so the answer never depends on the shortcut.
@@ -44,6 +46,12 @@ export async function history(
   return pack(samples);
 }
 
+/**
+ * Reads the newest values of the series at `positions` into `samples`. One statement for all of them, without
+ * joining the request: it asks for the largest sample size of any series and returns start times, and each
+ * series keeps its own count within its own window here (the newest n values after the window bound are the
+ * first of the newest max-n, since both orders are by time).
+ */
 async function read(
   connection: DuckDBConnection,
   headId: number,
@@ -55,30 +63,35 @@ async function read(
   cutoff: Date | undefined,
 ): Promise<void> {
   if (positions.length === 0) return;
-  // an empty result has no columns at all
-  const [pos = [], values = []] = (await queryColumns(
+  const positionsOf = new Map<number, number[]>();
+  let n = 0;
+  for (const i of positions) {
+    const id = series[i] as number;
+    positionsOf.set(id, [...(positionsOf.get(id) ?? []), i]);
+    n = Math.max(n, maxSamples[i] as number);
+  }
+  const { result, chunks, count } = await queryChunks(
     connection,
-    `WITH req AS (
-       SELECT unnest($pos) AS pos, unnest($series) AS series_id, unnest($max) AS max_n, unnest($since) AS since_ms
-     )
-     SELECT req.pos, m.value
-     FROM metric m JOIN req ON m.series_id = req.series_id
-     WHERE list_contains($series, m.series_id) -- pushed into the scan: skips other series' row groups
-       AND m.version_id IN (${HEAD_VERSIONS})
-       AND epoch_ms(m.start_time) >= req.since_ms ${cutoff ? 'AND m.start_time >= $cutoff' : ''}
+    `SELECT m.series_id, m.value, epoch_ms(m.start_time)::DOUBLE
+     FROM metric m
+     WHERE list_contains($series, m.series_id) AND m.version_id IN (${HEAD_VERSIONS})
+       ${cutoff ? 'AND m.start_time >= $cutoff' : ''}
      QUALIFY row_number() OVER (
-       PARTITION BY req.pos ORDER BY m.start_time DESC, m.report_id DESC, m.iteration DESC) <= req.max_n
-     ORDER BY req.pos, m.start_time DESC, m.report_id DESC, m.iteration DESC`,
-    {
-      pos: positions,
-      series: positions.map((i) => series[i] as number),
-      max: positions.map((i) => maxSamples[i] as number),
-      since: Float64Array.from(positions, (i) => since[i] as number),
-      head: headId,
-      cutoff,
-    },
-  )) as [number[], number[]];
-  for (let k = 0; k < pos.length; k++) (samples[pos[k] as number] as number[]).push(values[k] as number);
+       PARTITION BY m.series_id ORDER BY m.start_time DESC, m.report_id DESC, m.iteration DESC) <= $n
+     ORDER BY m.series_id, m.start_time DESC, m.report_id DESC, m.iteration DESC`,
+    { series: Int32Array.from(positionsOf.keys()), n, head: headId, cutoff },
+  );
+  const ids = new Int32Array(count);
+  const values = new Float64Array(count);
+  const times = new Float64Array(count);
+  readColumns(result, chunks, [ids, values, times]);
+  for (let k = 0; k < count; k++) {
+    for (const i of positionsOf.get(ids[k] as number) ?? []) {
+      const list = samples[i] as number[];
+      if (list.length < (maxSamples[i] as number) && (times[k] as number) >= (since[i] as number))
+        list.push(values[k] as number);
+    }
+  }
 }
 
 function pack(samples: number[][]): HistoryColumns {

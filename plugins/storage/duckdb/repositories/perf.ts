@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { PerfColumns, PerfRequest } from '../../../../core/index.js';
 import { readColumns, UuidColumn } from '../columns.js';
-import { bind, query } from '../sql.js';
+import { query, queryChunks } from '../sql.js';
 
 /**
  * Every permutation in one statement: the metric fact table joined to the permutation list (series, head), the
@@ -72,10 +72,7 @@ function empty(count: number) {
  */
 export async function perf(connection: DuckDBConnection, request: PerfRequest): Promise<PerfColumns> {
   if (request.series.length === 0) return empty(0);
-  const { values, types } = bind(PERF_SQL, perfParams(request));
-  const result = await connection.run(PERF_SQL, values, types);
-  const chunks = await result.fetchAllChunks();
-  const count = chunks.reduce((n, chunk) => n + chunk.rowCount, 0);
+  const { result, chunks, count } = await queryChunks(connection, PERF_SQL, perfParams(request));
   const out = empty(count);
   readColumns(result, chunks, [
     out.permutation,

@@ -89,6 +89,34 @@ describe('a project, its dimensions, thresholds, reports and alerts', () => {
     expect(alerted.counts.alerts.total).toBe(1);
   });
 
+  it('starts a new branch from a start point on a run, with its thresholds', () => {
+    const report = json(
+      [
+        'run',
+        '--project',
+        'engine',
+        '--branch',
+        'topic',
+        '--testbed',
+        'ci',
+        '--start-point',
+        'main',
+        '--start-point-clone-thresholds',
+        '--adapter',
+        'json',
+        '--quiet',
+        '--format',
+        'json',
+      ],
+      '{"parse": {"latency": {"value": 10}}}',
+    );
+    expect(report.branch.head.start_point).not.toBeNull();
+    // The cloned threshold and main's history give a boundary at once.
+    expect(report.results[0][0].measures[0].boundary.upper_limit).toBeGreaterThan(10);
+    expect(json(['threshold', 'list', 'engine', '--branch', 'topic'])).toHaveLength(1);
+    expect(cli(['branch', 'delete', 'engine', 'topic', '--cascade']).status).toBe(0);
+  });
+
   it('creates a project that does not exist on a run, in the organization of the token', () => {
     const report = json(
       ['run', '--project', 'made-by-run', '--adapter', 'json', '--quiet', '--format', 'json'],

@@ -148,6 +148,21 @@ describe('benchtrack run', () => {
     expect(byName.get('sleep 0.2')?.metric.value).toBeGreaterThanOrEqual(0.2);
   });
 
+  it('reads one iteration per --file, and folds them with --fold', () => {
+    const tool = (file: string) =>
+      `test/fixtures/adapters/bencher/tool_output/dart/benchmark_harness/${file}`;
+    const flags = ['run', '--project', 'files', '--adapter', 'dart', '--format', 'json', '--quiet'];
+    const files = ['--file', tool('one.txt'), '--file', tool('two.txt')];
+    const iterations = runCli([...flags, ...files], undefined, { env: env() });
+    expect(iterations.status, iterations.stderr).toBe(0);
+    expect(JSON.parse(iterations.stdout).results).toHaveLength(2);
+    const folded = runCli([...flags, ...files, '--fold', 'max'], undefined, { env: env() });
+    expect(folded.status, folded.stderr).toBe(0);
+    const results = JSON.parse(folded.stdout).results as { benchmark: { name: string } }[][];
+    expect(results).toHaveLength(1);
+    expect(results[0]?.map((r) => r.benchmark.name).sort()).toEqual(['ForLoop', 'Template']);
+  });
+
   it('stops when the command fails, unless --allow-failure', () => {
     const failing = runCli(['run', '--project', 'commands', 'exit 3'], undefined, { env: env() });
     expect(failing.status).toBe(1);

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -83,12 +83,21 @@ describe('benchtrack up, logs, down', () => {
     expect(run.status, run.stderr).toBe(0);
     expect(existsSync(join(dir, 'data', 'benchtrack.db'))).toBe(true);
     const before = pidOf('api');
+    // What the user set in the API's configuration stays across an `up`: the secret key, a public console URL.
+    const configFile = join(dir, 'state', 'api-config.json');
+    const config = JSON.parse(readFileSync(configFile, 'utf8'));
+    writeFileSync(configFile, JSON.stringify({ ...config, console: { url: 'https://bench.example.com' } }));
     const again = await cli(upArgs());
     expect(again.status, again.stderr).toBe(0);
     expect(pidOf('api')).not.toBe(before);
     expect(alive(before)).toBe(false);
     const reports = await cli(['report', 'list', 'local', ...host]);
     expect(JSON.parse(reports.stdout)).toHaveLength(1);
+    const kept = JSON.parse(readFileSync(configFile, 'utf8'));
+    expect(kept.security.secret_key).toBe(config.security.secret_key);
+    expect(kept.console.url).toBe('https://bench.example.com');
+    const console = await fetch(`http://127.0.0.1:${ports.api}/v0/server/config/console`);
+    expect(await console.json()).toEqual({ url: 'https://bench.example.com' });
   });
 
   it('prints the logs, and follows them', async () => {

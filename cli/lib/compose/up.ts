@@ -36,7 +36,7 @@ function environment(pairs: readonly string[], flag: string): Record<string, str
  * The API's configuration document in the state directory, passed as BENCHTRACK_CONFIG_PATH, so a
  * `benchtrack server config update` is saved there and survives the next `up`. This run's port, console URL
  * and data location are set in it; everything else the user changed stays, and the secret key is made once
- * so sessions and API tokens outlive restarts.
+ * so sessions and API tokens outlive restarts. A console URL that is not local is the user's and stays.
  */
 async function apiConfig(dir: string, options: UpOptions): Promise<{ path: string; database: string }> {
   const path = join(dir, 'api-config.json');
@@ -53,7 +53,11 @@ async function apiConfig(dir: string, options: UpOptions): Promise<{ path: strin
   await mkdir(join(database, '..'), { recursive: true });
   document.security = { secret_key: randomBytes(32).toString('hex'), ...document.security };
   document.server = { ...document.server, bind_address: `0.0.0.0:${options.apiPort}` };
-  document.console = { ...document.console, url: `http://localhost:${options.consolePort}` };
+  // A public console URL (behind a proxy) set with `server config update` stays; a local one follows the port.
+  const url = document.console?.url;
+  if (typeof url !== 'string' || /^http:\/\/(localhost|127\.0\.0\.1)(:\d+)?\/?$/.test(url)) {
+    document.console = { ...document.console, url: `http://localhost:${options.consolePort}` };
+  }
   document.database = { ...document.database, file: database };
   await writeFile(path, `${JSON.stringify(document, null, 2)}\n`, { mode: 0o600 });
   return { path, database };

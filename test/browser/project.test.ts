@@ -102,6 +102,20 @@ describe('console project pages (Chromium)', () => {
     expect(errors).toEqual([]);
   });
 
+  it('refuses a selection of more than 255 series before asking the API, saying how many it makes', async () => {
+    const query = new URL(page.url()).searchParams;
+    const benchmark = query.get('benchmarks')!.split(',')[0]!;
+    query.set('benchmarks', Array.from({ length: 128 }, () => benchmark).join(','));
+    query.set('measures', `${query.get('measures')},${query.get('measures')}`);
+    await page.goto(`${stack.console}/console/projects/parser/perf?${query}`);
+    await page
+      .getByRole('alert')
+      .getByText(/makes 256 series .* at most 255/)
+      .waitFor();
+    await page.goBack();
+    await page.getByTestId('plot-status').getByText('2 series, 26 points').waitFor();
+  });
+
   it('copies an embeddable image link and downloads the selection as CSV', async () => {
     await page.getByRole('button', { name: 'Copy image link' }).click();
     await page.getByText('Copied').waitFor();

@@ -48,7 +48,7 @@ describe('benchtrack mock | benchtrack run', () => {
     expect(loud.status).toBe(1);
     expect(loud.stderr).toContain('the report has 5 alerts (--error-on-alert)');
     expect(loud.stdout).toMatch(
-      /│ benchtrack::mock_1 +│ Latency \(nanoseconds \(ns\)\) +│ +[\d.]+ │ +[\d.]+ │ +│ +[\d.]+ │ +\+\d+\.\d\d% │ above upper limit/,
+      /│ benchtrack::mock_1 +│ Latency \(ns\) +│ +[\d.]+ │ +[\d.]+ │ +│ +[\d.]+ │ +\+\d+\.\d\d% │ above upper limit/,
     );
     expect(loud.stdout).toMatch(/5 alerts:\n {2}benchtrack::mock_0 Latency: [\d.]+ is above the upper limit/);
     expect(loud.stdout).toMatch(

@@ -1,6 +1,13 @@
 import type { ReportJson } from '../../../core/index.js';
 import { versionText } from './human.js';
-import { consoleLinks, formatChange, formatFigure, reportRows, type ResultRow } from './rows.js';
+import {
+  consoleLinks,
+  formatChange,
+  formatFigure,
+  measureLabel,
+  reportRows,
+  type ResultRow,
+} from './rows.js';
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -39,7 +46,7 @@ function rowHtml(
   const cells = [
     ...(iterations ? [String(row.iteration)] : []).map(escapeHtml),
     link(href(row), row.benchmark.name),
-    escapeHtml(`${row.measure.name} (${row.measure.units})`),
+    escapeHtml(measureLabel(row.measure)),
     ...figures.map(escapeHtml),
     ...(noMetrics ? [] : [escapeHtml(formatChange(row.change))]),
     alert,
@@ -65,7 +72,7 @@ export function reportHtmlFragment(
   const titles = [
     ...(iterations ? ['Iteration'] : []),
     'Benchmark',
-    'Measure (units)',
+    'Measure',
     ...(noMetrics ? [] : ['Value', 'Baseline', 'Lower limit', 'Upper limit', 'Change']),
     'Alert',
   ];

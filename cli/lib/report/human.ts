@@ -1,6 +1,13 @@
 import type { ReportJson } from '../../../core/index.js';
 import { renderTable, type Column } from '../table.js';
-import { consoleLinks, formatChange, formatFigure, reportRows, type ResultRow } from './rows.js';
+import {
+  consoleLinks,
+  formatChange,
+  formatFigure,
+  measureLabel,
+  reportRows,
+  type ResultRow,
+} from './rows.js';
 
 /** The version of a report's branch head, as `3 (abc1234)`. */
 export function versionText(report: ReportJson): string {
@@ -26,7 +33,7 @@ export function humanReport(report: ReportJson, consoleUrl: string): string {
   const columns: Column[] = [
     ...(iterations ? [{ title: 'Iter', align: 'right' as const }] : []),
     { title: 'Benchmark' },
-    { title: 'Measure (units)' },
+    { title: 'Measure' },
     { title: 'Value', align: 'right' },
     { title: 'Baseline', align: 'right' },
     { title: 'Lower limit', align: 'right' },
@@ -37,7 +44,7 @@ export function humanReport(report: ReportJson, consoleUrl: string): string {
   const table = rows.map((row) => [
     ...(iterations ? [String(row.iteration)] : []),
     row.benchmark.name,
-    `${row.measure.name} (${row.measure.units})`,
+    measureLabel(row.measure),
     formatFigure(row.value),
     formatFigure(row.baseline),
     formatFigure(row.lowerLimit),

@@ -59,6 +59,12 @@ export function formatFigure(value: number | null): string {
   return Number(value.toPrecision(6)).toLocaleString('en-US', { maximumFractionDigits: 6 });
 }
 
+/** A measure as a column shows it: `Latency (ns)` for units `nanoseconds (ns)`, the whole units otherwise. */
+export function measureLabel(measure: { readonly name: string; readonly units: string }): string {
+  const short = /\(([^()]+)\)\s*$/.exec(measure.units)?.[1] ?? measure.units;
+  return `${measure.name} (${short})`;
+}
+
 /** `+12.34%`, `-0.50%`, or empty without a baseline. */
 export function formatChange(change: number | null): string {
   if (change === null) return '';

@@ -29,21 +29,21 @@ function event(fork: boolean): string {
   return file;
 }
 
+function githubEnv(fork: boolean): NodeJS.ProcessEnv {
+  return {
+    GITHUB_API_URL: github.url,
+    GITHUB_REPOSITORY: 'acme/engine',
+    GITHUB_SHA: 'b'.repeat(40),
+    GITHUB_EVENT_NAME: 'pull_request',
+    GITHUB_EVENT_PATH: event(fork),
+    GITHUB_STEP_SUMMARY: join(dir, 'summary.md'),
+  };
+}
+
 function run(flags: readonly string[], input: string, { fork = false } = {}) {
   return runCliAsync(
     ['run', '--project', 'gh', '--adapter', 'json', '--quiet', '--github-actions', 'gh-token', ...flags],
-    {
-      input,
-      env: {
-        BENCHTRACK_HOST: api.url,
-        GITHUB_API_URL: github.url,
-        GITHUB_REPOSITORY: 'acme/engine',
-        GITHUB_SHA: 'b'.repeat(40),
-        GITHUB_EVENT_NAME: 'pull_request',
-        GITHUB_EVENT_PATH: event(fork),
-        GITHUB_STEP_SUMMARY: join(dir, 'summary.md'),
-      },
-    },
+    { input, env: { BENCHTRACK_HOST: api.url, ...githubEnv(fork) } },
   );
 }
 
@@ -142,6 +142,21 @@ describe('benchtrack run --github-actions', () => {
         );
       }
     }
+  });
+
+  it('completes the check run as failed when the benchmark fails before a report', async () => {
+    const result = await runCliAsync(
+      ['run', '--project', 'gh', '--quiet', '--github-actions', 'gh-token', '--ci-id', 'broken', 'exit 7'],
+      { env: { ...githubEnv(false), BENCHTRACK_HOST: api.url } },
+    );
+    expect(result.status).toBe(1);
+    const check = [...github.checkRuns.values()].at(-1);
+    expect(check).toMatchObject({
+      name: 'Benchtrack Report (broken)',
+      status: 'completed',
+      conclusion: 'failure',
+    });
+    expect(check.output.summary).toContain('the command `exit 7` exited with status 7');
   });
 
   it('warns and skips the check and comment for a pull request from a fork (read-only token)', async () => {

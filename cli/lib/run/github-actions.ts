@@ -12,6 +12,8 @@ const STEP_SUMMARY_MAX = 1024 * 1024;
 export interface GitHubActionsRun {
   /** Completes the check run, writes the job summary and posts or updates the pull-request comment. */
   finish(report: ReportJson, consoleUrl: string): Promise<void>;
+  /** Completes the check run as failed when the run stops before a report (so it does not spin forever). */
+  fail(error: unknown): Promise<void>;
 }
 
 /**
@@ -47,6 +49,7 @@ export async function startGitHubActions(
         head_sha: context.sha,
         status: 'in_progress',
       });
+  let completed = false;
   return {
     async finish(report, consoleUrl) {
       const fragment = (max: number) =>
@@ -62,7 +65,20 @@ export async function startGitHubActions(
           summary: fragment(GITHUB_TEXT_MAX),
         },
       });
+      completed = true;
       await comment(api, context, report, options, fragment);
+    },
+    async fail(error) {
+      if (!check || completed) return;
+      const message = error instanceof Error ? error.message : String(error);
+      await api.request('PATCH', `/check-runs/${check.id}`, {
+        status: 'completed',
+        conclusion: 'failure',
+        output: {
+          title: 'The benchmark run failed',
+          summary: `<pre>${escapeHtml(message.slice(0, 60_000))}</pre>`,
+        },
+      });
     },
   };
 }

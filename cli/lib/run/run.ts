@@ -5,7 +5,7 @@ import { UsageError } from '../errors.js';
 import { adapterRegistry } from '../parse.js';
 import { renderReport } from '../report/render.js';
 import { readStdin } from '../stdin.js';
-import { startGitHubActions } from './github-actions.js';
+import { startGitHubActions, type GitHubActionsRun } from './github-actions.js';
 import { runBody } from './body.js';
 import { collectResults } from './execute.js';
 import { runContext } from './git-context.js';
@@ -30,6 +30,23 @@ export async function runBenchmarks(
     options.githubActions && !options.dryRun
       ? await startGitHubActions(options, options.githubActions)
       : undefined;
+  try {
+    return await runAndReport(command, options, client, consoleUrl, github);
+  } catch (error) {
+    // The check run opened above must not stay "in progress" forever.
+    await github?.fail(error).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Runs the benchmark, sends the run, prints the report and finishes the GitHub check: the exit code. */
+async function runAndReport(
+  command: readonly string[],
+  options: RunOptions & BackendOptions,
+  client: ApiClient | undefined,
+  consoleUrl: Promise<string> | undefined,
+  github: GitHubActionsRun | undefined,
+): Promise<number> {
   const collected = await collectResults(
     {
       command,

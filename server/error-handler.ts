@@ -35,6 +35,7 @@ function clean(message: string): string {
 export function describeError(
   error: unknown,
   bodyLimit: number,
+  request?: Pick<FastifyRequest, 'method' | 'url'>,
 ): { status: number; code?: string; message: string } {
   const name = errorName(error);
   if (name && name in STATUS) {
@@ -53,6 +54,16 @@ export function describeError(
       );
       return `${context}${path ? `.${path}` : ''}: ${v.message}`;
     });
+    // A path whose UUID is malformed names no resource: 404, like a path no route matches.
+    const malformedId = error.validation.every(
+      (v) => v.keyword === 'invalid_format' && (v.params as { format?: string }).format === 'uuid',
+    );
+    if (context === 'params' && malformedId && request)
+      return {
+        status: 404,
+        code: 'not_found',
+        message: `nothing at ${request.method} ${request.url.split('?')[0]} (${lines.join('; ')})`,
+      };
     return { status: 400, code: 'invalid_input', message: lines.join('; ') };
   }
   if (isResponseSerializationError(error))
@@ -74,7 +85,7 @@ export function describeError(
 /** Fastify error handler: one body shape for every error; only server faults are logged. */
 export function errorHandler(bodyLimit: number) {
   return (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
-    const { status, code, message } = describeError(error, bodyLimit);
+    const { status, code, message } = describeError(error, bodyLimit, request);
     if (status >= 500) {
       request.log.error({ err: error, request_id: request.id }, 'request failed');
     }

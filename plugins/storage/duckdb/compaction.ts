@@ -43,12 +43,24 @@ export class MetricCompactor {
   #connection: DuckDBConnection | undefined;
   #stopped = false;
 
+  readonly #minTailRows: number;
+  readonly #keepRecentRows: number;
+  readonly #beforeSwap: () => Promise<void>;
+
   constructor(
     private readonly database: Database,
     private readonly logger: Logger,
-    private readonly minTailRows = MIN_TAIL_ROWS,
-    private readonly keepRecentRows = KEEP_RECENT_ROWS,
-  ) {}
+    options: {
+      readonly minTailRows?: number;
+      readonly keepRecentRows?: number;
+      /** Runs between the copy and the swap (tests use it to write while a compaction is under way). */
+      readonly beforeSwap?: () => Promise<void>;
+    } = {},
+  ) {
+    this.#minTailRows = options.minTailRows ?? MIN_TAIL_ROWS;
+    this.#keepRecentRows = options.keepRecentRows ?? KEEP_RECENT_ROWS;
+    this.#beforeSwap = options.beforeSwap ?? (() => Promise.resolve());
+  }
 
   /** Counts rows appended by a committed write. */
   appended(rows: number): void {
@@ -81,9 +93,14 @@ export class MetricCompactor {
     this.#connection = undefined;
   }
 
+  /** Stopping interrupts the running statement; between statements, this ends the compaction. */
+  #checkStopped(): void {
+    if (this.#stopped) throw new Error('metric compaction interrupted: the storage is closing');
+  }
+
   #due(): boolean {
-    const toCluster = this.#tailRows - this.keepRecentRows;
-    return toCluster >= Math.max(this.minTailRows, (this.#clusteredRows ?? 0) * TAIL_FRACTION);
+    const toCluster = this.#tailRows - this.#keepRecentRows;
+    return toCluster >= Math.max(this.#minTailRows, (this.#clusteredRows ?? 0) * TAIL_FRACTION);
   }
 
   async #run(force: boolean): Promise<CompactionResult> {
@@ -115,6 +132,7 @@ export class MetricCompactor {
         ms: performance.now() - started,
       };
 
+    this.#checkStopped();
     const ddl = await tableDdl(connection);
     await connection.run('DROP TABLE IF EXISTS metric_compact');
     await connection.run('BEGIN TRANSACTION');
@@ -131,6 +149,8 @@ export class MetricCompactor {
 
     let counts: { total: number; clustered: number };
     try {
+      await this.#beforeSwap();
+      this.#checkStopped();
       counts = await this.database.write(async (writer) => {
         // Rows deleted since the copy: equal counts up to `through` mean none were (ids are never reused).
         const [live, copied] = (
@@ -172,10 +192,10 @@ export class MetricCompactor {
   /** The id after which the newest `keepRecentRows` rows start (ids grow, with gaps); none when fewer rows. */
   async #clusterThrough(connection: DuckDBConnection): Promise<bigint | undefined> {
     const sql =
-      this.keepRecentRows === 0
+      this.#keepRecentRows === 0
         ? 'SELECT max(id)::BIGINT FROM metric'
-        : `SELECT CASE WHEN count(*) = ${this.keepRecentRows} THEN min(id) - 1 END::BIGINT
-           FROM (SELECT id FROM metric ORDER BY id DESC LIMIT ${this.keepRecentRows})`;
+        : `SELECT CASE WHEN count(*) = ${this.#keepRecentRows} THEN min(id) - 1 END::BIGINT
+           FROM (SELECT id FROM metric ORDER BY id DESC LIMIT ${this.#keepRecentRows})`;
     const value = (await connection.runAndReadAll(sql)).getRows()[0]?.[0];
     return typeof value === 'bigint' ? value : undefined;
   }

@@ -2,6 +2,8 @@ import { accessSync, constants, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { StorageError, type Logger } from '../../../core/index.js';
+import { isRead, StatementCache } from './cache.js';
+import { useStatementCache } from './sql.js';
 
 /** Files opened by this process: DuckDB must have exactly one instance per file per process. */
 const openFiles = new Set<string>();
@@ -23,6 +25,8 @@ export class Database {
   readonly #waitingReaders: ((connection: DuckDBConnection) => void)[] = [];
   readonly #inFlight = new Set<Promise<unknown>>();
   #nextMetricId: bigint | undefined;
+  /** Answers of the small, seldom-written tables ingest reads on every report (writer connection only). */
+  readonly cache = new StatementCache();
 
   private constructor(
     readonly path: string,
@@ -32,6 +36,8 @@ export class Database {
     private readonly logger: Logger,
   ) {
     this.#idleReaders = [...readers];
+    useStatementCache(writer, this.cache);
+    watchWrites(writer, this.cache);
   }
 
   static async open(options: DatabaseOptions, logger: Logger): Promise<Database> {
@@ -87,6 +93,8 @@ export class Database {
       } catch (error) {
         await this.#rollback();
         throw error;
+      } finally {
+        this.cache.endTransaction();
       }
     });
     this.#writeQueue = run.catch(() => undefined);
@@ -169,6 +177,39 @@ export class Database {
     if (next) next(connection);
     else this.#idleReaders.push(connection);
   }
+}
+
+/**
+ * Shows the cache every statement the writer runs outside sql.ts (which reports its prepared statements itself),
+ * so no write can leave it stale, whatever code runs it.
+ */
+function watchWrites(writer: DuckDBConnection, cache: StatementCache): void {
+  for (const method of [
+    'run',
+    'runAndRead',
+    'runAndReadAll',
+    'stream',
+    'streamAndRead',
+    'streamAndReadAll',
+  ] as const) {
+    const original = writer[method].bind(writer) as (sql: string, ...rest: unknown[]) => Promise<unknown>;
+    Object.defineProperty(writer, method, {
+      value: (sql: string, ...rest: unknown[]) => {
+        if (!isRead(sql)) cache.noteWrite(sql);
+        return original(sql, ...rest);
+      },
+    });
+  }
+  const createAppender = writer.createAppender.bind(writer);
+  Object.defineProperty(writer, 'createAppender', {
+    value: (table: string, ...rest: unknown[]) => {
+      cache.noteWrite(`INSERT INTO ${table}`);
+      return (createAppender as (...args: unknown[]) => ReturnType<DuckDBConnection['createAppender']>)(
+        table,
+        ...rest,
+      );
+    },
+  });
 }
 
 function prepareLocation(path: string): void {

@@ -1,3 +1,4 @@
+import { isRead, StatementCache } from './cache.js';
 import {
   BIGINT,
   DOUBLE,
@@ -69,6 +70,13 @@ export function bind(
  */
 const statements = new WeakMap<DuckDBConnection, Map<string, DuckDBPreparedStatement>>();
 
+/** The statement cache of a connection (only the writer's has one; see cache.ts). */
+const caches = new WeakMap<DuckDBConnection, StatementCache>();
+
+export function useStatementCache(connection: DuckDBConnection, cache: StatementCache): void {
+  caches.set(connection, cache);
+}
+
 async function prepared(
   connection: DuckDBConnection,
   sql: string,
@@ -81,6 +89,7 @@ async function prepared(
     statement = await connection.prepare(sql);
     cache.set(sql, statement);
   }
+  if (!isRead(sql)) caches.get(connection)?.noteWrite(sql);
   statement.clearBindings();
   const { values, types } = bind(sql, params);
   if (Object.keys(values).length > 0) statement.bind(values, types);
@@ -89,8 +98,23 @@ async function prepared(
 
 /** Runs a query and returns its rows as plain objects (UUIDs as strings, timestamps as Dates). */
 export async function query<R>(connection: DuckDBConnection, sql: string, params: Params = {}): Promise<R[]> {
+  const cache = caches.get(connection);
+  const tables = cache && StatementCache.tablesOf(sql);
+  const key = tables && `${sql}\u0000${JSON.stringify(params, paramText)}`;
+  if (key) {
+    const rows = cache.get(key, tables);
+    if (rows) return rows as R[];
+  }
   const reader = await (await prepared(connection, sql, params)).runAndReadAll();
-  return reader.getRowObjectsJS() as R[];
+  const rows = reader.getRowObjectsJS() as R[];
+  if (key) cache.set(key, tables, rows);
+  return rows;
+}
+
+/** Parameters as cache-key text: typed arrays as arrays, big integers as digits. */
+function paramText(_key: string, value: unknown): unknown {
+  if (ArrayBuffer.isView(value)) return Array.from(value as unknown as ArrayLike<number>);
+  return typeof value === 'bigint' ? `${value}n` : value;
 }
 
 /** Runs a statement and returns the number of rows it changed. */

@@ -1,0 +1,111 @@
+/**
+ * Answers of read statements on the writer connection, kept across write transactions for the small tables that
+ * ingest reads on every report and seldom writes (projects, organizations, dimensions, series, thresholds).
+ * In steady state a report's transaction reads about ten of them and writes none, so they are served from here.
+ *
+ * Why it is exact: only the writer connection uses it, write transactions run one at a time, and every statement
+ * the writer runs is shown to the cache first (sql.ts for prepared statements, `Database` for the rest). A read is served from the cache only
+ * while the transaction has not written any table the statement reads (until then the transaction sees the
+ * committed state, which is what the cache holds); when a transaction ends, committed or rolled back, the answers
+ * that read a table it wrote are dropped. A write whose target cannot be told drops everything.
+ */
+export const CACHED_TABLES = new Set([
+  'organization',
+  'organization_role',
+  'project',
+  'branch',
+  'head',
+  'testbed',
+  'benchmark',
+  'measure',
+  'series',
+  'threshold',
+  'model',
+]);
+
+/** Entries kept at most; the least recently used go first. */
+const CAPACITY = 4_096;
+
+interface Entry {
+  readonly tables: readonly string[];
+  readonly rows: readonly unknown[];
+}
+
+/** A statement that only reads (anything else is noted as a write). */
+export function isRead(sql: string): boolean {
+  return /^\s*(SELECT|WITH)\b/i.test(sql) && !/\b(INSERT|UPDATE|DELETE)\b/i.test(sql);
+}
+
+export class StatementCache {
+  readonly #entries = new Map<string, Entry>();
+  /** Tables written by the running transaction; `'*'` when a write's target could not be told. */
+  readonly #written = new Set<string>();
+  #hits = 0;
+  #misses = 0;
+
+  /** The tables a SELECT reads, or undefined when it reads anything the cache does not hold. */
+  static tablesOf(sql: string): readonly string[] | undefined {
+    if (
+      !isRead(sql) ||
+      /\b(nextval|random|uuid|uuidv7|gen_random_uuid|now)\s*\(|\bcurrent_(date|time)/i.test(sql)
+    )
+      return undefined;
+    const ctes = new Set(
+      [...sql.matchAll(/(?:\bWITH|,)\s+"?(\w+)"?\s+AS\s*\(/gi)].map((m) => (m[1] as string).toLowerCase()),
+    );
+    const tables = new Set<string>();
+    for (const match of sql.matchAll(/\b(?:FROM|JOIN)\s+("?)(\w+)\1(\s*\()?/gi)) {
+      const name = (match[2] as string).toLowerCase();
+      if (match[3] || ctes.has(name)) continue; // a table function or a CTE
+      if (!CACHED_TABLES.has(name)) return undefined;
+      tables.add(name);
+    }
+    return tables.size > 0 ? [...tables] : undefined;
+  }
+
+  /** Notes a statement that is not a plain SELECT: what it writes stops being served until the transaction ends. */
+  noteWrite(sql: string): void {
+    if (/^\s*(BEGIN|COMMIT|ROLLBACK|ABORT|CHECKPOINT|SET|RESET|PRAGMA|EXPLAIN|DESCRIBE|SHOW)\b/i.test(sql))
+      return;
+    const target = /^\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+"?(\w+)"?/i.exec(sql);
+    this.#written.add(target ? (target[1] as string).toLowerCase() : '*');
+  }
+
+  get(key: string, tables: readonly string[]): readonly unknown[] | undefined {
+    if (this.#blocked(tables)) return undefined;
+    const entry = this.#entries.get(key);
+    if (!entry) {
+      this.#misses++;
+      return undefined;
+    }
+    this.#hits++;
+    this.#entries.delete(key);
+    this.#entries.set(key, entry);
+    return entry.rows;
+  }
+
+  set(key: string, tables: readonly string[], rows: readonly unknown[]): void {
+    if (this.#blocked(tables)) return;
+    for (const row of rows) Object.freeze(row);
+    this.#entries.set(key, { tables, rows: Object.freeze(rows) });
+    if (this.#entries.size > CAPACITY) this.#entries.delete(this.#entries.keys().next().value as string);
+  }
+
+  /** Ends a write transaction (committed or not): answers reading what it wrote are dropped. */
+  endTransaction(): void {
+    if (this.#written.has('*')) this.#entries.clear();
+    else if (this.#written.size > 0) {
+      for (const [key, entry] of this.#entries)
+        if (entry.tables.some((table) => this.#written.has(table))) this.#entries.delete(key);
+    }
+    this.#written.clear();
+  }
+
+  get stats(): { entries: number; hits: number; misses: number } {
+    return { entries: this.#entries.size, hits: this.#hits, misses: this.#misses };
+  }
+
+  #blocked(tables: readonly string[]): boolean {
+    return this.#written.has('*') || tables.some((table) => this.#written.has(table));
+  }
+}

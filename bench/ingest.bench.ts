@@ -6,6 +6,13 @@
  * commit, on a bare DuckDB connection.
  *
  * Run: npm run bench -- ingest
+ *
+ * Figures, 2 vCPUs shared with other jobs, Node 20.20:
+ *   2026-11-21, load average 2-3, before the statement cache: p50 77-84 ms, p99 130-200 ms, 1,800-2,400
+ *   metrics/s with 4 clients; raw floor 24-26 ms (3.2x).
+ *   2026-11-22, load average 6, with the statement cache and the compacted layout: p50 125 ms, p99 336 ms,
+ *   1,621 metrics/s; raw floor 62 ms (2.0x). The ratio is the comparable figure: the host gave this run a
+ *   third of the CPU the first had.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -128,6 +128,7 @@ describe('console accounts (Chromium)', () => {
       headers: { authorization: `Bearer ${secret}` },
     });
     expect(me.status).toBe(200);
+    expect(((await me.json()) as { slug: string }).slug).toBe(session.user.slug);
 
     await page.getByRole('link', { name: 'Back to the tokens' }).click();
     const row = page.getByRole('row', { name: /GitHub Actions/ });

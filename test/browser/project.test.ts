@@ -125,6 +125,9 @@ describe('console project pages (Chromium)', () => {
     const image = await fetch(link);
     expect(image.status).toBe(200);
     expect(image.headers.get('content-type')).toBe('image/png');
+    // Read to the end: an unread answer keeps its connection busy, and the API's close waits for it.
+    const png = Buffer.from(await image.arrayBuffer());
+    expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
 
     const [download] = await Promise.all([
       page.waitForEvent('download'),

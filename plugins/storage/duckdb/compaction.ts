@@ -115,22 +115,15 @@ export class MetricCompactor {
     }
     this.#clusteredRows = snapshot.clustered;
     this.#tailRows = snapshot.tail;
-    if (!force && !this.#due())
-      return {
-        compacted: false,
-        rows: snapshot.total,
-        tailRows: snapshot.tail,
-        ms: performance.now() - started,
-      };
-
+    const skipped = () => ({
+      compacted: false,
+      rows: snapshot.total,
+      tailRows: snapshot.tail,
+      ms: performance.now() - started,
+    });
+    if (!force && !this.#due()) return skipped();
     const through = await this.#clusterThrough(connection);
-    if (through === undefined || through <= snapshot.through)
-      return {
-        compacted: false,
-        rows: snapshot.total,
-        tailRows: snapshot.tail,
-        ms: performance.now() - started,
-      };
+    if (through === undefined || through <= snapshot.through) return skipped();
 
     this.#checkStopped();
     const ddl = await tableDdl(connection);

@@ -192,6 +192,16 @@ describe('console project pages (Chromium)', () => {
     expect(alert!.status).toBe('dismissed');
     await row.getByRole('button', { name: 'Reactivate the alert on parse/large' }).click();
     await row.getByText('active').waitFor();
+
+    // Its own page, where the CLI's links lead.
+    await row.getByRole('link', { name: 'parse/large' }).click();
+    await page.getByRole('heading', { name: 'Alert: parse/large' }).waitFor();
+    await page.getByText(/above the upper limit/).waitFor();
+    await page.getByRole('button', { name: 'Dismiss', exact: true }).click();
+    await page.locator('.facts .badge').getByText('dismissed').waitFor();
+    await page.getByRole('button', { name: 'Reactivate', exact: true }).click();
+    await page.locator('.facts .badge').getByText('active').waitFor();
+    await page.getByRole('link', { name: 'All alerts' }).click();
     page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Dismiss all (1)' }).click();
     await row.getByText('dismissed').waitFor();

@@ -100,7 +100,9 @@ export function Alerts({ ctx }: { ctx: ProjectContext }) {
                     <td>
                       <a href={`${ctx.base}/reports/${a.report}`}>{formatDateTime(a.created)}</a>
                     </td>
-                    <td class="wrap">{a.benchmark.name}</td>
+                    <td class="wrap">
+                      <a href={`${ctx.base}/alerts/${a.uuid}`}>{a.benchmark.name}</a>
+                    </td>
                     <td>{a.measure.name}</td>
                     <td>
                       {a.threshold.branch.name} · {a.threshold.testbed.name}

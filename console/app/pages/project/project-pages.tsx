@@ -5,6 +5,7 @@ import { useApi } from '../../lib/use-api.js';
 import { Explorer } from '../../perf/explorer.js';
 import { useLocation } from '../../router.js';
 import { useSession } from '../../session.js';
+import { Alert } from './alert.js';
 import { Alerts } from './alerts.js';
 import { tabHref, type ProjectContext } from './context.js';
 import { DimensionList, DIMENSIONS, type DimensionKind } from './dimensions.js';
@@ -32,7 +33,7 @@ function Page({ ctx, tab, item }: { ctx: ProjectContext; tab: string; item: stri
   if (tab === 'perf' && !item) return <Explorer ctx={ctx} />;
   if (tab === 'plots' && !item) return <Plots ctx={ctx} />;
   if (tab === 'reports') return item ? <Report ctx={ctx} uuid={item} /> : <Reports ctx={ctx} />;
-  if (tab === 'alerts' && !item) return <Alerts ctx={ctx} />;
+  if (tab === 'alerts') return item ? <Alert ctx={ctx} uuid={item} /> : <Alerts ctx={ctx} />;
   if (tab in DIMENSIONS && !item) return <DimensionList ctx={ctx} kind={tab as DimensionKind} />;
   if (tab === 'thresholds') {
     if (!item) return <Thresholds ctx={ctx} />;

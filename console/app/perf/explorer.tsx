@@ -119,20 +119,19 @@ export function Explorer({ ctx }: { ctx: ProjectContext }) {
   return (
     <div class="explorer">
       <aside class="explorer-side" aria-label="Choose what to plot">
-        <div class="tabs small" role="tablist">
+        <div class="tabs small" role="group" aria-label="Dimension to choose">
           {DIMENSION_TABS.map((tab) => (
             <button
               key={tab}
               type="button"
-              role="tab"
-              aria-selected={selection.tab === tab}
+              aria-pressed={selection.tab === tab}
               onClick={() => update({ tab })}
             >
               {TAB_LABELS[tab]} <span class="count">{selection[tab].length}</span>
             </button>
           ))}
         </div>
-        <div role="tabpanel" aria-label={TAB_LABELS[selection.tab]}>
+        <div role="region" aria-label={`Choose ${TAB_LABELS[selection.tab].toLowerCase()}`}>
           <Picker
             key={selection.tab}
             path={ctx.path}

@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { promisify } from 'node:util';
 import { threadId } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../core/index.js';
@@ -30,6 +33,23 @@ describe('WorkerPool', () => {
     const output = await pool.run<ProbeOutput>('probe', { values });
     expect(values.byteLength).toBe(24);
     expect([...output.doubled]).toEqual([2, 4, 6]);
+  });
+
+  it('loads TypeScript tasks in a process started outside the repository', async () => {
+    // tsx must be found from the pool's own location, not the working directory (an API run from anywhere)
+    const script = `
+      const { WorkerPool } = await import(${JSON.stringify(new URL('./pool.ts', import.meta.url).href)});
+      const pool = new WorkerPool({ debug() {}, error() {} }, { maxThreads: 1 });
+      const output = await pool.run('probe', { values: new Float64Array([1, 2]) });
+      await pool.close();
+      process.stdout.write(String(output.receivedBytes));`;
+    const loader = import.meta.resolve('tsx');
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', loader, '--input-type=module', '-e', script],
+      { cwd: tmpdir(), timeout: 60_000 },
+    );
+    expect(stdout).toBe('16');
   });
 
   it('refuses work once closed', async () => {

@@ -43,7 +43,8 @@ export class WorkerPool {
       minThreads: Math.min(options.minThreads ?? 1, maxThreads),
       maxThreads,
       idleTimeout: options.idleTimeout ?? 60_000,
-      execArgv: SOURCE ? ['--import', 'tsx'] : [],
+      // tsx resolved from here, not from the working directory: the API may run from anywhere
+      execArgv: SOURCE ? ['--import', import.meta.resolve('tsx')] : [],
     });
     this.#piscina.on('error', (error: unknown) => this.logger.error({ err: error }, 'worker thread failed'));
     this.logger.debug({ maxThreads, source: SOURCE }, 'worker pool started');

@@ -284,7 +284,9 @@ export interface Storage {
   schemaVersion(): Promise<number>;
   /**
    * Runs `fn` in one write transaction: everything it writes commits together, or nothing does when it throws
-   * (the error is rethrown). Write transactions are serialized.
+   * (the error is rethrown). Write transactions are serialized. An engine may commit queued transactions
+   * together and run `fn` again when another one of its group fails, so `fn` must have no effect outside the
+   * storage (send mail, call out, after it returns).
    */
   transaction<T>(fn: (tx: WriteRepositories) => Promise<T>): Promise<T>;
   /** Runs `fn` against a consistent read snapshot; reads run concurrently with each other and with writes. */

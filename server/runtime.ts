@@ -22,6 +22,9 @@ export interface ReconfigureResult {
 
 type RuntimeDependencies = Omit<AppDependencies, 'config' | 'reconfigure'>;
 
+/** How long a stop waits for requests in flight before it closes their connections. */
+export const STOP_GRACE_MS = 10_000;
+
 /**
  * Owns the listening application: starts it, applies configuration updates (`PUT /v0/server/config`), and
  * stops it. A change of bind address, TLS or body limit starts a new listener and drains the old one.
@@ -53,9 +56,27 @@ export class ServerRuntime {
     return this.#app;
   }
 
-  async stop(): Promise<void> {
-    await this.#app?.close();
-    this.#app = undefined;
+  /**
+   * Stops listening and waits for requests in flight, for `graceMs` at most: a client that never reads its
+   * answer, or never finishes sending its body, would otherwise hold the shutdown open forever. After the grace
+   * period every connection is closed.
+   */
+  async stop(graceMs = STOP_GRACE_MS): Promise<void> {
+    const app = this.#app;
+    if (!app) return;
+    const deadline = setTimeout(() => {
+      this.deps.logger.warn(
+        { grace_ms: graceMs },
+        'requests still in flight after the grace period: closing them',
+      );
+      app.server.closeAllConnections();
+    }, graceMs);
+    try {
+      await app.close();
+    } finally {
+      clearTimeout(deadline);
+      this.#app = undefined;
+    }
   }
 
   /**
@@ -107,7 +128,10 @@ export class ServerRuntime {
   async #restartListener(): Promise<void> {
     const old = this.#app;
     this.#app = await this.#listen();
-    if (old) setImmediate(() => void old.close());
+    if (old) {
+      const deadline = setTimeout(() => old.server.closeAllConnections(), STOP_GRACE_MS);
+      setImmediate(() => void old.close().finally(() => clearTimeout(deadline)));
+    }
   }
 }
 

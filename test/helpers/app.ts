@@ -36,6 +36,8 @@ export interface TestAppOptions {
   readonly authAttemptsPerMinute?: number;
   /** File PUT /v0/server/config writes to (BENCHTRACK_CONFIG_PATH). */
   readonly configPath?: string;
+  /** How long closing waits for requests in flight (the server's default otherwise). */
+  readonly stopGraceMs?: number;
 }
 
 interface Base {
@@ -125,7 +127,7 @@ export async function createTestApp(
     b,
     () => runtime.app,
     () => runtime.config.current,
-    () => runtime.stop(),
+    () => runtime.stop(options.stopGraceMs),
   );
 }
 

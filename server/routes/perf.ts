@@ -13,6 +13,7 @@ import {
   type PerfImage,
 } from '../../core/index.js';
 import { sendPage, type RouteContext } from '../context.js';
+import { encodeBody } from '../encoding.js';
 
 const projectParams = z.object({ project: z.string().describe('Project UUID or slug') });
 const plotParams = projectParams.extend({ plot: uuidSchema });
@@ -49,7 +50,6 @@ export function perfRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
     app.get(
       '/projects/:project/perf',
       {
-        serializerCompiler: () => (data: unknown) => (typeof data === 'string' ? data : JSON.stringify(data)),
         schema: {
           tags: ['perf'],
           summary: 'History of many series at once (at most 255 permutations), as JSON, CSV or Arrow',
@@ -69,10 +69,8 @@ export function perfRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
         );
         reply.type(TYPES[format]);
         if (format === 'csv') reply.header('Content-Disposition', 'inline; filename="perf.csv"');
-        // already serialized: the text or bytes go out as they are
-        const payload =
-          typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-        return reply.send(payload as never);
+        // already serialized: the bytes go out as they are, gzipped when large and accepted
+        return reply.send((await encodeBody(request, reply, body)) as never);
       },
     );
 

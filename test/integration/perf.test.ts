@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { tableFromIPC } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createProject, signUp, type Session } from '../helpers/accounts.js';
@@ -96,6 +97,19 @@ describe('perf query', () => {
     const alert = (await get(`${P}/alerts/${(alerted[0] as { alert: { uuid: string } }).alert.uuid}`)).json();
     expect(alerted[0]).toMatchObject({ report: alert.report, metric: { uuid: alert.metric.uuid } });
     expect(alert.report).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+  });
+
+  it('gzips a large answer for a client that accepts it, and only then', async () => {
+    const plain = await get(`${P}/perf?${query}`);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toContain('Accept-Encoding');
+    expect(plain.rawPayload.byteLength).toBeGreaterThan(8 * 1024);
+    const zipped = await get(`${P}/perf?${query}`, { 'accept-encoding': 'br;q=1, gzip;q=0.8' });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.rawPayload.byteLength).toBeLessThan(plain.rawPayload.byteLength / 4);
+    expect(gunzipSync(zipped.rawPayload).equals(plain.rawPayload)).toBe(true);
+    const refused = await get(`${P}/perf?${query}`, { 'accept-encoding': 'gzip;q=0, identity' });
+    expect(refused.headers['content-encoding']).toBeUndefined();
   });
 
   it('filters by time in epoch milliseconds', async () => {

@@ -148,7 +148,11 @@ async function fetchTimed(
   init?: RequestInit,
 ): Promise<{ ms: number; status: number; bytes: number }> {
   const started = performance.now();
-  const response = await fetch(url, init);
+  // identity: the figures are the service's; over a network, clients get gzip (about 110 ms for 27 MB)
+  const response = await fetch(url, {
+    ...init,
+    headers: { 'accept-encoding': 'identity', ...init?.headers },
+  });
   const body = await response.arrayBuffer();
   return { ms: performance.now() - started, status: response.status, bytes: body.byteLength };
 }

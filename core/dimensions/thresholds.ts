@@ -7,7 +7,7 @@ import type { DimensionRecord, ProjectRecord, ThresholdRecord } from '../storage
 import type { ReadRepositories } from '../storage/storage.js';
 import type { Direction, TableReader } from '../storage/tables.js';
 import { ensureDimension } from './dimensions.js';
-import { thresholdJson } from './json.js';
+import { modelJson, thresholdJson } from './json.js';
 import { DIMENSION_TABLES, requireByNameId } from './name-id.js';
 import { setModel, validateModel, type ModelInput } from './threshold-models.js';
 
@@ -62,6 +62,24 @@ export class ThresholdsService {
       const model = await r.models.find({ uuid: modelUuid.toLowerCase(), threshold_id: threshold.id });
       if (!model) throw new NotFoundError(`model "${modelUuid}" of threshold "${uuid}" not found`);
       return thresholdJson(r, project, threshold, model);
+    });
+  }
+
+  /** Every model the threshold has had, newest first by default, each with when it was created and replaced. */
+  async models(
+    caller: Caller,
+    projectRef: string,
+    uuid: string,
+    options: { readonly direction: Direction; readonly page: number; readonly perPage: number },
+  ) {
+    return this.ctx.storage.read(async (r) => {
+      const { project } = await requireProject(r, caller, projectRef, 'view');
+      const threshold = await requireThreshold(r, project, uuid);
+      const page = await r.models.list(
+        { threshold_id: threshold.id },
+        { sort: 'created', direction: options.direction, page: options.page, perPage: options.perPage },
+      );
+      return { items: page.items.map(modelJson), total: page.total };
     });
   }
 

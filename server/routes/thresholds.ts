@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  listQuerySchema,
+  modelSchema,
   newThresholdSchema,
   thresholdListQuerySchema,
   thresholdSchema,
@@ -12,6 +14,11 @@ import { sendPage, type RouteContext } from '../context.js';
 const projectParams = z.object({ project: z.string().describe('Project UUID or slug') });
 const thresholdParams = projectParams.extend({ threshold: uuidSchema });
 const security: Record<string, string[]>[] = [{ bearer: [] }, {}];
+const modelListQuerySchema = listQuerySchema(['created'])
+  .pick({ per_page: true, page: true })
+  .extend({
+    direction: z.enum(['asc', 'desc']).default('desc').describe('By creation; newest first by default'),
+  });
 const tags = ['thresholds'];
 
 /** `/v0/projects/{project}/thresholds`: thresholds and the history of their models. */
@@ -89,6 +96,30 @@ export function thresholdRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
           request.params.project,
           request.params.threshold,
           request.query.model,
+        ),
+    );
+
+    app.get(
+      '/projects/:project/thresholds/:threshold/models',
+      {
+        schema: {
+          tags,
+          summary: 'The models a threshold has had, newest first (an addition to the reference API)',
+          security,
+          params: thresholdParams,
+          querystring: modelListQuerySchema,
+          response: { 200: z.array(modelSchema) },
+        },
+      },
+      async (request, reply) =>
+        sendPage(
+          reply,
+          await ctx.thresholds.models(
+            await ctx.auth.optional(request),
+            request.params.project,
+            request.params.threshold,
+            { direction: request.query.direction, page: request.query.page, perPage: request.query.per_page },
+          ),
         ),
     );
 

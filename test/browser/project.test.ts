@@ -244,7 +244,7 @@ describe('console project pages (Chromium)', () => {
     const history = page.locator('table tbody tr');
     await expect.poll(() => history.count()).toBe(1);
 
-    // A model that tested reports is found again after it is replaced.
+    // The replaced model stays in the history.
     await page.goto(`${stack.console}/console/projects/parser/thresholds`);
     await page.getByRole('link', { name: 'main' }).click();
     await page.locator('.facts').getByText('0.99', { exact: true }).waitFor();

@@ -243,7 +243,7 @@ describe('branches, heads and start points', () => {
 });
 
 describe('thresholds', () => {
-  let threshold: { uuid: string; model: { uuid: string } };
+  let threshold: { uuid: string; model: { uuid: string; upper_boundary: number } };
 
   beforeAll(async () => {
     await ok('POST', `${P}/branches`, { name: 'trunk' });
@@ -336,6 +336,22 @@ describe('thresholds', () => {
     expect(removed.model).toBeNull();
     await ok('PUT', `${P}/thresholds/${threshold.uuid}`, { test: 't', upper_boundary: 0.95 });
     expect((await call('GET', `${P}/thresholds/${threshold.uuid}`)).json().model.test).toBe('t_test');
+
+    const models = await call('GET', `${P}/thresholds/${threshold.uuid}/models`);
+    expect(models.headers['x-total-count']).toBe('3');
+    const summary = (list: { test: string; upper_boundary: number; replaced: string | null }[]) =>
+      list.map((m) => [m.test, m.upper_boundary, m.replaced === null]);
+    expect(summary(models.json())).toEqual([
+      ['t_test', 0.95, true],
+      ['iqr', 3, false],
+      ['t_test', threshold.model.upper_boundary, false],
+    ]);
+    const second = await call('GET', `${P}/thresholds/${threshold.uuid}/models?per_page=1&page=2`);
+    expect(summary(second.json())).toEqual([['iqr', 3, false]]);
+    const oldest = await call('GET', `${P}/thresholds/${threshold.uuid}/models?direction=asc&per_page=1`);
+    expect(oldest.json()[0].uuid).toBe(threshold.model.uuid);
+    const missing = await call('GET', `${P}/thresholds/00000000-0000-4000-8000-000000000000/models`);
+    expect(missing.statusCode).toBe(404);
   });
 
   it('lists thresholds filtered by branch, testbed and measure', async () => {

@@ -187,7 +187,10 @@ function dimensionEndpoints(): Endpoint[] {
 }
 
 /** What the report, alert and plot endpoints act on, per project slug (made in beforeAll as the leader). */
-const fixtures: Record<string, { report: string; metric: string; alert: string; plot: string }> = {};
+const fixtures: Record<
+  string,
+  { report: string; metric: string; alert: string; plot: string; threshold: string }
+> = {};
 /** Reports and plots made by `prepare` for the call with the same `n` (destructive endpoints). */
 const prepared = new Map<number, string>();
 let clock = Date.UTC(2026, 0, 1);
@@ -264,6 +267,12 @@ function reportEndpoints(): Endpoint[] {
       // A run for a slug nobody has claimed creates the project, so any refusal tells that the slug is taken:
       // anonymous callers are asked to sign in, as for a public project; signed-in strangers get 404.
       public: row(401, 404, 201, 201, 201),
+    },
+    {
+      name: 'threshold models',
+      method: 'GET',
+      path: (p) => `/v0/projects/${p}/thresholds/${of(p).threshold}/models`,
+      ...read,
     },
     { name: 'view metric', method: 'GET', path: (p) => `/v0/projects/${p}/metrics/${of(p).metric}`, ...read },
     { name: 'list alerts', method: 'GET', path: (p) => `/v0/projects/${p}/alerts`, ...read },
@@ -362,12 +371,17 @@ beforeAll(async () => {
       thresholds: { models: { latency: { test: 'static', upper_boundary: 10 } } },
     });
     const alerted = await leaderCreates(`/v0/projects/${project}/reports`, reportBody(100));
-    const alerts = alerted.alerts as { uuid: string; metric: { uuid: string } }[];
+    const alerts = alerted.alerts as {
+      uuid: string;
+      metric: { uuid: string };
+      threshold: { uuid: string };
+    }[];
     expect(alerts).toHaveLength(1);
     fixtures[project] = {
       report: alerted.uuid,
       metric: (alerts[0] as { metric: { uuid: string } }).metric.uuid,
       alert: (alerts[0] as { uuid: string }).uuid,
+      threshold: (alerts[0] as { threshold: { uuid: string } }).threshold.uuid,
       plot: (await leaderCreates(`/v0/projects/${project}/plots`, plotBody('fixture'))).uuid,
     };
   }

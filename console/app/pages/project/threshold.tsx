@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, segment } from '../../api/client.js';
-import type { ModelJson, ReportJson, ThresholdJson } from '../../api/types.js';
+import type { ModelJson, ThresholdJson } from '../../api/types.js';
 import { ActionButton, ActionForm } from '../../components/form.js';
 import { Empty, ErrorMessage, Loading, PageHeader } from '../../components/status.js';
 import { formatDateTime, formatDuration } from '../../lib/format.js';
@@ -23,38 +23,18 @@ function draftOf(model: ModelJson | null): ModelDraft {
   };
 }
 
-/**
- * The models this threshold has had. The API lists no model history, so it is gathered from the models its
- * recent reports were tested with, plus the current one, each read through `?model=`.
- */
+/** The models this threshold has had, newest first (the 255 newest: more would be a very long page). */
 async function modelHistory(
   ctx: ProjectContext,
   threshold: ThresholdJson,
   signal: AbortSignal,
 ): Promise<ModelJson[]> {
-  const reports = await api.list<ReportJson>(
-    `${ctx.path}/reports`,
-    { branch: threshold.branch.uuid, testbed: threshold.testbed.uuid, expand: true, per_page: 50 },
+  const page = await api.list<ModelJson>(
+    `${ctx.path}/thresholds/${segment(threshold.uuid)}/models`,
+    { per_page: 255 },
     signal,
   );
-  const uuids = new Set<string>();
-  if (threshold.model) uuids.add(threshold.model.uuid);
-  for (const report of reports.data) {
-    for (const result of (report.results ?? []).flat()) {
-      for (const m of result.measures)
-        if (m.threshold?.uuid === threshold.uuid) uuids.add(m.threshold.model.uuid);
-    }
-  }
-  const models = await Promise.all(
-    [...uuids].map((uuid) =>
-      api
-        .get<ThresholdJson>(`${ctx.path}/thresholds/${threshold.uuid}`, { model: uuid }, signal)
-        .then((t) => t.model),
-    ),
-  );
-  return models
-    .filter((m): m is ModelJson => m !== null)
-    .sort((a, b) => Date.parse(b.created) - Date.parse(a.created));
+  return page.data;
 }
 
 function ModelFacts({ model }: { model: ModelJson }) {

@@ -70,17 +70,27 @@ async function read(
     positionsOf.set(id, [...(positionsOf.get(id) ?? []), i]);
     n = Math.max(n, maxSamples[i] as number);
   }
-  const { result, chunks, count } = await queryChunks(
-    connection,
-    `SELECT m.series_id, m.value, epoch_ms(m.start_time)::DOUBLE
-     FROM metric m
-     WHERE list_contains($series, m.series_id) AND m.version_id IN (${HEAD_VERSIONS})
-       ${cutoff ? 'AND m.start_time >= $cutoff' : ''}
-     QUALIFY row_number() OVER (
-       PARTITION BY m.series_id ORDER BY m.start_time DESC, m.report_id DESC, m.iteration DESC) <= $n
-     ORDER BY m.series_id, m.start_time DESC, m.report_id DESC, m.iteration DESC`,
-    { series: Int32Array.from(positionsOf.keys()), n, head: headId, cutoff },
-  );
+  // Bounded below, the start time prunes the scan and bounds the rows (n + 16 reports' worth per series): a
+  // semi-join on the series and no window are cheapest (7 ms vs 17 ms for 200 series on 1M metrics). Unbounded,
+  // list_contains is what DuckDB pushes into the scan to skip other series' row groups, and the window bounds
+  // the rows.
+  const sql = cutoff
+    ? `SELECT m.series_id, m.value, epoch_ms(m.start_time)::DOUBLE
+       FROM metric m JOIN head_version hv ON hv.version_id = m.version_id AND hv.head_id = $head
+       WHERE m.series_id IN (SELECT unnest($series)) AND m.start_time >= $cutoff
+       ORDER BY m.series_id, m.start_time DESC, m.report_id DESC, m.iteration DESC`
+    : `SELECT m.series_id, m.value, epoch_ms(m.start_time)::DOUBLE
+       FROM metric m
+       WHERE list_contains($series, m.series_id) AND m.version_id IN (${HEAD_VERSIONS})
+       QUALIFY row_number() OVER (
+         PARTITION BY m.series_id ORDER BY m.start_time DESC, m.report_id DESC, m.iteration DESC) <= $n
+       ORDER BY m.series_id, m.start_time DESC, m.report_id DESC, m.iteration DESC`;
+  const { result, chunks, count } = await queryChunks(connection, sql, {
+    series: Int32Array.from(positionsOf.keys()),
+    n,
+    head: headId,
+    cutoff,
+  });
   const ids = new Int32Array(count);
   const values = new Float64Array(count);
   const times = new Float64Array(count);

@@ -119,6 +119,26 @@ describe('benchtrack up, logs, down', () => {
     expect(out).toMatch(/^api {5}\| .*followed=yes/m);
   });
 
+  it('leaves the running services alone when a flag of up is wrong', async () => {
+    const running = consoleInstalled ? ['api', 'console'] : ['api'];
+    const before = running.map(pidOf);
+    const notADirectory = join(dir, 'not-a-directory');
+    writeFileSync(notADirectory, '');
+    const mistakes = [
+      { args: [...upArgs(), '--api-env', 'LOG_LEVEL'], error: '--api-env takes KEY=VALUE, got "LOG_LEVEL"' },
+      { args: [...upArgs(), '--console-env', '=3000'], error: '--console-env takes KEY=VALUE, got "=3000"' },
+      { args: [...upArgs(), '--api-volume', notADirectory], error: notADirectory },
+    ];
+    for (const { args, error } of mistakes) {
+      const up = await cli(args);
+      expect(up.status, args.join(' ')).toBe(1);
+      expect(up.stderr).toContain(error);
+      expect(running.map(pidOf)).toEqual(before);
+      for (const pid of before) expect(alive(pid)).toBe(true);
+    }
+    expect((await fetch(`http://127.0.0.1:${ports.api}/v0/server/version`)).status).toBe(200);
+  });
+
   it('stops everything with down, and says so when nothing runs', async () => {
     const pid = pidOf('api');
     const down = await cli(['down']);

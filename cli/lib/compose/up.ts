@@ -7,7 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { UsageError } from '../errors.js';
 import { stopServices } from './down.js';
-import { serviceProgram } from './programs.js';
+import { serviceProgram, type ServiceProgram } from './programs.js';
 import { isRunning, paths, readState, writeState, type Service, type ServiceState } from './state.js';
 
 export interface UpOptions {
@@ -32,18 +32,23 @@ function environment(pairs: readonly string[], flag: string): Record<string, str
   );
 }
 
+/** The API's configuration document for this run, with where it is saved. */
+interface ApiConfig {
+  readonly path: string;
+  readonly database: string;
+  readonly document: Record<string, Record<string, unknown> | undefined>;
+}
+
 /**
  * The API's configuration document in the state directory, passed as BENCHTRACK_CONFIG_PATH, so a
  * `benchtrack server config update` is saved there and survives the next `up`. This run's port, console URL
  * and data location are set in it; everything else the user changed stays, and the secret key is made once
  * so sessions and API tokens outlive restarts. A console URL that is not local is the user's and stays.
+ * Nothing is written yet; the data directory is made, so an unusable --api-volume fails here.
  */
-async function apiConfig(dir: string, options: UpOptions): Promise<{ path: string; database: string }> {
+async function apiConfig(dir: string, options: UpOptions): Promise<ApiConfig> {
   const path = join(dir, 'api-config.json');
-  const document = JSON.parse(await readFile(path, 'utf8').catch(() => '{}')) as Record<
-    string,
-    Record<string, unknown> | undefined
-  >;
+  const document = JSON.parse(await readFile(path, 'utf8').catch(() => '{}')) as ApiConfig['document'];
   const database =
     options.apiVolume !== undefined
       ? join(resolve(options.apiVolume), 'benchtrack.db')
@@ -59,8 +64,7 @@ async function apiConfig(dir: string, options: UpOptions): Promise<{ path: strin
     document.console = { ...document.console, url: `http://localhost:${options.consolePort}` };
   }
   document.database = { ...document.database, file: database };
-  await writeFile(path, `${JSON.stringify(document, null, 2)}\n`, { mode: 0o600 });
-  return { path, database };
+  return { path, database, document };
 }
 
 /** Answers any HTTP request on this port (the API's version route, the console's page)? */
@@ -78,12 +82,10 @@ function answers(port: number, path: string): Promise<boolean> {
 async function start(
   dir: string,
   service: Service,
+  program: ServiceProgram,
   port: number,
   env: Record<string, string>,
 ): Promise<ServiceState> {
-  const program = serviceProgram(service);
-  if (!program)
-    throw new UsageError(`the ${service} is not installed here (build it with \`npm run build\`)`);
   const log = paths(dir, service).log;
   const fd = openSync(log, 'a');
   const child = spawn(process.execPath, program.args, {
@@ -127,36 +129,63 @@ async function waitFor(state: ServiceState, service: Service, path: string, seco
   });
 }
 
+/** What `up` will start, checked before anything running is stopped. */
+interface Plan {
+  readonly programs: ReadonlyMap<Service, ServiceProgram>;
+  readonly skipped: readonly Service[];
+  readonly config: ApiConfig;
+  readonly apiEnv: Record<string, string>;
+  readonly consoleEnv: Record<string, string>;
+}
+
+/**
+ * Everything that can fail on the user's input (flags, volumes, an uninstalled service), so a mistake leaves
+ * the running services alone.
+ */
+async function plan(dir: string, options: UpOptions): Promise<Plan> {
+  const programs = new Map<Service, ServiceProgram>();
+  for (const service of options.services) {
+    const program = serviceProgram(service);
+    if (program) programs.set(service, program);
+  }
+  const skipped = options.services.filter((s) => !programs.has(s));
+  // The console is optional: an API-only install starts the API alone when both are asked for.
+  if (skipped.includes('api') || skipped.length === options.services.length) {
+    throw new UsageError(`the ${skipped[0]} is not installed here (build it with \`npm run build\`)`);
+  }
+  const apiEnv = environment(options.apiEnv, '--api-env');
+  const consoleEnv = environment(options.consoleEnv, '--console-env');
+  return { programs, skipped, config: await apiConfig(dir, options), apiEnv, consoleEnv };
+}
+
 /**
  * `benchtrack up`: (re)starts the API and the console as background processes with pid and log files in the
  * state directory, waits until they answer, and returns the lines to print (URLs, data, logs).
  */
 export async function startServices(dir: string, options: UpOptions): Promise<string[]> {
   await mkdir(dir, { recursive: true });
-  const services = options.services.filter((s) => s === 'api' || serviceProgram(s) !== undefined);
-  const skipped = options.services.filter((s) => !services.includes(s));
-  if (options.services.length === 1 && skipped.length === 1) {
-    throw new UsageError('the console is not installed here (build it with `npm run build`)');
-  }
-  await stopServices(dir, services);
-  const config = await apiConfig(dir, options);
+  const { programs, skipped, config, apiEnv, consoleEnv } = await plan(dir, options);
+  await stopServices(dir, [...programs.keys()]);
+  await writeFile(config.path, `${JSON.stringify(config.document, null, 2)}\n`, { mode: 0o600 });
   const lines: string[] = [];
-  if (services.includes('api')) {
-    const env = { BENCHTRACK_CONFIG_PATH: config.path, ...environment(options.apiEnv, '--api-env') };
-    const state = await start(dir, 'api', options.apiPort, env);
+  const api = programs.get('api');
+  if (api) {
+    const env = { BENCHTRACK_CONFIG_PATH: config.path, ...apiEnv };
+    const state = await start(dir, 'api', api, options.apiPort, env);
     await waitFor(state, 'api', '/v0/server/version', options.waitSeconds);
     lines.push(`API      ${state.url}  (pid ${state.pid}, log ${state.log})`, `Data     ${config.database}`);
   }
-  if (services.includes('console')) {
-    const api = (await readState(dir, 'api'))?.port ?? options.apiPort;
+  const consoleProgram = programs.get('console');
+  if (consoleProgram) {
+    const apiPort = (await readState(dir, 'api'))?.port ?? options.apiPort;
     const env = {
       BENCHTRACK_CONFIG_PATH: config.path,
       BENCHTRACK_CONSOLE_PORT: String(options.consolePort),
-      BENCHTRACK_API_URL: `http://localhost:${api}`,
+      BENCHTRACK_API_URL: `http://localhost:${apiPort}`,
       ...(options.consoleVolume ? { BENCHTRACK_CONSOLE_ROOT: resolve(options.consoleVolume) } : {}),
-      ...environment(options.consoleEnv, '--console-env'),
+      ...consoleEnv,
     };
-    const state = await start(dir, 'console', options.consolePort, env);
+    const state = await start(dir, 'console', consoleProgram, options.consolePort, env);
     await waitFor(state, 'console', '/', options.waitSeconds);
     lines.push(`Console  ${state.url}  (pid ${state.pid}, log ${state.log})`);
   }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Tokens } from '../../core/index.js';
+import { CONFIG_ENV, redactConfig, Tokens } from '../../core/index.js';
 import { bearer, createProject, lastLinkTo, signUp, type Session } from '../helpers/accounts.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
@@ -107,7 +107,9 @@ const ENDPOINTS: Endpoint[] = [
     body: (n) => ({ name: `Created ${n}` }),
     public: row(400, 404, 201, 201, 201),
   },
+  ...organizationEndpoints(),
   { name: 'list users', method: 'GET', path: () => '/v0/users', public: row(400, 403, 403, 403, 200) },
+  ...userEndpoints(),
   ...dimensionEndpoints(),
   {
     name: 'list thresholds',
@@ -131,6 +133,30 @@ const ENDPOINTS: Endpoint[] = [
     public: row(401, 403, 201, 201, 201),
     private: row(404, 404, 201, 201, 201),
   },
+  {
+    name: 'view threshold',
+    method: 'GET',
+    path: (p) => `/v0/projects/${p}/thresholds/${fixtures[p]?.threshold}`,
+    public: row(200, 200, 200, 200, 200),
+    private: row(404, 404, 200, 200, 200),
+  },
+  {
+    name: 'update threshold',
+    method: 'PUT',
+    path: (p, n) => `/v0/projects/${p}/thresholds/${prepared.get(n)}`,
+    prepare: prepareThreshold,
+    body: () => ({ test: 't_test', upper_boundary: 0.98 }),
+    public: row(401, 403, 200, 200, 200),
+    private: row(404, 404, 200, 200, 200),
+  },
+  {
+    name: 'delete threshold',
+    method: 'DELETE',
+    path: (p, n) => `/v0/projects/${p}/thresholds/${prepared.get(n)}`,
+    prepare: prepareThreshold,
+    public: row(401, 403, 403, 204, 204),
+    private: row(404, 404, 403, 204, 204),
+  },
   ...reportEndpoints(),
   {
     name: 'view server config',
@@ -138,12 +164,22 @@ const ENDPOINTS: Endpoint[] = [
     path: () => '/v0/server/config',
     public: row(400, 403, 403, 403, 200),
   },
+  {
+    // The running configuration sent back unchanged (secrets redacted keep their value): nothing restarts.
+    name: 'update server config',
+    method: 'PUT',
+    path: () => '/v0/server/config',
+    body: () => redactConfig(t.config),
+    public: row(400, 403, 403, 403, 200),
+  },
 ];
 
 let t: TestApp;
 const tokens: Partial<Record<CallerName, string>> = {};
 let leader: Session;
+let member: Session;
 let counter = 0;
+const savedConfigEnv = process.env[CONFIG_ENV];
 
 async function asLeader(method: 'POST' | 'PATCH', url: string, payload: object): Promise<void> {
   const response = await t.app.inject({ method, url, headers: bearer(leader.token), payload });
@@ -186,6 +222,182 @@ function dimensionEndpoints(): Endpoint[] {
   });
 }
 
+async function inject(method: 'GET' | 'POST', url: string, token: string | undefined, payload?: object) {
+  return t.app.inject({
+    method,
+    url,
+    headers: token ? bearer(token) : {},
+    ...(payload ? { payload } : {}),
+  });
+}
+
+/** Invites an address to an organization (as the leader) and returns the invitation's token. */
+async function invite(organization: string, email: string): Promise<string> {
+  await asLeader('POST', `/v0/organizations/${organization}/members`, { email, role: 'member' });
+  return lastLinkTo(t, email).searchParams.get('token') as string;
+}
+
+/** Makes `session` a member of `organization` through an accepted invitation. */
+async function join(organization: string, session: Session): Promise<void> {
+  const accepted = await inject('POST', '/v0/auth/accept', session.token, {
+    invite: await invite(organization, session.user.email),
+  });
+  expect(accepted.statusCode, accepted.body).toBe(200);
+}
+
+/** A new organization led by the leader, with the member in it. */
+async function organizationWithMember(slug: string): Promise<void> {
+  await leaderCreates('/v0/organizations', { name: slug, slug });
+  await join(slug, member);
+}
+
+/** Organizations, their members and invitations. */
+function organizationEndpoints(): Endpoint[] {
+  const members = '/v0/organizations/acme/members';
+  return [
+    {
+      name: 'create organization',
+      method: 'POST',
+      path: () => '/v0/organizations',
+      body: (n) => ({ name: `Created Organization ${n}` }),
+      public: row(400, 201, 201, 201, 201),
+    },
+    {
+      name: 'list organizations',
+      method: 'GET',
+      path: () => '/v0/organizations',
+      public: row(400, 200, 200, 200, 200),
+    },
+    {
+      name: 'delete organization',
+      method: 'DELETE',
+      path: (_p, n) => `/v0/organizations/doomed-organization-${n}`,
+      prepare: (_p, n) => organizationWithMember(`doomed-organization-${n}`),
+      public: row(400, 404, 403, 204, 204),
+    },
+    {
+      name: 'organization allowed',
+      method: 'GET',
+      path: () => '/v0/organizations/acme/allowed/manage',
+      public: row(400, 404, 200, 200, 200),
+    },
+    {
+      name: 'claim organization (unclaimed, made by an anonymous run)',
+      method: 'POST',
+      path: (_p, n) => `/v0/organizations/${prepared.get(n)}/claim`,
+      prepare: async (_p, n) => {
+        const run = await inject('POST', '/v0/run', undefined, {
+          ...reportBody(1),
+          project: `unclaimed-${n}`,
+        });
+        expect(run.statusCode, run.body).toBe(201);
+        const project = await inject('GET', `/v0/projects/unclaimed-${n}`, undefined);
+        prepared.set(n, (project.json() as { organization: string }).organization);
+      },
+      public: row(400, 201, 201, 201, 201),
+    },
+    {
+      name: 'claim organization (already claimed)',
+      method: 'POST',
+      path: () => '/v0/organizations/acme/claim',
+      // The 409 tells a stranger that the slug exists, which creating an organization with that slug tells too.
+      public: row(400, 409, 409, 409, 409),
+    },
+    {
+      name: 'view member',
+      method: 'GET',
+      path: () => `${members}/${member.user.slug}`,
+      public: row(400, 404, 200, 200, 200),
+    },
+    {
+      name: 'change member role',
+      method: 'PATCH',
+      path: () => `${members}/${member.user.slug}`,
+      body: () => ({ role: 'member' }),
+      public: row(400, 404, 403, 200, 200),
+    },
+    {
+      name: 'remove member',
+      method: 'DELETE',
+      path: (_p, n) => `${members}/${prepared.get(n)}`,
+      prepare: async (_p, n) => {
+        const doomed = await signUp(t, `Doomed ${n}`, `doomed${n}@example.com`);
+        await join('acme', doomed);
+        prepared.set(n, doomed.user.slug);
+      },
+      public: row(400, 404, 403, 204, 204),
+    },
+    {
+      name: 'accept invitation (sent to the unrelated user)',
+      method: 'POST',
+      path: () => '/v0/auth/accept',
+      prepare: async (_p, n) => {
+        await leaderCreates('/v0/organizations', { name: `Inviting ${n}`, slug: `inviting-${n}` });
+        prepared.set(n, await invite(`inviting-${n}`, 'unrelated@example.com'));
+      },
+      body: (n) => ({ invite: prepared.get(n) }),
+      public: row(400, 200, 403, 403, 403),
+    },
+  ];
+}
+
+/** A user's account and API tokens, here the leader's: the user and administrators only. */
+function userEndpoints(): Endpoint[] {
+  const user = () => `/v0/users/${leader.user.slug}`;
+  const own = { public: row(400, 404, 404, 200, 200) };
+  const prepareToken = async (_p: string, n: number) => {
+    prepared.set(n, (await leaderCreates(`${user()}/tokens`, { name: `prepared-${n}` })).uuid);
+  };
+  return [
+    { name: 'view user', method: 'GET', path: user, ...own },
+    { name: 'update user', method: 'PATCH', path: user, body: () => ({ name: 'Leader User' }), ...own },
+    {
+      name: 'update user (locked: administrators only)',
+      method: 'PATCH',
+      path: user,
+      body: () => ({ locked: false }),
+      public: row(400, 403, 403, 403, 200),
+    },
+    {
+      name: 'update user (admin: administrators only)',
+      method: 'PATCH',
+      path: user,
+      body: () => ({ admin: false }),
+      public: row(400, 403, 403, 403, 200),
+    },
+    {
+      name: 'create API token',
+      method: 'POST',
+      path: () => `${user()}/tokens`,
+      body: (n) => ({ name: `created-${n}` }),
+      public: row(400, 404, 404, 201, 201),
+    },
+    { name: 'list API tokens', method: 'GET', path: () => `${user()}/tokens`, ...own },
+    {
+      name: 'view API token',
+      method: 'GET',
+      path: (_p, n) => `${user()}/tokens/${prepared.get(n)}`,
+      prepare: prepareToken,
+      ...own,
+    },
+    {
+      name: 'rename API token',
+      method: 'PATCH',
+      path: (_p, n) => `${user()}/tokens/${prepared.get(n)}`,
+      prepare: prepareToken,
+      body: (n) => ({ name: `renamed-${n}` }),
+      ...own,
+    },
+    {
+      name: 'revoke API token',
+      method: 'DELETE',
+      path: (_p, n) => `${user()}/tokens/${prepared.get(n)}`,
+      prepare: prepareToken,
+      public: row(400, 404, 404, 204, 204),
+    },
+  ];
+}
+
 /** What the report, alert and plot endpoints act on, per project slug (made in beforeAll as the leader). */
 const fixtures: Record<
   string,
@@ -205,6 +417,19 @@ function reportBody(value: number): object {
     results: [JSON.stringify({ fixed: { latency: { value } } })],
     settings: { adapter: 'json' },
   };
+}
+
+/** A threshold of its own for the call with the same `n` (on a new testbed). */
+async function prepareThreshold(project: string, n: number): Promise<void> {
+  await asLeader('POST', `/v0/projects/${project}/testbeds`, { name: `tb-${n}` });
+  const threshold = await leaderCreates(`/v0/projects/${project}/thresholds`, {
+    branch: 'main',
+    testbed: `tb-${n}`,
+    measure: 'latency',
+    test: 't_test',
+    upper_boundary: 0.99,
+  });
+  prepared.set(n, threshold.uuid);
 }
 
 const plotBody = (title: string) => ({
@@ -332,7 +557,7 @@ beforeAll(async () => {
   t = await createTestApp();
   const admin = await signUp(t, 'Admin User', 'admin@example.com');
   leader = await signUp(t, 'Leader User', 'leader@example.com');
-  const member = await signUp(t, 'Member User', 'member@example.com');
+  member = await signUp(t, 'Member User', 'member@example.com');
   const unrelated = await signUp(t, 'Unrelated User', 'unrelated@example.com');
   const org = await t.app.inject({
     method: 'POST',
@@ -407,7 +632,12 @@ beforeAll(async () => {
     expired: (await past.issue('client', leader.user.uuid)).token,
   });
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  // PUT /v0/server/config saves the document to BENCHTRACK_CONFIG in this process.
+  if (savedConfigEnv === undefined) delete process.env[CONFIG_ENV];
+  else process.env[CONFIG_ENV] = savedConfigEnv;
+});
 
 async function statusOf(
   endpoint: Endpoint,

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFIG_ENV, REDACTED } from '../../core/index.js';
-import { bearer, signUp, type Session } from '../helpers/accounts.js';
+import { bearer, logIn, signUp, type Session } from '../helpers/accounts.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
 async function freePort(): Promise<number> {
@@ -38,6 +38,20 @@ const current = async () =>
   (await t.app.inject({ method: 'GET', url: '/v0/server/config', headers: bearer(admin.token) })).json();
 const put = (payload: object, session = admin) =>
   t.app.inject({ method: 'PUT', url: '/v0/server/config', headers: bearer(session.token), payload });
+/** The status of an authenticated call made with `token` (a session or an API token). */
+const statusWith = async (token: string) =>
+  (await t.app.inject({ method: 'GET', url: '/v0/organizations', headers: bearer(token) })).statusCode;
+
+async function apiToken(session: Session): Promise<string> {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: `/v0/users/${session.user.slug}/tokens`,
+    headers: bearer(session.token),
+    payload: { name: 'ci' },
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json().token;
+}
 
 describe('server configuration', () => {
   it('shows the running configuration to administrators with secrets redacted', async () => {
@@ -111,6 +125,8 @@ describe('server configuration', () => {
   });
 
   it('invalidates every token when the issuer changes', async () => {
+    const staleApiToken = await apiToken(admin);
+    expect(await statusWith(staleApiToken)).toBe(200);
     const before = await current();
     expect(
       (await put({ ...before, security: { ...before.security, issuer: 'https://new.example' } })).statusCode,
@@ -121,10 +137,34 @@ describe('server configuration', () => {
       headers: bearer(admin.token),
     });
     expect(stale.statusCode).toBe(401);
+    expect(await statusWith(staleApiToken)).toBe(401);
     const fresh: Session = await signUp(t, 'Later User', 'later@example.com');
     expect(
       (await t.app.inject({ method: 'GET', url: '/v0/organizations', headers: bearer(fresh.token) }))
         .statusCode,
     ).toBe(200);
+    expect(await statusWith(await apiToken(fresh))).toBe(200);
+  });
+
+  it('invalidates every session and API token when the secret key changes', async () => {
+    admin = await logIn(t, 'admin@example.com');
+    const staleApiToken = await apiToken(admin);
+    expect(await statusWith(admin.token)).toBe(200);
+    expect(await statusWith(staleApiToken)).toBe(200);
+    const before = await current();
+    const response = await put({
+      ...before,
+      security: { ...before.security, secret_key: 'another-secret-key-fedcba9876543210' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().security.secret_key).toBe(REDACTED);
+    expect(JSON.parse(readFileSync(configPath, 'utf8')).security.secret_key).toBe(
+      'another-secret-key-fedcba9876543210',
+    );
+    expect(await statusWith(admin.token)).toBe(401);
+    expect(await statusWith(staleApiToken)).toBe(401);
+    admin = await logIn(t, 'admin@example.com');
+    expect(await statusWith(admin.token)).toBe(200);
+    expect(await statusWith(await apiToken(admin))).toBe(200);
   });
 });

@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'vitest';
-import { tokenSubject, versionWarning } from './client.js';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiClient, tokenSubject, versionWarning } from './client.js';
+import { readVersion } from './version.js';
 
 describe('versionWarning', () => {
   it('is silent when the versions match and names both when they differ', () => {
@@ -17,5 +20,121 @@ describe('tokenSubject', () => {
     expect(tokenSubject(`header.${payload}.signature`)).toBe('user-uuid');
     expect(tokenSubject('not-a-jwt')).toBeUndefined();
     expect(tokenSubject(undefined)).toBeUndefined();
+  });
+});
+
+/** A real HTTP server on 127.0.0.1 that answers the version check and lets `answer` handle the rest. */
+interface TestServer {
+  readonly url: string;
+  /** How many requests reached each path (the version check beside each request included). */
+  readonly seen: Map<string, number>;
+}
+
+let server: http.Server | undefined;
+afterEach(async () => {
+  const open = server;
+  server = undefined;
+  if (!open) return;
+  open.closeAllConnections();
+  await new Promise((resolve) => open.close(resolve));
+});
+
+async function serve(answer: (request: http.IncomingMessage, response: http.ServerResponse) => void) {
+  const seen = new Map<string, number>();
+  server = http.createServer((request, response) => {
+    const path = new URL(request.url ?? '/', 'http://x').pathname;
+    seen.set(path, (seen.get(path) ?? 0) + 1);
+    if (path === '/v0/server/version') {
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify({ version: readVersion() }));
+    } else answer(request, response);
+  });
+  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, seen } satisfies TestServer;
+}
+
+function client(host: string, options: { attempts?: number; timeout?: number } = {}) {
+  const warnings: string[] = [];
+  const api = new ApiClient(
+    {
+      host,
+      timeout: options.timeout ?? 5,
+      attempts: options.attempts ?? 5,
+      retryAfter: 0.01,
+      maxRetryAfter: 0.02,
+    },
+    (message) => warnings.push(message),
+  );
+  return { api, warnings };
+}
+
+describe('ApiClient retries', () => {
+  it('retries 5xx answers with backoff and returns the answer that succeeds', async () => {
+    let failures = 2;
+    const { url, seen } = await serve((_, response) => {
+      response.statusCode = failures-- > 0 ? 503 : 200;
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify(response.statusCode === 200 ? { ok: true } : { message: 'busy' }));
+    });
+    const { api, warnings } = client(url);
+    const { raw } = await api.get('/v0/projects');
+    expect(raw).toEqual({ ok: true });
+    expect(seen.get('/v0/projects')).toBe(3);
+    expect(warnings).toEqual([
+      'GET /v0/projects: HTTP 503; retrying in 0.01 s (attempt 2 of 5)',
+      'GET /v0/projects: HTTP 503; retrying in 0.02 s (attempt 3 of 5)',
+    ]);
+  });
+
+  it('gives up after the configured attempts and reports the last status', async () => {
+    const { url, seen } = await serve((_, response) => {
+      response.statusCode = 500;
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify({ message: 'database is locked', request_id: 'req-1' }));
+    });
+    const { api, warnings } = client(url, { attempts: 3 });
+    const error = await api.get('/v0/projects').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({ name: 'ApiError', status: 500, code: 'API_ERROR' });
+    expect((error as Error).message).toBe(
+      'GET /v0/projects failed (500): database is locked\n  hint: the server failed; its log has the details (request id req-1)',
+    );
+    expect(seen.get('/v0/projects')).toBe(3);
+    expect(warnings).toHaveLength(2);
+    expect(warnings[1]).toBe('GET /v0/projects: HTTP 500; retrying in 0.02 s (attempt 3 of 3)');
+  });
+
+  it('does not repeat a POST that may have reached the server after a 5xx', async () => {
+    const { url, seen } = await serve((_, response) => {
+      response.statusCode = 503;
+      response.end();
+    });
+    const { api, warnings } = client(url, { attempts: 3 });
+    await expect(api.post('/v0/projects', { body: { name: 'p' } })).rejects.toMatchObject({ status: 503 });
+    expect(seen.get('/v0/projects')).toBe(1);
+    expect(warnings).toEqual([]);
+  });
+
+  it('stops waiting after the timeout and says so', async () => {
+    const { url, seen } = await serve(() => {
+      // Never answers.
+    });
+    const { api } = client(url, { attempts: 1, timeout: 0.5 });
+    const started = performance.now();
+    const error = await api.get('/v0/projects').then(
+      () => undefined,
+      (e: unknown) => e as Error & { code?: string },
+    );
+    const elapsed = performance.now() - started;
+    expect(error?.code).toBe('ETIMEDOUT');
+    expect(error?.message).toBe(
+      `cannot reach the API at ${url}: no answer within 0.5 s\n  hint: the server is slow or unreachable: raise --timeout, or check --host`,
+    );
+    expect(seen.get('/v0/projects')).toBe(1);
+    expect(elapsed).toBeGreaterThanOrEqual(450);
+    expect(elapsed).toBeLessThan(2000);
   });
 });

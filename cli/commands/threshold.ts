@@ -55,7 +55,7 @@ export function registerThresholdCommands(program: Command): void {
       c.option('--branch <branch>', 'only on this branch')
         .option('--testbed <testbed>', 'only on this testbed')
         .option('--measure <measure>', 'only for this measure');
-      listOptions(c, ['created', 'modified'], { search: false, archived: true });
+      listOptions(c, ['created', 'modified'], { search: true, archived: true });
     },
     async (ctx, [project], o) =>
       ctx.print(

@@ -16,6 +16,10 @@ export interface ThresholdListOptions {
   readonly testbed?: string | undefined;
   readonly measure?: string | undefined;
   readonly archived: boolean;
+  /** Case-insensitive substring of the threshold's UUID or of its branch's, testbed's or measure's name or slug. */
+  readonly search?: string | undefined;
+  /** Exact name of its branch, testbed or measure. */
+  readonly name?: string | undefined;
   readonly sort: 'created' | 'modified';
   readonly direction: Direction;
   readonly page: number;
@@ -39,9 +43,15 @@ export class ThresholdsService {
         const table = r[DIMENSION_TABLES[kind]] as TableReader<DimensionRecord>;
         Object.assign(where, { [`${kind}_id`]: (await requireByNameId(table, project.id, ref, kind)).id });
       }
+      const search = options.search?.toLowerCase();
       const matching = [];
       for (const threshold of await r.thresholds.all(where)) {
-        if ((await archived(r, threshold)) === options.archived) matching.push(threshold);
+        const dims = await dimensionsOf(r, threshold);
+        if (dims.some((d) => d?.archived) !== options.archived) continue;
+        if (options.name !== undefined && !dims.some((d) => d?.name === options.name)) continue;
+        const texts = [threshold.uuid, ...dims.flatMap((d) => (d ? [d.name, d.slug] : []))];
+        if (search !== undefined && !texts.some((t) => t.toLowerCase().includes(search))) continue;
+        matching.push(threshold);
       }
       const sign = options.direction === 'desc' ? -1 : 1;
       matching.sort((a, b) => sign * (a[options.sort].getTime() - b[options.sort].getTime() || a.id - b.id));
@@ -155,9 +165,10 @@ async function requireThreshold(
 }
 
 /** A threshold counts as archived when its branch, testbed or measure is. */
-async function archived(r: ReadRepositories, threshold: ThresholdRecord): Promise<boolean> {
-  const branch = await r.branches.find({ id: threshold.branch_id });
-  const testbed = await r.testbeds.find({ id: threshold.testbed_id });
-  const measure = await r.measures.find({ id: threshold.measure_id });
-  return !!(branch?.archived || testbed?.archived || measure?.archived);
+async function dimensionsOf(r: ReadRepositories, threshold: ThresholdRecord) {
+  return [
+    await r.branches.find({ id: threshold.branch_id }),
+    await r.testbeds.find({ id: threshold.testbed_id }),
+    await r.measures.find({ id: threshold.measure_id }),
+  ];
 }

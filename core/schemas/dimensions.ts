@@ -150,6 +150,14 @@ export const thresholdListQuerySchema = listQuerySchema(['created', 'modified'])
   testbed: nameIdSchema.optional(),
   measure: nameIdSchema.optional(),
   archived: archivedQuery,
+  search: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "Case-insensitive substring of the threshold's UUID or of its branch's, testbed's or measure's name or slug",
+    ),
+  name: z.string().min(1).optional().describe('Exact name of its branch, testbed or measure'),
 });
 export const deleteQuerySchema = z.object({
   cascade: z

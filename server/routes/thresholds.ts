@@ -45,6 +45,8 @@ export function thresholdRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
             testbed: q.testbed,
             measure: q.measure,
             archived: q.archived,
+            search: q.search,
+            name: q.name,
             sort: q.sort,
             direction: q.direction,
             page: q.page,

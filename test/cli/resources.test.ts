@@ -181,6 +181,10 @@ describe('a project, its dimensions, thresholds, reports and alerts', () => {
   it('creates, replaces, views the history of and deletes thresholds', () => {
     const list = json(['threshold', 'list', 'engine', '--branch', 'main']);
     expect(list).toHaveLength(1);
+    expect(
+      json(['threshold', 'list', 'engine', '--search', list[0].uuid.slice(0, 8).toUpperCase()]),
+    ).toHaveLength(1);
+    expect(json(['threshold', 'list', 'engine', '--name', 'no-such-dimension'])).toHaveLength(0);
     const created = json([
       'threshold',
       'create',

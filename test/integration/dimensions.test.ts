@@ -382,6 +382,39 @@ describe('thresholds', () => {
     ]);
   });
 
+  it('searches, filters by exact name, pages and hides thresholds of archived dimensions', async () => {
+    type Listed = { uuid: string; branch: { name: string }; measure: { slug: string } };
+    const list = async (query: string) => {
+      const response = await call('GET', `${P}/thresholds?${query}`);
+      expect(response.statusCode, response.body).toBe(200);
+      const items: Listed[] = response.json();
+      return {
+        items,
+        total: response.headers['x-total-count'],
+        keys: items.map((th) => `${th.branch.name}/${th.measure.slug}`),
+      };
+    };
+    expect((await list('search=THROUGH')).keys.sort()).toEqual(['clone/throughput', 'trunk/throughput']);
+    expect((await list('search=clone')).keys.sort()).toEqual(['clone/latency', 'clone/throughput']);
+    expect((await list('name=trunk')).keys.sort()).toEqual(['trunk/latency', 'trunk/throughput']);
+    expect((await list('name=Throughput')).total).toBe('2');
+    expect((await list('name=trun')).total).toBe('0');
+    const all = await list('sort=created&direction=asc&per_page=255');
+    expect(all.total).toBe('4');
+    const byUuid = await list(`search=${all.items[2]!.uuid.slice(0, 13).toUpperCase()}`);
+    expect(byUuid.items.map((th) => th.uuid)).toEqual([all.items[2]!.uuid]);
+    const pages = [];
+    for (const page of [1, 2, 3])
+      pages.push(...(await list(`sort=created&direction=asc&per_page=2&page=${page}`)).items);
+    expect(pages.map((th) => th.uuid)).toEqual(all.items.map((th) => th.uuid));
+
+    await ok('PATCH', `${P}/branches/clone`, { archived: true });
+    expect((await list('per_page=255')).keys.sort()).toEqual(['trunk/latency', 'trunk/throughput']);
+    expect((await list('archived=true')).keys.sort()).toEqual(['clone/latency', 'clone/throughput']);
+    await ok('PATCH', `${P}/branches/clone`, { archived: false });
+    expect((await list('per_page=255')).total).toBe('4');
+  });
+
   it('refuses to delete a dimension that has thresholds, naming them, unless cascading', async () => {
     const blocked = await call('DELETE', `${P}/testbeds/linux`);
     expect(blocked.statusCode).toBe(409);

@@ -79,6 +79,21 @@ async function assertFree(
   }
 }
 
+/** The name rules of the wire schemas, for names that arrive as references (reports create what they name). */
+function assertName(kind: DimensionKind, name: string): void {
+  if (name.length > NAME_MAX[kind]) {
+    throw new InputError(
+      `${kind} name "${name.slice(0, 40)}..." is longer than ${NAME_MAX[kind]} characters`,
+    );
+  }
+  // eslint-disable-next-line no-control-regex
+  if (kind === 'branch' && /[\u0000-\u001f\u007f]/.test(name)) {
+    throw new InputError(
+      `branch name ${JSON.stringify(name.slice(0, 40))} must not contain control characters`,
+    );
+  }
+}
+
 /** Inserts a dimension (a branch gets its first head, from its start point when given). */
 export async function createDimension(
   tx: WriteRepositories,
@@ -87,6 +102,7 @@ export async function createDimension(
   input: DimensionInput & { name: string },
   now: Date,
 ): Promise<AnyRecord> {
+  assertName(kind, input.name);
   await assertFree(tx, projectId, kind, input);
   const slug =
     input.slug ??
@@ -129,11 +145,6 @@ export async function ensureDimension(
     return { ...found, archived: false, modified: now };
   }
   if (isUuid(nameId)) throw new NotFoundError(`${kind} "${nameId}" not found in this project`);
-  if (nameId.length > NAME_MAX[kind]) {
-    throw new InputError(
-      `${kind} name "${nameId.slice(0, 40)}..." is longer than ${NAME_MAX[kind]} characters`,
-    );
-  }
   if (kind === 'measure') {
     const known = measureFor(nameId);
     const slugFree = !(await table(tx, kind).find({ project_id: projectId, slug: known.slug }));

@@ -106,6 +106,17 @@ describe('creating reports', () => {
     expect(third.branch.head.version.number).toBe(first.branch.head.version.number + 1);
   });
 
+  it('unarchives the branch, testbed, benchmark and measure it names', async () => {
+    await report({ results: [bmf({ dusty: 1 }, 'dust')], branch: 'attic', testbed: 'shelf' });
+    for (const path of ['branches/attic', 'testbeds/shelf', 'benchmarks/dusty', 'measures/dust']) {
+      expect((await call('PATCH', `${P}/${path}`, { archived: true })).statusCode).toBe(200);
+    }
+    await report({ results: [bmf({ dusty: 2 }, 'dust')], branch: 'attic', testbed: 'shelf' });
+    for (const path of ['branches/attic', 'testbeds/shelf', 'benchmarks/dusty', 'measures/dust']) {
+      expect((await call('GET', `${P}/${path}`)).json().archived, path).toBe(false);
+    }
+  });
+
   it.each([
     [
       { results: ['{"b": {"latency": {"value": "fast"}}}'] },
@@ -138,6 +149,9 @@ describe('creating reports', () => {
       400,
       'body.end_time: must not be before start_time',
     ],
+    [{ results: [bmf({ x: 1 })], branch: 'b'.repeat(257) }, 400, 'is longer than 256 characters'],
+    [{ results: [bmf({ x: 1 })], branch: 'line\nbreak' }, 400, 'must not contain control characters'],
+    [{ results: [bmf({ x: 1 })], testbed: 't'.repeat(65) }, 400, 'testbed name'],
   ])('rejects bad input with nothing changed %#', async (body, status, message) => {
     const before = await counts();
     const response = await call('POST', `${P}/reports`, {

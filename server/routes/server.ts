@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { packageInfo } from '../../core/index.js';
+import { BMF_JSON_SCHEMA, packageInfo } from '../../core/index.js';
 import type { RouteContext } from '../context.js';
 
 const versionSchema = z.object({ version: z.string().describe('Semantic version of the running API') });
 const consoleSchema = z.object({ url: z.string().describe('URL of the web console (console.url)') });
 
-/** `/v0/server/*`: version, OpenAPI document, console location. */
+/** `/v0/server/*`: version, OpenAPI document, BMF JSON Schema, console location. */
 export function serverRoutes({ deps }: RouteContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
@@ -25,6 +25,22 @@ export function serverRoutes({ deps }: RouteContext): FastifyPluginAsyncZod {
       '/server/spec',
       { schema: { tags: ['server'], summary: 'OpenAPI 3 document of this API' } },
       async (_request, reply) => reply.type('application/json').send(app.swagger()),
+    );
+
+    app.get(
+      '/server/spec/bmf',
+      {
+        schema: {
+          tags: ['server'],
+          summary:
+            'JSON Schema (draft-07) of the Benchmark Metric Format, for validating custom harness output',
+        },
+      },
+      async (_request, reply) =>
+        reply
+          .type('application/schema+json')
+          .header('cache-control', 'public, max-age=3600')
+          .send(BMF_JSON_SCHEMA),
     );
 
     app.get(

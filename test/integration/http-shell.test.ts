@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,6 +57,15 @@ describe('server endpoints', () => {
   it('GET /v0/server/config/console', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/v0/server/config/console' });
     expect(response.json()).toEqual({ url: 'http://localhost:3000' });
+  });
+
+  it('GET /v0/server/spec/bmf is the BMF JSON Schema the package ships', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/v0/server/spec/bmf' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^application\/schema\+json/);
+    const shipped = JSON.parse(readFileSync(new URL('../../core/bmf.schema.json', import.meta.url), 'utf8'));
+    expect(response.json()).toEqual(shipped);
+    expect(shipped.$schema).toBe('http://json-schema.org/draft-07/schema#');
   });
 
   it('GET /v0/server/spec lists every route with its schemas, including routes added later', async () => {

@@ -1,10 +1,10 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../core/index.js';
 import { duckdbStorage } from '../../plugins/storage/duckdb/index.js';
-import { runServerProcess, startServerProcess } from '../helpers/process.js';
+import { REPO_ROOT, runServerProcess, startServerProcess } from '../helpers/process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'benchtrack-startup-'));
 
@@ -141,5 +141,62 @@ describe('benchtrack-api process', () => {
     );
     expect(storage.appliedMigrations).toEqual([]);
     await storage.close();
+  });
+
+  it('loads the plugins its configuration lists, relative to the configuration file, and ingests with them', async () => {
+    const home = join(dir, 'with-plugin');
+    mkdirSync(join(home, 'plugins'), { recursive: true });
+    copyFileSync(join(REPO_ROOT, 'test/fixtures/plugins/custom-adapter.js'), join(home, 'plugins/csv.js'));
+    const configPath = join(home, 'benchtrack.json');
+    writeFileSync(
+      configPath,
+      JSON.stringify({
+        server: { bind_address: '127.0.0.1:0' },
+        database: { file: join(home, 'api.db') },
+        plugins: ['./plugins/csv.js'],
+      }),
+    );
+    const server = await startServerProcess({ BENCHTRACK_CONFIG_PATH: configPath });
+    try {
+      expect(server.stderr()).toContain('plugin loaded');
+      const now = new Date().toISOString();
+      const response = await fetch(`${server.url}/v0/run`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          project: 'plugged',
+          start_time: now,
+          end_time: now,
+          results: ['sort/1000,latency,1532,1490,1601'],
+          settings: { adapter: 'csv_metrics' },
+        }),
+      });
+      expect(response.status, await response.clone().text()).toBe(201);
+      const report = (await response.json()) as {
+        adapter: string;
+        results: {
+          benchmark: { name: string };
+          measures: { metric: { value: number; upper_value: number } }[];
+        }[][];
+      };
+      expect(report.adapter).toBe('csv_metrics');
+      expect(report.results[0]?.[0]?.benchmark.name).toBe('sort/1000');
+      expect(report.results[0]?.[0]?.measures[0]?.metric).toMatchObject({ value: 1532, upper_value: 1601 });
+    } finally {
+      expect(await server.stop('SIGINT')).toBe(0);
+    }
+  });
+
+  it('names a plugin module that cannot be loaded and does not start', async () => {
+    const result = await runServerProcess({
+      BENCHTRACK_CONFIG: JSON.stringify({
+        server: { bind_address: '127.0.0.1:0' },
+        database: { file: join(dir, 'no-plugin.db') },
+        plugins: [join(dir, 'missing-plugin.js')],
+      }),
+    });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('missing-plugin.js');
+    expect(result.stderr).not.toContain('Server listening');
   });
 });

@@ -374,6 +374,52 @@ describe('reading reports and metrics', () => {
     expect((await call('GET', `${P}/metrics/${metricUuid}`)).statusCode).toBe(404);
   });
 
+  it.each([
+    ['branches', 'branch', 'gone-branch', 'still has 1 report, 2 metrics'],
+    ['testbeds', 'testbed', 'gone-testbed', 'still has 1 report, 2 metrics'],
+    ['benchmarks', 'benchmark', 'gone-bench', 'still has 1 metric'],
+    ['measures', 'measure', 'gone-measure', 'still has 1 metric'],
+  ] as const)(
+    'refuses to delete a %s with data (409 naming it), then deletes it with everything that uses it',
+    async (path, kind, slug, usage) => {
+      const names = {
+        branch: 'keep-branch',
+        testbed: 'keep-testbed',
+        benchmark: 'keep-bench',
+        measure: 'keep-measure',
+      };
+      const dims = { ...names, [kind]: slug };
+      const created = await report({
+        branch: dims.branch,
+        testbed: dims.testbed,
+        results: [
+          JSON.stringify({
+            [dims.benchmark]: { [dims.measure]: { value: 1 } },
+            other: { [names.measure === dims.measure ? 'other-measure' : names.measure]: { value: 2 } },
+          }),
+        ],
+      });
+      const before = await counts();
+      const refused = await call('DELETE', `${P}/${path}/${slug}`);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().message).toBe(
+        `${kind} "${slug}" ${usage}; delete them first or repeat the request with ?cascade=true to delete everything that uses it`,
+      );
+      expect(await counts()).toEqual(before);
+      expect((await call('GET', `${P}/reports/${created.uuid}`)).statusCode).toBe(200);
+
+      expect((await call('DELETE', `${P}/${path}/${slug}?cascade=true`)).statusCode).toBe(204);
+      expect((await call('GET', `${P}/${path}/${slug}`)).statusCode).toBe(404);
+      const after = await call('GET', `${P}/reports/${created.uuid}`);
+      if (kind === 'branch' || kind === 'testbed') expect(after.statusCode).toBe(404);
+      else {
+        // the report stays, with the results that did not use it
+        const left = after.json().results[0].map((r: { benchmark: { name: string } }) => r.benchmark.name);
+        expect(left).toEqual(['other']);
+      }
+    },
+  );
+
   it('omits user e-mails from reports', async () => {
     const created = await report({ results: [bmf({ e: 1 })] });
     expect(JSON.stringify(created)).not.toContain('ada@example.com');

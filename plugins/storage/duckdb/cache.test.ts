@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../core/index.js';
 import { StatementCache } from './cache.js';
@@ -105,5 +106,107 @@ describe('the statement cache of the writer', () => {
     const { hits, misses } = database.cache.stats;
     await database.read((c) => query(c, FIND, { id: 1 }));
     expect(database.cache.stats).toMatchObject({ hits, misses });
+  });
+});
+
+describe('the read cache of the reader connections', () => {
+  const logger = createLogger({ name: 'test', log: { mode: 'stderr_terminal', level: 'error' } });
+  const root = mkdtempSync(join(tmpdir(), 'benchtrack-read-cache-'));
+  let database: Database;
+  const FIND = 'SELECT name FROM "organization" WHERE "id" = $id';
+  const VERSIONS = 'SELECT count(*)::INTEGER AS n FROM version';
+  const name = (c: DuckDBConnection) =>
+    query<{ name: string }>(c, FIND, { id: 1 }).then((rows) => rows[0]?.name);
+  const versions = (c: DuckDBConnection) => query<{ n: number }>(c, VERSIONS).then((rows) => rows[0]?.n);
+  /** Renames the organization and adds a version (a table the cache does not hold) in one commit. */
+  const change = (to: string) =>
+    database.write(async (c) => {
+      await execute(c, 'UPDATE "organization" SET name = $name WHERE id = 1', { name: to });
+      await execute(
+        c,
+        `INSERT INTO version (uuid, project_id, number, created) VALUES (uuid(), 1, 1, now()::TIMESTAMP)`,
+      );
+    });
+  /** A read that runs `first`, waits for `gate`, then runs `then`: a commit can be placed in the middle. */
+  function pausedRead<A, B>(
+    first: (c: DuckDBConnection) => Promise<A>,
+    gate: Promise<void>,
+    then: (c: DuckDBConnection) => Promise<B>,
+  ) {
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const result = database.read(async (c) => {
+      const a = await first(c);
+      started();
+      await gate;
+      return [a, await then(c)] as const;
+    });
+    return { running, result };
+  }
+
+  beforeAll(async () => {
+    database = await Database.open({ file: join(root, 'read-cache.db'), readers: 2 }, logger);
+    await migrate(database.setupConnection, migrations, database.path);
+    await database.write((c) =>
+      execute(
+        c,
+        `INSERT INTO organization (uuid, name, slug, claimed, created, modified)
+         VALUES (uuid(), 'Acme', 'acme', now()::TIMESTAMP, now()::TIMESTAMP, now()::TIMESTAMP)`,
+      ),
+    );
+  });
+  afterAll(async () => {
+    await database.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('answers repeated reads from memory until a commit changes what they read', async () => {
+    expect(await database.read(name)).toBe('Acme');
+    const { hits } = database.readCache.stats;
+    expect(await database.read(name)).toBe('Acme');
+    expect(database.readCache.stats.hits).toBe(hits + 1);
+    await change('Acme Corp');
+    expect(await database.read(name)).toBe('Acme Corp');
+  });
+
+  it('never keeps the answer of a snapshot older than the last commit', async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    // the read's snapshot is taken before the commit; its first look at the name comes after it
+    const paused = pausedRead(versions, gate, name);
+    await paused.running;
+    await change('Newer');
+    open();
+    const [, seen] = await paused.result;
+    expect(seen).not.toBe('Newer'); // its snapshot is older than the rename
+    expect(await database.read(name)).toBe('Newer'); // and that old answer was not kept for later reads
+  });
+
+  it('gives a read one snapshot: a cached answer and the tables read after it agree', async () => {
+    await database.read(name); // cached now
+    const before = await database.read(versions);
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    // the name comes from the cache; a commit lands; the read's next statement must not see that commit
+    const paused = pausedRead(name, gate, versions);
+    await paused.running;
+    await change('Newest');
+    open();
+    const [seenName, seenVersions] = await paused.result;
+    expect(seenName).not.toBe('Newest');
+    expect(seenVersions).toBe(before);
+    expect(await database.read(name)).toBe('Newest');
+    expect(await database.read(versions)).toBe((before ?? 0) + 1);
+  });
+
+  it('is skipped while a commit of a table it holds is in flight, and by writers', async () => {
+    await database.read(name);
+    const { hits } = database.readCache.stats;
+    database.readCache.beginCommit(new Set(['organization']));
+    expect(await database.read(name)).toBe('Newest');
+    database.readCache.endCommit(new Set(['organization']));
+    expect(database.readCache.stats.hits).toBe(hits);
+    await database.write((c) => query(c, FIND, { id: 1 }));
+    expect(database.readCache.stats.hits).toBe(hits);
   });
 });

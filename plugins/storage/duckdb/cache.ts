@@ -101,11 +101,101 @@ export class StatementCache {
     this.#written.clear();
   }
 
+  /** Tables the running transaction has written so far (`'*'`: any). */
+  get written(): ReadonlySet<string> {
+    return new Set(this.#written);
+  }
+
   get stats(): { entries: number; hits: number; misses: number } {
     return { entries: this.#entries.size, hits: this.#hits, misses: this.#misses };
   }
 
   #blocked(tables: readonly string[]): boolean {
     return this.#written.has('*') || tables.some((table) => this.#written.has(table));
+  }
+}
+
+/** The commit generation of each cached table when a read transaction began (see ReadCache). */
+export type ReadView = ReadonlyMap<string, number>;
+
+/**
+ * Answers of read statements on the reader connections, for the same small tables as `StatementCache`: every
+ * read request resolves a project, its organization and dimensions by name, a few milliseconds each through
+ * DuckDB, and they seldom change.
+ *
+ * Why it is exact: each cached table has a commit generation. The writer bumps the generations of the tables a
+ * transaction wrote just before its COMMIT (and marks them committing) and again once the COMMIT returned or
+ * failed (and unmarks them); both bumps drop the answers that read those tables. A read transaction records the
+ * generations before its snapshot is taken (`Database.read` anchors the snapshot right after), and may use or
+ * store an answer only while none of its tables has changed generation or is committing since. So an answer is
+ * always the committed state the reader's own snapshot sees: a commit between the view and the snapshot, or
+ * during the read, turns the cache off for that read and those tables.
+ */
+export class ReadCache {
+  readonly #generation = new Map<string, number>();
+  readonly #committing = new Map<string, number>();
+  readonly #entries = new Map<string, Entry>();
+  #hits = 0;
+  #misses = 0;
+
+  /** The generations a read transaction starts from; take it before the transaction's snapshot. */
+  view(): ReadView {
+    return new Map(this.#generation);
+  }
+
+  get(key: string, tables: readonly string[], view: ReadView): readonly unknown[] | undefined {
+    if (!this.#current(tables, view)) return undefined;
+    const entry = this.#entries.get(key);
+    if (!entry) {
+      this.#misses++;
+      return undefined;
+    }
+    this.#hits++;
+    this.#entries.delete(key);
+    this.#entries.set(key, entry);
+    return entry.rows;
+  }
+
+  set(key: string, tables: readonly string[], rows: readonly unknown[], view: ReadView): void {
+    if (!this.#current(tables, view)) return;
+    for (const row of rows) Object.freeze(row);
+    this.#entries.set(key, { tables, rows: Object.freeze(rows) });
+    if (this.#entries.size > CAPACITY) this.#entries.delete(this.#entries.keys().next().value as string);
+  }
+
+  /** A write transaction that wrote `tables` is about to commit. */
+  beginCommit(tables: ReadonlySet<string>): void {
+    for (const table of this.#change(tables))
+      this.#committing.set(table, (this.#committing.get(table) ?? 0) + 1);
+  }
+
+  /** The COMMIT announced by `beginCommit` returned or failed. */
+  endCommit(tables: ReadonlySet<string>): void {
+    for (const table of this.#change(tables)) {
+      const left = (this.#committing.get(table) ?? 1) - 1;
+      if (left > 0) this.#committing.set(table, left);
+      else this.#committing.delete(table);
+    }
+  }
+
+  get stats(): { entries: number; hits: number; misses: number } {
+    return { entries: this.#entries.size, hits: this.#hits, misses: this.#misses };
+  }
+
+  /** Bumps the generations of the cached tables among `tables` and drops the answers reading them. */
+  #change(tables: ReadonlySet<string>): string[] {
+    const changed = tables.has('*') ? [...CACHED_TABLES] : [...tables].filter((t) => CACHED_TABLES.has(t));
+    if (changed.length === 0) return changed;
+    for (const table of changed) this.#generation.set(table, (this.#generation.get(table) ?? 0) + 1);
+    for (const [key, entry] of this.#entries)
+      if (entry.tables.some((table) => changed.includes(table))) this.#entries.delete(key);
+    return changed;
+  }
+
+  #current(tables: readonly string[], view: ReadView): boolean {
+    return tables.every(
+      (table) =>
+        !this.#committing.has(table) && (this.#generation.get(table) ?? 0) === (view.get(table) ?? 0),
+    );
   }
 }

@@ -2,8 +2,8 @@ import { accessSync, constants, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { StorageError, type Logger } from '../../../core/index.js';
-import { isRead, StatementCache } from './cache.js';
-import { useStatementCache } from './sql.js';
+import { isRead, ReadCache, StatementCache } from './cache.js';
+import { useReadView, useStatementCache } from './sql.js';
 
 /** Files opened by this process: DuckDB must have exactly one instance per file per process. */
 const openFiles = new Set<string>();
@@ -27,6 +27,13 @@ export interface DatabaseOptions {
  * One DuckDB file: one instance, one writer connection used by one transaction at a time, and a small pool of
  * reader connections. Enforces init-once, no use after close, and serialized writes.
  */
+/**
+ * BEGIN plus a statement that reads the catalog of every attached database: DuckDB starts a transaction's
+ * snapshot at its first access to a database, not at BEGIN (a bare BEGIN, or SELECT 1, still sees commits made
+ * after it). Measured: 0.64 ms against 0.26 ms for a bare BEGIN and COMMIT.
+ */
+const ANCHORED_BEGIN = 'BEGIN TRANSACTION; SELECT NULL FROM duckdb_schemas() LIMIT 0';
+
 export class Database {
   #closed = false;
   readonly #pendingWrites: PendingWrite[] = [];
@@ -37,6 +44,8 @@ export class Database {
   #nextMetricId: bigint | undefined;
   /** Answers of the small, seldom-written tables ingest reads on every report (writer connection only). */
   readonly cache = new StatementCache();
+  /** Answers of the same tables for the readers, exact for each reader's snapshot (cache.ts). */
+  readonly readCache = new ReadCache();
 
   private constructor(
     readonly path: string,
@@ -128,7 +137,7 @@ export class Database {
     try {
       await this.writer.run('BEGIN TRANSACTION');
       for (const write of group) results.push(await write.fn(this.writer));
-      await this.writer.run('COMMIT');
+      await this.#commit();
     } catch {
       await this.#rollback();
       return false;
@@ -143,7 +152,7 @@ export class Database {
     try {
       await this.writer.run('BEGIN TRANSACTION');
       const result = await write.fn(this.writer);
-      await this.writer.run('COMMIT');
+      await this.#commit();
       write.resolve(result);
     } catch (error) {
       await this.#rollback();
@@ -153,20 +162,37 @@ export class Database {
     }
   }
 
-  /** Runs `fn` on a reader connection inside a read transaction, so it sees one consistent snapshot. */
+  /** COMMIT of the write transaction, with the read cache told before and after (cache.ts: ReadCache). */
+  async #commit(): Promise<void> {
+    const written = this.cache.written;
+    this.readCache.beginCommit(written);
+    try {
+      await this.writer.run('COMMIT');
+    } finally {
+      this.readCache.endCommit(written);
+    }
+  }
+
+  /**
+   * Runs `fn` on a reader connection inside a read transaction, so it sees one consistent snapshot. DuckDB takes
+   * the snapshot at the transaction's first access to the database, so the read anchors it at once, after the
+   * read cache's view is taken: an answer from the cache is then never older or newer than the snapshot.
+   */
   read<T>(fn: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
     if (this.#closed) return Promise.reject(this.#closedError());
     return this.#track(
       (async () => {
         const connection = await this.#acquireReader();
         try {
-          await connection.run('BEGIN TRANSACTION');
+          useReadView(connection, { cache: this.readCache, view: this.readCache.view() });
+          await connection.run(ANCHORED_BEGIN);
           try {
             return await fn(connection);
           } finally {
             await connection.run('COMMIT');
           }
         } finally {
+          useReadView(connection, undefined);
           this.#releaseReader(connection);
         }
       })(),

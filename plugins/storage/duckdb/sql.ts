@@ -1,4 +1,4 @@
-import { isRead, StatementCache } from './cache.js';
+import { isRead, StatementCache, type ReadCache, type ReadView } from './cache.js';
 import {
   BIGINT,
   DOUBLE,
@@ -77,6 +77,18 @@ export function useStatementCache(connection: DuckDBConnection, cache: Statement
   caches.set(connection, cache);
 }
 
+/** The read cache and view of the read transaction a reader connection is running (see cache.ts). */
+const readViews = new WeakMap<DuckDBConnection, { cache: ReadCache; view: ReadView }>();
+
+/** Lets the read transaction running on `connection` use `cache` as of `view`; `undefined` ends it. */
+export function useReadView(
+  connection: DuckDBConnection,
+  read: { cache: ReadCache; view: ReadView } | undefined,
+): void {
+  if (read) readViews.set(connection, read);
+  else readViews.delete(connection);
+}
+
 async function prepared(
   connection: DuckDBConnection,
   sql: string,
@@ -99,15 +111,19 @@ async function prepared(
 /** Runs a query and returns its rows as plain objects (UUIDs as strings, timestamps as Dates). */
 export async function query<R>(connection: DuckDBConnection, sql: string, params: Params = {}): Promise<R[]> {
   const cache = caches.get(connection);
-  const tables = cache && StatementCache.tablesOf(sql);
+  const read = cache ? undefined : readViews.get(connection);
+  const tables = (cache || read) && StatementCache.tablesOf(sql);
   const key = tables && `${sql}\u0000${JSON.stringify(params, paramText)}`;
   if (key) {
-    const rows = cache.get(key, tables);
+    const rows = cache ? cache.get(key, tables) : read?.cache.get(key, tables, read.view);
     if (rows) return rows as R[];
   }
   const reader = await (await prepared(connection, sql, params)).runAndReadAll();
   const rows = reader.getRowObjectsJS() as R[];
-  if (key) cache.set(key, tables, rows);
+  if (key) {
+    if (cache) cache.set(key, tables, rows);
+    else read?.cache.set(key, tables, rows, read.view);
+  }
   return rows;
 }
 

@@ -39,17 +39,13 @@ describe('which statements the cache may answer', () => {
   });
 });
 
-describe('the statement cache of the writer', () => {
+/** A migrated database with one organization (id 1, "Acme"), closed and removed after the suite. */
+function organizationDatabase(readers: number): () => Database {
   const logger = createLogger({ name: 'test', log: { mode: 'stderr_terminal', level: 'error' } });
   const root = mkdtempSync(join(tmpdir(), 'benchtrack-cache-'));
   let database: Database;
-  const FIND = 'SELECT name FROM "organization" WHERE "id" = $id';
-  const name = () => database.write((c) => query<{ name: string }>(c, FIND, { id: 1 }));
-  const rename = (to: string) =>
-    database.write((c) => execute(c, 'UPDATE "organization" SET name = $name WHERE id = 1', { name: to }));
-
   beforeAll(async () => {
-    database = await Database.open({ file: join(root, 'cache.db'), readers: 1 }, logger);
+    database = await Database.open({ file: join(root, 'cache.db'), readers }, logger);
     await migrate(database.setupConnection, migrations, database.path);
     await database.write((c) =>
       execute(
@@ -63,19 +59,28 @@ describe('the statement cache of the writer', () => {
     await database.close();
     rmSync(root, { recursive: true, force: true });
   });
+  return () => database;
+}
+
+describe('the statement cache of the writer', () => {
+  const db = organizationDatabase(1);
+  const FIND = 'SELECT name FROM "organization" WHERE "id" = $id';
+  const name = () => db().write((c) => query<{ name: string }>(c, FIND, { id: 1 }));
+  const rename = (to: string) =>
+    db().write((c) => execute(c, 'UPDATE "organization" SET name = $name WHERE id = 1', { name: to }));
 
   it('answers a repeated read from memory, and a committed write replaces it', async () => {
     expect(await name()).toEqual([{ name: 'Acme' }]);
-    const { hits } = database.cache.stats;
+    const { hits } = db().cache.stats;
     expect(await name()).toEqual([{ name: 'Acme' }]);
-    expect(database.cache.stats.hits).toBe(hits + 1);
+    expect(db().cache.stats.hits).toBe(hits + 1);
     await rename('Acme Corp');
     expect(await name()).toEqual([{ name: 'Acme Corp' }]);
   });
 
   it('shows a transaction its own writes, and forgets them when it rolls back', async () => {
     await name();
-    const failed = database.write(async (c) => {
+    const failed = db().write(async (c) => {
       await execute(c, `UPDATE "organization" SET name = 'Inside' WHERE id = 1`);
       expect(await query(c, FIND, { id: 1 })).toEqual([{ name: 'Inside' }]);
       throw new Error('roll back');
@@ -86,14 +91,14 @@ describe('the statement cache of the writer', () => {
 
   it('sees writes made outside sql.ts, and forgets everything after a write it cannot place', async () => {
     await name();
-    await database.write((c) => c.run(`UPDATE "organization" SET name = 'Raw' WHERE id = 1`));
+    await db().write((c) => c.run(`UPDATE "organization" SET name = 'Raw' WHERE id = 1`));
     expect(await name()).toEqual([{ name: 'Raw' }]);
-    await database.write(async (c) => {
+    await db().write(async (c) => {
       await c.run(`CREATE TEMP TABLE scratch AS SELECT 1 AS x`);
       expect(await query(c, FIND, { id: 1 })).toEqual([{ name: 'Raw' }]);
-      expect(database.cache.stats.entries).toBeGreaterThan(0);
+      expect(db().cache.stats.entries).toBeGreaterThan(0);
     });
-    expect(database.cache.stats.entries).toBe(0);
+    expect(db().cache.stats.entries).toBe(0);
   });
 
   it('hands out answers that cannot be changed by accident', async () => {
@@ -103,16 +108,14 @@ describe('the statement cache of the writer', () => {
 
   it('is not used on reader connections', async () => {
     await rename('Read');
-    const { hits, misses } = database.cache.stats;
-    await database.read((c) => query(c, FIND, { id: 1 }));
-    expect(database.cache.stats).toMatchObject({ hits, misses });
+    const { hits, misses } = db().cache.stats;
+    await db().read((c) => query(c, FIND, { id: 1 }));
+    expect(db().cache.stats).toMatchObject({ hits, misses });
   });
 });
 
 describe('the read cache of the reader connections', () => {
-  const logger = createLogger({ name: 'test', log: { mode: 'stderr_terminal', level: 'error' } });
-  const root = mkdtempSync(join(tmpdir(), 'benchtrack-read-cache-'));
-  let database: Database;
+  const db = organizationDatabase(2);
   const FIND = 'SELECT name FROM "organization" WHERE "id" = $id';
   const VERSIONS = 'SELECT count(*)::INTEGER AS n FROM version';
   const name = (c: DuckDBConnection) =>
@@ -120,7 +123,7 @@ describe('the read cache of the reader connections', () => {
   const versions = (c: DuckDBConnection) => query<{ n: number }>(c, VERSIONS).then((rows) => rows[0]?.n);
   /** Renames the organization and adds a version (a table the cache does not hold) in one commit. */
   const change = (to: string) =>
-    database.write(async (c) => {
+    db().write(async (c) => {
       await execute(c, 'UPDATE "organization" SET name = $name WHERE id = 1', { name: to });
       await execute(
         c,
@@ -135,7 +138,7 @@ describe('the read cache of the reader connections', () => {
   ) {
     let started!: () => void;
     const running = new Promise<void>((resolve) => (started = resolve));
-    const result = database.read(async (c) => {
+    const result = db().read(async (c) => {
       const a = await first(c);
       started();
       await gate;
@@ -144,29 +147,13 @@ describe('the read cache of the reader connections', () => {
     return { running, result };
   }
 
-  beforeAll(async () => {
-    database = await Database.open({ file: join(root, 'read-cache.db'), readers: 2 }, logger);
-    await migrate(database.setupConnection, migrations, database.path);
-    await database.write((c) =>
-      execute(
-        c,
-        `INSERT INTO organization (uuid, name, slug, claimed, created, modified)
-         VALUES (uuid(), 'Acme', 'acme', now()::TIMESTAMP, now()::TIMESTAMP, now()::TIMESTAMP)`,
-      ),
-    );
-  });
-  afterAll(async () => {
-    await database.close();
-    rmSync(root, { recursive: true, force: true });
-  });
-
   it('answers repeated reads from memory until a commit changes what they read', async () => {
-    expect(await database.read(name)).toBe('Acme');
-    const { hits } = database.readCache.stats;
-    expect(await database.read(name)).toBe('Acme');
-    expect(database.readCache.stats.hits).toBe(hits + 1);
+    expect(await db().read(name)).toBe('Acme');
+    const { hits } = db().readCache.stats;
+    expect(await db().read(name)).toBe('Acme');
+    expect(db().readCache.stats.hits).toBe(hits + 1);
     await change('Acme Corp');
-    expect(await database.read(name)).toBe('Acme Corp');
+    expect(await db().read(name)).toBe('Acme Corp');
   });
 
   it('never keeps the answer of a snapshot older than the last commit', async () => {
@@ -179,12 +166,12 @@ describe('the read cache of the reader connections', () => {
     open();
     const [, seen] = await paused.result;
     expect(seen).not.toBe('Newer'); // its snapshot is older than the rename
-    expect(await database.read(name)).toBe('Newer'); // and that old answer was not kept for later reads
+    expect(await db().read(name)).toBe('Newer'); // and that old answer was not kept for later reads
   });
 
   it('gives a read one snapshot: a cached answer and the tables read after it agree', async () => {
-    await database.read(name); // cached now
-    const before = await database.read(versions);
+    await db().read(name); // cached now
+    const before = await db().read(versions);
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
     // the name comes from the cache; a commit lands; the read's next statement must not see that commit
@@ -195,18 +182,18 @@ describe('the read cache of the reader connections', () => {
     const [seenName, seenVersions] = await paused.result;
     expect(seenName).not.toBe('Newest');
     expect(seenVersions).toBe(before);
-    expect(await database.read(name)).toBe('Newest');
-    expect(await database.read(versions)).toBe((before ?? 0) + 1);
+    expect(await db().read(name)).toBe('Newest');
+    expect(await db().read(versions)).toBe((before ?? 0) + 1);
   });
 
   it('is skipped while a commit of a table it holds is in flight, and by writers', async () => {
-    await database.read(name);
-    const { hits } = database.readCache.stats;
-    database.readCache.beginCommit(new Set(['organization']));
-    expect(await database.read(name)).toBe('Newest');
-    database.readCache.endCommit(new Set(['organization']));
-    expect(database.readCache.stats.hits).toBe(hits);
-    await database.write((c) => query(c, FIND, { id: 1 }));
-    expect(database.readCache.stats.hits).toBe(hits);
+    await db().read(name);
+    const { hits } = db().readCache.stats;
+    db().readCache.beginCommit(new Set(['organization']));
+    expect(await db().read(name)).toBe('Newest');
+    db().readCache.endCommit(new Set(['organization']));
+    expect(db().readCache.stats.hits).toBe(hits);
+    await db().write((c) => query(c, FIND, { id: 1 }));
+    expect(db().readCache.stats.hits).toBe(hits);
   });
 });

@@ -31,17 +31,53 @@ interface Entry {
   readonly rows: readonly unknown[];
 }
 
+/** Frozen answers by statement and parameters, least recently used first out, with hit and miss counts. */
+class Answers {
+  readonly #entries = new Map<string, Entry>();
+  #hits = 0;
+  #misses = 0;
+
+  get(key: string): readonly unknown[] | undefined {
+    const entry = this.#entries.get(key);
+    if (!entry) {
+      this.#misses++;
+      return undefined;
+    }
+    this.#hits++;
+    this.#entries.delete(key);
+    this.#entries.set(key, entry);
+    return entry.rows;
+  }
+
+  set(key: string, tables: readonly string[], rows: readonly unknown[]): void {
+    for (const row of rows) Object.freeze(row);
+    this.#entries.set(key, { tables, rows: Object.freeze(rows) });
+    if (this.#entries.size > CAPACITY) this.#entries.delete(this.#entries.keys().next().value as string);
+  }
+
+  /** Drops the answers that read any of `tables` (`'*'`: all). */
+  drop(tables: ReadonlySet<string>): void {
+    if (tables.has('*')) this.#entries.clear();
+    else if (tables.size > 0) {
+      for (const [key, entry] of this.#entries)
+        if (entry.tables.some((table) => tables.has(table))) this.#entries.delete(key);
+    }
+  }
+
+  get stats(): { entries: number; hits: number; misses: number } {
+    return { entries: this.#entries.size, hits: this.#hits, misses: this.#misses };
+  }
+}
+
 /** A statement that only reads (anything else is noted as a write). */
 export function isRead(sql: string): boolean {
   return /^\s*(SELECT|WITH)\b/i.test(sql) && !/\b(INSERT|UPDATE|DELETE)\b/i.test(sql);
 }
 
 export class StatementCache {
-  readonly #entries = new Map<string, Entry>();
+  readonly #answers = new Answers();
   /** Tables written by the running transaction; `'*'` when a write's target could not be told. */
   readonly #written = new Set<string>();
-  #hits = 0;
-  #misses = 0;
 
   /** The tables a SELECT reads, or undefined when it reads anything the cache does not hold. */
   static tablesOf(sql: string): readonly string[] | undefined {
@@ -72,32 +108,16 @@ export class StatementCache {
   }
 
   get(key: string, tables: readonly string[]): readonly unknown[] | undefined {
-    if (this.#blocked(tables)) return undefined;
-    const entry = this.#entries.get(key);
-    if (!entry) {
-      this.#misses++;
-      return undefined;
-    }
-    this.#hits++;
-    this.#entries.delete(key);
-    this.#entries.set(key, entry);
-    return entry.rows;
+    return this.#blocked(tables) ? undefined : this.#answers.get(key);
   }
 
   set(key: string, tables: readonly string[], rows: readonly unknown[]): void {
-    if (this.#blocked(tables)) return;
-    for (const row of rows) Object.freeze(row);
-    this.#entries.set(key, { tables, rows: Object.freeze(rows) });
-    if (this.#entries.size > CAPACITY) this.#entries.delete(this.#entries.keys().next().value as string);
+    if (!this.#blocked(tables)) this.#answers.set(key, tables, rows);
   }
 
   /** Ends a write transaction (committed or not): answers reading what it wrote are dropped. */
   endTransaction(): void {
-    if (this.#written.has('*')) this.#entries.clear();
-    else if (this.#written.size > 0) {
-      for (const [key, entry] of this.#entries)
-        if (entry.tables.some((table) => this.#written.has(table))) this.#entries.delete(key);
-    }
+    this.#answers.drop(this.#written);
     this.#written.clear();
   }
 
@@ -107,7 +127,7 @@ export class StatementCache {
   }
 
   get stats(): { entries: number; hits: number; misses: number } {
-    return { entries: this.#entries.size, hits: this.#hits, misses: this.#misses };
+    return this.#answers.stats;
   }
 
   #blocked(tables: readonly string[]): boolean {
@@ -134,9 +154,7 @@ export type ReadView = ReadonlyMap<string, number>;
 export class ReadCache {
   readonly #generation = new Map<string, number>();
   readonly #committing = new Map<string, number>();
-  readonly #entries = new Map<string, Entry>();
-  #hits = 0;
-  #misses = 0;
+  readonly #answers = new Answers();
 
   /** The generations a read transaction starts from; take it before the transaction's snapshot. */
   view(): ReadView {
@@ -144,23 +162,11 @@ export class ReadCache {
   }
 
   get(key: string, tables: readonly string[], view: ReadView): readonly unknown[] | undefined {
-    if (!this.#current(tables, view)) return undefined;
-    const entry = this.#entries.get(key);
-    if (!entry) {
-      this.#misses++;
-      return undefined;
-    }
-    this.#hits++;
-    this.#entries.delete(key);
-    this.#entries.set(key, entry);
-    return entry.rows;
+    return this.#current(tables, view) ? this.#answers.get(key) : undefined;
   }
 
   set(key: string, tables: readonly string[], rows: readonly unknown[], view: ReadView): void {
-    if (!this.#current(tables, view)) return;
-    for (const row of rows) Object.freeze(row);
-    this.#entries.set(key, { tables, rows: Object.freeze(rows) });
-    if (this.#entries.size > CAPACITY) this.#entries.delete(this.#entries.keys().next().value as string);
+    if (this.#current(tables, view)) this.#answers.set(key, tables, rows);
   }
 
   /** A write transaction that wrote `tables` is about to commit. */
@@ -179,7 +185,7 @@ export class ReadCache {
   }
 
   get stats(): { entries: number; hits: number; misses: number } {
-    return { entries: this.#entries.size, hits: this.#hits, misses: this.#misses };
+    return this.#answers.stats;
   }
 
   /** Bumps the generations of the cached tables among `tables` and drops the answers reading them. */
@@ -187,8 +193,7 @@ export class ReadCache {
     const changed = tables.has('*') ? [...CACHED_TABLES] : [...tables].filter((t) => CACHED_TABLES.has(t));
     if (changed.length === 0) return changed;
     for (const table of changed) this.#generation.set(table, (this.#generation.get(table) ?? 0) + 1);
-    for (const [key, entry] of this.#entries)
-      if (entry.tables.some((table) => changed.includes(table))) this.#entries.delete(key);
+    this.#answers.drop(new Set(changed));
     return changed;
   }
 

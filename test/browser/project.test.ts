@@ -241,8 +241,10 @@ describe('console project pages (Chromium)', () => {
     await page.getByLabel('Upper boundary').fill('0.2');
     await page.getByRole('button', { name: 'Save the new model' }).click();
     await page.locator('.facts').getByText('0.2', { exact: true }).waitFor();
+    // both models: the new one (current) and the one it replaced
     const history = page.locator('table tbody tr');
-    await expect.poll(() => history.count()).toBe(1);
+    await expect.poll(() => history.count()).toBe(2);
+    await expect.poll(() => history.nth(0).textContent()).toContain('current');
 
     // The replaced model stays in the history.
     await page.goto(`${stack.console}/console/projects/parser/thresholds`);

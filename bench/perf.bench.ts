@@ -11,6 +11,15 @@
  *
  * Run: npm run bench -- perf
  *
+ * Figures, 2026-11-22, 2 cores, no other jobs, in-process fetch client, identity encoding, with the read cache
+ * (commit e8b76d8):
+ *   (a) p50 111.8 ms, p99 129.3 ms; bare SQL 29.1 ms (3.84x)   target 30 ms: missed
+ *   (b) p50 218.5 ms, p99 288.1 ms; bare SQL 74.5 ms (2.94x)   target 300 ms: met
+ *   (c) p50 1.1 ms, p99 14.3 ms                                 target p99 20 ms: met
+ *   (d) p50 169.6 ms, p99 207.8 ms                              target 100 ms: missed
+ *   compaction 5.7 s. The run-to-run spread on this machine is about 15% (compare the ratios): a direct
+ *   A/B of the read cache, interleaved on one database, gave (a) 94-96 -> 78-81 ms and (b) 224-249 -> 207 ms.
+ *
  * Figures, 2026-11-22, 2 cores, no other jobs (load average 1.5-2), in-process fetch client, identity encoding,
  * after the batched UTF-8 shaper (commit 05328d9):
  *   (a) p50 107.2 ms, p99 141.9 ms; bare SQL 25.2 ms (4.25x)   target 30 ms: missed

@@ -164,7 +164,7 @@ async function requireThreshold(
   return threshold;
 }
 
-/** A threshold counts as archived when its branch, testbed or measure is. */
+/** A threshold's branch, testbed and measure (it counts as archived when one of them is). */
 async function dimensionsOf(r: ReadRepositories, threshold: ThresholdRecord) {
   return [
     await r.branches.find({ id: threshold.branch_id }),

@@ -119,8 +119,8 @@ async function shapeInput(
       `{"branch":${branch},"testbed":${JSON.stringify(dimensionJson(project, p.testbed))},"benchmark":${JSON.stringify(dimensionJson(project, p.benchmark))},"measure":${JSON.stringify(measureJson(project, p.measure))},`,
     );
   }
-  const thresholds: Record<string, string> = {};
-  for (let i = 0; i < columns.count; i++) {
+  const thresholds: Record<string, string> | null = query.threshold_models ? {} : null;
+  for (let i = 0; thresholds && i < columns.count; i++) {
     const key = `${columns.threshold[i]}:${columns.model[i]}`;
     if (!columns.threshold[i] || key in thresholds) continue;
     const threshold = await r.thresholds.find({ id: columns.threshold[i] as number });

@@ -9,7 +9,8 @@ export interface PerfShapeInput {
   readonly columns: PerfColumns;
   readonly prefixes: readonly string[];
   readonly names: readonly (readonly [string, string, string, string])[];
-  readonly thresholds: Readonly<Record<string, string>>;
+  /** null: the points leave their threshold out (the query's `threshold_models=false`). */
+  readonly thresholds: Readonly<Record<string, string>> | null;
   readonly head: string;
 }
 
@@ -130,7 +131,11 @@ export function perfJson(input: PerfShapeInput): Uint8Array {
 
 function point(input: PerfShapeInput, i: number, time: (ms: number) => string): string {
   const c = input.columns;
-  const threshold = c.threshold[i] ? (input.thresholds[`${c.threshold[i]}:${c.model[i]}`] ?? 'null') : 'null';
+  const models = input.thresholds;
+  const threshold =
+    models === null
+      ? ''
+      : `"threshold":${c.threshold[i] ? (models[`${c.threshold[i]}:${c.model[i]}`] ?? 'null') : 'null'},`;
   const boundary = c.threshold[i]
     ? `{"baseline":${num(c.baseline[i] as number)},"lower_limit":${num(c.lowerLimit[i] as number)},"upper_limit":${num(c.upperLimit[i] as number)}}`
     : 'null';
@@ -142,7 +147,7 @@ function point(input: PerfShapeInput, i: number, time: (ms: number) => string): 
     `{"report":"${uuidAt(c.report, c.count, i)}","iteration":${c.iteration[i]},"start_time":"${time(c.start[i] as number)}",` +
     `"end_time":"${time(c.end[i] as number)}","version":{"number":${c.version[i]},"hash":${str(c.hash[i] as string | null)}},` +
     `"metric":{"uuid":"${uuidAt(c.uuid, c.count, i)}","value":${num(c.value[i] as number)},"lower_value":${num(c.lower[i] as number)},` +
-    `"upper_value":${num(c.upper[i] as number)}},"threshold":${threshold},"boundary":${boundary},"alert":${alert}}`
+    `"upper_value":${num(c.upper[i] as number)}},${threshold}"boundary":${boundary},"alert":${alert}}`
   );
 }
 

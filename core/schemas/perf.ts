@@ -45,10 +45,16 @@ export const perfQuerySchema = z.object({
     .enum(['json', 'csv', 'arrow'])
     .optional()
     .describe('Default json; also chosen by the Accept header'),
+  threshold_models: z
+    .stringbool()
+    .default(true)
+    .describe(
+      "false leaves out each point's threshold and model (about half of a JSON answer with thresholds); boundaries and alerts stay",
+    ),
 });
 export type PerfQuery = z.output<typeof perfQuerySchema>;
 
-export const perfImageQuerySchema = perfQuerySchema.omit({ format: true }).extend({
+export const perfImageQuerySchema = perfQuerySchema.omit({ format: true, threshold_models: true }).extend({
   measures: list('measures').refine((items) => items.length === 1, {
     error: 'must name exactly one measure for an image',
   }),
@@ -66,7 +72,10 @@ export const perfPointSchema = z.object({
   end_time: dateTimeSchema,
   version: z.object({ number: z.int(), hash: z.string().nullable() }),
   metric: metricSchema,
-  threshold: thresholdModelSchema.nullable(),
+  threshold: thresholdModelSchema
+    .nullable()
+    .optional()
+    .describe('Absent when the query says threshold_models=false'),
   boundary: boundarySchema.nullable(),
   alert: z
     .object({

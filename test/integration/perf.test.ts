@@ -99,6 +99,23 @@ describe('perf query', () => {
     expect(alert.report).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
   });
 
+  it('leaves the threshold models out of every point when asked, keeping boundaries and alerts', async () => {
+    const full = (await get(`${P}/perf?${query}`)).json();
+    const lean = await get(`${P}/perf?${query}&threshold_models=false`);
+    expect(lean.statusCode).toBe(200);
+    const body = lean.json();
+    const strip = (point: Record<string, unknown>) =>
+      Object.fromEntries(Object.entries(point).filter(([key]) => key !== 'threshold'));
+    expect(body.results[1].metrics).toEqual(full.results[1].metrics.map(strip));
+    expect(body.results[1].metrics[0]).not.toHaveProperty('threshold');
+    expect(full.results[1].metrics[0].threshold).not.toBeNull();
+    expect(body.results[1].metrics.some((p: { alert: unknown }) => p.alert !== null)).toBe(true);
+    expect(lean.body.length).toBeLessThan(JSON.stringify(full).length / 1.5);
+    const bad = await get(`${P}/perf?${query}&threshold_models=maybe`);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toContain('threshold_models');
+  });
+
   it('gzips a large answer for a client that accepts it, and only then', async () => {
     const plain = await get(`${P}/perf?${query}`);
     expect(plain.headers['content-encoding']).toBeUndefined();

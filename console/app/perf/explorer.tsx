@@ -16,9 +16,9 @@ import { PinForm } from './pin-form.js';
 import { RangeControls } from './range-controls.js';
 import {
   DIMENSION_TABS,
+  explorerQuery,
   isComplete,
   parseSelection,
-  perfQuery,
   permutations,
   selectionQuery,
   type Selection,
@@ -92,7 +92,7 @@ export function Explorer({ ctx }: { ctx: ProjectContext }) {
   const perf = useApi(
     (signal) =>
       count > 0 && !tooMany
-        ? api.get<PerfJson>(`${ctx.path}/perf`, perfQuery(selection), signal).then((answer) => {
+        ? api.get<PerfJson>(`${ctx.path}/perf`, explorerQuery(selection), signal).then((answer) => {
             performance.mark('benchtrack:perf-parsed');
             return answer;
           })

@@ -58,8 +58,9 @@ describe('duckdb storage location', () => {
       process.execPath,
       [
         '-e',
+        // the instance stays referenced: once collected, its lock on the file goes with it
         `import('@duckdb/node-api').then(async ({ DuckDBInstance }) => {
-           await DuckDBInstance.create(${JSON.stringify(file)});
+           globalThis.holder = await DuckDBInstance.create(${JSON.stringify(file)});
            process.stdout.write('ready\\n');
            setInterval(() => {}, 1000);
          })`,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { projectSchema } from './accounts.js';
 import { dateTimeSchema, uuidSchema } from './common.js';
 import { branchSchema, dimensionSchema, measureSchema } from './dimensions.js';
-import { alertStatusSchema, boundarySchema, metricSchema, thresholdModelSchema } from './reports.js';
+import { alertBriefSchema, boundarySchema, metricSchema, thresholdModelSchema } from './reports.js';
 
 /** Wire format of perf queries and pinned plots. */
 
@@ -77,14 +77,7 @@ export const perfPointSchema = z.object({
     .optional()
     .describe('Absent when the query says threshold_models=false'),
   boundary: boundarySchema.nullable(),
-  alert: z
-    .object({
-      uuid: uuidSchema,
-      limit: z.enum(['lower', 'upper']),
-      status: alertStatusSchema,
-      modified: dateTimeSchema,
-    })
-    .nullable(),
+  alert: alertBriefSchema.nullable(),
 });
 export const perfSchema = z.object({
   project: projectSchema,

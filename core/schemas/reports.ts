@@ -173,6 +173,14 @@ export const dismissAlertsSchema = z.strictObject({
   status: z.literal('dismissed'),
 });
 
+/** The alert of one metric as metric and perf answers show it. */
+export const alertBriefSchema = z.object({
+  uuid: uuidSchema,
+  limit: z.enum(['lower', 'upper']),
+  status: alertStatusSchema,
+  modified: dateTimeSchema,
+});
+
 export const oneMetricSchema = z.object({
   uuid: uuidSchema,
   report: uuidSchema,
@@ -186,14 +194,7 @@ export const oneMetricSchema = z.object({
   metric: metricSchema,
   threshold: thresholdModelSchema.nullable(),
   boundary: boundarySchema.nullable(),
-  alert: z
-    .object({
-      uuid: uuidSchema,
-      limit: z.enum(['lower', 'upper']),
-      status: alertStatusSchema,
-      modified: dateTimeSchema,
-    })
-    .nullable(),
+  alert: alertBriefSchema.nullable(),
 });
 
 export type ReportJson = z.infer<typeof reportSchema>;

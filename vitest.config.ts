@@ -1,11 +1,38 @@
 import { defineConfig } from 'vitest/config';
 
+// Three projects by speed (`npm run test:unit|test:integration|test:e2e`; `npm test` runs all three):
+// unit tests beside the code and the plugin contract suites, integration tests that drive the real fastify app over
+// a real database, and end-to-end tests that spawn the built programs (dist/, compiled once by a global setup)
+// and drive Chromium.
 export default defineConfig({
   test: {
-    include: ['**/*.test.ts'],
     exclude: ['node_modules/**', 'dist/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: [
+            '{core,plugins,workers,cli,console}/**/*.test.ts',
+            'test/{contract,adapters,models,workers}/**/*.test.ts',
+          ],
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'integration', include: ['test/{integration,security}/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/{cli,browser}/**/*.test.ts'],
+          globalSetup: ['test/helpers/build-dist.ts'],
+        },
+      },
+    ],
   },
 });

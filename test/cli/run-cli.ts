@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -16,14 +16,14 @@ export interface CliOptions {
   readonly cwd?: string;
 }
 
-// tsx by absolute URL: the CLI also runs in other directories (git repositories made by the tests).
-const CLI = ['--import', pathToFileURL(`${ROOT}node_modules/tsx/dist/loader.mjs`).href, `${ROOT}cli/main.ts`];
+/** The compiled client, as users run it (the end-to-end project's global setup builds dist/). */
+export const CLI = [`${ROOT}dist/cli/main.js`];
 
 function environment(env: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH, HOME: process.env.HOME, ...env };
 }
 
-/** Runs the real `benchtrack` CLI from its TypeScript sources in a child process. */
+/** Runs the real, compiled `benchtrack` CLI in a child process. */
 export function runCli(args: readonly string[], input?: string, options: CliOptions = {}): CliResult {
   const result = spawnSync(process.execPath, [...CLI, ...args], {
     cwd: options.cwd ?? ROOT,

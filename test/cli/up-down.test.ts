@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ROOT, runCliAsync, type CliResult } from './run-cli.js';
+import { CLI, ROOT, runCliAsync, type CliResult } from './run-cli.js';
 
 // Each test runs the real CLI several times (about a second each from source); the whole suite shares two cores.
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 120_000 });
@@ -104,7 +104,7 @@ describe('benchtrack up, logs, down', () => {
     const logs = await cli(['logs', 'api', '--no-follow', '--tail', '1000']);
     expect(logs.status).toBe(0);
     expect(logs.stdout).toContain(`Server listening at http://127.0.0.1:${ports.api}`);
-    const follower = spawn(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'logs', '--tail', '0'], {
+    const follower = spawn(process.execPath, [...CLI, 'logs', '--tail', '0'], {
       cwd: ROOT,
       env: { PATH: process.env.PATH, BENCHTRACK_STATE_DIR: join(dir, 'state') },
     });

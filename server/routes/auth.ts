@@ -27,7 +27,8 @@ export function authRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
         ...limited,
         schema: {
           tags: ['auth'],
-          summary: 'Sign up; a login link is e-mailed (or logged without an SMTP relay)',
+          summary:
+            'Sign up; a login link is e-mailed (or logged without an SMTP relay). A taken address gets the same 202 and its owner a login link',
           body: signupSchema,
           response: { 202: authAckSchema },
         },
@@ -41,7 +42,8 @@ export function authRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
         ...limited,
         schema: {
           tags: ['auth'],
-          summary: 'Log in (or resend the link): a login link is e-mailed',
+          summary:
+            'Log in (or resend the link): a login link is e-mailed. Unknown and locked addresses get the same 202 and a message saying why',
           body: loginSchema,
           response: { 202: authAckSchema },
         },
@@ -54,7 +56,8 @@ export function authRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags: ['auth'],
-          summary: 'Exchange the token of a login link for a session token',
+          summary:
+            'Exchange the token of an e-mailed link (login, or a new e-mail address) for a session token; each link works once',
           body: confirmSchema,
           response: { 200: authUserSchema },
         },

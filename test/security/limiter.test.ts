@@ -79,28 +79,33 @@ describe('failure limiter', () => {
 });
 
 describe('X-Forwarded-For', () => {
-  async function burstThenOther(trusted: string[]): Promise<number> {
+  /** Bad tokens from one client, then another bad token whose header names someone else. */
+  async function burstThenOther(trusted: string[], burstFrom: string, otherFrom: string): Promise<number> {
     t = await createTestApp(
       { server: { bind_address: '127.0.0.1:0', trusted_proxies: trusted } },
-      {
-        authAttemptsPerMinute: LIMIT,
-      },
+      { authAttemptsPerMinute: LIMIT },
     );
     const { port } = t.app.server.address() as AddressInfo;
-    const call = (token: string, client: string) =>
+    const call = (token: string, forwarded: string) =>
       fetch(`http://127.0.0.1:${port}/v0/organizations`, {
-        headers: { ...bearer(token), 'x-forwarded-for': client },
+        headers: { ...bearer(token), 'x-forwarded-for': forwarded },
       });
-    for (let i = 0; i < LIMIT; i++) expect((await call(`bad.token.${i}`, '203.0.113.5')).status).toBe(401);
-    return (await call('other.bad.token', '203.0.113.6')).status;
+    for (let i = 0; i < LIMIT; i++) expect((await call(`bad.token.${i}`, burstFrom)).status).toBe(401);
+    return (await call('other.bad.token', otherFrom)).status;
   }
 
   it('is ignored by default: every client behind one socket address shares its count', async () => {
-    expect(await burstThenOther([])).toBe(429);
+    expect(await burstThenOther([], '203.0.113.5', '203.0.113.6')).toBe(429);
   });
 
   it('names the client when the request comes from a configured proxy', async () => {
-    expect(await burstThenOther(['127.0.0.1'])).toBe(401);
+    expect(await burstThenOther(['127.0.0.1'], '203.0.113.5', '203.0.113.6')).toBe(401);
+  });
+
+  it('names the client the trusted proxy saw, not an address the client wrote in front of it', async () => {
+    expect(
+      await burstThenOther(['127.0.0.1'], '198.51.100.1, 203.0.113.5', '198.51.100.2, 203.0.113.5'),
+    ).toBe(429);
   });
 
   it('accepts addresses and CIDR blocks in server.trusted_proxies, and refuses anything else naming the key', () => {

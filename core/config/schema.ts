@@ -99,7 +99,7 @@ const trustedProxies = z
     }),
     { error: 'must be a list of IP addresses or CIDR blocks of the reverse proxies in front of the API' },
   )
-  .default([]);
+  .optional();
 
 const byteArray = (when: string) =>
   z
@@ -132,8 +132,8 @@ const serverSchema = z
     request_body_max_bytes: integer(1, 2 ** 31 - 1).default(1_048_576),
     tls: tlsSchema.optional(),
     /**
-     * Reverse proxies whose X-Forwarded-For names the client (for the failure limiter and the logs). Empty:
-     * the client is the socket's peer, and the header is ignored.
+     * Reverse proxies whose X-Forwarded-For names the client the limiters count. Absent or empty: the client
+     * is the socket's peer, and the header is ignored.
      */
     trusted_proxies: trustedProxies,
   })

@@ -6,8 +6,8 @@ import type { MailMessage } from './mailer.js';
 import { TOKEN_TTL } from './tokens.js';
 
 /**
- * The account e-mails. Each answer of sign-up and login sends exactly one of them, whether or not an account
- * uses the address, so neither the answer nor its timing says which (see docs/security.md).
+ * The account e-mails. Sign-up and login send exactly one of them to the address given, whether or not an
+ * account uses it, so only the owner of the address learns which (see docs/security.md).
  */
 
 function consoleUrl(ctx: ServiceContext, path: string): string {

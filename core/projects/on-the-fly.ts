@@ -44,7 +44,7 @@ export async function resolveRunProject(
       return { project: existing, created: false };
     }
     if (caller.kind === 'anonymous') {
-      if (existing.visibility === 'private') throw projectNotFound(key as string);
+      if (existing.visibility === 'private') throw projectNotFound(ref ?? existing.slug);
       throw new UnauthorizedError(
         `project "${existing.slug}" belongs to a claimed organization: authenticate with an API token (Authorization: Bearer <token>)`,
       );

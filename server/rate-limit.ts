@@ -30,9 +30,7 @@ export class AttemptLimiter {
   take(key: string, what: string): void {
     if (this.hit(key) <= this.limit) return;
     const seconds = this.retryAfterSeconds(key);
-    throw new RateLimitError(`too many ${what} from this address; retry in ${seconds} s`, {
-      retry_after_seconds: seconds,
-    });
+    throw new RateLimitError(`too many ${what} from this address; retry in ${seconds} s`, seconds);
   }
 
   #current(key: string, now: number) {
@@ -73,7 +71,7 @@ export class FailureLimiter {
       const seconds = Math.max(...over.map((key) => this.counts.retryAfterSeconds(key)));
       throw new RateLimitError(
         `too many failed authentication attempts with this credential or from this address; retry in ${seconds} s with a valid one`,
-        { retry_after_seconds: seconds },
+        seconds,
       );
     }
   }

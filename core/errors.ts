@@ -78,9 +78,14 @@ export class ForbiddenError extends BenchtrackError {
   readonly code = 'forbidden';
 }
 
+/** Too many attempts; every refusal says when to retry (the HTTP answer's Retry-After). */
 export class RateLimitError extends BenchtrackError {
   readonly name = 'RateLimitError';
   readonly code = 'rate_limited';
+
+  constructor(message: string, retryAfterSeconds: number) {
+    super(message, { retry_after_seconds: retryAfterSeconds });
+  }
 }
 
 export class PayloadTooLargeError extends BenchtrackError {

@@ -3,7 +3,6 @@ import {
   ANONYMOUS,
   ForbiddenError,
   InputError,
-  RateLimitError,
   Tokens,
   UnauthorizedError,
   type ApiTokensService,
@@ -11,7 +10,7 @@ import {
   type Storage,
   type UserCaller,
 } from '../core/index.js';
-import type { AttemptLimiter } from './rate-limit.js';
+import type { FailureLimiter } from './rate-limit.js';
 
 type Credential = { state: 'absent' } | { state: 'malformed' } | { state: 'bearer'; token: string };
 
@@ -39,7 +38,7 @@ export class Authenticator {
     private readonly storage: Storage,
     private readonly tokens: Tokens,
     private readonly apiTokens: ApiTokensService,
-    private readonly failures: AttemptLimiter,
+    private readonly failures: FailureLimiter,
   ) {}
 
   async required(request: FastifyRequest): Promise<UserCaller> {
@@ -66,19 +65,9 @@ export class Authenticator {
   }
 
   async #verify(ip: string, token: string): Promise<Caller> {
-    if (this.failures.exhausted(ip)) {
-      throw new RateLimitError(
-        'too many failed authentication attempts from this address; wait a minute and retry',
-      );
-    }
-    try {
-      const caller = await this.#user(token);
-      if (caller.user.locked) throw new ForbiddenError('this account is locked; ask a server administrator');
-      return caller;
-    } catch (error) {
-      if (error instanceof UnauthorizedError) this.failures.hit(ip);
-      throw error;
-    }
+    const caller = await this.failures.check(ip, token, () => this.#user(token));
+    if (caller.user.locked) throw new ForbiddenError('this account is locked; ask a server administrator');
+    return caller;
   }
 
   async #user(token: string): Promise<UserCaller> {

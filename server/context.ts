@@ -21,14 +21,16 @@ import { renderPlotImage } from '../workers/plot-image.js';
 import { Authenticator } from './auth.js';
 import type { AppDependencies } from './dependencies.js';
 import { createMailer } from './mail.js';
-import { AttemptLimiter } from './rate-limit.js';
+import { AttemptLimiter, FailureLimiter } from './rate-limit.js';
 
 /** Services and request helpers shared by the route modules. */
 export interface RouteContext {
   readonly deps: AppDependencies;
   readonly auth: Authenticator;
-  /** Sign-up, login, confirmation and invitation attempts per client address. */
+  /** Sign-up, login and invitation attempts per client address (each may send an e-mail). */
   readonly attempts: AttemptLimiter;
+  /** Failed credentials (tokens, e-mailed links) per client address and per credential. */
+  readonly failures: FailureLimiter;
   readonly accounts: AuthService;
   readonly users: UsersService;
   readonly apiTokens: ApiTokensService;
@@ -63,10 +65,12 @@ export function createRouteContext(deps: AppDependencies): RouteContext {
   const apiTokens = new ApiTokensService(services);
   const perf = new PerfService(services);
   const limit = deps.authAttemptsPerMinute ?? 32;
+  const failures = new FailureLimiter(new AttemptLimiter(limit));
   return {
     deps,
-    auth: new Authenticator(deps.storage, tokens, apiTokens, new AttemptLimiter(limit)),
+    auth: new Authenticator(deps.storage, tokens, apiTokens, failures),
     attempts: new AttemptLimiter(limit),
+    failures,
     accounts: new AuthService(services),
     users: new UsersService(services),
     apiTokens,

@@ -1,9 +1,7 @@
-import { RateLimitError } from '../core/index.js';
+import { createHash } from 'node:crypto';
+import { errorName, RateLimitError } from '../core/index.js';
 
-/**
- * Counts attempts per key (client address) in fixed windows. Guards the authentication endpoints and
- * token verification against brute force; memory is bounded by sweeping expired windows.
- */
+/** Counts events per key in fixed windows; memory is bounded by sweeping expired windows. */
 export class AttemptLimiter {
   readonly #windows = new Map<string, { start: number; count: number }>();
 
@@ -13,24 +11,26 @@ export class AttemptLimiter {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Records one attempt. */
-  hit(key: string): void {
+  /** Records one event and returns how many the key has in its current window. */
+  hit(key: string): number {
     const now = this.now();
     const window = this.#current(key, now);
     window.count += 1;
     if (this.#windows.size > 10_000) this.#sweep(now);
+    return window.count;
   }
 
-  exhausted(key: string): boolean {
-    return this.#current(key, this.now()).count >= this.limit;
+  /** Whole seconds until the key's window ends (at least 1): the Retry-After of a refusal. */
+  retryAfterSeconds(key: string): number {
+    const now = this.now();
+    return Math.max(1, Math.ceil((this.#current(key, now).start + this.windowMs - now) / 1000));
   }
 
-  /** Records an attempt and refuses it when the key is over its limit. */
+  /** Records an attempt and refuses it (429 with Retry-After) when the key is over its limit. */
   take(key: string, what: string): void {
-    if (this.exhausted(key)) {
-      throw new RateLimitError(`too many ${what} from this address; wait a minute and retry`);
-    }
-    this.hit(key);
+    if (this.hit(key) <= this.limit) return;
+    const seconds = this.retryAfterSeconds(key);
+    throw new RateLimitError(`too many ${what} from this address; retry in ${seconds} s`, seconds);
   }
 
   #current(key: string, now: number) {
@@ -45,5 +45,34 @@ export class AttemptLimiter {
   #sweep(now: number): void {
     for (const [key, window] of this.#windows)
       if (now - window.start >= this.windowMs) this.#windows.delete(key);
+  }
+}
+
+/**
+ * The failure limiter of credentials (tokens and e-mailed links). Failures are counted per client address
+ * and per credential, separately; once either is over the limit, a failure answers 429 with Retry-After
+ * instead of 401. A credential is always checked first, so a valid one is never refused, whatever failed
+ * before it from the same address (clients behind one proxy or NAT). Forged tokens cost one HMAC each.
+ */
+export class FailureLimiter {
+  constructor(private readonly counts: AttemptLimiter) {}
+
+  async check<T>(address: string, credential: string, verify: () => Promise<T>): Promise<T> {
+    try {
+      return await verify();
+    } catch (error) {
+      if (errorName(error) !== 'UnauthorizedError') throw error;
+      const keys = [
+        `address ${address}`,
+        `credential ${createHash('sha256').update(credential).digest('hex')}`,
+      ];
+      const over = keys.filter((key) => this.counts.hit(key) > this.counts.limit);
+      if (over.length === 0) throw error;
+      const seconds = Math.max(...over.map((key) => this.counts.retryAfterSeconds(key)));
+      throw new RateLimitError(
+        `too many failed authentication attempts with this credential or from this address; retry in ${seconds} s with a valid one`,
+        seconds,
+      );
+    }
   }
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { ConflictError, ForbiddenError, NotFoundError, UnavailableError } from '../errors.js';
+import { ConflictError, ForbiddenError, NotFoundError } from '../errors.js';
 import type { acceptSchema, loginSchema, signupSchema } from '../schemas/accounts.js';
 import { organizationJson, userJson } from '../schemas/accounts.js';
 import type { ServiceContext } from '../services/context.js';
@@ -8,26 +8,33 @@ import { uniqueSlug } from '../slug.js';
 import type { OrganizationRecord, UserRecord } from '../storage/records.js';
 import type { WriteRepositories } from '../storage/storage.js';
 import type { Caller } from '../access/permissions.js';
-import { TOKEN_TTL } from './tokens.js';
+import { findOrganization, type ResourceRef } from '../access/resolve.js';
+import { moveToAddress } from './email-change.js';
+import { spendLink, type LinkPurpose } from './links.js';
+import { deliver, lockedMail, loginLinkMail, noAccountMail } from './mails.js';
+import { Tokens } from './tokens.js';
 
 /**
- * Sign-up, login by e-mail link, confirmation, and invitations. Every login sends a link to
+ * Sign-up, login by e-mail link, confirmation, and invitations. Every login sends a single-use link to
  * `<console.url>/auth/confirm?token=...`; confirming it returns a session token.
  */
 export class AuthService {
   constructor(private readonly ctx: ServiceContext) {}
 
+  /**
+   * Creates the account and mails its login link. An address that already has an account gets the same 202,
+   * nothing is written, and its owner is mailed a login link instead (no account enumeration).
+   */
   async signup(input: z.output<typeof signupSchema>): Promise<{ email: string }> {
-    const user = await this.ctx.storage.transaction(async (tx) => {
-      if (await tx.users.find({ email: input.email })) {
-        throw new ConflictError(`an account with e-mail ${input.email} already exists; log in instead`);
-      }
+    const { user, created } = await this.ctx.storage.transaction(async (tx) => {
+      const existing = await tx.users.find({ email: input.email });
+      if (existing) return { user: existing, created: false };
       if (input.slug && (await tx.users.find({ slug: input.slug }))) {
         throw new ConflictError(`user slug "${input.slug}" is taken; choose another or leave it out`);
       }
       const now = this.ctx.now();
       const first = (await tx.users.count({})) === 0;
-      const created = await tx.users.insert({
+      const user = await tx.users.insert({
         uuid: randomUUID(),
         name: input.name,
         slug: input.slug ?? (await uniqueSlug(input.name, async (slug) => !!(await tx.users.find({ slug })))),
@@ -37,33 +44,65 @@ export class AuthService {
         created: now,
         modified: now,
       });
-      if (input.invite) await this.#acceptInvitation(tx, created, input.invite);
-      else await createPersonalOrganization(tx, created, now);
-      if (input.claim) await claimOrganization(tx, created, input.claim, now);
-      return created;
+      if (input.invite) await this.#acceptInvitation(tx, user, input.invite);
+      else await createPersonalOrganization(tx, user, now);
+      if (input.claim) await claimOrganization(tx, user, input.claim, now);
+      return { user, created: true };
     });
-    await this.#sendLoginLink(user);
-    return { email: user.email };
+    const message = user.locked
+      ? lockedMail(user)
+      : await loginLinkMail(
+          this.ctx,
+          user,
+          created
+            ? ''
+            : 'Someone tried to sign up with this address, which already has a Benchtrack account. ',
+        );
+    await deliver(
+      this.ctx,
+      message,
+      'the login e-mail could not be sent (mail relay failed); your account exists: log in again later to get a new link',
+    );
+    return { email: input.email };
   }
 
+  /**
+   * Mails a login link. Unknown and locked addresses get the same 202 and a message saying why no link came,
+   * so the answer does not tell who has an account.
+   */
   async login(input: z.output<typeof loginSchema>): Promise<{ email: string }> {
     const user = await this.ctx.storage.transaction(async (tx) => {
       const found = await tx.users.find({ email: input.email });
-      if (!found) throw new NotFoundError(`no account uses ${input.email}; sign up first`);
-      if (found.locked) throw new ForbiddenError('this account is locked; ask a server administrator');
-      if (input.invite) await this.#acceptInvitation(tx, found, input.invite);
+      if (found && !found.locked && input.invite) await this.#acceptInvitation(tx, found, input.invite);
       return found;
     });
-    await this.#sendLoginLink(user);
-    return { email: user.email };
+    const message = !user
+      ? noAccountMail(this.ctx, input.email)
+      : user.locked
+        ? lockedMail(user)
+        : await loginLinkMail(this.ctx, user);
+    await deliver(
+      this.ctx,
+      message,
+      'the login e-mail could not be sent (mail relay failed); try again later',
+    );
+    return { email: input.email };
   }
 
-  /** Exchanges the e-mailed link's token for a session. */
+  /**
+   * Exchanges an e-mailed link for a session: a login link, or the link that confirms a new address (which
+   * moves the account to it first). Each link works once.
+   */
   async confirm(token: string) {
-    const claims = await this.ctx.tokens.verify(token, 'auth');
-    const user = await this.ctx.storage.read((r) => r.users.find({ uuid: claims.sub }));
-    if (!user) throw new NotFoundError('the account of this link no longer exists; sign up again');
-    if (user.locked) throw new ForbiddenError('this account is locked; ask a server administrator');
+    const purpose: LinkPurpose = Tokens.audienceOf(token) === 'email' ? 'email' : 'auth';
+    const claims = await this.ctx.tokens.verify(token, purpose);
+    const user = await this.ctx.storage.transaction(async (tx) => {
+      const found = await tx.users.find({ uuid: claims.sub });
+      if (!found) throw new NotFoundError('the account of this link no longer exists; sign up again');
+      if (found.locked) throw new ForbiddenError('this account is locked; ask a server administrator');
+      await spendLink(tx.meta, purpose, found.uuid, claims.seq);
+      return purpose === 'email' ? moveToAddress(tx, found, claims.email, this.ctx.now()) : found;
+    });
     const session = await this.ctx.tokens.issue('client', user.uuid);
     return {
       user: userJson(user),
@@ -117,25 +156,6 @@ export class AuthService {
     await tx.invitations.update({ id: invitation.id }, { accepted: now });
     return organization;
   }
-
-  async #sendLoginLink(user: UserRecord): Promise<void> {
-    const { token } = await this.ctx.tokens.issue('auth', user.uuid);
-    const link = `${this.ctx.config.current.console.url.replace(/\/$/, '')}/auth/confirm?token=${token}`;
-    const minutes = TOKEN_TTL.auth / 60;
-    try {
-      await this.ctx.mailer.send({
-        to: user.email,
-        subject: 'Your Benchtrack login link',
-        link,
-        text: `Hello ${user.name},\n\nOpen this link within ${minutes} minutes to log in to Benchtrack:\n\n${link}\n\nIf you did not ask for it, ignore this message.\n`,
-      });
-    } catch (error) {
-      this.ctx.logger.error({ err: error }, 'login e-mail not sent');
-      throw new UnavailableError(
-        'the login e-mail could not be sent (mail relay failed); your account exists: log in again later to get a new link',
-      );
-    }
-  }
 }
 
 async function createPersonalOrganization(tx: WriteRepositories, user: UserRecord, now: Date): Promise<void> {
@@ -158,15 +178,24 @@ async function createPersonalOrganization(tx: WriteRepositories, user: UserRecor
   });
 }
 
-/** Makes the user leader of an organization created by anonymous runs (reference section 6.4). */
+/**
+ * Makes the user leader of an organization created by anonymous runs (reference section 6.4). Someone else's
+ * claimed organization is a 404, as if it did not exist; only its members and administrators learn it is
+ * claimed (409).
+ */
 export async function claimOrganization(
   tx: WriteRepositories,
   user: UserRecord,
-  organizationUuid: string,
+  ref: ResourceRef,
   now: Date,
 ): Promise<OrganizationRecord> {
-  const organization = await tx.organizations.find({ uuid: organizationUuid });
-  if (!organization) throw new NotFoundError(`organization "${organizationUuid}" not found`);
+  const organization = await findOrganization(tx, ref);
+  const member =
+    organization &&
+    (user.admin || !!(await tx.roles.find({ organization_id: organization.id, user_id: user.id })));
+  // A claimed organization the user may not see is answered like a missing one (spec: Errors, 404).
+  if (!organization || (organization.claimed && !member))
+    throw new NotFoundError(`organization "${ref}" not found`);
   if (organization.claimed)
     throw new ConflictError(`organization "${organization.slug}" has already been claimed`);
   await tx.organizations.update({ id: organization.id }, { claimed: now, modified: now });

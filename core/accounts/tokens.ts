@@ -3,14 +3,16 @@ import type { Config } from '../config/schema.js';
 import { UnauthorizedError } from '../errors.js';
 
 /**
- * Token audiences: the e-mail link (short-lived), the console session (days), API tokens (chosen lifetime,
- * revocable) and invitations. A token is only accepted where its audience is expected.
+ * Token audiences: the e-mailed login link (short-lived), the e-mailed link that confirms a new address, the
+ * console session (days), API tokens (chosen lifetime, revocable) and invitations. A token is only accepted
+ * where its audience is expected.
  */
-export type Audience = 'auth' | 'client' | 'api_key' | 'invite';
+export type Audience = 'auth' | 'email' | 'client' | 'api_key' | 'invite';
 
 /** Default lifetimes in seconds. */
 export const TOKEN_TTL = {
   auth: 30 * 60,
+  email: 60 * 60,
   client: 30 * 24 * 3600,
   invite: 7 * 24 * 3600,
   /** API tokens without a chosen lifetime: effectively unlimited (u32::MAX seconds, as the reference). */
@@ -22,8 +24,10 @@ export interface Claims extends JWTPayload {
   aud: Audience;
   exp: number;
   iat: number;
-  /** Invitation: the invited address. */
+  /** Invitation: the invited address; e-mail change: the new address. */
   email?: string;
+  /** E-mailed links: the user's link sequence number when it was sent (see `links.ts`). */
+  seq?: number;
 }
 
 export interface IssuedToken {
@@ -47,12 +51,15 @@ export class Tokens {
   async issue(
     audience: Audience,
     subject: string,
-    options: { ttlSeconds?: number; jti?: string; email?: string } = {},
+    options: { ttlSeconds?: number; jti?: string; email?: string; seq?: number } = {},
   ): Promise<IssuedToken> {
     const { issuer, secret_key } = this.config.current.security;
     const issuedSeconds = Math.floor(this.now().getTime() / 1000);
     const expiresSeconds = issuedSeconds + (options.ttlSeconds ?? TOKEN_TTL[audience]);
-    const jwt = new SignJWT({ ...(options.email ? { email: options.email } : {}) })
+    const jwt = new SignJWT({
+      ...(options.email ? { email: options.email } : {}),
+      ...(options.seq !== undefined ? { seq: options.seq } : {}),
+    })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setIssuer(issuer)
       .setAudience(audience)
@@ -93,7 +100,12 @@ export class Tokens {
 }
 
 function describeFailure(error: unknown, audience: Audience): string {
-  const what = audience === 'auth' ? 'confirmation link' : audience === 'invite' ? 'invitation' : 'token';
+  const what =
+    audience === 'auth' || audience === 'email'
+      ? 'confirmation link'
+      : audience === 'invite'
+        ? 'invitation'
+        : 'token';
   if (error instanceof errors.JWTExpired) return `the ${what} has expired; ${renew(audience)}`;
   if (error instanceof errors.JWTClaimValidationFailed)
     return `the ${what} is not valid here (${error.claim}); ${renew(audience)}`;
@@ -104,6 +116,8 @@ function renew(audience: Audience): string {
   switch (audience) {
     case 'auth':
       return 'log in again to get a new link';
+    case 'email':
+      return 'change the e-mail address again to get a new link';
     case 'invite':
       return 'ask for a new invitation';
     case 'client':

@@ -7,6 +7,7 @@ import { isUuid } from '../slug.js';
 import type { UserRecord } from '../storage/records.js';
 import type { ReadRepositories } from '../storage/storage.js';
 import type { ListOptions } from '../storage/tables.js';
+import { requestEmailChange } from './email-change.js';
 
 export type UserCaller = Caller & { kind: 'user' };
 
@@ -41,26 +42,36 @@ export class UsersService {
     return userJson(await this.ctx.storage.read((r) => requireUser(r, caller, ref)));
   }
 
+  /**
+   * Applies the changes at once, except a new e-mail address: that needs a console session (not an API
+   * token) and is confirmed through a link mailed to the new address, with a notice to the current one. The
+   * answer shows the account as it is, still with the current address until the link is opened.
+   */
   async update(caller: UserCaller, ref: string, patch: z.output<typeof updateUserSchema>) {
     if ((patch.admin !== undefined || patch.locked !== undefined) && !isAdmin(caller)) {
       throw new ForbiddenError('admin and locked can only be changed by a server administrator');
     }
-    const updated = await this.ctx.storage.transaction(async (tx) => {
+    const { email, ...changes } = patch;
+    const { updated, newEmail } = await this.ctx.storage.transaction(async (tx) => {
       const user = await requireUser(tx, caller, ref);
-      if (patch.slug && patch.slug !== user.slug && (await tx.users.find({ slug: patch.slug }))) {
-        throw new ConflictError(`user slug "${patch.slug}" is taken`);
+      const newEmail = email !== undefined && email !== user.email ? email : undefined;
+      if (newEmail && caller.via !== 'session') {
+        throw new ForbiddenError(
+          'an API token cannot change the e-mail address; log in to the console and change it there',
+        );
       }
-      if (patch.email && patch.email !== user.email && (await tx.users.find({ email: patch.email }))) {
-        throw new ConflictError(`e-mail ${patch.email} is used by another account`);
+      if (changes.slug && changes.slug !== user.slug && (await tx.users.find({ slug: changes.slug }))) {
+        throw new ConflictError(`user slug "${changes.slug}" is taken`);
       }
-      if (patch.admin === false && user.admin && (await tx.users.count({ admin: true })) === 1) {
+      if (changes.admin === false && user.admin && (await tx.users.count({ admin: true })) === 1) {
         throw new ConflictError(
           'this is the last server administrator; make another user administrator first',
         );
       }
-      await tx.users.update({ id: user.id }, { ...patch, modified: this.ctx.now() });
-      return (await tx.users.find({ id: user.id })) as UserRecord;
+      await tx.users.update({ id: user.id }, { ...changes, modified: this.ctx.now() });
+      return { updated: (await tx.users.find({ id: user.id })) as UserRecord, newEmail };
     });
+    if (newEmail) await requestEmailChange(this.ctx, updated, newEmail);
     return userJson(updated);
   }
 }

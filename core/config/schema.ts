@@ -82,6 +82,25 @@ const bindAddress = z.string().refine((value) => parseBindAddress(value) !== und
     `must be one IP address and port such as 0.0.0.0:61016 or [::1]:61016, got ${JSON.stringify(issue.input)}`,
 });
 
+/** An IP address, or a CIDR block such as 10.0.0.0/8 or fd00::/8. */
+function isAddressOrBlock(value: string): boolean {
+  const [address = '', prefix, ...rest] = value.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+const trustedProxies = z
+  .array(
+    z.string().refine(isAddressOrBlock, {
+      error: (issue) =>
+        `must be an IP address or a CIDR block such as 10.0.0.1 or 10.0.0.0/8, got ${JSON.stringify(issue.input)}`,
+    }),
+    { error: 'must be a list of IP addresses or CIDR blocks of the reverse proxies in front of the API' },
+  )
+  .optional();
+
 const byteArray = (when: string) =>
   z
     .array(integer(0, 255), {
@@ -112,6 +131,11 @@ const serverSchema = z
     bind_address: bindAddress.default('0.0.0.0:61016'),
     request_body_max_bytes: integer(1, 2 ** 31 - 1).default(1_048_576),
     tls: tlsSchema.optional(),
+    /**
+     * Reverse proxies whose X-Forwarded-For names the client the limiters count. Absent or empty: the client
+     * is the socket's peer, and the header is ignored.
+     */
+    trusted_proxies: trustedProxies,
   })
   .prefault({});
 

@@ -3,8 +3,8 @@ import type { z } from 'zod';
 import { claimOrganization } from '../accounts/auth.js';
 import type { UserCaller } from '../accounts/users.js';
 import type { Permission } from '../access/permissions.js';
-import { findOrganization, requireOrganization } from '../access/resolve.js';
-import { ConflictError, NotFoundError } from '../errors.js';
+import { requireOrganization } from '../access/resolve.js';
+import { ConflictError } from '../errors.js';
 import {
   organizationJson,
   type newOrganizationSchema,
@@ -103,11 +103,9 @@ export class OrganizationsService {
 
   /** Claims an organization created by anonymous runs; from then on anonymous runs into it are refused. */
   async claim(caller: UserCaller, ref: string) {
-    const claimed = await this.ctx.storage.transaction(async (tx) => {
-      const organization = await findOrganization(tx, ref);
-      if (!organization) throw new NotFoundError(`organization "${ref}" not found`);
-      return claimOrganization(tx, caller.user, organization.uuid, this.ctx.now());
-    });
+    const claimed = await this.ctx.storage.transaction((tx) =>
+      claimOrganization(tx, caller.user, ref, this.ctx.now()),
+    );
     return organizationJson(claimed);
   }
 }

@@ -17,7 +17,8 @@ export interface RunProject {
  * The project a run writes to (spec: a run that targets a project that does not exist creates it, for
  * anonymous and authenticated callers alike; reference section 6.4):
  * - an existing project of an unclaimed organization takes anonymous runs; an authenticated run claims it;
- * - once its organization is claimed, anonymous runs are refused with 401;
+ * - once its organization is claimed, anonymous runs are refused: 401 for a public project, and for a private
+ *   one the 404 a missing project gets, so the answer does not tell that it exists;
  * - a missing project is created: by an anonymous caller in a new unclaimed organization, by a user in their
  *   personal organization (a name already used there gets a " (2)" suffix).
  */
@@ -43,13 +44,14 @@ export async function resolveRunProject(
       return { project: existing, created: false };
     }
     if (caller.kind === 'anonymous') {
+      if (existing.visibility === 'private') throw projectNotFound(ref ?? existing.slug);
       throw new UnauthorizedError(
         `project "${existing.slug}" belongs to a claimed organization: authenticate with an API token (Authorization: Bearer <token>)`,
       );
     }
     return { project: (await requireProject(tx, caller, existing.uuid, 'create')).project, created: false };
   }
-  if (ref && isUuid(ref)) throw new NotFoundError(`project "${ref}" not found`);
+  if (ref && isUuid(ref)) throw projectNotFound(ref);
   const name = (ref ?? fallbackName).slice(0, 64) || 'Project';
   const slug = ref ? (isSlug(ref) ? ref : undefined) : fallbackSlug;
   const organizationId =
@@ -116,4 +118,8 @@ async function freeName(tx: WriteRepositories, organizationId: number, name: str
     candidate = `${name.slice(0, 64 - ` (${n})`.length)} (${n})`;
   }
   return candidate;
+}
+
+function projectNotFound(ref: string): NotFoundError {
+  return new NotFoundError(`project "${ref}" not found`);
 }

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   acceptSchema,
@@ -10,17 +11,24 @@ import {
 } from '../../core/index.js';
 import type { RouteContext } from '../context.js';
 
-/** `/v0/auth/*`: sign-up, login by e-mail link, confirmation, invitations. Attempts are limited per address. */
+/**
+ * `/v0/auth/*`: sign-up, login by e-mail link, confirmation, invitations. Requests that may send an e-mail are
+ * limited per client address; confirmations are limited by their failures only, so a valid link always works.
+ */
 export function authRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
   return async (app) => {
-    app.addHook('preHandler', async (request) => ctx.attempts.take(request.ip, 'authentication attempts'));
+    const limited = {
+      preHandler: async (request: FastifyRequest) => ctx.attempts.take(request.ip, 'authentication attempts'),
+    };
 
     app.post(
       '/auth/signup',
       {
+        ...limited,
         schema: {
           tags: ['auth'],
-          summary: 'Sign up; a login link is e-mailed (or logged without an SMTP relay)',
+          summary:
+            'Sign up; a login link is e-mailed (or logged without an SMTP relay). A taken address gets the same 202 and its owner a login link',
           body: signupSchema,
           response: { 202: authAckSchema },
         },
@@ -31,9 +39,11 @@ export function authRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
     app.post(
       '/auth/login',
       {
+        ...limited,
         schema: {
           tags: ['auth'],
-          summary: 'Log in (or resend the link): a login link is e-mailed',
+          summary:
+            'Log in (or resend the link): a login link is e-mailed. Unknown and locked addresses get the same 202 and a message saying why',
           body: loginSchema,
           response: { 202: authAckSchema },
         },
@@ -46,17 +56,20 @@ export function authRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags: ['auth'],
-          summary: 'Exchange the token of a login link for a session token',
+          summary:
+            'Exchange the token of an e-mailed link (login, or a new e-mail address) for a session token; each link works once',
           body: confirmSchema,
           response: { 200: authUserSchema },
         },
       },
-      async (request) => ctx.accounts.confirm(request.body.token),
+      async (request) =>
+        ctx.failures.check(request.ip, request.body.token, () => ctx.accounts.confirm(request.body.token)),
     );
 
     app.post(
       '/auth/accept',
       {
+        ...limited,
         schema: {
           tags: ['auth'],
           summary: 'Accept an invitation while logged in',

@@ -53,7 +53,8 @@ export function userRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags: ['users'],
-          summary: 'Update account settings',
+          summary:
+            'Update account settings. A new e-mail address needs a console session, not an API token, and takes effect when the link mailed to it is confirmed',
           security,
           params: userParams,
           body: updateUserSchema,

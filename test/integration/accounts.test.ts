@@ -47,18 +47,6 @@ describe('sign-up, login and confirmation', () => {
     expect(members.json()).toEqual([expect.objectContaining({ uuid: ada.user.uuid, role: 'leader' })]);
   });
 
-  it('refuses a second account for an address, masking it', async () => {
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/v0/auth/signup',
-      payload: { name: 'Impostor', email: 'ADA@example.com', i_agree: true },
-    });
-    expect(response.statusCode).toBe(409);
-    expect(response.json().message).toBe(
-      'an account with e-mail a**@e******.com already exists; log in instead',
-    );
-  });
-
   it.each([
     [{ name: 'No Terms', email: 'n@example.com' }, 'body.i_agree'],
     [{ name: 'No Terms', email: 'n@example.com', i_agree: false }, 'body.i_agree'],
@@ -81,16 +69,6 @@ describe('sign-up, login and confirmation', () => {
     expect((await get(`/v0/users/${grace.user.uuid}`, again.token)).json()).toMatchObject({
       slug: 'grace-hopper',
     });
-  });
-
-  it('answers 404 for an unknown address, masked', async () => {
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/v0/auth/login',
-      payload: { email: 'who@example.org' },
-    });
-    expect(response.statusCode).toBe(404);
-    expect(response.json().message).toBe('no account uses w**@e******.org; sign up first');
   });
 
   it('refuses a confirmation link that expired', async () => {
@@ -343,7 +321,10 @@ describe('users', () => {
       url: '/v0/auth/login',
       payload: { email: 'carol@example.com' },
     });
-    expect(login.statusCode).toBe(403);
+    expect(login.statusCode).toBe(202);
+    const notice = mailsTo(t, 'carol@example.com').at(-1);
+    expect(notice?.subject).toBe('Your Benchtrack account is locked');
+    expect(notice?.link).toBeUndefined();
   });
 
   it('keeps at least one administrator', async () => {
@@ -368,17 +349,19 @@ describe('brute force', () => {
           payload: { email: 'nobody@example.com' },
           remoteAddress: '10.0.0.1',
         });
-      for (let i = 0; i < 5; i++) expect((await login()).statusCode).toBe(404);
+      for (let i = 0; i < 5; i++) expect((await login()).statusCode).toBe(202);
       const blocked = await login();
       expect(blocked.statusCode).toBe(429);
-      expect(blocked.json().message).toContain('wait a minute');
+      expect(blocked.json().message).toMatch(
+        /^too many authentication attempts from this address; retry in \d+ s$/,
+      );
       const elsewhere = await limited.app.inject({
         method: 'POST',
         url: '/v0/auth/login',
         payload: { email: 'nobody@example.com' },
         remoteAddress: '10.0.0.2',
       });
-      expect(elsewhere.statusCode).toBe(404);
+      expect(elsewhere.statusCode).toBe(202);
 
       const guess = () =>
         limited.app.inject({

@@ -300,8 +300,9 @@ function organizationEndpoints(): Endpoint[] {
       name: 'claim organization (already claimed)',
       method: 'POST',
       path: () => '/v0/organizations/acme/claim',
-      // The 409 tells a stranger that the slug exists, which creating an organization with that slug tells too.
-      public: row(400, 409, 409, 409, 409),
+      // Someone else's claimed organization is a 404 as if it did not exist (issue 14 item 8); its members and
+      // administrators may know it is claimed.
+      public: row(400, 404, 409, 409, 409),
     },
     {
       name: 'view member',
@@ -489,9 +490,9 @@ function reportEndpoints(): Endpoint[] {
       method: 'POST',
       path: () => '/v0/run',
       body: () => ({ ...reportBody(1), project: 'private-project' }),
-      // A run for a slug nobody has claimed creates the project, so any refusal tells that the slug is taken:
-      // anonymous callers are asked to sign in, as for a public project; signed-in strangers get 404.
-      public: row(401, 404, 201, 201, 201),
+      // Anonymous callers and signed-in strangers get the 404 of a missing project (issue 14 item 8); that the
+      // slug is taken shows only in that the run does not create a project with it.
+      public: row(404, 404, 201, 201, 201),
     },
     {
       name: 'threshold models',

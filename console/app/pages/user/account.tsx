@@ -8,7 +8,10 @@ import { useApi } from '../../lib/use-api.js';
 import { navigate } from '../../router.js';
 import { useSession, updateSessionUser } from '../../session.js';
 
-/** Account settings: name, slug, e-mail. */
+/**
+ * Account settings: name, slug, e-mail. A new e-mail address takes effect only once the link mailed to it is
+ * opened; until then the account keeps its address and the page says where the link went.
+ */
 export function Account({ user }: { user: string }) {
   const session = useSession();
   const loaded = useApi((signal) => api.get<UserJson>(`/users/${segment(user)}`, {}, signal), [user]);
@@ -16,6 +19,7 @@ export function Account({ user }: { user: string }) {
   const [slug, setSlug] = useState('');
   const [email, setEmail] = useState('');
   const [saved, setSaved] = useState(false);
+  const [pending, setPending] = useState<string>();
   useEffect(() => {
     if (!loaded.data) return;
     setName(loaded.data.name);
@@ -35,6 +39,9 @@ export function Account({ user }: { user: string }) {
             onSubmit={async () => {
               const updated = await api.patch<UserJson>(`/users/${segment(user)}`, { name, slug, email });
               if (updated.uuid === session?.user.uuid) updateSessionUser(updated);
+              const asked = email.trim().toLowerCase();
+              setPending(asked !== updated.email ? asked : undefined);
+              setEmail(updated.email);
               setSaved(true);
               if (updated.slug !== user)
                 navigate(`/console/users/${segment(updated.slug)}/settings`, { replace: true });
@@ -65,7 +72,9 @@ export function Account({ user }: { user: string }) {
           </ActionForm>
           {saved && (
             <p class="success" role="status">
-              Saved.
+              {pending
+                ? `Saved. The e-mail address changes to ${pending} once you open the link sent there; a notice went to ${email}.`
+                : 'Saved.'}
             </p>
           )}
           <p class="muted">

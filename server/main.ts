@@ -45,6 +45,7 @@ async function main(): Promise<void> {
     { logger, registry, storage, pool },
     config,
     process.env[CONFIG_PATH_ENV],
+    baseDir,
   );
   try {
     await runtime.start();

@@ -1,6 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import {
   createLogger,
   parseConfigDocument,
@@ -121,6 +121,7 @@ export async function createTestApp(
     },
     b.config,
     options.configPath,
+    options.configPath ? dirname(options.configPath) : process.cwd(),
   );
   await runtime.start();
   return finish(

@@ -30,14 +30,14 @@ export function droppedKeyIssues(
     issues.push({
       path: 'security.secret_key',
       message:
-        'is missing: the next start would generate a random key and every session and API token would stop working. Send the key back (************ keeps the current one), or repeat with ?confirm=security.secret_key',
+        'is missing: the next start would generate a random key and every session and API token would stop working. Send the key back (************ keeps the current one), or repeat with ?confirm=security.secret_key (benchtrack server config update --confirm security.secret_key)',
     });
   }
   const databaseChanged = JSON.stringify(next.database) !== JSON.stringify(previous.database);
   if (doc.database?.file === undefined && databaseChanged && !confirmed.includes('database')) {
     issues.push({
       path: 'database.file',
-      message: `is missing: the next start would open ${next.database.file} instead of ${previous.database.file}, without the data there. Send the database section back, or repeat with ?confirm=database`,
+      message: `is missing: the next start would open ${next.database.file} instead of ${previous.database.file}, without the data there. Send the database section back, or repeat with ?confirm=database (benchtrack server config update --confirm database)`,
     });
   }
   return issues;

@@ -1,7 +1,7 @@
 import { REDACTED } from './config/redact.js';
 
 /** Keys whose values are credentials, censored at any depth of a logged object (compared in lower case). */
-const SECRET_KEYS = new Set([
+export const SECRET_KEYS: ReadonlySet<string> = new Set([
   'authorization',
   'password',
   'secret',

@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
 import { pino, stdTimeFunctions, type DestinationStream, type Logger as PinoLogger } from 'pino';
 import { build as prettyStream } from 'pino-pretty';
+import { REDACTED } from './config/redact.js';
 import type { LogSettings } from './config/schema.js';
 import { ConfigError } from './errors.js';
-import { censorSecretKeys, secretScrubber } from './log-redaction.js';
+import { censorSecretKeys, SECRET_KEYS, secretScrubber } from './log-redaction.js';
 
 /** The logger of every server component: pino with the spec's `critical` level on top. */
 export type Logger = PinoLogger<'critical'>;
@@ -35,6 +36,8 @@ export function createLogger(options: LoggerOptions): Logger {
       bindings: (bindings: Record<string, unknown>) => ({ ...bindings, v: 0 }),
       log: (object: Record<string, unknown>) => censorSecretKeys(object),
     },
+    // The key walk sees what is logged; pino's redaction also covers a child logger's top-level bindings.
+    redact: { paths: [...SECRET_KEYS], censor: REDACTED },
     hooks: { streamWrite: scrub },
   };
   return pino(pinoOptions, destinationFor(options));

@@ -62,6 +62,8 @@ describe('log redaction', () => {
     });
     expect(line.list).toEqual([{ account_key: REDACTED }]);
     expect(line.headers).toEqual({ Authorization: REDACTED });
+    logger.child({ token: 'bound-token' }).info('child');
+    expect(text()).not.toContain('bound-token');
   });
 
   it('follows the secrets of the running configuration, not those of the start', () => {

@@ -38,6 +38,7 @@ export const STOP_GRACE_MS = 10_000;
 export class ServerRuntime {
   readonly #live: { current: Config };
   #app: App | undefined;
+  #updating: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly deps: RuntimeDependencies,
@@ -94,7 +95,14 @@ export class ServerRuntime {
    * changed. Only then is the document saved (BENCHTRACK_CONFIG_PATH, then BENCHTRACK_CONFIG) and applied. Any
    * failure throws and leaves the saved document, the running configuration and the listener as they were.
    */
-  async reconfigure(document: unknown, confirmed: readonly DroppableKey[] = []): Promise<ReconfigureResult> {
+  reconfigure(document: unknown, confirmed: readonly DroppableKey[] = []): Promise<ReconfigureResult> {
+    // One update at a time: each is checked against, and replaces, what the one before it applied.
+    const result = this.#updating.then(() => this.#reconfigure(document, confirmed));
+    this.#updating = result.catch(() => undefined);
+    return result;
+  }
+
+  async #reconfigure(document: unknown, confirmed: readonly DroppableKey[]): Promise<ReconfigureResult> {
     const previous = this.#live.current;
     const merged = keepRedactedSecrets(document, previous);
     const source = { kind: 'env', description: 'PUT /v0/server/config' } as const;

@@ -207,6 +207,29 @@ describe('PUT /v0/server/config applies what is safe', () => {
   });
 });
 
+describe('concurrent PUT /v0/server/config', () => {
+  it('apply one after the other: the running configuration names the port that listens', async () => {
+    // The second update is the slower one (its plugin takes 3 s to load), so it finishes last.
+    writeFileSync(
+      join(configDir, 'slow.js'),
+      "await new Promise((resolve) => setTimeout(resolve, 3000));\nexport default { kind: 'adapter', id: 'slow', apiVersion: 1, description: 'x', reads: 'x', parse: () => null };\n",
+    );
+    const doc = await current();
+    const next = await freePort();
+    const [moved, renamed] = await Promise.all([
+      put({ ...doc, server: { ...doc.server, bind_address: `127.0.0.1:${next}` } }),
+      put({ ...doc, console: { url: 'https://console.example.org' }, plugins: ['./slow.js'] }),
+    ]);
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect([200, 400]).toContain(renamed.statusCode);
+    const running = await current();
+    expect(running.server.bind_address).toBe(`127.0.0.1:${port()}`);
+    expect(JSON.parse(readFileSync(configPath, 'utf8')).server.bind_address).toBe(
+      running.server.bind_address,
+    );
+  });
+});
+
 describe('PUT /v0/server/config when the document cannot be saved', () => {
   it('answers 503, closes the new listener and keeps the old one and the running configuration', async () => {
     const blocker = join(mkdtempSync(join(tmpdir(), 'benchtrack-config-')), 'a-file');

@@ -133,6 +133,13 @@ describe('PUT /v0/server/config refuses, and changes nothing', () => {
     await refused(doc, 400, ['server.tls.cert_file']);
   });
 
+  it('TLS bytes that are not a certificate and key', async () => {
+    const doc = await edited(
+      (d) => (d.server = { ...d.server, tls: { type: 'as_bytes', certs: [1, 2, 3], key: [4, 5, 6] } }),
+    );
+    await refused(doc, 400, ['server.tls: cannot be used']);
+  });
+
   it('a plugin path that climbs out of the configuration directory', async () => {
     const doc = await edited((d) => (d.plugins = ['../../../../etc/passwd'] as never));
     await refused(doc, 400, ['plugins[0]', 'outside', configDir]);

@@ -5,6 +5,7 @@ import {
   droppedKeyIssues,
   errorName,
   InternalError,
+  logFileIssues,
   pluginIssues,
   UnavailableError,
   type DroppableKey,
@@ -109,6 +110,7 @@ export class ServerRuntime {
     const { config } = parseConfigDocument(merged, source, previous.security.secret_key);
     const issues = [
       ...droppedKeyIssues(merged, config, previous, confirmed),
+      ...logFileIssues(config, previous),
       ...(await pluginIssues(config.plugins, {
         registry: this.deps.registry,
         previous: previous.plugins,

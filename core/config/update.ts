@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { errorName, type ConfigIssue } from '../errors.js';
@@ -41,6 +42,23 @@ export function droppedKeyIssues(
     });
   }
   return issues;
+}
+
+/**
+ * A new log file with `if_exists: fail` that already exists would make the next start exit (spec), so the
+ * update is refused now. The running server's own log file is not new, and is not checked.
+ */
+export function logFileIssues(next: Config, previous: Config): ConfigIssue[] {
+  const log = next.logging.log;
+  if (log.mode !== 'file' || log.if_exists !== 'fail' || !existsSync(log.path)) return [];
+  const old = previous.logging.log;
+  if (old.mode === 'file' && old.path === log.path && old.if_exists === 'fail') return [];
+  return [
+    {
+      path: 'logging.log.if_exists',
+      message: `is fail and the log file ${log.path} already exists, so the next start would exit; choose append or truncate, or another path`,
+    },
+  ];
 }
 
 export interface PluginCheckOptions {

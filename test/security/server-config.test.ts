@@ -140,6 +140,15 @@ describe('PUT /v0/server/config refuses, and changes nothing', () => {
     await refused(doc, 400, ['server.tls: cannot be used']);
   });
 
+  it('a log file that exists with if_exists fail, which would stop the next start', async () => {
+    const path = join(configDir, 'existing.log');
+    writeFileSync(path, 'earlier lines\n');
+    const doc = await edited(
+      (d) => (d.logging = { ...d.logging, log: { mode: 'file', level: 'info', path, if_exists: 'fail' } }),
+    );
+    await refused(doc, 400, ['logging.log.if_exists', path]);
+  });
+
   it('a plugin path that climbs out of the configuration directory', async () => {
     const doc = await edited((d) => (d.plugins = ['../../../../etc/passwd'] as never));
     await refused(doc, 400, ['plugins[0]', 'outside', configDir]);

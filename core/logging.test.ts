@@ -66,7 +66,7 @@ describe('file mode', () => {
     const logger = createLogger({
       name: 'n',
       log: { mode: 'file', level: 'trace', path, if_exists: 'truncate' },
-      secrets: [secret],
+      secrets: () => [secret],
     });
     logger.info(`message with ${secret}`);
     logger.info(

@@ -4,6 +4,7 @@ import { build as prettyStream } from 'pino-pretty';
 import { REDACTED } from './config/redact.js';
 import type { LogSettings } from './config/schema.js';
 import { ConfigError } from './errors.js';
+import { censorSecretKeys, SECRET_KEYS, secretScrubber } from './log-redaction.js';
 
 /** The logger of every server component: pino with the spec's `critical` level on top. */
 export type Logger = PinoLogger<'critical'>;
@@ -11,39 +12,32 @@ export type Logger = PinoLogger<'critical'>;
 export interface LoggerOptions {
   readonly name: string;
   readonly log: LogSettings;
-  /** Secret values that must never reach a log line; each occurrence is replaced by `************`. */
-  readonly secrets?: readonly string[];
+  /**
+   * The secret values that must never reach a log line, read for every line (the running configuration's):
+   * each occurrence as a whole token is replaced by `************`.
+   */
+  readonly secrets?: () => readonly string[];
   /** Where `stderr_terminal` output goes instead of stderr (tests). */
   readonly terminal?: NodeJS.WritableStream & { isTTY?: boolean };
 }
-
-/** Structured fields that may carry credentials, censored wherever they are logged. */
-const REDACT_PATHS = [
-  'authorization',
-  'headers.authorization',
-  'req.headers.authorization',
-  'password',
-  'secret',
-  'token',
-  '*.secret_key',
-  '*.secret',
-  '*.client_secret',
-  '*.secret_access_key',
-];
 
 /**
  * Builds the logger described by `logging`. `stderr_terminal` writes human-readable lines to stderr (colored on
  * a TTY); `file` writes Bunyan-format JSON lines (v, level 10..60, name, hostname, pid, time, msg) to the path.
  */
 export function createLogger(options: LoggerOptions): Logger {
-  const scrub = secretScrubber(options.secrets ?? []);
+  const scrub = secretScrubber(options.secrets ?? (() => []));
   const pinoOptions = {
     name: options.name,
     level: options.log.level,
     customLevels: { critical: 60 },
     timestamp: stdTimeFunctions.isoTime,
-    formatters: { bindings: (bindings: Record<string, unknown>) => ({ ...bindings, v: 0 }) },
-    redact: { paths: REDACT_PATHS, censor: REDACTED },
+    formatters: {
+      bindings: (bindings: Record<string, unknown>) => ({ ...bindings, v: 0 }),
+      log: (object: Record<string, unknown>) => censorSecretKeys(object),
+    },
+    // The key walk sees what is logged; pino's redaction also covers a child logger's top-level bindings.
+    redact: { paths: [...SECRET_KEYS], censor: REDACTED },
     hooks: { streamWrite: scrub },
   };
   return pino(pinoOptions, destinationFor(options));
@@ -73,17 +67,4 @@ function destinationFor(options: LoggerOptions): DestinationStream {
     ignore: 'pid,hostname,v',
     translateTime: 'SYS:yyyy-mm-dd HH:MM:ss.l',
   });
-}
-
-/** Replaces each secret value (raw and JSON-escaped) in a serialized log line. */
-function secretScrubber(secrets: readonly string[]): (line: string) => string {
-  const needles = [...new Set(secrets.flatMap((s) => [s, JSON.stringify(s).slice(1, -1)]))].filter(
-    (s) => s.length > 0,
-  );
-  if (needles.length === 0) return (line) => line;
-  return (line) => {
-    let out = line;
-    for (const needle of needles) if (out.includes(needle)) out = out.split(needle).join(REDACTED);
-    return out;
-  };
 }

@@ -9,7 +9,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { packageInfo } from '../core/index.js';
+import { packageInfo, type Config } from '../core/index.js';
 import type { AppDependencies } from './dependencies.js';
 import { errorHandler } from './error-handler.js';
 import { createRouteContext } from './context.js';
@@ -35,15 +35,20 @@ export type App = FastifyInstance<
 
 export const API_PREFIX = '/v0';
 
-/** Builds the fastify application (not listening). Route modules add themselves under `/v0`. */
-export async function buildApp(deps: AppDependencies): Promise<App> {
+/**
+ * Builds the fastify application (not listening). Route modules add themselves under `/v0`. `listener` (body
+ * limit, TLS) defaults to the running configuration's; a configuration update passes the new one.
+ */
+export async function buildApp(
+  deps: AppDependencies,
+  listener: Config['server'] = deps.config.current.server,
+): Promise<App> {
   const { logger } = deps;
-  const config = deps.config.current;
-  const bodyLimit = config.server.request_body_max_bytes;
+  const bodyLimit = listener.request_body_max_bytes;
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit,
-    https: tlsOptions(config.server.tls),
+    https: tlsOptions(listener.tls),
     genReqId: () => randomUUID(),
     logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: true }),
     return503OnClosing: true,

@@ -1,4 +1,4 @@
-import type { LiveConfig, Logger, Mailer, PluginRegistry, Storage } from '../core/index.js';
+import type { DroppableKey, LiveConfig, Logger, Mailer, PluginRegistry, Storage } from '../core/index.js';
 import type { WorkerPool } from '../workers/pool.js';
 
 /** Everything the HTTP layer needs, wired by the composition root (server/main.ts) or by tests. */
@@ -14,8 +14,12 @@ export interface AppDependencies {
   readonly now?: () => Date;
   /** Authentication attempts (sign-up, login, confirm, invalid tokens) per client address per minute. */
   readonly authAttemptsPerMinute?: number;
-  /** Validates, saves and applies a new configuration document (the runtime restarts the listener if needed). */
+  /**
+   * Validates, saves and applies a new configuration document (the runtime restarts the listener if needed);
+   * `confirmed` lists the keys the document may leave out.
+   */
   readonly reconfigure?: (
     document: unknown,
+    confirmed: readonly DroppableKey[],
   ) => Promise<{ config: unknown; pendingRestart: readonly string[] }>;
 }

@@ -9,6 +9,7 @@ import {
   redactConfig,
   secretValues,
   type Config,
+  type LiveConfig,
   type LoadedConfig,
   type Logger,
 } from '../core/index.js';
@@ -23,7 +24,9 @@ import { ServerRuntime } from './runtime.js';
 async function main(): Promise<void> {
   const loaded = loadOrExit();
   const { config } = loaded;
-  const logger = createLoggerOrExit(config);
+  // Redact the secrets of the running configuration, which PUT /v0/server/config may change.
+  let running: LiveConfig = { current: config };
+  const logger = createLoggerOrExit(config, () => secretValues(running.current));
   for (const warning of loaded.warnings) logger.warn(warning);
   logger.info({ source: loaded.source.description, config: redactConfig(config) }, 'configuration loaded');
 
@@ -45,7 +48,9 @@ async function main(): Promise<void> {
     { logger, registry, storage, pool },
     config,
     process.env[CONFIG_PATH_ENV],
+    baseDir,
   );
+  running = runtime.config;
   try {
     await runtime.start();
   } catch (error) {
@@ -77,13 +82,9 @@ function loadOrExit(): LoadedConfig {
   }
 }
 
-function createLoggerOrExit(config: Config): Logger {
+function createLoggerOrExit(config: Config, secrets: () => readonly string[]): Logger {
   try {
-    return createLogger({
-      name: config.logging.name,
-      log: config.logging.log,
-      secrets: secretValues(config),
-    });
+    return createLogger({ name: config.logging.name, log: config.logging.log, secrets });
   } catch (error) {
     exitWith(error);
   }

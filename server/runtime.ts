@@ -1,7 +1,14 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import {
   CONFIG_ENV,
+  ConfigError,
+  droppedKeyIssues,
+  errorName,
   InternalError,
+  logFileIssues,
+  pluginIssues,
+  UnavailableError,
+  type DroppableKey,
   parseBindAddress,
   parseConfigDocument,
   REDACTED,
@@ -32,12 +39,15 @@ export const STOP_GRACE_MS = 10_000;
 export class ServerRuntime {
   readonly #live: { current: Config };
   #app: App | undefined;
+  #updating: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly deps: RuntimeDependencies,
     config: Config,
     /** File that `PUT /v0/server/config` writes (BENCHTRACK_CONFIG_PATH), if any. */
     private readonly configPath: string | undefined,
+    /** Directory that relative plugin specifiers resolve against, as at start-up. */
+    private readonly baseDir: string,
   ) {
     this.#live = { current: config };
   }
@@ -81,58 +91,123 @@ export class ServerRuntime {
 
   /**
    * Validates a new document with the same schema as at start-up (secrets sent back as `************` keep
-   * their current value), saves it to BENCHTRACK_CONFIG and to BENCHTRACK_CONFIG_PATH, and applies it. An
-   * invalid document throws and changes nothing.
+   * their current value), refuses one that leaves out the secret key or the database unless `confirmed`, checks
+   * its plugins the way the next start will load them, and opens the new listener if the listener settings
+   * changed. Only then is the document saved (BENCHTRACK_CONFIG_PATH, then BENCHTRACK_CONFIG) and applied. Any
+   * failure throws and leaves the saved document, the running configuration and the listener as they were.
    */
-  async reconfigure(document: unknown): Promise<ReconfigureResult> {
+  reconfigure(document: unknown, confirmed: readonly DroppableKey[] = []): Promise<ReconfigureResult> {
+    // One update at a time: each is checked against, and replaces, what the one before it applied.
+    const result = this.#updating.then(() => this.#reconfigure(document, confirmed));
+    this.#updating = result.catch(() => undefined);
+    return result;
+  }
+
+  async #reconfigure(document: unknown, confirmed: readonly DroppableKey[]): Promise<ReconfigureResult> {
     const previous = this.#live.current;
     const merged = keepRedactedSecrets(document, previous);
-    const { config } = parseConfigDocument(
-      merged,
-      { kind: 'env', description: 'PUT /v0/server/config' },
-      previous.security.secret_key,
-    );
-    const text = JSON.stringify(merged, null, 2);
-    if (this.configPath) {
-      writeFileSync(`${this.configPath}.tmp`, `${text}\n`, { mode: 0o600 });
-      renameSync(`${this.configPath}.tmp`, this.configPath);
-    }
-    process.env[CONFIG_ENV] = text;
+    const source = { kind: 'env', description: 'PUT /v0/server/config' } as const;
+    const { config } = parseConfigDocument(merged, source, previous.security.secret_key);
+    const issues = [
+      ...droppedKeyIssues(merged, config, previous, confirmed),
+      ...logFileIssues(config, previous),
+      ...(await pluginIssues(config.plugins, {
+        registry: this.deps.registry,
+        previous: previous.plugins,
+        baseDir: this.baseDir,
+      })),
+    ];
+    if (issues.length > 0) throw new ConfigError(source.description, issues);
 
+    const next = listenerChanged(previous, config) ? await this.#listen(config) : undefined;
+    try {
+      this.#save(merged);
+    } catch (error) {
+      await next?.close();
+      throw error;
+    }
     this.#live.current = config;
     this.deps.logger.level = config.logging.log.level;
+    if (next) this.#replaceListener(next);
     const pendingRestart: string[] = (['database', 'plugins'] as const).filter(
       (key) => JSON.stringify(config[key]) !== JSON.stringify(previous[key]),
     );
     if (JSON.stringify(logDestination(config)) !== JSON.stringify(logDestination(previous)))
       pendingRestart.push('logging');
-    if (listenerChanged(previous, config)) await this.#restartListener();
     this.deps.logger.info({ pendingRestart }, 'configuration updated');
     return { config: redactConfig(config), pendingRestart };
   }
 
-  async #listen(): Promise<App> {
-    const app = await buildApp({
+  /** Writes the file first (the one that outlives the process), then the environment variable. */
+  #save(document: unknown): void {
+    const text = JSON.stringify(document, null, 2);
+    if (this.configPath) {
+      try {
+        writeFileSync(`${this.configPath}.tmp`, `${text}\n`, { mode: 0o600 });
+        renameSync(`${this.configPath}.tmp`, this.configPath);
+      } catch (error) {
+        throw new UnavailableError(
+          `cannot save the configuration to ${this.configPath} (${(error as NodeJS.ErrnoException).code ?? String(error)}); nothing was changed: make the file and its directory writable by the server, then send the update again`,
+        );
+      }
+    }
+    process.env[CONFIG_ENV] = text;
+  }
+
+  /** Builds and opens a listener for `config`; a listener that cannot open is a configuration problem. */
+  async #listen(config: Config = this.#live.current): Promise<App> {
+    const deps = {
       ...this.deps,
       config: this.#live,
-      reconfigure: (doc) => this.reconfigure(doc),
+      reconfigure: (doc: unknown, confirmed: readonly DroppableKey[]) => this.reconfigure(doc, confirmed),
+    };
+    const app = await buildApp(deps, config.server).catch((error: unknown) => {
+      throw config.server.tls && errorName(error) !== 'ConfigError' ? tlsError(error) : error;
     });
-    const address = parseBindAddress(this.#live.current.server.bind_address);
-    if (!address)
-      throw new InternalError(`bind_address ${this.#live.current.server.bind_address} passed validation`);
-    await app.listen({ host: address.host, port: address.port });
+    const address = parseBindAddress(config.server.bind_address);
+    if (!address) throw new InternalError(`bind_address ${config.server.bind_address} passed validation`);
+    try {
+      await app.listen({ host: address.host, port: address.port });
+    } catch (error) {
+      await app.close();
+      throw listenError(error, config.server.bind_address);
+    }
     return app;
   }
 
-  /** Starts the new listener first (so a bad address fails before the old one goes), then drains the old one. */
-  async #restartListener(): Promise<void> {
+  /** Swaps in the new listener, then drains the old one in the background. */
+  #replaceListener(next: App): void {
     const old = this.#app;
-    this.#app = await this.#listen();
+    this.#app = next;
     if (old) {
       const deadline = setTimeout(() => old.server.closeAllConnections(), STOP_GRACE_MS);
       setImmediate(() => void old.close().finally(() => clearTimeout(deadline)));
     }
   }
+}
+
+const LISTEN_ADVICE: Record<string, string> = {
+  EADDRINUSE: 'the address is in use; choose a free port or stop what listens there',
+  EADDRNOTAVAIL: 'the IP address is not one of this machine; use one of its addresses, 127.0.0.1 or 0.0.0.0',
+  EACCES: 'permission denied; ports below 1024 need privileges, choose a higher port',
+};
+
+function tlsError(error: unknown): ConfigError {
+  return new ConfigError('server.tls', [
+    {
+      path: 'server.tls',
+      message: `cannot be used: ${(error as Error).message}; give a PEM certificate chain and its PKCS #8 private key`,
+    },
+  ]);
+}
+
+function listenError(error: unknown, bindAddress: string): unknown {
+  const code = (error as NodeJS.ErrnoException).code ?? '';
+  const advice = LISTEN_ADVICE[code];
+  if (!advice) return error;
+  return new ConfigError('server.bind_address', [
+    { path: 'server.bind_address', message: `cannot listen on ${bindAddress} (${code}): ${advice}` },
+  ]);
 }
 
 /** Where logs go; the level applies at once, a new destination at the next start. */

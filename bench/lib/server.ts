@@ -25,7 +25,7 @@ export async function startBenchServer(file: string): Promise<BenchServer> {
   await registerBuiltins(registry);
   const storage = await registry.get('storage', 'duckdb').plugin.open({ file }, { logger });
   const pool = new WorkerPool(logger);
-  const runtime = new ServerRuntime({ logger, registry, storage, pool }, config, undefined);
+  const runtime = new ServerRuntime({ logger, registry, storage, pool }, config, undefined, process.cwd());
   const app = await runtime.start();
   const { port } = app.server.address() as AddressInfo;
   return {

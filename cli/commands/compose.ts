@@ -14,15 +14,18 @@ const UP_EXAMPLES = `
 Examples:
   benchtrack up
   benchtrack up api --api-port 8080 --api-volume ~/benchtrack-data
+  benchtrack up --api-host 127.0.0.1          # an API that only this machine reaches
   benchtrack up --api-env BENCHTRACK_CONFIG_PATH=/etc/benchtrack/benchtrack.json --console-port 3001
 
 There is no container engine here: the API (benchtrack-api) and the console (benchtrack-console) run as
 background processes. Their pid files, logs and the API's configuration (api-config.json) are kept in the state
 directory: BENCHTRACK_STATE_DIR, else $XDG_STATE_HOME/benchtrack, else ~/.local/state/benchtrack. The data
-lives in <state>/data unless --api-volume says where. Running services are restarted.`;
+lives in <state>/data unless --api-volume says where. The API binds the IP address of its configuration
+(0.0.0.0 at first) unless --api-host says otherwise. Running services are restarted.`;
 
 interface UpFlags {
   apiPort: number;
+  apiHost?: string;
   consolePort: number;
   apiEnv?: string[];
   consoleEnv?: string[];
@@ -38,6 +41,7 @@ export function registerComposeCommands(program: Command): void {
     .description(describe('up'))
     .addArgument(serviceArgument())
     .option('--api-port <port>', 'port of the API', numberIn(1, 65_535), 61016)
+    .option('--api-host <ip>', "IP address the API binds (default: its configuration's, else 0.0.0.0)")
     .option('--console-port <port>', 'port of the console', numberIn(1, 65_535), 3000)
     .option('--api-env <KEY=VALUE>', 'environment variable of the API (repeatable)', collect)
     .option('--console-env <KEY=VALUE>', 'environment variable of the console (repeatable)', collect)
@@ -53,6 +57,7 @@ export function registerComposeCommands(program: Command): void {
       const lines = await startServices(stateDir(), {
         services: services(which),
         apiPort: o.apiPort,
+        apiHost: o.apiHost,
         consolePort: o.consolePort,
         apiEnv: o.apiEnv ?? [],
         consoleEnv: o.consoleEnv ?? [],

@@ -37,7 +37,7 @@ export function registerServerCommands(program: Command): void {
     () => undefined,
     async (ctx) => ctx.print(await ctx.client.get('/v0/server/config')),
   );
-  apiCommand<{ file?: string }>(
+  apiCommand<{ file?: string; confirm?: string }>(
     config,
     {
       name: 'update',
@@ -48,9 +48,15 @@ export function registerServerCommands(program: Command): void {
         'jq \'.console.url = "https://bench.example.com"\' config.json | benchtrack server config update',
       ],
       notes:
-        'Secrets sent back as ************ keep their value. Some settings apply at the next start: the answer says which.',
+        'Secrets sent back as ************ keep their value. A document without security.secret_key or database.file is refused unless --confirm names them. Some settings apply at the next start: the answer says which.',
     },
-    (c) => c.option('--file <path>', 'the document (default: stdin)'),
+    (c) =>
+      c
+        .option('--file <path>', 'the document (default: stdin)')
+        .option(
+          '--confirm <keys>',
+          'keys the document may leave out: security.secret_key, database (comma-separated)',
+        ),
     async (ctx, _args, o) => {
       const { readFile } = await import('node:fs/promises');
       const { readStdin } = await import('../lib/stdin.js');
@@ -63,7 +69,8 @@ export function registerServerCommands(program: Command): void {
       } catch (error) {
         throw new UsageError(`the configuration is not valid JSON: ${(error as Error).message}`);
       }
-      const response = await ctx.client.put('/v0/server/config', { body: document });
+      const query = o.confirm ? { confirm: o.confirm } : undefined;
+      const response = await ctx.client.put('/v0/server/config', { body: document, query });
       ctx.print(response);
       const pending = response.headers['x-benchtrack-pending-restart'];
       if (pending)

@@ -96,7 +96,13 @@ describe('defaults', () => {
   it('fills replica, smtp and stats defaults', () => {
     const { config } = parseConfigDocument(
       {
-        smtp: { hostname: 'mail', username: 'u', secret: 's', from_name: 'B', from_email: 'b@example.com' },
+        smtp: {
+          hostname: 'mail',
+          username: 'u',
+          secret: 'smtp-secret',
+          from_name: 'B',
+          from_email: 'b@example.com',
+        },
         plus: { disaster_recovery: { replicas: [{ scheme: 'file', path: '/backup' }] }, stats: {} },
       },
       source,
@@ -178,7 +184,7 @@ describe('rules', () => {
     ],
     [{ database: { data_store: { service: 'gcs' } } }, 'database.data_store.service: must be cloud_s3'],
     [
-      { smtp: { hostname: 'h', username: 'u', secret: 's', from_name: 'n', from_email: 'nope' } },
+      { smtp: { hostname: 'h', username: 'u', secret: 'smtp-secret', from_name: 'n', from_email: 'nope' } },
       'smtp.from_email: must be an e-mail address',
     ],
     [
@@ -224,7 +230,7 @@ describe('rules', () => {
   });
 
   it('accepts IPv6 bind addresses and every replica scheme', () => {
-    const common = { access_key_id: 'a', secret_access_key: 'b' };
+    const common = { access_key_id: 'a', secret_access_key: 's3-secret-value' };
     const { config } = parseConfigDocument(
       {
         server: { bind_address: '[::1]:8080' },
@@ -232,9 +238,9 @@ describe('rules', () => {
           disaster_recovery: {
             replicas: [
               { scheme: 'file', path: '/r' },
-              { scheme: 'sftp', host: 'h', port: 22, user: 'u', password: 'p', key_path: '/k' },
+              { scheme: 'sftp', host: 'h', port: 22, user: 'u', password: 'sftp-password', key_path: '/k' },
               { scheme: 's3', bucket: 'b', endpoint: 'http://127.0.0.1:9000', region: 'x', ...common },
-              { scheme: 'abs', account_name: 'n', bucket: 'b', account_key: 'k' },
+              { scheme: 'abs', account_name: 'n', bucket: 'b', account_key: 'abs-account-key' },
               { scheme: 'gcs', bucket: 'b', snapshot_interval: '6h', validation_interval: '12h' },
             ],
           },

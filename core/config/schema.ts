@@ -10,14 +10,27 @@ const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'critical'] as co
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** A string that must be present; the message says when it is required. */
-function required(when?: string) {
+function required(when?: string, minLength = 1) {
   return z
     .string({
       error: (issue) =>
         issue.input === undefined ? `is required${when ? ` when ${when}` : ''}` : 'must be a string',
     })
-    .min(1, { error: `must not be empty${when ? ` when ${when}` : ''}` });
+    .min(minLength, {
+      error:
+        minLength === 1
+          ? `must not be empty${when ? ` when ${when}` : ''}`
+          : `must be at least ${minLength} characters long`,
+    });
 }
+
+/**
+ * Shortest secret accepted (`security.secret_key` asks for more). The log redacts each secret wherever it stands
+ * as a whole token; a shorter one would be a common word or a guessable password.
+ */
+export const SECRET_MIN_LENGTH = 8;
+
+const secret = (when?: string) => required(when, SECRET_MIN_LENGTH);
 
 function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
   return z.enum(values, {
@@ -230,7 +243,7 @@ export const DEFAULT_DATABASE_FILE = '/var/lib/benchtrack/data/benchtrack.db';
 const dataStoreSchema = z.strictObject({
   service: z.literal('cloud_s3', { error: 'must be cloud_s3 (the only supported data store)' }),
   access_key_id: required('data_store.service is cloud_s3'),
-  secret_access_key: required('data_store.service is cloud_s3'),
+  secret_access_key: secret('data_store.service is cloud_s3'),
   access_point: required('data_store.service is cloud_s3'),
 });
 
@@ -247,7 +260,7 @@ const smtpSchema = z.strictObject({
   insecure_host: z.boolean({ error: 'must be true or false' }).default(false),
   starttls: z.boolean({ error: 'must be true or false' }).default(true),
   username: required(),
-  secret: required(),
+  secret: secret(),
   from_name: required(),
   from_email: z.email({
     error: (issue) => (issue.input === undefined ? 'is required' : 'must be an e-mail address'),
@@ -272,7 +285,7 @@ const replicaSchema = z.discriminatedUnion(
       host: required('scheme is sftp'),
       port: integer(1, 65535).default(22),
       user: required('scheme is sftp'),
-      password: optionalString,
+      password: secret().optional(),
       path: optionalString,
       key_path: optionalString,
       ...replicaCommon,
@@ -284,7 +297,7 @@ const replicaSchema = z.discriminatedUnion(
       endpoint: z.url({ error: 'must be a URL' }).optional(),
       region: optionalString,
       access_key_id: required('scheme is s3'),
-      secret_access_key: required('scheme is s3'),
+      secret_access_key: secret('scheme is s3'),
       ...replicaCommon,
     }),
     z.strictObject({
@@ -292,7 +305,7 @@ const replicaSchema = z.discriminatedUnion(
       account_name: required('scheme is abs'),
       bucket: required('scheme is abs'),
       path: optionalString,
-      account_key: required('scheme is abs'),
+      account_key: secret('scheme is abs'),
       ...replicaCommon,
     }),
     z.strictObject({
@@ -306,7 +319,7 @@ const replicaSchema = z.discriminatedUnion(
 );
 
 const plusSchema = z.strictObject({
-  codehost: z.strictObject({ client_id: required(), client_secret: required() }).optional(),
+  codehost: z.strictObject({ client_id: required(), client_secret: secret() }).optional(),
   disaster_recovery: z
     .strictObject({
       busy_timeout: integer(0, 2 ** 31 - 1).default(5000),

@@ -136,6 +136,18 @@ export class PluginRegistry {
     return list.map((plugin) => this.register(plugin, { options: options.options, module }));
   }
 
+  /** A copy holding the same plugins but those loaded from `modules` (to try another plugin list on it). */
+  without(modules: ReadonlySet<string>): PluginRegistry {
+    const copy = new PluginRegistry();
+    for (const [entryKey, entry] of this.#entries) {
+      if (entry.module !== undefined && modules.has(entry.module)) continue;
+      copy.#entries.set(entryKey, entry);
+      for (const alias of entry.plugin.aliases ?? [])
+        copy.#aliases.set(key(entry.plugin.kind, alias), entry.plugin.id);
+    }
+    return copy;
+  }
+
   find<K extends PluginKind>(kind: K, idOrAlias: string): RegisteredPlugin<PluginOfKind<K>> | undefined {
     const id = this.#resolve(kind, idOrAlias);
     return id === undefined

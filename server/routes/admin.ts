@@ -1,6 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ForbiddenError, InternalError, redactConfig, type UserCaller } from '../../core/index.js';
+import {
+  DROPPABLE_KEYS,
+  ForbiddenError,
+  InternalError,
+  redactConfig,
+  type UserCaller,
+} from '../../core/index.js';
 import type { RouteContext } from '../context.js';
 
 const security = [{ bearer: [] }];
@@ -8,6 +14,23 @@ const tags = ['server'];
 const documentSchema = z
   .record(z.string(), z.unknown())
   .describe('The configuration document, or {"config": document} as older clients send it');
+const confirmSchema = z.object({
+  confirm: z
+    .string()
+    .transform((text) => text.split(',').map((key) => key.trim()))
+    .pipe(
+      z.array(
+        z.enum(DROPPABLE_KEYS, {
+          error: (issue) =>
+            `must list keys the document may leave out, comma-separated, among ${DROPPABLE_KEYS.join(', ')}; got ${JSON.stringify(issue.input)}`,
+        }),
+      ),
+    )
+    .optional()
+    .describe(
+      `Keys the document may leave out although the running server depends on them (${DROPPABLE_KEYS.join(', ')}), comma-separated`,
+    ),
+});
 
 function requireAdmin(caller: UserCaller): void {
   if (!caller.user.admin) throw new ForbiddenError('server configuration is for server administrators');
@@ -33,8 +56,9 @@ export function adminRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
           summary:
             'Validate, save (BENCHTRACK_CONFIG and BENCHTRACK_CONFIG_PATH) and apply a new configuration',
           description:
-            'Secrets sent back as ************ keep their value. A new bind address, TLS setting or body limit restarts the listener gracefully; database, plugins and log destination apply at the next start (listed in the X-Benchtrack-Pending-Restart header).',
+            'Secrets sent back as ************ keep their value. A document without security.secret_key or database.file is refused unless ?confirm= names them. Plugins are loaded and checked; a new one must be an installed package or a file in the configuration directory. A new bind address, TLS setting or body limit opens the new listener before anything is saved, then drains the old one; database, plugins and log destination apply at the next start (listed in the X-Benchtrack-Pending-Restart header). Nothing is saved or applied when any check fails.',
           security,
+          querystring: confirmSchema,
           body: documentSchema,
         },
       },
@@ -45,7 +69,7 @@ export function adminRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
         const body = request.body;
         const wrapped =
           Object.keys(body).every((key) => key === 'config' || key === 'delay') && 'config' in body;
-        const result = await ctx.deps.reconfigure(wrapped ? body.config : body);
+        const result = await ctx.deps.reconfigure(wrapped ? body.config : body, request.query.confirm ?? []);
         if (result.pendingRestart.length > 0) {
           reply.header('X-Benchtrack-Pending-Restart', result.pendingRestart.join(', '));
         }

@@ -1,6 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import {
   createLogger,
   parseConfigDocument,
@@ -8,6 +8,7 @@ import {
   secretValues,
   type Config,
   type ConfigDocument,
+  type LiveConfig,
   type Logger,
   type Storage,
 } from '../../core/index.js';
@@ -42,6 +43,8 @@ export interface TestAppOptions {
 
 interface Base {
   config: Config;
+  /** The configuration whose secrets the log redacts: the runtime's, once there is one. */
+  running: { live: LiveConfig };
   logger: Logger;
   registry: PluginRegistry;
   storage: Storage;
@@ -63,10 +66,11 @@ async function base(document: ConfigDocument): Promise<Base> {
     },
     { kind: 'default', description: 'test configuration' },
   );
+  const running = { live: { current: config } as LiveConfig };
   const logger = createLogger({
     name: config.logging.name,
     log: config.logging.log,
-    secrets: secretValues(config),
+    secrets: () => secretValues(running.live.current),
   });
   const registry = new PluginRegistry();
   await registerBuiltins(registry);
@@ -74,7 +78,7 @@ async function base(document: ConfigDocument): Promise<Base> {
     .get('storage', 'duckdb')
     .plugin.open({ file: config.database.file }, { logger });
   const pool = new WorkerPool(logger, { maxThreads: 2 });
-  return { config, logger, registry, storage, pool, dir, logPath };
+  return { config, running, logger, registry, storage, pool, dir, logPath };
 }
 
 function finish(b: Base, app: () => App, config: () => Config, stop: () => Promise<void>): TestApp {
@@ -121,7 +125,9 @@ export async function createTestApp(
     },
     b.config,
     options.configPath,
+    options.configPath ? dirname(options.configPath) : process.cwd(),
   );
+  b.running.live = runtime.config;
   await runtime.start();
   return finish(
     b,

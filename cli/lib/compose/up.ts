@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { openSync, closeSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
+import { isIP } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { UsageError } from '../errors.js';
@@ -13,6 +14,8 @@ import { isRunning, paths, readState, writeState, type Service, type ServiceStat
 export interface UpOptions {
   readonly services: readonly Service[];
   readonly apiPort: number;
+  /** IP address the API binds; by default the one its configuration binds, else 0.0.0.0. */
+  readonly apiHost?: string | undefined;
   readonly consolePort: number;
   readonly apiEnv: readonly string[];
   readonly consoleEnv: readonly string[];
@@ -36,6 +39,8 @@ function environment(pairs: readonly string[], flag: string): Record<string, str
 interface ApiConfig {
   readonly path: string;
   readonly database: string;
+  /** The IP address the API binds. */
+  readonly host: string;
   readonly document: Record<string, Record<string, unknown> | undefined>;
 }
 
@@ -43,8 +48,9 @@ interface ApiConfig {
  * The API's configuration document in the state directory, passed as BENCHTRACK_CONFIG_PATH, so a
  * `benchtrack server config update` is saved there and survives the next `up`. This run's port, console URL
  * and data location are set in it; everything else the user changed stays, and the secret key is made once
- * so sessions and API tokens outlive restarts. A console URL that is not local is the user's and stays.
- * Nothing is written yet; the data directory is made, so an unusable --api-volume fails here.
+ * so sessions and API tokens outlive restarts. The IP address the document binds stays (127.0.0.1 keeps a
+ * local API off the network) unless --api-host says otherwise. A console URL that is not local is the user's
+ * and stays. Nothing is written yet; the data directory is made, so an unusable --api-volume fails here.
  */
 async function apiConfig(dir: string, options: UpOptions): Promise<ApiConfig> {
   const path = join(dir, 'api-config.json');
@@ -57,20 +63,36 @@ async function apiConfig(dir: string, options: UpOptions): Promise<ApiConfig> {
         : join(dir, 'data', 'benchtrack.db');
   await mkdir(join(database, '..'), { recursive: true });
   document.security = { secret_key: randomBytes(32).toString('hex'), ...document.security };
-  document.server = { ...document.server, bind_address: `0.0.0.0:${options.apiPort}` };
+  const host = options.apiHost ?? configuredHost(document.server?.bind_address) ?? '0.0.0.0';
+  const ip = isIP(host) === 6 ? `[${host}]` : host;
+  document.server = { ...document.server, bind_address: `${ip}:${options.apiPort}` };
   // A public console URL (behind a proxy) set with `server config update` stays; a local one follows the port.
   const url = document.console?.url;
   if (typeof url !== 'string' || /^http:\/\/(localhost|127\.0\.0\.1)(:\d+)?\/?$/.test(url)) {
     document.console = { ...document.console, url: `http://localhost:${options.consolePort}` };
   }
   document.database = { ...document.database, file: database };
-  return { path, database, document };
+  return { path, database, host, document };
 }
 
-/** Answers any HTTP request on this port (the API's version route, the console's page)? */
-function answers(port: number, path: string): Promise<boolean> {
+/** The IP address of a `<ip>:<port>` bind address, if it is one. */
+function configuredHost(bindAddress: unknown): string | undefined {
+  if (typeof bindAddress !== 'string') return undefined;
+  const host = bindAddress.replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1');
+  return isIP(host) === 0 ? undefined : host;
+}
+
+/** Where to reach a service bound to `host`: the loopback address for a wildcard, else the address itself. */
+function reachableAt(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return 'localhost';
+  return isIP(host) === 6 ? `[${host}]` : host;
+}
+
+/** Answers any HTTP request at this URL (the API's version route, the console's page)? */
+function answers(url: URL): Promise<boolean> {
   return new Promise((done) => {
-    const request = http.get({ host: '127.0.0.1', port, path, timeout: 1000 }, (response) => {
+    const host = url.hostname === 'localhost' ? '127.0.0.1' : url.hostname.replace(/^\[(.*)\]$/, '$1');
+    const request = http.get({ host, port: url.port, path: url.pathname, timeout: 1000 }, (response) => {
       response.resume();
       done((response.statusCode ?? 500) < 500);
     });
@@ -85,6 +107,7 @@ async function start(
   program: ServiceProgram,
   port: number,
   env: Record<string, string>,
+  host = 'localhost',
 ): Promise<ServiceState> {
   const log = paths(dir, service).log;
   const fd = openSync(log, 'a');
@@ -100,7 +123,7 @@ async function start(
   const state = {
     pid: child.pid,
     port,
-    url: `http://localhost:${port}`,
+    url: `http://${host}:${port}`,
     log,
     started: new Date().toISOString(),
     command: program.args,
@@ -113,7 +136,7 @@ async function start(
 async function waitFor(state: ServiceState, service: Service, path: string, seconds: number): Promise<void> {
   const deadline = Date.now() + seconds * 1000;
   while (Date.now() < deadline) {
-    if (await answers(state.port, path)) return;
+    if (await answers(new URL(path, state.url))) return;
     if (!isRunning(state)) break;
     await sleep(100);
   }
@@ -153,6 +176,10 @@ async function plan(dir: string, options: UpOptions): Promise<Plan> {
   if (skipped.includes('api') || skipped.length === options.services.length) {
     throw new UsageError(`the ${skipped[0]} is not installed here (build it with \`npm run build\`)`);
   }
+  if (options.apiHost !== undefined && isIP(options.apiHost) === 0)
+    throw new UsageError(
+      `--api-host must be an IP address such as 127.0.0.1 or 0.0.0.0, got "${options.apiHost}"`,
+    );
   const apiEnv = environment(options.apiEnv, '--api-env');
   const consoleEnv = environment(options.consoleEnv, '--console-env');
   return { programs, skipped, config: await apiConfig(dir, options), apiEnv, consoleEnv };
@@ -171,17 +198,17 @@ export async function startServices(dir: string, options: UpOptions): Promise<st
   const api = programs.get('api');
   if (api) {
     const env = { BENCHTRACK_CONFIG_PATH: config.path, ...apiEnv };
-    const state = await start(dir, 'api', api, options.apiPort, env);
+    const state = await start(dir, 'api', api, options.apiPort, env, reachableAt(config.host));
     await waitFor(state, 'api', '/v0/server/version', options.waitSeconds);
     lines.push(`API      ${state.url}  (pid ${state.pid}, log ${state.log})`, `Data     ${config.database}`);
   }
   const consoleProgram = programs.get('console');
   if (consoleProgram) {
-    const apiPort = (await readState(dir, 'api'))?.port ?? options.apiPort;
+    const apiUrl = (await readState(dir, 'api'))?.url ?? `http://localhost:${options.apiPort}`;
     const env = {
       BENCHTRACK_CONFIG_PATH: config.path,
       BENCHTRACK_CONSOLE_PORT: String(options.consolePort),
-      BENCHTRACK_API_URL: `http://localhost:${apiPort}`,
+      BENCHTRACK_API_URL: apiUrl,
       ...(options.consoleVolume ? { BENCHTRACK_CONSOLE_ROOT: resolve(options.consoleVolume) } : {}),
       ...consoleEnv,
     };

@@ -1,0 +1,41 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startApiServer, type ApiServer } from './api-server.js';
+import { runCli } from './run-cli.js';
+
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
+
+let api: ApiServer;
+let token: string;
+
+beforeAll(async () => {
+  api = await startApiServer();
+  token = (await api.signUp('Admin User', 'admin@example.com')).token;
+});
+afterAll(async () => {
+  await api?.close();
+});
+
+const cli = (args: readonly string[]) =>
+  runCli(args, undefined, { env: { BENCHTRACK_HOST: api.url, BENCHTRACK_API_TOKEN: token } });
+
+describe('benchtrack server config update', () => {
+  it('refuses a document without the secret key, and sends it with --confirm', () => {
+    const view = cli(['server', 'config', 'view']);
+    expect(view.status, view.stderr).toBe(0);
+    const document = JSON.parse(view.stdout);
+    delete document.security.secret_key;
+    const file = join(api.dir, 'update.json');
+    writeFileSync(file, JSON.stringify(document));
+
+    const refused = cli(['server', 'config', 'update', '--file', file]);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('security.secret_key: is missing');
+    expect(refused.stderr).toContain('--confirm security.secret_key');
+
+    const confirmed = cli(['server', 'config', 'update', '--file', file, '--confirm', 'security.secret_key']);
+    expect(confirmed.status, confirmed.stderr).toBe(0);
+    expect(JSON.parse(confirmed.stdout).security.secret_key).toBe('************');
+  });
+});

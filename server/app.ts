@@ -53,7 +53,7 @@ export async function buildApp(
     logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: true }),
     return503OnClosing: true,
     // request.ip is the client named by X-Forwarded-For only when the peer is a configured proxy.
-    trustProxy: config.server.trusted_proxies?.length ? config.server.trusted_proxies : false,
+    trustProxy: listener.trusted_proxies?.length ? listener.trusted_proxies : false,
     routerOptions: { ignoreTrailingSlash: true },
   }) as unknown as App;
 

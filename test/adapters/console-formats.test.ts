@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { selectAdapter, type AdapterSettings, type Bmf, type BmfMetric } from '../../core/index.js';
+import { bmfDifferences, readFixture, registryWithBuiltins } from './corpus.js';
+
+/**
+ * Console output of real harness runs (test/fixtures/adapters/console, README there says how each was made),
+ * read by the adapter of its harness and by `magic`, compared exactly (`===` on every number).
+ */
+const registry = registryWithBuiltins();
+const console_ = (path: string) => readFixture(`console/${path}`);
+
+// Single multiplications, as the adapters convert (docs/adapters.md, "Units and numbers").
+const us = (x: number) => x * 1000;
+const ms = (x: number) => x * 1_000_000;
+const s = (x: number) => x * 1_000_000_000;
+const latency = (value: number, delta?: number): { latency: BmfMetric } => ({
+  latency:
+    delta === undefined ? { value } : { value, lower_value: value - delta, upper_value: value + delta },
+});
+
+function expectExact(adapter: string, file: string, expected: Bmf, settings: AdapterSettings = {}): void {
+  const output = console_(file);
+  const own = selectAdapter(registry, adapter).parse(output, settings);
+  expect(own, `${adapter} found no benchmarks in ${file}`).not.toBeNull();
+  expect(bmfDifferences(own?.bmf ?? {}, expected)).toEqual([]);
+  const magic = selectAdapter(registry, 'magic').parse(output, settings);
+  expect(magic?.adapter.id, `magic's choice for ${file}`).toBe(adapter);
+  expect(magic?.bmf).toEqual(own?.bmf);
+}
+
+function expectNothing(adapter: string, file: string, settings: AdapterSettings): void {
+  expect(selectAdapter(registry, adapter).parse(console_(file), settings)).toBeNull();
+}
+
+describe('hyperfine console output (shell_hyperfine)', () => {
+  it('reads the full style with colours, several commands, warnings and the Summary block', () => {
+    expectExact('shell_hyperfine', 'shell/hyperfine/full-color.txt', {
+      true: latency(ms(11.3), ms(3.8)),
+      'sleep 0.01': latency(ms(21.7), ms(5.4)),
+      'ls /': latency(ms(17.2), ms(16.2)),
+    });
+  });
+
+  it('reads the basic style, seconds and milliseconds', () => {
+    expectExact('shell_hyperfine', 'shell/hyperfine/basic-seconds.txt', {
+      'sleep 1.05': latency(s(1.059), s(0.009)),
+      'sleep 0.3': latency(ms(309.8), ms(10.6)),
+    });
+  });
+
+  it('reads a terminal capture with progress bars redrawn by carriage returns', () => {
+    expectExact('shell_hyperfine', 'shell/hyperfine/terminal-progress.txt', {
+      'sleep 0.020': latency(ms(26.4), ms(3.6)),
+      'sleep 0.040': latency(ms(66.0), ms(12.0)),
+    });
+  });
+
+  it('reads single runs (abs ≡, no σ so no bounds) and command names containing ": "', () => {
+    expectExact('shell_hyperfine', 'shell/hyperfine/single-run-warnings.txt', {
+      'fails: on purpose': latency(0),
+      nap: latency(ms(20.5)),
+    });
+  });
+
+  it('reads the nocolor style and microseconds', () => {
+    expectExact('shell_hyperfine', 'shell/hyperfine/nocolor.txt', {
+      true: latency(ms(7.1), ms(3.9)),
+      'echo hi': latency(ms(10.1), ms(5.6)),
+    });
+    expectExact('shell_hyperfine', 'shell/hyperfine/microseconds-handmade.txt', {
+      './target/release/noop': latency(us(612.4), us(48.9)),
+      './target/debug/noop': latency(ms(1.1), ms(0.1)),
+    });
+  });
+
+  it('takes mean as the default, and finds nothing for median (the console prints none)', () => {
+    expectExact(
+      'shell_hyperfine',
+      'shell/hyperfine/basic-seconds.txt',
+      {
+        'sleep 1.05': latency(s(1.059), s(0.009)),
+        'sleep 0.3': latency(ms(309.8), ms(10.6)),
+      },
+      { average: 'mean' },
+    );
+    expectNothing('shell_hyperfine', 'shell/hyperfine/basic-seconds.txt', { average: 'median' });
+  });
+});

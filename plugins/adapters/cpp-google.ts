@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineAdapter, type BmfMetric } from '../../core/index.js';
 import { acceptsAverage } from './shared/average.js';
+import { parseGoogleConsole } from './shared/google-console.js';
 import { readJson } from './shared/json-input.js';
 import { ResultsBuilder, spread } from './shared/results.js';
 import { isTimeUnit, nanos } from './shared/text.js';
@@ -21,7 +22,7 @@ const schema = z.object({
 type Row = z.infer<typeof row>;
 
 /**
- * Google Benchmark `--benchmark_format=json` output; latency = `real_time` in ns. With repetitions the
+ * Google Benchmark `--benchmark_format=json` output (console output: shared/google-console.ts); latency = `real_time` in ns. With repetitions the
  * reference keeps whichever repetition came last; here a run that has a `mean` aggregate row is reported once,
  * under its run name, as that mean with the `stddev` aggregate as bounds, and its repetition and other
  * aggregate rows are not reported separately.
@@ -30,11 +31,11 @@ export default defineAdapter({
   id: 'cpp_google',
   description: 'Google Benchmark (C++)',
   reads:
-    'Google Benchmark JSON: latency = real_time in ns; with repetitions, the mean aggregate ± the stddev aggregate',
+    'Google Benchmark JSON or console output: latency = real time in ns; with repetitions, the mean aggregate ± the stddev aggregate; console user counters as measures',
   parse(output, settings) {
     if (!acceptsAverage(settings, 'mean')) return null;
     const json = readJson(output, schema);
-    if (!json) return null;
+    if (!json) return parseGoogleConsole(output);
     const aggregates = aggregatesByRun(json.benchmarks);
     const results = new ResultsBuilder();
     for (const benchmark of json.benchmarks) {

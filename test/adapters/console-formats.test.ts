@@ -86,3 +86,71 @@ describe('hyperfine console output (shell_hyperfine)', () => {
     expectNothing('shell_hyperfine', 'shell/hyperfine/basic-seconds.txt', { average: 'median' });
   });
 });
+
+describe('Google Benchmark console output (cpp_google)', () => {
+  const G = 1024 ** 3;
+  it('reads rows with user counters, repetitions through their aggregates, and ns/us/ms/s', () => {
+    expectExact('cpp_google', 'cpp/google/console.txt', {
+      'BM_memcpy/64': {
+        ...latency(5.61),
+        bytes_per_second: { value: 31.5866 * G },
+        items_per_second: { value: 529.935 * 1e6 },
+      },
+      'BM_memcpy/65536': {
+        ...latency(3105),
+        bytes_per_second: { value: 68.3471 * G },
+        items_per_second: { value: 1.1198 * 1e6 },
+      },
+      // Three repetitions, then _mean, _median, _stddev and _cv (a percentage) rows: one benchmark.
+      'BM_string_copy/repeats:3': latency(8.57, 1.81),
+      'BM_sleep/50': {
+        ...latency(us(222)),
+        rate: { value: 36.4921 * 1000 },
+        wakeups: { value: 2.888 * 1000 },
+      },
+      'BM_sleep/2000/iterations:20': {
+        ...latency(ms(2.73)),
+        rate: { value: 18.1183 * 1000 },
+        wakeups: { value: 20 },
+      },
+      // Aggregates only (ReportAggregatesOnly): the mean row's counters.
+      'BM_sleep/300000/iterations:4/repeats:3': {
+        ...latency(s(0.301), s(0)),
+        rate: { value: 8.20173 * 1000 },
+        wakeups: { value: 4 },
+      },
+    });
+  });
+
+  it('reads --benchmark_repetitions runs, whose names carry no repeats:', () => {
+    expectExact('cpp_google', 'cpp/google/console-repetitions-flag.txt', {
+      'BM_memcpy/64': {
+        ...latency(8.17, 0.787),
+        bytes_per_second: { value: 39.7122 * G },
+        items_per_second: { value: 666.26 * 1e6 },
+      },
+    });
+  });
+
+  it('reads IEC suffixes as powers of 1024 and plain ones as powers of 1000 (but bytes_per_second)', () => {
+    const output = [
+      'Benchmark        Time     CPU   Iterations UserCounters...',
+      '----------------------------------------------------------',
+      'BM_a          1.50 ns  1.50 ns  1000 bytes_per_second=2Gi/s items=3Ki frames_per_second=4M/s small=5m',
+    ].join('\n');
+    expect(selectAdapter(registry, 'cpp_google').parse(output, {})?.bmf).toEqual({
+      BM_a: {
+        ...latency(1.5),
+        bytes_per_second: { value: 2 * G },
+        items: { value: 3 * 1024 },
+        frames_per_second: { value: 4 * 1e6 },
+        small: { value: 5 * 0.001 },
+      },
+    });
+  });
+
+  it('needs the table header, and refuses median like the JSON reading', () => {
+    expect(selectAdapter(registry, 'cpp_google').parse('BM_a  1.50 ns  1.50 ns  1000\n', {})).toBeNull();
+    expectNothing('cpp_google', 'cpp/google/console.txt', { average: 'median' });
+  });
+});

@@ -154,3 +154,57 @@ describe('Google Benchmark console output (cpp_google)', () => {
     expectNothing('cpp_google', 'cpp/google/console.txt', { average: 'median' });
   });
 });
+
+describe('pytest-benchmark console table (python_pytest)', () => {
+  it('reads several groups, thousands separators and (ratio) columns, ns and ms', () => {
+    expectExact('python_pytest', 'python/pytest/table-groups.txt', {
+      'test_sum[1]': latency(154.9849, 176.3098),
+      'test_sum[100]': latency(1133.7559, 1555.4085),
+      test_fib_10: latency(12592.6687, 16910.8568),
+      test_fib_15: latency(174081.6329, 242235.0706),
+      test_sleep_short: latency(ms(2.67), ms(1.2413)),
+      test_sleep_long: latency(ms(1103.5208), ms(0.6099)),
+    });
+  });
+
+  it('reads median ± IQR when asked', () => {
+    expectExact(
+      'python_pytest',
+      'python/pytest/table-groups.txt',
+      {
+        'test_sum[1]': latency(78.0349, 6.3447),
+        'test_sum[100]': latency(560.1335, 58.988),
+        test_fib_10: latency(6089.87, 673.9),
+        test_fib_15: latency(71769.9, 4959.5),
+        test_sleep_short: latency(ms(2.1139), ms(0.703)),
+        test_sleep_long: latency(ms(1103.5208), ms(0.8625)),
+      },
+      { average: 'median' },
+    );
+  });
+
+  it('reads a coloured terminal capture in us and s', () => {
+    expectExact('python_pytest', 'python/pytest/table-terminal.txt', {
+      test_fib_10: latency(us(9.6056), us(17.1619)),
+      test_sleep_long: latency(s(1.128), s(0.0336)),
+    });
+  });
+
+  it('passes over the "Computing stats ..." progress joined to the table by carriage returns', () => {
+    expectExact('python_pytest', 'python/pytest/computing-stats.txt', {
+      'test_sum[1]': latency(61.6206, 77.8922),
+      'test_sum[100]': latency(347.6828, 66.5134),
+      test_fib_10: latency(7767.2811, 9333.8073),
+    });
+  });
+
+  it('finds nothing when the columns of the requested average were not printed', () => {
+    const output = [
+      'Name (time in us)     Min       Max      Mean',
+      '---------------------------------------------',
+      'test_a            1.0 (1.0)  3.0 (1.0)  2.0 (1.0)',
+      '---------------------------------------------',
+    ].join('\n');
+    expect(selectAdapter(registry, 'python_pytest').parse(output, {})).toBeNull();
+  });
+});

@@ -208,3 +208,18 @@ describe('pytest-benchmark console table (python_pytest)', () => {
     expect(selectAdapter(registry, 'python_pytest').parse(output, {})).toBeNull();
   });
 });
+
+describe('Catch2 --benchmark-no-analysis (cpp_catch2)', () => {
+  it('reads one row per benchmark: the mean, no bounds; wrapped test case and benchmark names', () => {
+    const longCase =
+      "Sleeping and a long test case name that needs more than one line of the console reporter's width to print";
+    expectExact('cpp_catch2', 'cpp/catch2/no-analysis.txt', {
+      'Fibonacci: fib 10': latency(58.4758),
+      'Fibonacci: fib 20': latency(us(8.85887)),
+      [`${longCase}: sleep 2 ms`]: latency(ms(2.13662)),
+      [`${longCase}: vector push_back of many elements, named at length to wrap`]: latency(128.016),
+      'Seconds: sleep 1.1 s': latency(s(1.11281)),
+    });
+    expectNothing('cpp_catch2', 'cpp/catch2/no-analysis.txt', { average: 'median' });
+  });
+});

@@ -223,3 +223,33 @@ describe('Catch2 --benchmark-no-analysis (cpp_catch2)', () => {
     expectNothing('cpp_catch2', 'cpp/catch2/no-analysis.txt', { average: 'median' });
   });
 });
+
+describe("Node's console.time / timeEnd / timeLog (js_time)", () => {
+  it('reads "label: 1.853ms", seconds, labels containing ": " and timeLog lines with data (the last reading wins)', () => {
+    expectExact('js_time', 'js/time/node.txt', {
+      parse: latency(ms(2.366)),
+      // timeLog at 22.796ms with data, then timeEnd at 39.053ms.
+      'db: insert 1000 rows': latency(ms(39.053)),
+      default: latency(ms(0.003)),
+      'slow step': latency(s(1.244)),
+      loop: latency(ms(12.258)),
+    });
+  });
+
+  it('reads minutes (m:ss.mmm) and hours (h:mm:ss.mmm), converted from seconds', () => {
+    expectExact('js_time', 'js/time/node-minutes.txt', {
+      'cache: warm': latency(s(1.505)),
+      'nightly import': latency(s(60 + 1.289)),
+    });
+    expectExact('js_time', 'js/time/node-hours-handmade.txt', {
+      migrate: latency(s(3600 + 2 * 60 + 3.456)),
+      vacuum: latency(s(7200 + 0)),
+    });
+  });
+
+  it('prefers the reading that ends the line, so a label may hold what looks like a time', () => {
+    expect(selectAdapter(registry, 'js_time').parse('step: 2ms budget: 1.5ms\n', {})?.bmf).toEqual({
+      'step: 2ms budget': latency(ms(1.5)),
+    });
+  });
+});

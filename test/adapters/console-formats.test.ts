@@ -253,3 +253,35 @@ describe("Node's console.time / timeEnd / timeLog (js_time)", () => {
     });
   });
 });
+
+describe('go test -json (go_bench)', () => {
+  it('reads benchmark lines from the output events, a line split across two events included', () => {
+    const zero = { 'B/op': { value: 0 }, 'allocs/op': { value: 0 } };
+    expectExact('go_bench', 'go/bench/test-json.txt', {
+      'BenchmarkFib10-2': { ...latency(241.3), ...zero },
+      'BenchmarkJoin-2': {
+        ...latency(46.18),
+        'MB/s': { value: 64.96 },
+        'B/op': { value: 5 },
+        'allocs/op': { value: 1 },
+      },
+      'BenchmarkSizes/x-2': { ...latency(19.78), depth: { value: 5 }, ...zero },
+      'BenchmarkSizes/xxx-2': { ...latency(13170), depth: { value: 15 }, ...zero },
+    });
+  });
+
+  it('keeps packages tested in parallel apart', () => {
+    const event = (pkg: string, text: string) =>
+      JSON.stringify({ Action: 'output', Package: pkg, Output: text });
+    const output = [
+      event('a', 'BenchmarkA-2 \t'),
+      event('b', 'BenchmarkB-2 \t 100\t 7 ns/op\n'),
+      event('a', ' 200\t 5 ns/op\n'),
+      '# a build line that is not an event',
+    ].join('\n');
+    expect(selectAdapter(registry, 'go_bench').parse(output, {})?.bmf).toEqual({
+      'BenchmarkB-2': latency(7),
+      'BenchmarkA-2': latency(5),
+    });
+  });
+});

@@ -87,6 +87,7 @@ function triple(line: string): { name: string; first: number } | null {
  * long for its column wraps: the lines before the row that carries the numbers are its beginning.
  */
 function readNoAnalysis(all: readonly string[], results: ResultsBuilder): void {
+  if (!all.some((line) => NO_ANALYSIS_HEADER.test(line))) return;
   let testCase: string | undefined;
   let state: 'none' | 'rule' | 'rows' = 'none';
   let wrapped: string[] = [];

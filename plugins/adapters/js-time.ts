@@ -7,6 +7,8 @@ const BROWSER = new RegExp(`:[ \\t]+([0-9,]+)(${TIME_UNIT})[ \\t]+-[ \\t]+timer[
 // Node: `1.853ms`, `1.234s`, `1:02.345 (m:ss.mmm)` or `1:02:03.456 (h:mm:ss.mmm)` after `<name>: `.
 const NODE_TIME = '(?:([0-9.]+)(ms|s)|(?:([0-9]+):)?([0-9]+):([0-9]{2}\\.[0-9]{3}) \\((?:h:m)?m:ss\\.mmm\\))';
 const NODE_END = new RegExp(`: ${NODE_TIME}$`, 'y');
+// Every Node reading has `: <digit>`; most lines of other output do not, so they are passed over at once.
+const NODE_HINT = /: [0-9]/;
 // `console.timeLog(label, ...data)` prints the data after the time.
 const NODE_LOG = new RegExp(`: ${NODE_TIME} .*$`, 'y');
 
@@ -37,6 +39,7 @@ function browser(line: string): { name: string; value: number } | null {
 
 /** A line that ends with the time (timeEnd) is preferred to one read as time plus data (timeLog). */
 function node(line: string): { name: string; value: number } | null {
+  if (!NODE_HINT.test(line)) return null;
   const found = splitAtSuffix(line, NODE_END, ':') ?? splitAtSuffix(line, NODE_LOG, ':');
   if (!found || found.name === '') return null;
   const m = found.match;

@@ -4,7 +4,7 @@
  * packages tested in parallel interleave). `null` when the input holds no such event.
  */
 export function goTestJsonText(output: string): string | null {
-  if (output.trimStart()[0] !== '{') return null;
+  if (output.trimStart()[0] !== '{' || !output.includes('"Action"')) return null;
   const packages = new Map<string, string[]>();
   for (const line of output.split('\n')) {
     const event = parseEvent(line);

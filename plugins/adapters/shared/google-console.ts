@@ -26,6 +26,8 @@ interface Row {
  * reported separately (the same reading as the JSON output).
  */
 export function parseGoogleConsole(output: string): Bmf | null {
+  // Most output magic tries is not this table: one scan for the header word instead of splitting lines.
+  if (!output.includes('Iterations')) return null;
   const rows = readRows(terminalLines(output));
   const names = new Set(rows.map((r) => r.name));
   const runs = new Set(

@@ -14,7 +14,7 @@ const TIME = new RegExp(
  * prints no median, so `median` finds nothing; the Range line and the Summary block are not read.
  */
 export function parseHyperfineConsole(output: string, settings: AdapterSettings): Bmf | null {
-  if (settings.average === 'median') return null;
+  if (settings.average === 'median' || !output.includes('Time (')) return null;
   const results = new ResultsBuilder();
   let command: string | undefined;
   for (const line of terminalLines(output)) {

@@ -32,6 +32,7 @@ interface Table {
  * `(ratio)` columns are read; the `Computing stats ...` progress redrawn with `\r` is passed over.
  */
 export function parsePytestConsole(output: string, settings: AdapterSettings): Bmf | null {
+  if (!output.includes('Name (time in ')) return null;
   const [center, deviation] = WANTED[settings.average ?? 'mean'];
   const results = new ResultsBuilder();
   let table: Table | null = null;

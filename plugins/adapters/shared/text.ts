@@ -128,6 +128,7 @@ export function stripAnsi(input: string): string {
  */
 export function terminalLines(output: string): string[] {
   const all = lines(stripAnsi(output));
+  if (!output.includes('\r')) return all;
   for (let i = 0; i < all.length; i++) {
     const line = all[i] as string;
     const cr = line.lastIndexOf('\r');

@@ -6,11 +6,12 @@ import { TIME_UNIT, decimal, integer, lines, nanos, splitAtSuffix } from './shar
 const BROWSER = new RegExp(`:[ \\t]+([0-9,]+)(${TIME_UNIT})[ \\t]+-[ \\t]+timer[ \\t]+ended$`, 'y');
 // Node: `1.853ms`, `1.234s`, `1:02.345 (m:ss.mmm)` or `1:02:03.456 (h:mm:ss.mmm)` after `<name>: `.
 const NODE_TIME = '(?:([0-9.]+)(ms|s)|(?:([0-9]+):)?([0-9]+):([0-9]{2}\\.[0-9]{3}) \\((?:h:m)?m:ss\\.mmm\\))';
-const NODE_END = new RegExp(`: ${NODE_TIME}$`, 'y');
+// The name is everything before the first `: ` the reading fits after (lazy, so the first fitting colon).
+const NODE_END = new RegExp(`^(.+?): ${NODE_TIME}$`);
 // Every Node reading has `: <digit>`; most lines of other output do not, so they are passed over at once.
 const NODE_HINT = /: [0-9]/;
 // `console.timeLog(label, ...data)` prints the data after the time.
-const NODE_LOG = new RegExp(`: ${NODE_TIME} .*$`, 'y');
+const NODE_LOG = new RegExp(`^(.+?): ${NODE_TIME} `);
 
 /** `console.time` / `console.timeEnd` / `console.timeLog` output, from browsers or Node. */
 export default defineAdapter({
@@ -40,14 +41,14 @@ function browser(line: string): { name: string; value: number } | null {
 /** A line that ends with the time (timeEnd) is preferred to one read as time plus data (timeLog). */
 function node(line: string): { name: string; value: number } | null {
   if (!NODE_HINT.test(line)) return null;
-  const found = splitAtSuffix(line, NODE_END, ':') ?? splitAtSuffix(line, NODE_LOG, ':');
-  if (!found || found.name === '') return null;
-  const m = found.match;
-  if (m[1] !== undefined) {
-    const value = decimal(m[1]);
-    return value === null ? null : { name: found.name, value: nanos(value, m[2] as string) };
+  const m = NODE_END.exec(line) ?? NODE_LOG.exec(line);
+  if (!m) return null;
+  const name = m[1] as string;
+  if (m[2] !== undefined) {
+    const value = decimal(m[2]);
+    return value === null ? null : { name, value: nanos(value, m[3] as string) };
   }
   // Hours and minutes, then seconds with milliseconds; converted from seconds in one multiplication.
-  const seconds = Number(m[3] ?? 0) * 3600 + Number(m[4]) * 60 + Number(m[5]);
-  return { name: found.name, value: nanos(seconds, 's') };
+  const seconds = Number(m[4] ?? 0) * 3600 + Number(m[5]) * 60 + Number(m[6]);
+  return { name, value: nanos(seconds, 's') };
 }

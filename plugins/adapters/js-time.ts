@@ -8,8 +8,6 @@ const BROWSER = new RegExp(`:[ \\t]+([0-9,]+)(${TIME_UNIT})[ \\t]+-[ \\t]+timer[
 const NODE_TIME = '(?:([0-9.]+)(ms|s)|(?:([0-9]+):)?([0-9]+):([0-9]{2}\\.[0-9]{3}) \\((?:h:m)?m:ss\\.mmm\\))';
 // The name is everything before the first `: ` the reading fits after (lazy, so the first fitting colon).
 const NODE_END = new RegExp(`^(.+?): ${NODE_TIME}$`);
-// Every Node reading has `: <digit>`; most lines of other output do not, so they are passed over at once.
-const NODE_HINT = /: [0-9]/;
 // `console.timeLog(label, ...data)` prints the data after the time.
 const NODE_LOG = new RegExp(`^(.+?): ${NODE_TIME} `);
 
@@ -40,8 +38,11 @@ function browser(line: string): { name: string; value: number } | null {
 
 /** A line that ends with the time (timeEnd) is preferred to one read as time plus data (timeLog). */
 function node(line: string): { name: string; value: number } | null {
-  if (!NODE_HINT.test(line)) return null;
-  const m = NODE_END.exec(line) ?? NODE_LOG.exec(line);
+  // Every Node reading has `: `; most lines of other output do not, and a string search is cheaper than a regex.
+  if (!line.includes(': ')) return null;
+  // A reading that ends the line ends in `ms`, `s` or `mmm)`; other lines skip that scan.
+  const ends = line.endsWith('s') || line.endsWith(')');
+  const m = (ends ? NODE_END.exec(line) : null) ?? NODE_LOG.exec(line);
   if (!m) return null;
   const name = m[1] as string;
   if (m[2] !== undefined) {

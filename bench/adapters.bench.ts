@@ -14,6 +14,7 @@ import { BenchReport } from './lib/report.js';
  */
 const MB = 1024 * 1024;
 const TOOL_OUTPUT = fileURLToPath(new URL('../test/fixtures/adapters/bencher/tool_output/', import.meta.url));
+const CONSOLE = fileURLToPath(new URL('../test/fixtures/adapters/console/', import.meta.url));
 
 /** Text adapters and the fixture directories their harness output comes from. */
 const TEXT: Record<string, string> = {
@@ -30,8 +31,18 @@ const TEXT: Record<string, string> = {
   dart_benchmark_harness: 'dart/benchmark_harness',
 };
 
-function harnessOutput(dir: string): string {
-  const path = join(TOOL_OUTPUT, dir);
+/** Console formats read by the same adapters (test/fixtures/adapters/console): label, adapter, directory. */
+const CONSOLE_FORMATS: [string, string, string][] = [
+  ['shell_hyperfine/console', 'shell_hyperfine', 'shell/hyperfine'],
+  ['cpp_google/console', 'cpp_google', 'cpp/google'],
+  ['cpp_catch2/no-analysis', 'cpp_catch2', 'cpp/catch2'],
+  ['python_pytest/console', 'python_pytest', 'python/pytest'],
+  ['js_time/node', 'js_time', 'js/time'],
+  ['go_bench/test-json', 'go_bench', 'go/bench'],
+];
+
+function harnessOutput(dir: string, root = TOOL_OUTPUT): string {
+  const path = join(root, dir);
   return readdirSync(path)
     .sort()
     .filter((file) => !file.startsWith('json_'))
@@ -101,6 +112,13 @@ for (const [id, dir] of Object.entries(TEXT)) {
   if (!adapter) throw new Error(`no built-in adapter ${id}`);
   const output = harnessOutput(dir);
   measure(adapter, repeatTo(output, 10 * MB), repeatTo(output, 20 * MB));
+}
+
+for (const [label, id, dir] of CONSOLE_FORMATS) {
+  const adapter = adapters.get(id);
+  if (!adapter) throw new Error(`no built-in adapter ${id}`);
+  const output = harnessOutput(dir, CONSOLE);
+  measure(adapter, repeatTo(output, 10 * MB), repeatTo(output, 20 * MB), label);
 }
 
 const json = adapters.get('json') as AdapterPlugin;

@@ -1,5 +1,6 @@
 import { defineAdapter, type BmfMetric } from '../../core/index.js';
 import { acceptsAverage } from './shared/average.js';
+import { goTestJsonText } from './shared/go-test-json.js';
 import { ResultsBuilder } from './shared/results.js';
 import { TIME_UNIT, decimal, integer, lines, nanos } from './shared/text.js';
 
@@ -9,7 +10,7 @@ const LINE = new RegExp(
 );
 
 /**
- * `go test -bench` output. Beyond the reference (which keeps only the time), the other columns become
+ * `go test -bench` output, as text or as `go test -json` events. Beyond the reference (which keeps only the time), the other columns become
  * measures named by their unit: `-benchmem`'s `B/op` and `allocs/op`, `MB/s` from `b.SetBytes`, and any
  * `b.ReportMetric` unit. Lines the reference rejects are still rejected.
  */
@@ -17,11 +18,11 @@ export default defineAdapter({
   id: 'go_bench',
   description: 'Go testing benchmarks (go test -bench)',
   reads:
-    'go test -bench text: "BenchmarkFib10-8  5000000  325 ns/op  0 B/op  0 allocs/op"; latency in ns plus one measure per extra column (B/op, allocs/op, MB/s, ReportMetric units)',
+    'go test -bench text or go test -json: "BenchmarkFib10-8  5000000  325 ns/op  0 B/op  0 allocs/op"; latency in ns plus one measure per extra column (B/op, allocs/op, MB/s, ReportMetric units)',
   parse(output, settings) {
     if (!acceptsAverage(settings, 'mean')) return null;
     const results = new ResultsBuilder();
-    for (const line of lines(output)) {
+    for (const line of lines(goTestJsonText(output) ?? output)) {
       const m = LINE.exec(line);
       if (!m || integer(m[2] as string) === null) continue;
       const value = decimal(m[3] as string);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineAdapter } from '../../core/index.js';
 import { readJson } from './shared/json-input.js';
+import { parsePytestConsole } from './shared/pytest-console.js';
 import { ResultsBuilder, spread } from './shared/results.js';
 import { nanos } from './shared/text.js';
 
@@ -15,14 +16,15 @@ const schema = z.object({
   ),
 });
 
-/** pytest-benchmark `--benchmark-json` output (statistics in seconds). */
+/** pytest-benchmark `--benchmark-json` output (statistics in seconds), or its console table. */
 export default defineAdapter({
   id: 'python_pytest',
   description: 'pytest-benchmark (Python)',
-  reads: 'pytest-benchmark JSON: one benchmark per fullname; latency in ns, mean ± stddev (or median ± IQR)',
+  reads:
+    'pytest-benchmark JSON (one benchmark per fullname) or console table (per name as printed); latency in ns, mean ± stddev (or median ± IQR)',
   parse(output, settings) {
     const json = readJson(output, schema);
-    if (!json) return null;
+    if (!json) return parsePytestConsole(output, settings);
     const results = new ResultsBuilder();
     for (const { fullname, stats } of json.benchmarks) {
       const metric =

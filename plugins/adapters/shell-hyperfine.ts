@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineAdapter, type BmfMetric } from '../../core/index.js';
+import { parseHyperfineConsole } from './shared/hyperfine-console.js';
 import { readJson } from './shared/json-input.js';
 import { ResultsBuilder } from './shared/results.js';
 import { nanos } from './shared/text.js';
@@ -20,16 +21,16 @@ const schema = z.object({
   ),
 });
 
-/** hyperfine `--export-json` output. */
+/** hyperfine `--export-json` output, or its console output when the input is not that JSON. */
 export default defineAdapter({
   id: 'shell_hyperfine',
   aliases: ['hyperfine'],
   description: 'hyperfine command benchmarks',
   reads:
-    'hyperfine --export-json: one benchmark per command; latency in ns, mean ± stddev (or median with min/max)',
+    'hyperfine --export-json or console output: one benchmark per command; latency in ns, mean ± stddev (JSON also median with min/max)',
   parse(output, settings) {
     const json = readJson(output, schema);
-    if (!json) return null;
+    if (!json) return parseHyperfineConsole(output, settings);
     const results = new ResultsBuilder();
     for (const run of json.results) {
       results.metric(run.command, 'latency', settings.average === 'median' ? median(run) : mean(run));

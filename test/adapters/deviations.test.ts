@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { selectAdapter } from '../../core/index.js';
-import { registryWithBuiltins } from './corpus.js';
+import { readFixture, registryWithBuiltins } from './corpus.js';
 
 /** Where we go beyond the reference on purpose (docs/adapters.md, "Deliberate differences"). */
 const registry = registryWithBuiltins();
@@ -96,5 +96,45 @@ describe('cpp_google reads repetitions through their aggregates', () => {
 
   it('keeps refusing the median average, like the reference', () => {
     expect(parse('cpp_google', output, 'median')).toBeNull();
+  });
+});
+
+describe('cpp_google reads user counters', () => {
+  it('makes every numeric field that is not a row field a measure named by the counter', () => {
+    const output = JSON.stringify({
+      context: { caches: [] },
+      benchmarks: [
+        {
+          name: 'BM_io',
+          run_type: 'iteration',
+          iterations: 8,
+          real_time: 5,
+          cpu_time: 4,
+          time_unit: 'ns',
+          bytes_per_second: 1.5e9,
+          items_per_second: 2.5e8,
+          wakeups: 8,
+          label: 'text is not a counter',
+        },
+      ],
+    });
+    expect(parse('cpp_google', output)).toEqual({
+      BM_io: {
+        latency: { value: 5 },
+        bytes_per_second: { value: 1.5e9 },
+        items_per_second: { value: 2.5e8 },
+        wakeups: { value: 8 },
+      },
+    });
+  });
+
+  it('gives a real JSON run the same benchmarks and measures as its console reading', () => {
+    const bmf = parse('cpp_google', readFixture('console/cpp/google/counters.json'));
+    const shape = (b: typeof bmf) =>
+      Object.entries(b ?? {}).map(([name, m]) => [name, Object.keys(m).sort()]);
+    expect(shape(bmf)).toEqual([
+      ['BM_memcpy/64', ['bytes_per_second', 'items_per_second', 'latency']],
+      ['BM_sleep/50', ['latency', 'rate', 'wakeups']],
+    ]);
   });
 });

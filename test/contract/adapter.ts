@@ -11,8 +11,8 @@ import {
 import { bigInput, longLines, smallInputs } from './adapter-inputs.js';
 
 export interface AdapterContractOptions {
-  /** Output the adapter reads: it must find benchmarks in it, and the same with CRLF line endings. */
-  readonly sample?: string;
+  /** Output the adapter reads (or several): it must find benchmarks in each, and the same with CRLF line endings. */
+  readonly sample?: string | readonly string[];
   /** Seconds allowed for the 50 MB input (default 20, generous for a shared 2-core CI machine). */
   readonly bigInputSeconds?: number;
 }
@@ -61,9 +61,10 @@ export function describeAdapterContract(plugin: AdapterPlugin, options: AdapterC
       expect(seconds).toBeLessThan(options.bigInputSeconds ?? 20);
     });
 
-    if (options.sample !== undefined) {
-      const sample = options.sample;
-      it('reads its sample, deterministically, with LF or CRLF line endings', () => {
+    const samples = options.sample === undefined ? [] : [options.sample].flat();
+    samples.forEach((sample, index) => {
+      const which = samples.length > 1 ? ` ${index + 1}` : '';
+      it(`reads its sample${which}, deterministically, with LF or CRLF line endings`, () => {
         const lf = sample.replace(/\r\n/g, '\n');
         const first = plugin.parse(lf, {});
         expect(first, 'no benchmarks found in the sample').not.toBeNull();
@@ -71,7 +72,7 @@ export function describeAdapterContract(plugin: AdapterPlugin, options: AdapterC
         expect(plugin.parse(lf, {})).toEqual(first);
         expect(plugin.parse(lf.replace(/\n/g, '\r\n'), {})).toEqual(first);
       });
-    }
+    });
   });
 }
 

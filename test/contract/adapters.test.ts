@@ -4,6 +4,8 @@ import { describeAdapterContract } from './adapter.js';
 
 const sample = (path: string) =>
   readFileSync(new URL(`../fixtures/adapters/bencher/tool_output/${path}`, import.meta.url), 'utf8');
+const consoleSample = (path: string) =>
+  readFileSync(new URL(`../fixtures/adapters/console/${path}`, import.meta.url), 'utf8');
 
 /** One output each built-in adapter must read (from the corpus). */
 const SAMPLES: Record<string, string> = {
@@ -29,8 +31,21 @@ const SAMPLES: Record<string, string> = {
   dart_benchmark_harness: 'dart/benchmark_harness/two.txt',
 };
 
+/** Console output the adapters of those harnesses read as well (test/fixtures/adapters/console). */
+const CONSOLE_SAMPLES: Record<string, string> = {
+  cpp_google: 'cpp/google/console.txt',
+  cpp_catch2: 'cpp/catch2/no-analysis.txt',
+  go_bench: 'go/bench/test-json.txt',
+  js_time: 'js/time/node.txt',
+  python_pytest: 'python/pytest/computing-stats.txt',
+  shell_hyperfine: 'shell/hyperfine/terminal-progress.txt',
+};
+
 for (const plugin of builtinAdapters) {
   const path = SAMPLES[plugin.id];
   if (path === undefined) throw new Error(`no contract sample for built-in adapter ${plugin.id}`);
-  describeAdapterContract(plugin, { sample: sample(path) });
+  const extra = CONSOLE_SAMPLES[plugin.id];
+  describeAdapterContract(plugin, {
+    sample: extra === undefined ? sample(path) : [sample(path), consoleSample(extra)],
+  });
 }

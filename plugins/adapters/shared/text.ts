@@ -121,3 +121,18 @@ const ANSI = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_
 export function stripAnsi(input: string): string {
   return input.includes('\x1b') ? input.replace(ANSI, '') : input;
 }
+
+/**
+ * The lines a terminal shows: ANSI escapes removed, and within a line only the text after its last carriage
+ * return (progress bars and "Computing stats ..." redraw the line with `\r`, the final text wins).
+ */
+export function terminalLines(output: string): string[] {
+  const all = lines(stripAnsi(output));
+  if (!output.includes('\r')) return all;
+  for (let i = 0; i < all.length; i++) {
+    const line = all[i] as string;
+    const cr = line.lastIndexOf('\r');
+    if (cr !== -1) all[i] = line.slice(cr + 1);
+  }
+  return all;
+}

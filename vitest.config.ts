@@ -16,7 +16,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: [
-            '{core,plugins,workers,cli,console}/**/*.test.ts',
+            '{core,kit,plugins,workers,cli,console}/**/*.test.ts',
             'test/{contract,adapters,models,workers}/**/*.test.ts',
           ],
         },

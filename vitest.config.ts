@@ -29,7 +29,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'e2e',
-          include: ['test/{cli,browser}/**/*.test.ts'],
+          include: ['test/{cli,browser,examples}/**/*.test.ts'],
           globalSetup: ['test/helpers/build-dist.ts'],
         },
       },

@@ -16,7 +16,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: [
-            '{core,plugins,workers,cli,console}/**/*.test.ts',
+            '{core,kit,plugins,workers,cli,console}/**/*.test.ts',
             'test/{contract,adapters,models,workers}/**/*.test.ts',
           ],
         },
@@ -29,7 +29,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'e2e',
-          include: ['test/{cli,browser}/**/*.test.ts'],
+          include: ['test/{cli,browser,examples}/**/*.test.ts'],
           globalSetup: ['test/helpers/build-dist.ts'],
         },
       },

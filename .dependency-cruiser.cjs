@@ -18,10 +18,26 @@ module.exports = {
       to: { path: '^(plugins|server|workers|cli|console|bench|test)/' },
     },
     {
-      name: 'plugins-import-core-only',
+      name: 'plugins-import-the-kit-only',
+      comment:
+        'Built-in plugins use the public plugin kit, as third-party plugins must; the catalogues (index.ts) take the registry from core.',
       severity: 'error',
-      from: { path: '^plugins/', pathNot: TESTS },
-      to: { path: '^(server|workers|cli|console|bench|test)/' },
+      from: { path: '^plugins/', pathNot: [TESTS, '^plugins/(index|models/index)\\.ts$'] },
+      to: { path: '^(core|server|workers|cli|console|bench|test)/' },
+    },
+    {
+      name: 'kit-imports-core',
+      comment:
+        'The kit re-exports core; its contract suites also drive the worker pool, as the service does.',
+      severity: 'error',
+      from: { path: '^kit/', pathNot: TESTS },
+      to: { path: '^(plugins|server|cli|console|bench|test)/|^workers/tasks/' },
+    },
+    {
+      name: 'core-does-not-import-the-kit',
+      severity: 'error',
+      from: { path: '^core/' },
+      to: { path: '^kit/' },
     },
     {
       name: 'plugin-imports-another-plugin',

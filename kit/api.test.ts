@@ -34,4 +34,8 @@ describe('the plugin kit public API', () => {
   it('benchtrack/plugin-kit exports exactly the names in kit/api.txt', async () => {
     await expect(apiOf('./index.ts')).toMatchFileSnapshot('./api.txt');
   });
+
+  it('benchtrack/plugin-kit/testing exports exactly the names in kit/testing-api.txt', async () => {
+    await expect(apiOf('./testing.ts')).toMatchFileSnapshot('./testing-api.txt');
+  });
 });

@@ -35,7 +35,8 @@ import type { Direction, ListOptions, Page, TableReader, TableWriter, Where } fr
 
 /**
  * The storage contract: repository-level operations, never raw SQL. Each storage plugin (DuckDB embedded,
- * later PostgreSQL) implements it, and `test/contract/storage.ts` is the suite every implementation passes.
+ * later PostgreSQL) implements it, and `describeStorageContract` (benchtrack/plugin-kit/testing) is the suite every
+ * implementation passes.
  */
 
 /** What an engine can do, so callers branch on capabilities, never on "is this DuckDB?". */

@@ -43,7 +43,8 @@ function parseLine(text) {
 
 export default defineAdapter({
   id: 'ndjson',
-  description: 'Newline-delimited JSON results: {"benchmark", "measure", "value", "lower"?, "upper"?} a line.',
+  description:
+    'Newline-delimited JSON results: {"benchmark", "measure", "value", "lower"?, "upper"?} a line.',
   reads: 'newline-delimited JSON, one {"benchmark","measure","value"} object a line',
   parse(output, settings) {
     // every value is one measurement: there is no mean or median to choose

@@ -24,7 +24,9 @@ describe('ndjson adapter', () => {
   });
 
   it('finds nothing when a result line is malformed, rather than storing part of the output', () => {
-    expect(ndjson.parse('{"benchmark": "a", "value": 1}\n{"benchmark": "b", "value": "fast"}', {})).toBeNull();
+    expect(
+      ndjson.parse('{"benchmark": "a", "value": 1}\n{"benchmark": "b", "value": "fast"}', {}),
+    ).toBeNull();
   });
 
   it('finds nothing when asked for a mean or a median', () => {

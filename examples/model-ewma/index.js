@@ -8,7 +8,8 @@ import { defineModel, modelParamsSchema } from 'benchtrack/plugin-kit';
 
 export default defineModel({
   id: 'ewma',
-  description: 'Exponentially weighted mean of the history plus or minus a multiple of its weighted deviation.',
+  description:
+    'Exponentially weighted mean of the history plus or minus a multiple of its weighted deviation.',
   params: modelParamsSchema('ewma', { boundary: 'multiplier' }),
   limits(samples, params) {
     if (samples.length < 2) return null;

@@ -7,7 +7,10 @@ describeModelContract(ewma, {
   module: new URL('./index.js', import.meta.url).href,
   params: { lower_boundary: 3, upper_boundary: 3 },
   invalidParams: [
-    { params: { upper_boundary: -1 }, message: 'threshold upper_boundary must be at least 0 for ewma, got -1' },
+    {
+      params: { upper_boundary: -1 },
+      message: 'threshold upper_boundary must be at least 0 for ewma, got -1',
+    },
   ],
 });
 

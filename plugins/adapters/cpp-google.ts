@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineAdapter, type BmfMetric } from '../../core/index.js';
+import { defineAdapter, type BmfMetric } from '../../kit/index.js';
 import { acceptsAverage } from './shared/average.js';
 import { parseGoogleConsole } from './shared/google-console.js';
 import { readJson } from './shared/json-input.js';

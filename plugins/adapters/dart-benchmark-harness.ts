@@ -1,4 +1,4 @@
-import { defineAdapter } from '../../core/index.js';
+import { defineAdapter } from '../../kit/index.js';
 import { acceptsAverage } from './shared/average.js';
 import { ResultsBuilder } from './shared/results.js';
 import { decimal, lines, nanos } from './shared/text.js';

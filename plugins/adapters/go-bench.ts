@@ -1,4 +1,4 @@
-import { defineAdapter, type BmfMetric } from '../../core/index.js';
+import { defineAdapter, type BmfMetric } from '../../kit/index.js';
 import { acceptsAverage } from './shared/average.js';
 import { goTestJsonText } from './shared/go-test-json.js';
 import { ResultsBuilder } from './shared/results.js';

@@ -1,4 +1,4 @@
-import type { AdapterPlugin } from '../../core/index.js';
+import type { AdapterPlugin } from '../../kit/index.js';
 import cSharpDotNet from './c-sharp-dot-net.js';
 import cppCatch2 from './cpp-catch2.js';
 import cppGoogle from './cpp-google.js';

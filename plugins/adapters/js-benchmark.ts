@@ -1,4 +1,4 @@
-import { defineAdapter } from '../../core/index.js';
+import { defineAdapter } from '../../kit/index.js';
 import { acceptsAverage } from './shared/average.js';
 import { ResultsBuilder, spread } from './shared/results.js';
 import { decimal, integer, lines, splitAtSuffix } from './shared/text.js';

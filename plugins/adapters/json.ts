@@ -1,4 +1,4 @@
-import { defineAdapter, parseBmf } from '../../core/index.js';
+import { defineAdapter, parseBmf } from '../../kit/index.js';
 import { parseSerdeJson } from './shared/serde-json.js';
 
 /**

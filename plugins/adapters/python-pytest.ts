@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineAdapter } from '../../core/index.js';
+import { defineAdapter } from '../../kit/index.js';
 import { readJson } from './shared/json-input.js';
 import { parsePytestConsole } from './shared/pytest-console.js';
 import { ResultsBuilder, spread } from './shared/results.js';

@@ -1,4 +1,4 @@
-import { defineAdapter } from '../../core/index.js';
+import { defineAdapter } from '../../kit/index.js';
 import { ResultsBuilder } from './shared/results.js';
 import { decimal, lines, nanos, splitAtSuffix } from './shared/text.js';
 

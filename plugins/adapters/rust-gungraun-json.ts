@@ -1,4 +1,4 @@
-import { defineAdapter } from '../../core/index.js';
+import { defineAdapter } from '../../kit/index.js';
 import { parseGungraunJson } from './shared/gungraun-json.js';
 
 /** Gungraun JSON summaries only. */

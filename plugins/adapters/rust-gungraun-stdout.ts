@@ -1,4 +1,4 @@
-import { defineAdapter } from '../../core/index.js';
+import { defineAdapter } from '../../kit/index.js';
 import { parseGungraunStdout } from './shared/gungraun-stdout.js';
 
 /** Gungraun (iai-callgrind) console output only. */

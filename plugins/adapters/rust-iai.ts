@@ -1,4 +1,4 @@
-import { defineAdapter, type BmfMetric } from '../../core/index.js';
+import { defineAdapter, type BmfMetric } from '../../kit/index.js';
 import { ResultsBuilder } from './shared/results.js';
 import { decimal, integer, lines } from './shared/text.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineAdapter, type BmfMetric } from '../../core/index.js';
+import { defineAdapter, type BmfMetric } from '../../kit/index.js';
 import { parseHyperfineConsole } from './shared/hyperfine-console.js';
 import { readJson } from './shared/json-input.js';
 import { ResultsBuilder } from './shared/results.js';

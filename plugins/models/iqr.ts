@@ -1,4 +1,4 @@
-import { defineModel, modelParamsSchema } from '../../core/index.js';
+import { defineModel, modelParamsSchema } from '../../kit/index.js';
 import { sides } from './shared/sides.js';
 import { allFinite, quartiles } from './shared/stats.js';
 

@@ -1,4 +1,4 @@
-import { defineModel, modelParamsSchema } from '../../core/index.js';
+import { defineModel, modelParamsSchema } from '../../kit/index.js';
 import { allFinite } from './shared/stats.js';
 
 /**

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { builtinAdapters } from '../../plugins/adapters/index.js';
-import { describeAdapterContract } from './adapter.js';
+import { describeAdapterContract } from '../../kit/testing.js';
 
 const sample = (path: string) =>
   readFileSync(new URL(`../fixtures/adapters/bencher/tool_output/${path}`, import.meta.url), 'utf8');

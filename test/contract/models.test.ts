@@ -8,7 +8,8 @@ import tTest from '../../plugins/models/t-test.js';
 import zScore from '../../plugins/models/z-score.js';
 import type { ModelPlugin } from '../../core/index.js';
 import { afterAll } from 'vitest';
-import { createTestPool, describeModelContract, type ModelContractOptions } from './model.js';
+import { describeModelContract, type ModelContractOptions } from '../../kit/testing.js';
+import { createTestPool } from '../../kit/testing/model.js';
 
 const probability = (id: string) => [
   {

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { PluginRegistry, selectAdapter, type AdapterPlugin } from '../../core/index.js';
-import { describeAdapterContract } from './adapter.js';
+import { describeAdapterContract } from '../../kit/testing.js';
 
 // Loaded the way `plugins: ["./custom-adapter.js"]` in the configuration loads it: by module specifier.
 const registry = new PluginRegistry();

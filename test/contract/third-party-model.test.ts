@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { PluginRegistry, type ModelPlugin, type RegisteredPlugin } from '../../core/index.js';
 import { computeBoundaries, modelRef } from '../../workers/boundaries.js';
-import { createTestPool, describeModelContract } from './model.js';
+import { describeModelContract } from '../../kit/testing.js';
+import { createTestPool } from '../../kit/testing/model.js';
 
 /** Loaded the way configuration names a plugin file: a path, turned into a module specifier by the registry. */
 const registry = new PluginRegistry();

@@ -1,4 +1,4 @@
-import type { AdapterSettings, Average } from '../../../core/index.js';
+import type { AdapterSettings, Average } from '../../../kit/index.js';
 
 /**
  * Whether an adapter takes the requested `average`. Unset is always fine; a set value must be one the

@@ -1,4 +1,4 @@
-import type { Bmf, BmfMetric } from '../../../core/index.js';
+import type { Bmf, BmfMetric } from '../../../kit/index.js';
 import { ResultsBuilder, spread } from './results.js';
 import { decimal, integer, nanos, splitAtSuffix, terminalLines } from './text.js';
 

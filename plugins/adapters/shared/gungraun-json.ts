@@ -1,4 +1,4 @@
-import type { Bmf, BmfMetric } from '../../../core/index.js';
+import type { Bmf, BmfMetric } from '../../../kit/index.js';
 import { ERROR_TOOLS, JSON_SUMMARIES, slugOf } from './gungraun-measures.js';
 import { ResultsBuilder } from './results.js';
 import { parseSerdeJson } from './serde-json.js';

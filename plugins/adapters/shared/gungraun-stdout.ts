@@ -1,4 +1,4 @@
-import type { Bmf, BmfMetric } from '../../../core/index.js';
+import type { Bmf, BmfMetric } from '../../../kit/index.js';
 import { STDOUT_TOOLS, slugOf } from './gungraun-measures.js';
 import { ResultsBuilder } from './results.js';
 import { decimal, stripAnsi } from './text.js';

@@ -1,4 +1,4 @@
-import type { AdapterSettings, Bmf } from '../../../core/index.js';
+import type { AdapterSettings, Bmf } from '../../../kit/index.js';
 import { ResultsBuilder, spread } from './results.js';
 import { TIME_UNIT, decimal, nanos, splitAtSuffix, terminalLines } from './text.js';
 

@@ -1,4 +1,4 @@
-import { setOwn, type Bmf, type BmfMetric } from '../../../core/index.js';
+import { setOwn, type Bmf, type BmfMetric } from '../../../kit/index.js';
 import { validName } from './text.js';
 
 /**

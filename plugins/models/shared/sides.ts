@@ -1,4 +1,4 @@
-import type { ModelLimits, ModelParams } from '../../../core/index.js';
+import type { ModelLimits, ModelParams } from '../../../kit/index.js';
 
 /**
  * Assembles limits: a side is computed only when its boundary is set (reference 3.2), from the boundary value.

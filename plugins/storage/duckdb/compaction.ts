@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { Logger } from '../../../core/index.js';
+import type { Logger } from '../../../kit/index.js';
 import type { Database } from './database.js';
 
 /** Rows are clustered by series, then time: a perf or history query for a few series reads a few row groups. */

@@ -1,7 +1,7 @@
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { StorageError, type Logger } from '../../../core/index.js';
+import { StorageError, type Logger } from '../../../kit/index.js';
 import { isRead, ReadCache, StatementCache } from './cache.js';
 import { useReadView, useStatementCache } from './sql.js';
 

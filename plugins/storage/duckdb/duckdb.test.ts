@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger, StorageError } from '../../../core/index.js';
-import { describeStorageContract } from '../../../test/contract/storage.js';
+import { describeStorageContract } from '../../../kit/testing.js';
 import { duckdbStorage } from './index.js';
 
 const logger = createLogger({ name: 'test', log: { mode: 'stderr_terminal', level: 'error' } });

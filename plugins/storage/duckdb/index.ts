@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineStorage, type Storage } from '../../../core/index.js';
+import { defineStorage, type Storage } from '../../../kit/index.js';
 import { MetricCompactor } from './compaction.js';
 import { Database } from './database.js';
 import { migrate, recordedVersion } from './migrate.js';

@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { StorageError, type AppliedMigration } from '../../../core/index.js';
+import { StorageError, type AppliedMigration } from '../../../kit/index.js';
 
 /** One forward-only schema change. Its statements run in one transaction with its bookkeeping row. */
 export interface Migration {

@@ -6,7 +6,7 @@ import {
   type TableReader,
   type TableWriter,
   type Where,
-} from '../../../core/index.js';
+} from '../../../kit/index.js';
 import { execute, ident, likePattern, query, type Param, type Params } from './sql.js';
 
 export interface TableSpec {

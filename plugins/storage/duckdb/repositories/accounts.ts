@@ -8,7 +8,7 @@ import type {
   ProjectsWriter,
   ReadRepositories,
   WriteRepositories,
-} from '../../../../core/index.js';
+} from '../../../../kit/index.js';
 import { execute, query } from '../sql.js';
 import { pageSql, tableReader, tableWriter, whereSql, type TableSpec } from '../table.js';
 

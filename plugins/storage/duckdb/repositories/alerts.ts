@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { AlertRecord, AlertsReader, WriteRepositories } from '../../../../core/index.js';
+import type { AlertRecord, AlertsReader, WriteRepositories } from '../../../../kit/index.js';
 import { query } from '../sql.js';
 import { tableReader, tableWriter, type TableSpec } from '../table.js';
 

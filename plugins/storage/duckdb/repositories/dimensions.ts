@@ -8,7 +8,7 @@ import type {
   ReadRepositories,
   VersionRecord,
   WriteRepositories,
-} from '../../../../core/index.js';
+} from '../../../../kit/index.js';
 import { execute, query } from '../sql.js';
 import { alertsReader, alertsWriter } from './alerts.js';
 import { tableReader, tableWriter, type TableSpec } from '../table.js';

@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { HistoryColumns, HistoryRequest } from '../../../../core/index.js';
+import type { HistoryColumns, HistoryRequest } from '../../../../kit/index.js';
 import { readColumns } from '../columns.js';
 import { query, queryChunks } from '../sql.js';
 

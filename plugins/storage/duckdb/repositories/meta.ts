@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { MetaReader, MetaWriter } from '../../../../core/index.js';
+import type { MetaReader, MetaWriter } from '../../../../kit/index.js';
 
 export function metaReader(connection: DuckDBConnection): MetaReader {
   return {

@@ -9,7 +9,7 @@ import type {
   ReadRepositories,
   ReportRecord,
   WriteRepositories,
-} from '../../../../core/index.js';
+} from '../../../../kit/index.js';
 import { execute, ident, query } from '../sql.js';
 import { tableReader, tableWriter, type TableSpec } from '../table.js';
 import { history } from './history.js';

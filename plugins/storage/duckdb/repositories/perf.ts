@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { PerfColumns, PerfRequest } from '../../../../core/index.js';
+import type { PerfColumns, PerfRequest } from '../../../../kit/index.js';
 import { readColumns, UuidColumn } from '../columns.js';
 import { query, queryChunks } from '../sql.js';
 

@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { ReportRecord, ReportsReader, ReportSummary } from '../../../../core/index.js';
+import type { ReportRecord, ReportsReader, ReportSummary } from '../../../../kit/index.js';
 import { query } from '../sql.js';
 import { tableReader, type TableSpec } from '../table.js';
 

@@ -15,6 +15,7 @@ const STATUS: Record<ErrorName, number> = {
   RateLimitError: 429,
   StorageError: 500,
   UnavailableError: 503,
+  WorkerError: 503,
   InternalError: 500,
 };
 
@@ -36,11 +37,17 @@ export function describeError(
   error: unknown,
   bodyLimit: number,
   request?: Pick<FastifyRequest, 'method' | 'url'>,
-): { status: number; code?: string; message: string } {
+): { status: number; code?: string; message: string; retryAfterSeconds?: number } {
   const name = errorName(error);
   if (name && name in STATUS) {
-    const known = error as { code?: string; message: string };
-    return { status: STATUS[name as ErrorName], code: known.code, message: known.message };
+    const known = error as { code?: string; message: string; details?: { retryAfterSeconds?: unknown } };
+    const retry = known.details?.retryAfterSeconds;
+    return {
+      status: STATUS[name as ErrorName],
+      code: known.code,
+      message: known.message,
+      ...(typeof retry === 'number' ? { retryAfterSeconds: retry } : {}),
+    };
   }
   const fastifyError = error as FastifyError;
   if (hasZodFastifySchemaValidationErrors(error)) {
@@ -82,13 +89,17 @@ export function describeError(
   return { status: 500, code: 'internal', message: 'internal error' };
 }
 
-/** Fastify error handler: one body shape for every error; only server faults are logged. */
+/**
+ * Fastify error handler: one body shape for every error; only server faults are logged. An error that knows when
+ * to come back (details.retryAfterSeconds) sets Retry-After.
+ */
 export function errorHandler(bodyLimit: number) {
   return (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
-    const { status, code, message } = describeError(error, bodyLimit, request);
+    const { status, code, message, retryAfterSeconds } = describeError(error, bodyLimit, request);
     if (status >= 500) {
       request.log.error({ err: error, request_id: request.id }, 'request failed');
     }
+    if (retryAfterSeconds !== undefined) reply.header('Retry-After', String(retryAfterSeconds));
     const body: ErrorBody = {
       request_id: request.id,
       ...(code ? { error_code: code } : {}),

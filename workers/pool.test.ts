@@ -64,7 +64,7 @@ describe('WorkerPool', () => {
   });
 
   describe('faults', () => {
-    const quiet = () => createLogger({ name: 't', log: { mode: 'stderr_terminal', level: 'fatal' } });
+    const quiet = () => createLogger({ name: 't', log: { mode: 'stderr_terminal', level: 'critical' } });
     const values = () => new Float64Array([1, 2]);
 
     it('stops a task past its time limit, replaces its thread, and goes on', async () => {

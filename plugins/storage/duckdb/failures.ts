@@ -1,4 +1,4 @@
-import { UnavailableError } from '../../../core/index.js';
+import { BenchtrackError, UnavailableError } from '../../../core/index.js';
 
 /**
  * What an engine error means for the whole database. `fatal`: DuckDB invalidated the database (a checkpoint or
@@ -8,6 +8,8 @@ import { UnavailableError } from '../../../core/index.js';
 export type Failure = 'fatal' | 'disk_full';
 
 export function failureOf(error: unknown): Failure | undefined {
+  // only the engine's own errors: ours may quote what a caller sent, which could read like these
+  if (error instanceof BenchtrackError) return undefined;
   const message = (error as { message?: unknown } | undefined)?.message;
   if (typeof message !== 'string') return undefined;
   // a fatal error's message quotes its cause, often "No space left on device": test for fatal first

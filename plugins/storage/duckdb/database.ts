@@ -1,10 +1,17 @@
-import { accessSync, constants, mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { StorageError, type Logger, type StorageHealth } from '../../../core/index.js';
 import { isRead, ReadCache, StatementCache } from './cache.js';
 import { committedAnyway, failureOf, unavailable } from './failures.js';
+import {
+  closeHandle,
+  connectAll,
+  openError,
+  prepareLocation,
+  type DatabaseOptions,
+  type Handle,
+} from './handle.js';
 import { useReadView, useStatementCache } from './sql.js';
 
 /** Files opened by this process: DuckDB must have exactly one instance per file per process. */
@@ -17,23 +24,6 @@ interface PendingWrite {
   readonly fn: (connection: DuckDBConnection) => Promise<unknown>;
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: unknown) => void;
-}
-
-export interface DatabaseOptions {
-  readonly file: string;
-  /** Connections that serve reads concurrently with the single writer. */
-  readonly readers: number;
-  /** DuckDB's checkpoint_threshold: the WAL size at which a commit checkpoints (DuckDB's default: 16MB). */
-  readonly checkpointThreshold?: string;
-}
-
-/** An open instance and its connections; replaced as a whole when the database is reopened. */
-interface Handle {
-  readonly instance: DuckDBInstance;
-  readonly writer: DuckDBConnection;
-  readonly readers: readonly DuckDBConnection[];
-  /** Connections handed out by `connect` (compaction): closed with the instance, so none keeps the file open. */
-  readonly others: Set<DuckDBConnection>;
 }
 
 /** Pauses between attempts to reopen an invalidated database: from half a second, doubling, up to 10 s. */
@@ -420,62 +410,4 @@ function watchWrites(writer: DuckDBConnection, cache: StatementCache): void {
       );
     },
   });
-}
-
-/** Opens the file with its writer and reader connections; nothing stays open when that fails. */
-async function connectAll(path: string, options: DatabaseOptions): Promise<Handle> {
-  const instance = await DuckDBInstance.create(path, {
-    autoinstall_known_extensions: 'false',
-    autoload_known_extensions: 'false',
-    ...(options.checkpointThreshold ? { checkpoint_threshold: options.checkpointThreshold } : {}),
-  });
-  try {
-    const writer = await instance.connect();
-    const readers = await Promise.all(Array.from({ length: options.readers }, () => instance.connect()));
-    return { instance, writer, readers, others: new Set() };
-  } catch (error) {
-    instance.closeSync();
-    throw error;
-  }
-}
-
-/** Closes connections and instance; an instance DuckDB invalidated may refuse, which changes nothing here. */
-function closeHandle({ instance, writer, readers, others }: Handle): void {
-  for (const closable of [writer, ...readers, ...others, instance]) {
-    try {
-      closable.closeSync();
-    } catch {
-      // already unusable: the file is released with the instance either way
-    }
-  }
-}
-
-function prepareLocation(path: string): void {
-  const directory = dirname(path);
-  const fix =
-    'set database.file to a path this user can write, or create the directory and grant write access';
-  try {
-    mkdirSync(directory, { recursive: true });
-  } catch (error) {
-    throw new StorageError(
-      `cannot create the database directory ${directory} (${(error as NodeJS.ErrnoException).code ?? String(error)}); ${fix}`,
-    );
-  }
-  try {
-    accessSync(directory, constants.W_OK);
-  } catch {
-    throw new StorageError(`the database directory ${directory} is not writable; ${fix}`);
-  }
-}
-
-function openError(path: string, error: unknown): StorageError {
-  const message = (error as Error).message ?? String(error);
-  if (/lock/i.test(message)) {
-    return new StorageError(
-      `database ${path} is in use by another process (${message}); stop that process or point database.file elsewhere`,
-      {},
-      { cause: error },
-    );
-  }
-  return new StorageError(`cannot open database ${path}: ${message}`, {}, { cause: error });
 }

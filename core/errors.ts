@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'plugin_invalid'
   | 'storage_failure'
   | 'unavailable'
+  | 'worker_failed'
   | 'internal';
 
 export type ErrorName =
@@ -30,6 +31,7 @@ export type ErrorName =
   | 'PluginError'
   | 'StorageError'
   | 'UnavailableError'
+  | 'WorkerError'
   | 'InternalError';
 
 export interface ErrorDetails {
@@ -128,10 +130,22 @@ export class StorageError extends BenchtrackError {
   readonly code = 'storage_failure';
 }
 
-/** A dependency outside Benchtrack (mail relay, object store) failed; the message says what to do. */
+/**
+ * A dependency outside Benchtrack (mail relay, object store, the disk under the database) failed; the message says
+ * what to do. `details.retry_after_seconds`, when set, becomes the answer's Retry-After header.
+ */
 export class UnavailableError extends BenchtrackError {
   readonly name = 'UnavailableError';
   readonly code = 'unavailable';
+}
+
+/**
+ * A worker task ran past its time limit, or its thread died; the thread has been replaced and the pool goes on.
+ * Details may carry `retry_after_seconds`, as UnavailableError's do.
+ */
+export class WorkerError extends BenchtrackError {
+  readonly name = 'WorkerError';
+  readonly code = 'worker_failed';
 }
 
 export class InternalError extends BenchtrackError {

@@ -15,6 +15,7 @@ const STATUS: Record<ErrorName, number> = {
   RateLimitError: 429,
   StorageError: 500,
   UnavailableError: 503,
+  WorkerError: 503,
   InternalError: 500,
 };
 
@@ -88,7 +89,10 @@ export function describeError(
   return { status: 500, code: 'internal', message: 'internal error' };
 }
 
-/** Fastify error handler: one body shape for every error; only server faults are logged. */
+/**
+ * Fastify error handler: one body shape for every error; only server faults are logged. An error that knows when
+ * to come back (details.retry_after_seconds) sets Retry-After.
+ */
 export function errorHandler(bodyLimit: number) {
   return (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const { status, code, message, retryAfter } = describeError(error, bodyLimit, request);

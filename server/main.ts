@@ -14,8 +14,11 @@ import {
   type Logger,
 } from '../core/index.js';
 import { registerBuiltins } from '../plugins/index.js';
-import { WorkerPool } from '../workers/pool.js';
-import { ServerRuntime } from './runtime.js';
+import { CLOSE_GRACE_MS, WorkerPool } from '../workers/pool.js';
+import { ServerRuntime, STOP_GRACE_MS } from './runtime.js';
+
+/** Past this, a shutdown that has not finished (a query or a native call that never returns) exits anyway. */
+const SHUTDOWN_LIMIT_MS = STOP_GRACE_MS + CLOSE_GRACE_MS + 5_000;
 
 /**
  * Composition root of `benchtrack-api`: configuration, logger, plugins, storage, worker pool, HTTP. Nothing
@@ -64,6 +67,10 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down: draining requests');
+    setTimeout(() => {
+      logger.error({ limit_ms: SHUTDOWN_LIMIT_MS }, 'shutdown did not finish in time: exiting');
+      process.exit(1);
+    }, SHUTDOWN_LIMIT_MS).unref();
     await runtime.stop();
     await pool.close();
     await storage.close();

@@ -277,6 +277,23 @@ export interface MaintenanceResult {
   readonly ms: number;
 }
 
+/**
+ * Whether the storage can serve, as the health endpoint shows it to anyone: fixed words, never a path or an
+ * engine's message.
+ */
+export interface StorageHealth {
+  /**
+   * `disk_full`: the last write failed for lack of disk space (reads still work; the next write that succeeds
+   * clears it). `reopening`: the engine gave up on the database after a fatal I/O error and it is being reopened;
+   * every call fails until it is. `closed`: the storage has been closed.
+   */
+  readonly status: 'ok' | 'disk_full' | 'reopening' | 'closed';
+  /** When the current state began (RFC 3339); absent when ok. */
+  readonly since?: string;
+  /** Times the database was reopened after a fatal error since the start. */
+  readonly reopened: number;
+}
+
 export interface Storage {
   readonly capabilities: StorageCapabilities;
   /** Migrations applied when this storage was opened (empty when the schema was already current). */
@@ -297,6 +314,11 @@ export interface Storage {
    * Reads and writes go on meanwhile.
    */
   maintain?(): Promise<MaintenanceResult>;
+  /**
+   * The storage's state. A storage that cannot serve for a while (disk full, reopening) fails calls with an
+   * UnavailableError whose details carry `retry_after_seconds`.
+   */
+  health(): StorageHealth;
   /** Waits for running work, then releases the database. Idempotent; any later call fails. */
   close(): Promise<void>;
 }

@@ -5,8 +5,29 @@ import type { RouteContext } from '../context.js';
 
 const versionSchema = z.object({ version: z.string().describe('Semantic version of the running API') });
 const consoleSchema = z.object({ url: z.string().describe('URL of the web console (console.url)') });
+const healthSchema = z.object({
+  status: z.enum(['ok', 'unavailable']),
+  message: z.string().optional().describe('The failing parts, when status is unavailable'),
+  database: z.object({
+    status: z.enum(['ok', 'disk_full', 'reopening', 'closed']),
+    since: z.string().optional().describe('When the current state began (RFC 3339)'),
+    reopened: z.number().int().describe('Times the database was reopened after a fatal error'),
+  }),
+  workers: z.object({
+    status: z.enum(['ok', 'stuck', 'closed']),
+    threads: z.number().int(),
+    max_threads: z.number().int(),
+    tasks_in_flight: z.number().int(),
+    oldest_task_ms: z.number().int(),
+    task_time_limit_ms: z.number().int(),
+    tasks_timed_out: z.number().int(),
+    threads_crashed: z.number().int(),
+  }),
+});
+/** Seconds a monitor is asked to wait before asking again when something is failing. */
+const HEALTH_RETRY_AFTER_SECONDS = 5;
 
-/** `/v0/server/*`: version, OpenAPI document, BMF JSON Schema, console location. */
+/** `/v0/server/*`: version, health, OpenAPI document, BMF JSON Schema, console location. */
 export function serverRoutes({ deps }: RouteContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
@@ -19,6 +40,31 @@ export function serverRoutes({ deps }: RouteContext): FastifyPluginAsyncZod {
         },
       },
       async () => ({ version: packageInfo().version }),
+    );
+
+    app.get(
+      '/server/health',
+      {
+        schema: {
+          tags: ['server'],
+          summary:
+            'Health of the database and the worker pool (no authentication): 200 when both serve, 503 naming the failing part otherwise',
+          response: { 200: healthSchema, 503: healthSchema },
+        },
+      },
+      async (_request, reply) => {
+        const database = deps.storage.health();
+        const workers = deps.pool.health();
+        const failing = [
+          ...(database.status === 'ok' ? [] : [`database: ${database.status}`]),
+          ...(workers.status === 'ok' ? [] : [`workers: ${workers.status}`]),
+        ];
+        if (failing.length === 0) return { status: 'ok' as const, database, workers };
+        return reply
+          .status(503)
+          .header('Retry-After', String(HEALTH_RETRY_AFTER_SECONDS))
+          .send({ status: 'unavailable' as const, message: failing.join('; '), database, workers });
+      },
     );
 
     app.get(

@@ -15,7 +15,7 @@ import {
 import { registerBuiltins } from '../../plugins/index.js';
 import { buildApp, type App } from '../../server/app.js';
 import { ServerRuntime } from '../../server/runtime.js';
-import { WorkerPool } from '../../workers/pool.js';
+import { WorkerPool, type WorkerPoolOptions } from '../../workers/pool.js';
 
 export interface TestApp {
   /** The application currently listening (a listener restart replaces it). */
@@ -39,6 +39,10 @@ export interface TestAppOptions {
   readonly configPath?: string;
   /** How long closing waits for requests in flight (the server's default otherwise). */
   readonly stopGraceMs?: number;
+  /** Worker pool settings (two threads otherwise). */
+  readonly pool?: WorkerPoolOptions;
+  /** Options of the DuckDB storage plugin besides `file`. */
+  readonly storage?: Record<string, unknown>;
 }
 
 interface Base {
@@ -53,7 +57,7 @@ interface Base {
   logPath: string;
 }
 
-async function base(document: ConfigDocument): Promise<Base> {
+async function base(document: ConfigDocument, options: TestAppOptions = {}): Promise<Base> {
   const dir = mkdtempSync(join(tmpdir(), 'benchtrack-test-'));
   const logPath = join(dir, 'api.log');
   const { config } = parseConfigDocument(
@@ -76,8 +80,8 @@ async function base(document: ConfigDocument): Promise<Base> {
   await registerBuiltins(registry);
   const storage = await registry
     .get('storage', 'duckdb')
-    .plugin.open({ file: config.database.file }, { logger });
-  const pool = new WorkerPool(logger, { maxThreads: 2 });
+    .plugin.open({ ...options.storage, file: config.database.file }, { logger });
+  const pool = new WorkerPool(logger, { maxThreads: 2, ...options.pool });
   return { config, running, logger, registry, storage, pool, dir, logPath };
 }
 
@@ -113,7 +117,7 @@ export async function createTestApp(
   document: ConfigDocument = {},
   options: TestAppOptions = {},
 ): Promise<TestApp> {
-  const b = await base(document);
+  const b = await base(document, options);
   const runtime = new ServerRuntime(
     {
       logger: b.logger,

@@ -97,6 +97,29 @@ describe('plot-image task', () => {
     expect(sizes.second).toBe(sizes.first);
   });
 
+  it('renders values at the limits of a double on every y axis type, in a few seconds', async () => {
+    // 1e300 and 1 on an auto (log) axis padded the top decade to Infinity, and the tick loop never ended
+    const cases: [PlotImageInput['yAxis'], number[]][] = [
+      ['auto', [1e300, 1]],
+      ['log', [1.797e308, 1]],
+      ['log', [Number.MAX_VALUE, Number.MIN_VALUE]],
+      ['linear', [Number.MAX_VALUE, -Number.MAX_VALUE]],
+      ['linear', [1e17, 1e17 + 16]],
+    ];
+    for (const [yAxis, values] of cases) {
+      const input: PlotImageInput = {
+        ...small(),
+        yAxis,
+        series: [{ label: 'extreme', x: new Float64Array([1, 2]), y: Float64Array.from(values) }],
+        xAxis: 'version',
+      };
+      expect(pngSize(await renderPlotImage(pool, input)), `${yAxis} ${values.join(', ')}`).toEqual({
+        width: 640,
+        height: 360,
+      });
+    }
+  }, 20_000);
+
   it('rejects an invalid input with an InputError naming the field', async () => {
     const input = small();
     const series = input.series[0] as PlotImageInput['series'][number];

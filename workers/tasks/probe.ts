@@ -3,6 +3,8 @@ import { transferResult } from './transfer.js';
 
 export interface ProbeInput {
   readonly values: Float64Array;
+  /** Fault injection for the pool's own tests: `hang` spins forever, `exit` ends the thread mid-task. */
+  readonly fault?: 'hang' | 'exit';
 }
 
 export interface ProbeOutput {
@@ -18,7 +20,10 @@ export interface ProbeOutput {
  * Round-trip probe of the worker pool: used to measure the cost of a task hop (which decides when small jobs
  * run inline) and to check at start-up that workers load.
  */
-export default function probe({ values }: ProbeInput): ProbeOutput {
+export default function probe({ values, fault }: ProbeInput): ProbeOutput {
+  if (fault === 'exit') process.exit(3);
+  // eslint-disable-next-line no-empty -- a task stuck in a loop, as the plot axis once was
+  if (fault === 'hang') for (;;) {}
   const doubled = new Float64Array(values.length);
   for (let i = 0; i < values.length; i++) doubled[i] = (values[i] as number) * 2;
   return transferResult({ threadId, receivedBytes: values.byteLength, doubled }, [doubled]);

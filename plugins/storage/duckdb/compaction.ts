@@ -41,6 +41,7 @@ export class MetricCompactor {
   #tailRows = 0;
   #running: Promise<CompactionResult> | undefined;
   #connection: DuckDBConnection | undefined;
+  #generation = 0;
   #stopped = false;
 
   readonly #minTailRows: number;
@@ -87,10 +88,19 @@ export class MetricCompactor {
   /** Interrupts a running compaction (its copy is dropped) and waits for it to end. */
   async stop(): Promise<void> {
     this.#stopped = true;
-    this.#connection?.interrupt();
+    const current = this.#generation === this.database.generation ? this.#connection : undefined;
+    current?.interrupt();
     await this.#running?.catch(() => undefined);
-    this.#connection?.closeSync();
+    current?.closeSync();
     this.#connection = undefined;
+  }
+
+  /** The compactor's own connection, opened again after the database was reopened (the old one is dead). */
+  async #connect(): Promise<DuckDBConnection> {
+    if (this.#connection && this.#generation === this.database.generation) return this.#connection;
+    this.#connection = await this.database.connect();
+    this.#generation = this.database.generation;
+    return this.#connection;
   }
 
   /** Stopping interrupts the running statement; between statements, this ends the compaction. */
@@ -105,7 +115,7 @@ export class MetricCompactor {
 
   async #run(force: boolean): Promise<CompactionResult> {
     const started = performance.now();
-    const connection = (this.#connection ??= await this.database.connect());
+    const connection = await this.#connect();
     await connection.run('BEGIN TRANSACTION');
     let snapshot: Awaited<ReturnType<MetricCompactor['snapshot']>>;
     try {

@@ -1,8 +1,17 @@
-import { accessSync, constants, mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { StorageError, type Logger } from '../../../kit/index.js';
+import { resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { StorageError, type Logger, type StorageHealth } from '../../../kit/index.js';
 import { isRead, ReadCache, StatementCache } from './cache.js';
+import { committedAnyway, failureOf, unavailable } from './failures.js';
+import {
+  closeHandle,
+  connectAll,
+  openError,
+  prepareLocation,
+  type DatabaseOptions,
+  type Handle,
+} from './handle.js';
 import { useReadView, useStatementCache } from './sql.js';
 
 /** Files opened by this process: DuckDB must have exactly one instance per file per process. */
@@ -17,11 +26,9 @@ interface PendingWrite {
   readonly reject: (error: unknown) => void;
 }
 
-export interface DatabaseOptions {
-  readonly file: string;
-  /** Connections that serve reads concurrently with the single writer. */
-  readonly readers: number;
-}
+/** Pauses between attempts to reopen an invalidated database: from half a second, doubling, up to 10 s. */
+const REOPEN_FIRST_DELAY_MS = 500;
+const REOPEN_MAX_DELAY_MS = 10_000;
 
 /**
  * BEGIN plus a statement that reads the catalog of every attached database: DuckDB starts a transaction's
@@ -33,9 +40,20 @@ const ANCHORED_BEGIN = 'BEGIN TRANSACTION; SELECT NULL FROM duckdb_schemas() LIM
 /**
  * One DuckDB file: one instance, one writer connection used by one transaction at a time, and a small pool of
  * reader connections. Enforces init-once, no use after close, and serialized writes.
+ *
+ * When DuckDB invalidates the database after a fatal I/O error (a checkpoint on a full disk), every call fails at
+ * once with an UnavailableError (503) while the instance is closed and opened again, retried until it opens; a
+ * write that failed for lack of space is rolled back and fails the same way. `health()` tells which.
  */
 export class Database {
   #closed = false;
+  #handle: Handle | undefined;
+  /** Bumped when the database is reopened: connections of an older generation belong to a closed instance. */
+  #generation = 0;
+  #state: { readonly status: 'ok' | 'disk_full' | 'reopening'; readonly since?: Date } = { status: 'ok' };
+  #reopened = 0;
+  #reopening: Promise<void> | undefined;
+  readonly #stopReopening = new AbortController();
   readonly #pendingWrites: PendingWrite[] = [];
   #writing = false;
   readonly #idleReaders: DuckDBConnection[];
@@ -43,20 +61,18 @@ export class Database {
   readonly #inFlight = new Set<Promise<unknown>>();
   #nextMetricId: bigint | undefined;
   /** Answers of the small, seldom-written tables ingest reads on every report (writer connection only). */
-  readonly cache = new StatementCache();
+  cache = new StatementCache();
   /** Answers of the same tables for the readers, exact for each reader's snapshot (cache.ts). */
-  readonly readCache = new ReadCache();
+  readCache = new ReadCache();
 
   private constructor(
     readonly path: string,
-    private readonly instance: DuckDBInstance,
-    private readonly writer: DuckDBConnection,
-    private readonly readers: DuckDBConnection[],
+    private readonly options: DatabaseOptions,
+    handle: Handle,
     private readonly logger: Logger,
   ) {
-    this.#idleReaders = [...readers];
-    useStatementCache(writer, this.cache);
-    watchWrites(writer, this.cache);
+    this.#idleReaders = [];
+    this.#install(handle);
   }
 
   static async open(options: DatabaseOptions, logger: Logger): Promise<Database> {
@@ -67,37 +83,55 @@ export class Database {
       );
     }
     prepareLocation(path);
-    let instance: DuckDBInstance;
+    let handle: Handle;
     try {
-      instance = await DuckDBInstance.create(path, {
-        autoinstall_known_extensions: 'false',
-        autoload_known_extensions: 'false',
-      });
+      handle = await connectAll(path, options);
     } catch (error) {
       throw openError(path, error);
     }
     openFiles.add(path);
-    try {
-      const writer = await instance.connect();
-      const readers = await Promise.all(Array.from({ length: options.readers }, () => instance.connect()));
-      return new Database(path, instance, writer, readers, logger);
-    } catch (error) {
-      openFiles.delete(path);
-      instance.closeSync();
-      throw openError(path, error);
-    }
+    return new Database(path, options, handle, logger);
   }
 
   /** The writer connection, for work that runs before the database is shared (migrations). */
   get setupConnection(): DuckDBConnection {
-    if (this.#closed) throw this.#closedError();
-    return this.writer;
+    return this.#live().writer;
+  }
+
+  /** Changes when the database is reopened: a connection from `connect` of an older generation is dead. */
+  get generation(): number {
+    return this.#generation;
   }
 
   /** A connection of its own for long background work (compaction) that must not hold the writer queue. */
   connect(): Promise<DuckDBConnection> {
-    if (this.#closed) return Promise.reject(this.#closedError());
-    return this.instance.connect();
+    try {
+      const { instance, others } = this.#live();
+      return instance.connect().then((connection) => {
+        others.add(connection);
+        return connection;
+      });
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  health(): StorageHealth {
+    if (this.#closed) return { status: 'closed', reopened: this.#reopened };
+    const { status, since } = this.#state;
+    return { status, ...(since ? { since: since.toISOString() } : {}), reopened: this.#reopened };
+  }
+
+  /** The open instance, or the error a new call gets while there is none (closed, or being reopened). */
+  #live(): Handle {
+    if (this.#closed) throw this.#closedError();
+    return this.#current();
+  }
+
+  /** The open instance for work already accepted (it finishes after close begins), unless it is being reopened. */
+  #current(): Handle {
+    if (!this.#handle || this.#state.status === 'reopening') throw unavailable('fatal');
+    return this.#handle;
   }
 
   /**
@@ -108,7 +142,11 @@ export class Database {
    * `fn` may therefore run more than once; it must have no effect outside the database.
    */
   write<T>(fn: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
-    if (this.#closed) return Promise.reject(this.#closedError());
+    try {
+      this.#live();
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return this.#track(
       new Promise<T>((resolve, reject) => {
         this.#pendingWrites.push({ fn, resolve, reject } as PendingWrite);
@@ -135,8 +173,9 @@ export class Database {
   async #commitTogether(group: readonly PendingWrite[]): Promise<boolean> {
     const results: unknown[] = [];
     try {
-      await this.writer.run('BEGIN TRANSACTION');
-      for (const write of group) results.push(await write.fn(this.writer));
+      const { writer } = this.#current();
+      await writer.run('BEGIN TRANSACTION');
+      for (const write of group) results.push(await write.fn(writer));
       await this.#commit();
     } catch {
       await this.#rollback();
@@ -150,8 +189,9 @@ export class Database {
 
   async #commitAlone(write: PendingWrite): Promise<void> {
     try {
-      await this.writer.run('BEGIN TRANSACTION');
-      const result = await write.fn(this.writer);
+      const { writer } = this.#current();
+      await writer.run('BEGIN TRANSACTION');
+      const result = await write.fn(writer);
       await this.#commit();
       write.resolve(result);
     } catch (error) {
@@ -162,12 +202,19 @@ export class Database {
     }
   }
 
-  /** COMMIT of the write transaction, with the read cache told before and after (cache.ts: ReadCache). */
+  /**
+   * COMMIT of the write transaction, with the read cache told before and after (cache.ts: ReadCache). A commit
+   * made durable before its checkpoint failed counts as made (the database is reopened meanwhile).
+   */
   async #commit(): Promise<void> {
     const written = this.cache.written;
     this.readCache.beginCommit(written);
     try {
-      await this.writer.run('COMMIT');
+      await this.#current().writer.run('COMMIT');
+      if (this.#state.status === 'disk_full') this.#state = { status: 'ok' };
+    } catch (error) {
+      if (!committedAnyway(error)) throw error;
+      this.#failed(error);
     } finally {
       this.readCache.endCommit(written);
     }
@@ -179,7 +226,11 @@ export class Database {
    * read cache's view is taken: an answer from the cache is then never older or newer than the snapshot.
    */
   read<T>(fn: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
-    if (this.#closed) return Promise.reject(this.#closedError());
+    try {
+      this.#live();
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return this.#track(
       (async () => {
         const connection = await this.#acquireReader();
@@ -218,9 +269,10 @@ export class Database {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#stopReopening.abort();
+    await this.#reopening;
     await Promise.allSettled([...this.#inFlight]);
-    for (const connection of [this.writer, ...this.readers]) connection.closeSync();
-    this.instance.closeSync();
+    this.#release();
     openFiles.delete(this.path);
     this.logger.debug({ path: this.path }, 'database closed');
   }
@@ -229,18 +281,86 @@ export class Database {
     return new StorageError(`database ${this.path} is closed`);
   }
 
+  /** Tracks a call until it settles, and turns a disk-full or fatal engine error into an UnavailableError. */
   #track<T>(promise: Promise<T>): Promise<T> {
-    this.#inFlight.add(promise);
-    const forget = () => this.#inFlight.delete(promise);
-    promise.then(forget, forget);
-    return promise;
+    const tracked = promise.catch((error: unknown) => {
+      throw this.#failed(error);
+    });
+    this.#inFlight.add(tracked);
+    const forget = () => this.#inFlight.delete(tracked);
+    tracked.then(forget, forget);
+    return tracked;
+  }
+
+  /** Records what an engine error says about the database (reopening it after a fatal one); the caller's error. */
+  #failed(error: unknown): unknown {
+    const failure = failureOf(error);
+    if (failure === undefined) return error;
+    if (failure === 'fatal') this.#invalidated(error);
+    else if (this.#state.status === 'ok') {
+      this.#state = { status: 'disk_full', since: new Date() };
+      this.logger.error(
+        { err: error, path: this.path },
+        'database disk full: writes fail until space is freed',
+      );
+    }
+    return unavailable(failure, error);
+  }
+
+  #invalidated(error: unknown): void {
+    if (this.#closed || this.#reopening) return;
+    this.#state = { status: 'reopening', since: new Date() };
+    this.logger.error({ err: error, path: this.path }, 'database invalidated by a fatal error: reopening it');
+    this.#reopening = this.#reopen().finally(() => (this.#reopening = undefined));
+  }
+
+  /**
+   * Waits for the calls in flight (they fail at once on an invalidated database), closes the instance, and opens
+   * the file again until that works or the database is closed.
+   */
+  async #reopen(): Promise<void> {
+    await Promise.allSettled([...this.#inFlight]);
+    this.#release();
+    for (let delay = REOPEN_FIRST_DELAY_MS; !this.#closed; delay = Math.min(delay * 2, REOPEN_MAX_DELAY_MS)) {
+      try {
+        const handle = await connectAll(this.path, this.options);
+        if (this.#closed) return closeHandle(handle);
+        this.#install(handle);
+        this.#reopened++;
+        this.#state = { status: 'ok' };
+        this.logger.warn({ path: this.path, reopened: this.#reopened }, 'database reopened');
+        return;
+      } catch (error) {
+        this.logger.error({ err: error, path: this.path, retry_ms: delay }, 'database reopen failed');
+        await sleep(delay, undefined, { signal: this.#stopReopening.signal }).catch(() => undefined);
+      }
+    }
+  }
+
+  /** Starts using a newly opened instance: fresh caches (nothing of the old instance's state is trusted). */
+  #install(handle: Handle): void {
+    this.#handle = handle;
+    this.#generation++;
+    this.cache = new StatementCache();
+    this.readCache = new ReadCache();
+    this.#nextMetricId = undefined;
+    useStatementCache(handle.writer, this.cache);
+    watchWrites(handle.writer, this.cache);
+    this.#idleReaders.length = 0;
+    for (const reader of handle.readers) this.#releaseReader(reader);
+  }
+
+  #release(): void {
+    if (this.#handle) closeHandle(this.#handle);
+    this.#handle = undefined;
   }
 
   async #rollback(): Promise<void> {
     try {
-      await this.writer.run('ROLLBACK');
+      await this.#current().writer.run('ROLLBACK');
     } catch (error) {
-      this.logger.error({ err: error, path: this.path }, 'rollback failed');
+      if (failureOf(error) === undefined && this.#state.status !== 'reopening')
+        this.logger.error({ err: error, path: this.path }, 'rollback failed');
     }
   }
 
@@ -251,6 +371,8 @@ export class Database {
   }
 
   #releaseReader(connection: DuckDBConnection): void {
+    // a connection of a closed instance is dropped; the reopened one brought its own
+    if (!this.#handle?.readers.includes(connection)) return;
     const next = this.#waitingReaders.shift();
     if (next) next(connection);
     else this.#idleReaders.push(connection);
@@ -288,34 +410,4 @@ function watchWrites(writer: DuckDBConnection, cache: StatementCache): void {
       );
     },
   });
-}
-
-function prepareLocation(path: string): void {
-  const directory = dirname(path);
-  const fix =
-    'set database.file to a path this user can write, or create the directory and grant write access';
-  try {
-    mkdirSync(directory, { recursive: true });
-  } catch (error) {
-    throw new StorageError(
-      `cannot create the database directory ${directory} (${(error as NodeJS.ErrnoException).code ?? String(error)}); ${fix}`,
-    );
-  }
-  try {
-    accessSync(directory, constants.W_OK);
-  } catch {
-    throw new StorageError(`the database directory ${directory} is not writable; ${fix}`);
-  }
-}
-
-function openError(path: string, error: unknown): StorageError {
-  const message = (error as Error).message ?? String(error);
-  if (/lock/i.test(message)) {
-    return new StorageError(
-      `database ${path} is in use by another process (${message}); stop that process or point database.file elsewhere`,
-      {},
-      { cause: error },
-    );
-  }
-  return new StorageError(`cannot open database ${path}: ${message}`, {}, { cause: error });
 }

@@ -12,6 +12,11 @@ import { metricReaders, metricWriters } from './repositories/metrics.js';
 const optionsSchema = z.strictObject({
   file: z.string().min(1, { error: 'database file must not be empty' }),
   readers: z.number().int().min(1).max(64).default(4),
+  /** WAL size at which a commit checkpoints, in DuckDB's notation ('16MB', its default); small for tests. */
+  checkpoint_threshold: z
+    .string()
+    .regex(/^\d+(\.\d+)?\s*(B|KB|MB|GB|KiB|MiB|GiB)$/i, { error: 'checkpoint_threshold must look like 16MB' })
+    .optional(),
 });
 
 export type DuckDbOptions = z.input<typeof optionsSchema>;
@@ -24,7 +29,10 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
   async open(options, { logger }): Promise<Storage> {
     const parsed = optionsSchema.parse(options);
     const log = logger.child({ plugin: 'duckdb' });
-    const database = await Database.open(parsed, log);
+    const database = await Database.open(
+      { file: parsed.file, readers: parsed.readers, checkpointThreshold: parsed.checkpoint_threshold },
+      log,
+    );
     let appliedMigrations;
     try {
       appliedMigrations = await migrate(database.setupConnection, migrations, database.path);
@@ -63,6 +71,7 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
         return result;
       },
       maintain: () => compactor.run(true),
+      health: () => database.health(),
       read: (fn) =>
         database.read((connection) =>
           fn({

@@ -9,8 +9,10 @@ export interface Scale {
 export function linearScale(domain: readonly [number, number], range: readonly [number, number]): Scale {
   const [d0, d1] = domain;
   const [r0, r1] = range;
-  const k = d1 === d0 ? 0 : (r1 - r0) / (d1 - d0);
-  return { log: false, map: (value) => r0 + (value - d0) * k };
+  // a domain wider than the largest double (-MAX to MAX) is measured in halves, which cannot overflow
+  const half = Number.isFinite(d1 - d0) ? 1 : 0.5;
+  const k = d1 === d0 ? 0 : (r1 - r0) / (d1 * half - d0 * half);
+  return { log: false, map: (value) => r0 + (value * half - d0 * half) * k };
 }
 
 /** A base-10 log scale; `domain` must be positive. */

@@ -127,6 +127,18 @@ describe('buildPlotSvg', () => {
     expect(forced).toEqual(expect.arrayContaining(['10', '100']));
   });
 
+  it('draws values at the limits of a double with finite coordinates and readable labels', () => {
+    for (const [yAxis, values] of [
+      ['auto', [1e300, 1]],
+      ['log', [1.797e308, 1]],
+      ['linear', [Number.MAX_VALUE, -Number.MAX_VALUE]],
+    ] as const) {
+      const svg = svgOf({ yAxis, series: [series('a', [...values])] });
+      expect(svg, `${yAxis} ${values.join(', ')}`).not.toMatch(/NaN|Infinity|e\+/);
+      expect(texts(svg).some((text) => /^-?\d(\.\d+)?e(29|30)\d$/.test(text ?? ''))).toBe(true);
+    }
+  });
+
   it('gives each of eight series its own color', () => {
     const svg = svgOf({ series: SERIES_COLORS.map((_, i) => series(`s${i}`, [i, i + 1, i])) });
     for (const color of SERIES_COLORS) expect(svg).toContain(`<g stroke="${color}">`);

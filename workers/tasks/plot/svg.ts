@@ -18,7 +18,7 @@ import { chooseYScale, linearScale, logScale, type ValueRange } from './scale.js
 import { seriesSvg } from './series-svg.js';
 import { splitSharedParts } from './shared-labels.js';
 import { textWidth } from './text-width.js';
-import { linearTicks, logTicks, type AxisTicks } from './ticks.js';
+import { clampFinite, linearTicks, logTicks, type AxisTicks } from './ticks.js';
 import { timeAxisTitle } from './time-format.js';
 import { isTimeRange, timeTicks } from './time-ticks.js';
 
@@ -133,14 +133,21 @@ export function axisTitle(measure: { name: string; units: string }): string {
 
 function yTicks(range: ValueRange, type: 'linear' | 'log', count: number): AxisTicks {
   if (type === 'log') {
-    // the same share of the axis as a linear one leaves, measured in decades
+    // the same share of the axis as a linear one leaves, measured in decades (logTicks clamps the bounds to the
+    // positive doubles: 1e300 padded by nine decades is Infinity)
     const factor = Math.max(1 + PAD, (range.max / range.minPositive) ** PAD);
     return logTicks(range.minPositive / factor, range.max * factor, count);
   }
-  const pad = (range.max - range.min) * PAD;
+  const [min, max] = padded(range.min, range.max);
   // all values at or above zero: the axis may start at zero but not below it
-  const min = range.min >= 0 ? Math.max(0, range.min - pad) : range.min - pad;
-  return linearTicks(min, range.max + pad, count);
+  return linearTicks(range.min >= 0 ? Math.max(0, min) : min, max, count);
+}
+
+/** [min, max] widened by PAD of its span on each side, staying inside the finite doubles. */
+function padded(min: number, max: number): [number, number] {
+  const span = max - min;
+  const pad = Number.isFinite(span) ? span * PAD : max * PAD - min * PAD;
+  return [clampFinite(min - pad), clampFinite(max + pad)];
 }
 
 /** The x axis: the requested range or the data's, padded; time ticks on a date axis, integers on a version axis. */
@@ -149,10 +156,11 @@ function xTicks(
   extent: [number, number],
   plotWidth: number,
 ): AxisTicks & { title: string } {
-  const span = extent[1] - extent[0];
-  const pad = span > 0 ? span * PAD : image.xAxis === 'version' ? 1 : 3_600_000;
-  const min = image.xRange?.start ?? extent[0] - pad;
-  const max = image.xRange?.end ?? extent[1] + pad;
+  const flat = image.xAxis === 'version' ? 1 : 3_600_000;
+  const data: [number, number] =
+    extent[1] > extent[0] ? padded(...extent) : [extent[0] - flat, extent[1] + flat];
+  const min = image.xRange?.start ?? data[0];
+  const max = image.xRange?.end ?? data[1];
   if (image.xAxis === 'date_time' && isTimeRange(min, max)) {
     const ticks = timeTicks(min, max, plotWidth, TICK_FONT);
     return { ...ticks, title: timeAxisTitle(ticks.unit) };

@@ -39,6 +39,24 @@ describe('linearTicks', () => {
     expect(zero.domain).toEqual([-1, 1]);
   });
 
+  it('keeps the domain and every tick finite on a range as wide as a double allows', () => {
+    const { domain, ticks } = linearTicks(-Number.MAX_VALUE, Number.MAX_VALUE, 8);
+    expect(domain.every(Number.isFinite)).toBe(true);
+    expect(domain[0]).toBeLessThanOrEqual(-Number.MAX_VALUE);
+    expect(domain[1]).toBeGreaterThanOrEqual(Number.MAX_VALUE);
+    expect(ticks.length).toBeGreaterThanOrEqual(3);
+    expect(ticks.every((t) => Number.isFinite(t.value) && !/e\+|NaN|Infinity/.test(t.label))).toBe(true);
+  });
+
+  it('ends on a range narrower than a double can resolve at its magnitude', () => {
+    // 1e17 / step is past 2^53: stepping an index by one no longer changed it, and the loop never ended
+    const { domain, ticks } = linearTicks(1e17, 1e17 + 16, 8);
+    expect(domain[0]).toBeLessThan(1e17);
+    expect(domain[1]).toBeGreaterThan(1e17 + 16);
+    expect(ticks.length).toBeGreaterThanOrEqual(2);
+    expect(ticks.length).toBeLessThanOrEqual(10);
+  });
+
   it('labels decimal steps without floating-point noise', () => {
     expect(labels(linearTicks(0.1, 0.7, 6).ticks)).toEqual(['0.1', '0.2', '0.3', '0.4', '0.5', '0.6', '0.7']);
   });
@@ -59,6 +77,20 @@ describe('logTicks', () => {
 
   it('adds 2 and 5 within two decades', () => {
     expect(labels(logTicks(1.5, 120, 8).ticks)).toEqual(['2', '5', '10', '20', '50', '100']);
+  });
+
+  it('ends on ranges out to the smallest and largest doubles, with bounded ticks', () => {
+    for (const [min, max] of [
+      [Number.MIN_VALUE, Number.MAX_VALUE],
+      [0, 10],
+      [1e-9, Number.POSITIVE_INFINITY],
+    ] as const) {
+      const { domain, ticks } = logTicks(min, max, 8);
+      expect(domain.every((v) => Number.isFinite(v) && v > 0)).toBe(true);
+      expect(ticks.length).toBeGreaterThanOrEqual(2);
+      expect(ticks.length).toBeLessThanOrEqual(10);
+      expect(ticks.every((t) => Number.isFinite(t.value) && t.value > 0)).toBe(true);
+    }
   });
 
   it('falls back to linear ticks on a range too narrow for three log ticks', () => {
@@ -82,6 +114,8 @@ describe('formatNumber', () => {
     [0.25, 0.05, '0.25'],
     [2.5e-6, 5e-7, '2.5e-6'],
     [1e-4, 1e-4, '1e-4'],
+    [1e300, 1e299, '1e300'],
+    [-2.5e20, 5e19, '-2.5e20'],
   ])('formats %d with step %d as %s', (value, step, expected) => {
     expect(formatNumber(value, step)).toBe(expected);
   });

@@ -21,10 +21,24 @@ export function niceStep(span: number, count: number): number {
 }
 
 /**
- * Ticks of a linear axis showing [min, max], about `count` steps apart. With `widen` (y axes) the domain grows to
- * whole steps, so the top and bottom gridlines are labelled; without it (x axes) the domain stays and only the
- * ticks inside it are kept. A zero-width range is widened first (a flat line sits mid-axis, not on an edge).
- * `integer` keeps the step at least 1, for version numbers.
+ * A range narrower than this share of its magnitude is drawn as flat: a double cannot tell its steps apart (past
+ * 2^53 steps from zero, adding one step changes nothing), and no label could show them.
+ */
+const RESOLUTION = 1e-12;
+/** More ticks than any axis draws; a computation past it has gone wrong, and the axis keeps its two ends. */
+const MAX_TICKS = 100;
+
+/** `value` moved inside the finite doubles: a padded bound never overflows to Infinity. */
+export function clampFinite(value: number): number {
+  return Math.min(Number.MAX_VALUE, Math.max(-Number.MAX_VALUE, value));
+}
+
+/**
+ * Ticks of a linear axis showing [min, max] (finite), about `count` steps apart. With `widen` (y axes) the domain
+ * grows to whole steps, so the top and bottom gridlines are labelled, unless that would pass the largest double;
+ * without it (x axes) the domain stays and only the ticks inside it are kept. A zero-width range (or one too
+ * narrow for a double to resolve) is widened first (a flat line sits mid-axis, not on an edge). `integer` keeps
+ * the step at least 1, for version numbers.
  */
 export function linearTicks(
   min: number,
@@ -34,30 +48,50 @@ export function linearTicks(
 ): AxisTicks {
   let lo = min;
   let hi = max;
-  if (!(hi > lo)) {
+  if (!(hi - lo > Math.max(Math.abs(lo), Math.abs(hi)) * RESOLUTION)) {
     const pad = integer ? 1 : lo === 0 ? 1 : Math.abs(lo) * 0.1;
-    lo -= pad;
-    hi += pad;
+    lo = clampFinite(lo - pad);
+    hi = clampFinite(hi + pad);
   }
-  const step = Math.max(niceStep(hi - lo, count), integer ? 1 : 0);
-  const first = widen ? Math.floor(lo / step) : Math.ceil(lo / step);
-  const last = widen ? Math.ceil(hi / step) : Math.floor(hi / step);
+  const step = Math.max(linearStep(lo, hi, count), integer ? 1 : 0);
+  let first = widen ? Math.floor(lo / step) : Math.ceil(lo / step);
+  let last = widen ? Math.ceil(hi / step) : Math.floor(hi / step);
+  if (!Number.isFinite(first * step)) first = Math.ceil(lo / step);
+  if (!Number.isFinite(last * step)) last = Math.floor(hi / step);
+  if (!(Number.isSafeInteger(first) && Number.isSafeInteger(last) && last - first <= MAX_TICKS)) {
+    return {
+      domain: [lo, hi],
+      ticks: [lo, hi].map((value) => ({ value, label: formatNumber(value, value) })),
+    };
+  }
   const ticks: Tick[] = [];
   for (let k = first; k <= last; k++) {
     // k * step, not a running sum: repeated addition drifts (0.1 + 0.2) and labels would show it
     const value = k * step;
     ticks.push({ value, label: formatNumber(value, step) });
   }
-  return { domain: widen ? [first * step, last * step] : [lo, hi], ticks };
+  const from = widen && Math.floor(lo / step) === first ? first * step : lo;
+  const to = widen && Math.ceil(hi / step) === last ? last * step : hi;
+  return { domain: [from, to], ticks };
+}
+
+/** The nice step of [lo, hi]; a span past the largest double (-MAX to MAX) is measured in tenths. */
+function linearStep(lo: number, hi: number, count: number): number {
+  const span = hi - lo;
+  return Number.isFinite(span) ? niceStep(span, count) : niceStep(hi / 10 - lo / 10, count) * 10;
 }
 
 /**
- * Ticks of a base-10 log axis showing exactly [min, max] (both > 0; the caller pads). Powers of ten inside it,
+ * Ticks of a base-10 log axis showing exactly [min, max] (both > 0; the caller pads; bounds past the positive
+ * doubles are clamped to them). Powers of ten inside it,
  * or every second, third, sixth, ... one (multiples of 3 keep to 1, 1k, 1M) when all would be more than
  * `count`. Fewer than three powers fit: 1, 2 and 5 times each power, or 1 and 3 times when those are too many;
  * still fewer than three: linear ticks (a log axis forced on data that varies by a few percent).
  */
-export function logTicks(min: number, max: number, count: number): AxisTicks {
+export function logTicks(minimum: number, maximum: number, count: number): AxisTicks {
+  // inside the positive doubles, so the decades below are finite and the loops over them end
+  const min = Math.min(Math.max(minimum, Number.MIN_VALUE), Number.MAX_VALUE);
+  const max = Math.min(Math.max(maximum, min), Number.MAX_VALUE);
   const lo = Math.ceil(Math.log10(min) - 1e-9);
   const hi = Math.floor(Math.log10(max) + 1e-9);
   if (hi - lo + 1 >= 3) {
@@ -106,13 +140,14 @@ const PREFIXES = [
 
 /**
  * A tick value with as many decimals as its axis step needs: SI suffixes from a thousand up (1.5k, 250M), plain
- * decimals down to 0.001, exponent notation below (2.5e-6). Units are on the axis title, so the suffix is the
+ * decimals down to 0.001, exponent notation below (2.5e-6) and from 1e18 up (past P, 1e300). Units are on the axis title, so the suffix is the
  * only scale a label carries.
  */
 export function formatNumber(value: number, step: number): string {
   if (value === 0) return '0';
   const magnitude = Math.abs(value);
   const prefix = PREFIXES.find((p) => magnitude >= p.scale);
+  if (magnitude >= 1e18) return trimmedExponent(value, step);
   if (prefix) return `${trimmed(value / prefix.scale, step / prefix.scale)}${prefix.suffix}`;
   if (magnitude < 1e-3) return trimmedExponent(value, step);
   return trimmed(value, step);

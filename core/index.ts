@@ -21,6 +21,7 @@ export * from './adapters/selection.js';
 export * from './storage/records.js';
 export * from './storage/tables.js';
 export * from './slug.js';
+export * from './name-rule.js';
 export * from './accounts/tokens.js';
 export * from './accounts/mailer.js';
 export * from './accounts/auth.js';

@@ -1,6 +1,13 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { errorName, formatPath, obfuscateEmail, type ErrorName } from '../core/index.js';
+import {
+  errorName,
+  formatPath,
+  nameProblem,
+  obfuscateEmail,
+  printableName,
+  type ErrorName,
+} from '../core/index.js';
 
 /** The one mapping from business errors to HTTP status, keyed by error name. */
 const STATUS: Record<ErrorName, number> = {
@@ -50,9 +57,13 @@ export function describeError(
         String(v.instancePath ?? '')
           .split('/')
           .filter((part) => part !== '')
-          .map((part) => (/^\d+$/.test(part) ? Number(part) : part)),
+          .map((part) =>
+            /^\d+$/.test(part) ? Number(part) : nameProblem(part) ? printableName(part) : part,
+          ),
       );
-      return `${context}${path ? `.${path}` : ''}: ${v.message}`;
+      // a bad record key (a measure name in thresholds.models, say) carries its own problem nested inside
+      const nested = (v.params as { issues?: { message: string }[] }).issues?.[0]?.message;
+      return `${context}${path ? `.${path}` : ''}: ${v.keyword === 'invalid_key' && nested ? nested : v.message}`;
     });
     // A path whose UUID is malformed names no resource: 404, like a path no route matches.
     const malformedId = error.validation.every(

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { projectSchema } from './accounts.js';
-import { dateTimeSchema, uuidSchema } from './common.js';
+import { dateTimeSchema, uuidSchema, withNameRule } from './common.js';
 import { branchSchema, dimensionSchema, measureSchema } from './dimensions.js';
 import { alertBriefSchema, boundarySchema, metricSchema, thresholdModelSchema } from './reports.js';
 
@@ -96,7 +96,7 @@ export const perfSchema = z.object({
 
 export const PLOTS_MAX = 64;
 const plotFields = {
-  title: z.string().min(1).max(256).nullable().optional(),
+  title: withNameRule(z.string().min(1).max(256)).nullable().optional(),
   lower_value: z.boolean().default(false),
   upper_value: z.boolean().default(false),
   lower_boundary: z.boolean().default(false),
@@ -124,7 +124,7 @@ export const updatePlotSchema = z.strictObject({
     .min(0)
     .max(PLOTS_MAX - 1)
     .optional(),
-  title: z.string().min(1).max(256).nullable().optional().describe('null clears the title'),
+  title: withNameRule(z.string().min(1).max(256)).nullable().optional().describe('null clears the title'),
   lower_value: z.boolean().optional(),
   upper_value: z.boolean().optional(),
   lower_boundary: z.boolean().optional(),

@@ -58,7 +58,7 @@ export const newReportSchema = z
 
 export const newRunSchema = z
   .strictObject({
-    project: z.string().min(1).optional().describe('Project UUID or slug; created when it does not exist'),
+    project: nameIdSchema.optional().describe('Project UUID or slug; created when it does not exist'),
     branch: nameIdSchema.optional().describe('Default: the git branch of the run context, else main'),
     testbed: nameIdSchema
       .optional()

@@ -56,6 +56,7 @@ export * from './reports/alerts.js';
 export * from './reports/one-metric.js';
 export * from './reports/uuid.js';
 export * from './schemas/perf.js';
+export * from './schemas/server.js';
 export * from './perf/resolve.js';
 export * from './perf/shape.js';
 export * from './perf/arrow.js';

@@ -11,7 +11,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { packageInfo } from '../core/index.js';
 import type { AppDependencies } from './dependencies.js';
-import { errorHandler } from './error-handler.js';
+import { errorHandler, MAX_PARAM_LENGTH } from './error-handler.js';
 import { createRouteContext } from './context.js';
 import { adminRoutes } from './routes/admin.js';
 import { authRoutes } from './routes/auth.js';
@@ -47,12 +47,18 @@ export async function buildApp(deps: AppDependencies): Promise<App> {
     genReqId: () => randomUUID(),
     logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: true }),
     return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // errors the router raises before any route or hook (414, malformed URL) get the one error shape too
+    frameworkErrors: (error, request, reply) => {
+      reply.header('Access-Control-Allow-Origin', '*').header('X-Total-Count', '0');
+      return handleError(error, request, reply);
+    },
   }) as unknown as App;
+  const handleError = errorHandler(bodyLimit);
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  app.setErrorHandler(errorHandler(bodyLimit));
+  app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) =>
     reply.status(404).send({
       request_id: request.id,

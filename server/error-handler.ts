@@ -25,6 +25,9 @@ const STATUS: Record<ErrorName, number> = {
   InternalError: 500,
 };
 
+/** The longest path segment (a UUID, slug or name) the router takes; longer ones are answered with 414. */
+export const MAX_PARAM_LENGTH = 100;
+
 export interface ErrorBody {
   request_id: string;
   error_code?: string;
@@ -79,6 +82,20 @@ export function describeError(
   }
   if (isResponseSerializationError(error))
     return { status: 500, code: 'internal', message: 'internal error' };
+  if (fastifyError.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return {
+      status: 414,
+      code: 'invalid_input',
+      message: `a path segment is longer than ${MAX_PARAM_LENGTH} characters; name the resource by its UUID or slug`,
+    };
+  }
+  if (fastifyError.code === 'FST_ERR_BAD_URL') {
+    return {
+      status: 400,
+      code: 'invalid_input',
+      message: 'the URL path is not valid percent-encoding; encode each segment with encodeURIComponent',
+    };
+  }
   if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
     return {
       status: 400,

@@ -45,6 +45,14 @@ export function prepareResults(
   settings: z.output<typeof settingsSchema> | undefined,
 ): PreparedResults {
   const selection = selectAdapter(registry, settings?.adapter ?? 'magic');
+  results.forEach((text, index) => {
+    if (text.trim() === '') {
+      const which = results.length > 1 ? `results[${index}]` : 'results';
+      throw new InputError(
+        `${which} is empty: the harness printed no results, so there is nothing to report; check the benchmark command and its output`,
+      );
+    }
+  });
   const iterations = adaptOrExplain(selection, results, {
     ...(settings?.average ? { average: settings.average } : {}),
     ...(settings?.fold ? { fold: settings.fold as Fold } : {}),

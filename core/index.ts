@@ -22,6 +22,7 @@ export * from './storage/records.js';
 export * from './storage/tables.js';
 export * from './slug.js';
 export * from './name-rule.js';
+export * from './work-limit.js';
 export * from './accounts/tokens.js';
 export * from './accounts/mailer.js';
 export * from './accounts/auth.js';

@@ -46,11 +46,17 @@ export function describeError(
   error: unknown,
   bodyLimit: number,
   request?: Pick<FastifyRequest, 'method' | 'url'>,
-): { status: number; code?: string; message: string } {
+): { status: number; code?: string; message: string; retryAfterSeconds?: number } {
   const name = errorName(error);
   if (name && name in STATUS) {
-    const known = error as { code?: string; message: string };
-    return { status: STATUS[name as ErrorName], code: known.code, message: known.message };
+    const known = error as { code?: string; message: string; details?: { retry_after_seconds?: unknown } };
+    const retry = known.details?.retry_after_seconds;
+    return {
+      status: STATUS[name as ErrorName],
+      code: known.code,
+      message: known.message,
+      ...(typeof retry === 'number' ? { retryAfterSeconds: retry } : {}),
+    };
   }
   const fastifyError = error as FastifyError;
   if (hasZodFastifySchemaValidationErrors(error)) {
@@ -113,7 +119,8 @@ export function describeError(
 /** Fastify error handler: one body shape for every error; only server faults are logged. */
 export function errorHandler(bodyLimit: number) {
   return (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
-    const { status, code, message } = describeError(error, bodyLimit, request);
+    const { status, code, message, retryAfterSeconds } = describeError(error, bodyLimit, request);
+    if (retryAfterSeconds !== undefined) reply.header('Retry-After', String(retryAfterSeconds));
     if (status >= 500) {
       request.log.error({ err: error, request_id: request.id }, 'request failed');
     }

@@ -15,6 +15,7 @@ import {
 import { registerBuiltins } from '../plugins/index.js';
 import { WorkerPool } from '../workers/pool.js';
 import { ServerRuntime } from './runtime.js';
+import { defaultHeavyLimit } from './heavy-requests.js';
 
 /**
  * Composition root of `benchtrack-api`: configuration, logger, plugins, storage, worker pool, HTTP. Nothing
@@ -42,7 +43,8 @@ async function main(): Promise<void> {
   const pool = new WorkerPool(logger);
 
   const runtime = new ServerRuntime(
-    { logger, registry, storage, pool },
+    // one limit for the process: a listener restart (PUT /v0/server/config) does not reset it
+    { logger, registry, storage, pool, heavyLimit: defaultHeavyLimit() },
     config,
     process.env[CONFIG_PATH_ENV],
   );

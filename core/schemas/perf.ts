@@ -8,6 +8,11 @@ import { alertBriefSchema, boundarySchema, metricSchema, thresholdModelSchema } 
 
 /** At most this many branch x testbed x benchmark x measure permutations per query (spec: Limits). */
 export const PERF_PERMUTATIONS_MAX = 255;
+/**
+ * At most this many points per perf answer (JSON, CSV, Arrow or image): about 20 MB of JSON with thresholds.
+ * A larger query is refused with a 400 saying how to narrow it, before its JSON is built.
+ */
+export const PERF_POINTS_MAX = 50_000;
 /** A perf image draws at most this many lines. */
 export const PERF_IMAGE_LINES_MAX = 8;
 

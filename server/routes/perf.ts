@@ -50,6 +50,7 @@ export function perfRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
     app.get(
       '/projects/:project/perf',
       {
+        preHandler: ctx.heavy,
         schema: {
           tags: ['perf'],
           summary: 'History of many series at once (at most 255 permutations), as JSON, CSV or Arrow',
@@ -77,6 +78,7 @@ export function perfRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
     app.get(
       '/projects/:project/perf/img',
       {
+        preHandler: ctx.heavy,
         schema: {
           tags: ['perf'],
           summary: 'PNG plot of up to 8 series of one measure (ETag, Cache-Control; 304 when unchanged)',
@@ -199,6 +201,7 @@ export function perfRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
     app.get(
       '/projects/:project/plots/:plot/img',
       {
+        preHandler: ctx.heavy,
         schema: {
           tags: ['plots'],
           summary: 'PNG of a pinned plot over its window (the first measure)',

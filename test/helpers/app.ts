@@ -10,6 +10,7 @@ import {
   type ConfigDocument,
   type Logger,
   type Storage,
+  type WorkLimit,
 } from '../../core/index.js';
 import { registerBuiltins } from '../../plugins/index.js';
 import { buildApp, type App } from '../../server/app.js';
@@ -38,6 +39,8 @@ export interface TestAppOptions {
   readonly configPath?: string;
   /** How long closing waits for requests in flight (the server's default otherwise). */
   readonly stopGraceMs?: number;
+  /** The heavy-request limit (the server's default otherwise). */
+  readonly heavyLimit?: WorkLimit;
 }
 
 interface Base {
@@ -118,6 +121,7 @@ export async function createTestApp(
       pool: b.pool,
       ...(options.now ? { now: options.now } : {}),
       authAttemptsPerMinute: options.authAttemptsPerMinute ?? 10_000,
+      ...(options.heavyLimit ? { heavyLimit: options.heavyLimit } : {}),
     },
     b.config,
     options.configPath,

@@ -1,4 +1,6 @@
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PERF_POINTS_MAX, REPORT_LIST_EXPANDED_RESULTS_MAX, WorkLimit } from '../../core/index.js';
 import { bearer, createProject, signUp, type Session } from '../helpers/accounts.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
@@ -12,8 +14,14 @@ let ada: Session;
 const P = '/v0/projects/limits';
 let clock = Date.parse('2026-06-01T00:00:00Z');
 
+/** One heavy request at a time and one waiting, so the test can fill the limit by hand. */
+const heavyLimit = new WorkLimit({ what: 'heavy requests', concurrency: 1, queue: 1, retryAfterSeconds: 2 });
+
 beforeAll(async () => {
-  t = await createTestApp({}, { now: () => new Date(clock) });
+  t = await createTestApp(
+    { server: { bind_address: '127.0.0.1:0', request_body_max_bytes: 8 * 1024 * 1024 } },
+    { now: () => new Date(clock), heavyLimit },
+  );
   ada = await signUp(t, 'Ada Lovelace', 'ada@example.com');
   await createProject(t, ada, 'ada-lovelace', { name: 'Limits' });
 });
@@ -117,3 +125,110 @@ describe('BMF that would store an empty or inconsistent report', () => {
     expect(response.statusCode, response.body).toBe(201);
   });
 });
+
+describe('perf answers and lists have size limits', () => {
+  const BENCHMARKS = 50;
+  const ITERATIONS = 1024; // 51,200 points in one report, over the cap
+  const names = Array.from({ length: BENCHMARKS }, (_, i) => `bench-${String(i).padStart(2, '0')}`);
+  let sortUuid: string;
+
+  beforeAll(async () => {
+    expect(BENCHMARKS * ITERATIONS).toBeGreaterThan(PERF_POINTS_MAX);
+    expect(BENCHMARKS * ITERATIONS).toBeGreaterThan(REPORT_LIST_EXPANDED_RESULTS_MAX);
+    const iteration = (k: number) =>
+      JSON.stringify(Object.fromEntries(names.map((name, i) => [name, { latency: { value: 100 + i + k } }])));
+    const big = await postReport(Array.from({ length: ITERATIONS }, (_, k) => iteration(k)));
+    expect(big.statusCode, big.body.slice(0, 300)).toBe(201);
+    const small = await postReport([
+      JSON.stringify({ sort: { latency: { value: 1 }, throughput: { value: 2 } } }),
+    ]);
+    expect(small.statusCode).toBe(201);
+    sortUuid = small.json().results[0][0].benchmark.uuid;
+  });
+
+  const perf = (query: string) =>
+    t.app.inject({ method: 'GET', url: `${P}/perf?branches=main&testbeds=linux&${query}` });
+
+  it(`refuses a perf answer of more than ${PERF_POINTS_MAX} points with 400 saying how to narrow it`, async () => {
+    for (const format of ['json', 'csv', 'arrow']) {
+      const response = await perf(`benchmarks=${names.join(',')}&measures=latency&format=${format}`);
+      expect(response.statusCode, format).toBe(400);
+      const { message } = expectErrorShape(response.json());
+      expect(message).toContain(`more than ${PERF_POINTS_MAX} points`);
+      expect(message).toContain('start_time and end_time');
+      expect(message).toContain('fewer branches, testbeds, benchmarks or measures');
+    }
+    const narrowed = await perf(`benchmarks=${names.slice(0, 40).join(',')}&measures=latency`);
+    expect(narrowed.statusCode).toBe(200);
+    expect(narrowed.json().results).toHaveLength(40);
+  });
+
+  it('answers a benchmark repeated 255 times (and named by slug and UUID) as one series', async () => {
+    const repeated = Array.from({ length: 255 }, () => 'sort').join(',');
+    const response = await perf(`benchmarks=${repeated}&measures=latency,latency`);
+    expect(response.statusCode, response.body.slice(0, 300)).toBe(200);
+    expect(response.json().results).toHaveLength(1);
+    const mixed = await perf(`benchmarks=sort,${sortUuid},sort&measures=latency,throughput`);
+    expect(mixed.statusCode, mixed.body.slice(0, 300)).toBe(200);
+    expect(mixed.json().results.map((r: { measure: { slug: string } }) => r.measure.slug)).toEqual([
+      'latency',
+      'throughput',
+    ]);
+    const branches = await t.app.inject({
+      method: 'GET',
+      url: `${P}/perf?branches=main,main,main&testbeds=linux,linux&benchmarks=sort&measures=latency`,
+    });
+    expect(branches.json().results).toHaveLength(1);
+  });
+
+  it(`bounds expanded report lists to ${REPORT_LIST_EXPANDED_RESULTS_MAX} results, saying what fits`, async () => {
+    const expanded = await t.app.inject({ method: 'GET', url: `${P}/reports?per_page=255&expand=true` });
+    expect(expanded.statusCode).toBe(400);
+    const { message } = expectErrorShape(expanded.json());
+    expect(message).toContain(`at most ${REPORT_LIST_EXPANDED_RESULTS_MAX} results`);
+    expect(message).toContain('lower per_page (1 fits here)');
+    const newest = await t.app.inject({ method: 'GET', url: `${P}/reports?per_page=1&expand=true` });
+    expect(newest.statusCode).toBe(200);
+    const plain = await t.app.inject({ method: 'GET', url: `${P}/reports?per_page=255` });
+    expect(plain.statusCode).toBe(200);
+  });
+
+  it('answers 503 with Retry-After when the heavy requests in flight and waiting are at their limit', async () => {
+    const { port } = t.app.server.address() as AddressInfo;
+    const url = `http://127.0.0.1:${port}${P}/perf?branches=main&testbeds=linux&benchmarks=sort&measures=latency`;
+    const held = heavyLimit.enter(); // the one running place
+    const queued = fetch(url); // the one waiting place
+    await waitFor(() => heavyLimit.state.waiting === 1);
+    const refused = await fetch(url);
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('2');
+    expect(expectErrorShape(await refused.json()).message).toContain(
+      'the server is busy with heavy requests',
+    );
+    // a plain list is not heavy and still answers
+    expect((await fetch(`http://127.0.0.1:${port}${P}/reports?per_page=1`)).status).toBe(200);
+    held.leave();
+    expect((await queued).status).toBe(200);
+    await waitFor(() => heavyLimit.state.running === 0);
+  });
+
+  it('frees the place of a client that leaves while it waits', async () => {
+    const { port } = t.app.server.address() as AddressInfo;
+    const url = `http://127.0.0.1:${port}${P}/perf?branches=main&testbeds=linux&benchmarks=sort&measures=latency`;
+    const held = heavyLimit.enter();
+    const abort = new AbortController();
+    const leaving = fetch(url, { signal: abort.signal }).catch(() => 'aborted');
+    await waitFor(() => heavyLimit.state.waiting === 1);
+    abort.abort();
+    expect(await leaving).toBe('aborted');
+    await waitFor(() => heavyLimit.state.waiting === 0);
+    held.leave();
+    expect(heavyLimit.state).toEqual({ running: 0, waiting: 0 });
+    expect((await fetch(url)).status).toBe(200);
+  });
+});
+
+async function waitFor(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(condition()).toBe(true);
+}

@@ -158,7 +158,10 @@ export const reportListQuerySchema = listQuerySchema(['date_time']).extend({
     .stringbool()
     .default(false)
     .describe('true lists only reports on archived branches or testbeds'),
-  expand: z.stringbool().default(false).describe('Include results and alerts'),
+  expand: z
+    .stringbool()
+    .default(false)
+    .describe('Include results and alerts (at most 10,000 results in all per page)'),
 });
 
 export const alertListQuerySchema = listQuerySchema(['status', 'created', 'modified']).extend({

@@ -53,7 +53,8 @@ export function perfRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
         preHandler: ctx.heavy,
         schema: {
           tags: ['perf'],
-          summary: 'History of many series at once (at most 255 permutations), as JSON, CSV or Arrow',
+          summary:
+            'History of many series at once (at most 255 permutations and 50,000 points), as JSON, CSV or Arrow',
           security,
           params: projectParams,
           querystring: perfQuerySchema,

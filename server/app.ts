@@ -11,7 +11,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { packageInfo, type Config } from '../core/index.js';
 import type { AppDependencies } from './dependencies.js';
-import { errorHandler } from './error-handler.js';
+import { errorHandler, MAX_PARAM_LENGTH } from './error-handler.js';
 import { createRouteContext } from './context.js';
 import { adminRoutes } from './routes/admin.js';
 import { authRoutes } from './routes/auth.js';
@@ -54,12 +54,18 @@ export async function buildApp(
     return503OnClosing: true,
     // request.ip is the client named by X-Forwarded-For only when the peer is a configured proxy.
     trustProxy: listener.trusted_proxies?.length ? listener.trusted_proxies : false,
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // errors the router raises before any route or hook (414, malformed URL) get the one error shape too
+    frameworkErrors: (error, request, reply) => {
+      reply.header('Access-Control-Allow-Origin', '*').header('X-Total-Count', '0');
+      return handleError(error, request, reply);
+    },
   }) as unknown as App;
+  const handleError = errorHandler(bodyLimit);
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  app.setErrorHandler(errorHandler(bodyLimit));
+  app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) =>
     reply.status(404).send({
       request_id: request.id,

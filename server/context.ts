@@ -19,6 +19,7 @@ import { computeBoundaries } from '../workers/boundaries.js';
 import { shapePerf } from '../workers/perf-shape.js';
 import { renderPlotImage } from '../workers/plot-image.js';
 import { Authenticator } from './auth.js';
+import { defaultHeavyLimit, holdHeavyPlace } from './heavy-requests.js';
 import type { AppDependencies } from './dependencies.js';
 import { createMailer } from './mail.js';
 import { AttemptLimiter, FailureLimiter } from './rate-limit.js';
@@ -45,6 +46,8 @@ export interface RouteContext {
   readonly plots: PlotsService;
   /** The context the services share (for functions that are not services). */
   readonly services: ServiceContext;
+  /** preHandler of heavy routes: holds a place in the heavy-request limit until the answer is sent. */
+  readonly heavy: ReturnType<typeof holdHeavyPlace>;
 }
 
 export function createRouteContext(deps: AppDependencies): RouteContext {
@@ -84,6 +87,7 @@ export function createRouteContext(deps: AppDependencies): RouteContext {
     perf,
     plots: new PlotsService(services, perf),
     services,
+    heavy: holdHeavyPlace(deps.heavyLimit ?? defaultHeavyLimit()),
   };
 }
 

@@ -1,4 +1,12 @@
-import type { DroppableKey, LiveConfig, Logger, Mailer, PluginRegistry, Storage } from '../core/index.js';
+import type {
+  DroppableKey,
+  LiveConfig,
+  Logger,
+  Mailer,
+  PluginRegistry,
+  Storage,
+  WorkLimit,
+} from '../core/index.js';
 import type { WorkerPool } from '../workers/pool.js';
 
 /** Everything the HTTP layer needs, wired by the composition root (server/main.ts) or by tests. */
@@ -12,6 +20,8 @@ export interface AppDependencies {
   /** Defaults to SMTP or the log, as the configuration says. */
   readonly mailer?: Mailer;
   readonly now?: () => Date;
+  /** Bounds heavy requests in flight (server/heavy-requests.ts has the defaults); shared across listener restarts. */
+  readonly heavyLimit?: WorkLimit;
   /** Authentication attempts (sign-up, login, confirm, invalid tokens) per client address per minute. */
   readonly authAttemptsPerMinute?: number;
   /**

@@ -1,6 +1,13 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { errorName, formatPath, obfuscateEmail, type ErrorName } from '../core/index.js';
+import {
+  errorName,
+  formatPath,
+  nameProblem,
+  obfuscateEmail,
+  printableName,
+  type ErrorName,
+} from '../core/index.js';
 
 /** The one mapping from business errors to HTTP status, keyed by error name. */
 const STATUS: Record<ErrorName, number> = {
@@ -18,6 +25,9 @@ const STATUS: Record<ErrorName, number> = {
   WorkerError: 503,
   InternalError: 500,
 };
+
+/** The longest path segment (a UUID, slug or name) the router takes; longer ones are answered with 414. */
+export const MAX_PARAM_LENGTH = 100;
 
 export interface ErrorBody {
   request_id: string;
@@ -57,9 +67,13 @@ export function describeError(
         String(v.instancePath ?? '')
           .split('/')
           .filter((part) => part !== '')
-          .map((part) => (/^\d+$/.test(part) ? Number(part) : part)),
+          .map((part) =>
+            /^\d+$/.test(part) ? Number(part) : nameProblem(part) ? printableName(part) : part,
+          ),
       );
-      return `${context}${path ? `.${path}` : ''}: ${v.message}`;
+      // a bad record key (a measure name in thresholds.models, say) carries its own problem nested inside
+      const nested = (v.params as { issues?: { message: string }[] }).issues?.[0]?.message;
+      return `${context}${path ? `.${path}` : ''}: ${v.keyword === 'invalid_key' && nested ? nested : v.message}`;
     });
     // A path whose UUID is malformed names no resource: 404, like a path no route matches.
     const malformedId = error.validation.every(
@@ -75,6 +89,20 @@ export function describeError(
   }
   if (isResponseSerializationError(error))
     return { status: 500, code: 'internal', message: 'internal error' };
+  if (fastifyError.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return {
+      status: 414,
+      code: 'invalid_input',
+      message: `a path segment is longer than ${MAX_PARAM_LENGTH} characters; name the resource by its UUID or slug`,
+    };
+  }
+  if (fastifyError.code === 'FST_ERR_BAD_URL') {
+    return {
+      status: 400,
+      code: 'invalid_input',
+      message: 'the URL path is not valid percent-encoding; encode each segment with encodeURIComponent',
+    };
+  }
   if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
     return {
       status: 400,

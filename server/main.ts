@@ -15,6 +15,7 @@ import {
 } from '../core/index.js';
 import { registerBuiltins } from '../plugins/index.js';
 import { CLOSE_GRACE_MS, WorkerPool } from '../workers/pool.js';
+import { defaultHeavyLimit } from './heavy-requests.js';
 import { ServerRuntime, STOP_GRACE_MS } from './runtime.js';
 
 /** Past this, a shutdown that has not finished (a query or a native call that never returns) exits anyway. */
@@ -48,7 +49,8 @@ async function main(): Promise<void> {
   const pool = new WorkerPool(logger);
 
   const runtime = new ServerRuntime(
-    { logger, registry, storage, pool },
+    // one limit for the process: a listener restart (PUT /v0/server/config) does not reset it
+    { logger, registry, storage, pool, heavyLimit: defaultHeavyLimit() },
     config,
     process.env[CONFIG_PATH_ENV],
     baseDir,

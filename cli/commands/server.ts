@@ -13,7 +13,8 @@ export function registerServerCommands(program: Command): void {
       examples: ['benchtrack server version --host https://bench.example.com'],
     },
     () => undefined,
-    async (ctx) => ctx.print(await ctx.client.get('/v0/server/version')),
+    async (ctx) =>
+      ctx.print(await ctx.client.get('/v0/server/version', { schema: ctx.core.serverVersionSchema })),
   );
   apiCommand(
     server,

@@ -6,9 +6,9 @@ import { InputError } from '../errors.js';
 import type { PlotImageInput } from '../plots/image.js';
 import { thresholdModelJson } from '../reports/json.js';
 import { projectJson } from '../schemas/accounts.js';
-import { PERF_IMAGE_LINES_MAX, type PerfQuery } from '../schemas/perf.js';
+import { PERF_IMAGE_LINES_MAX, PERF_POINTS_MAX, type PerfQuery } from '../schemas/perf.js';
 import type { ServiceContext } from '../services/context.js';
-import type { PerfColumns, ProjectRecord } from '../storage/records.js';
+import type { PerfColumns, PerfRequest, ProjectRecord } from '../storage/records.js';
 import type { ReadRepositories } from '../storage/storage.js';
 import { resolvePerf, type PerfKeys, type Permutation } from './resolve.js';
 import type { PerfShapeInput } from './shape.js';
@@ -48,7 +48,7 @@ export class PerfService {
     const input = await this.ctx.storage.read(async (r) => {
       const { project } = await requireProject(r, caller, projectRef, 'view');
       const selection = await resolvePerf(r, project, query);
-      const columns = await r.metrics.perf(selection.request);
+      const columns = await cappedPerf(r, selection.request);
       return shapeInput(r, project, selection.permutations, columns, query);
     });
     return this.ctx.perfShaper(input, format);
@@ -87,7 +87,7 @@ export class PerfService {
       if (ifNoneMatch === etag) return { etag, png: undefined, public: isPublic };
       const cached = this.#images.get(key);
       if (cached?.etag === etag) return { etag, png: cached.png, public: isPublic };
-      const columns = await r.metrics.perf(selection.request);
+      const columns = await cappedPerf(r, selection.request);
       const png = await this.ctx.renderImage(imageInput(selection.permutations, columns, keys, options));
       this.#remember(key, { etag, png });
       return { etag, png, public: isPublic };
@@ -99,6 +99,20 @@ export class PerfService {
     this.#images.set(key, entry);
     if (this.#images.size > IMAGE_CACHE_SIZE) this.#images.delete(this.#images.keys().next().value as string);
   }
+}
+
+/**
+ * The points of a perf request, refused when there are more than {@link PERF_POINTS_MAX}: storage reads one
+ * more than the cap, so an oversized query costs no more than a full answer and builds no JSON.
+ */
+async function cappedPerf(r: ReadRepositories, request: PerfRequest): Promise<PerfColumns> {
+  const columns = await r.metrics.perf({ ...request, limit: PERF_POINTS_MAX + 1 });
+  if (columns.count > PERF_POINTS_MAX) {
+    throw new InputError(
+      `this perf query matches more than ${PERF_POINTS_MAX} points, the most one answer holds; narrow it: a shorter time range (start_time and end_time, epoch milliseconds), or fewer branches, testbeds, benchmarks or measures, and ask for the rest in further queries`,
+    );
+  }
+  return columns;
 }
 
 /** Everything the shaper needs besides the points: per permutation its dimensions' JSON, threshold models' JSON. */

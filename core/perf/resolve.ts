@@ -72,6 +72,32 @@ async function resolveHeads(
   return out;
 }
 
+/** Records in first-seen order without repeats (one benchmark named by slug and by UUID is one benchmark). */
+function distinct<R extends { id: number }>(records: readonly R[]): R[] {
+  return [...new Map(records.map((record) => [record.id, record])).values()];
+}
+
+/**
+ * Repeated keys name nothing new: `benchmarks=a,a,...,a` is one benchmark. Branches keep their head (an empty
+ * head means the current one), so `main` with two different heads stays two lines.
+ */
+function distinctKeys(keys: PerfKeys): PerfKeys {
+  const branches = new Map<string, string>();
+  keys.branches.forEach((branch, i) => {
+    const head = keys.heads[i] ?? '';
+    branches.set(`${branch}\u0000${head}`, head);
+  });
+  const unique = (list: readonly string[]) => [...new Set(list)];
+  return {
+    ...keys,
+    branches: [...branches.keys()].map((key) => key.slice(0, key.indexOf('\u0000'))),
+    heads: [...branches.values()],
+    testbeds: unique(keys.testbeds),
+    benchmarks: unique(keys.benchmarks),
+    measures: unique(keys.measures),
+  };
+}
+
 /**
  * Resolves a perf query: branches (and heads), testbeds, benchmarks and measures by UUID, slug or name, the
  * cartesian product in request order (branch, testbed, benchmark, measure), capped at 255 permutations, and the
@@ -80,8 +106,9 @@ async function resolveHeads(
 export async function resolvePerf(
   r: ReadRepositories,
   project: ProjectRecord,
-  keys: PerfKeys,
+  requested: PerfKeys,
 ): Promise<PerfSelection> {
+  const keys = distinctKeys(requested);
   const total = keys.branches.length * keys.testbeds.length * keys.benchmarks.length * keys.measures.length;
   if (total > PERF_PERMUTATIONS_MAX) {
     throw new InputError(
@@ -94,10 +121,15 @@ export async function resolvePerf(
     if (!branch) throw new NotFoundError(`branch "${key}" not found in this project`);
     branches.push(branch);
   }
-  const heads = await resolveHeads(r, branches, keys.heads);
-  const testbeds = await resolveMany(r, 'testbed', project.id, keys.testbeds);
-  const benchmarks = await resolveMany(r, 'benchmark', project.id, keys.benchmarks);
-  const measures = (await resolveMany(r, 'measure', project.id, keys.measures)) as MeasureRecord[];
+  const resolvedHeads = await resolveHeads(r, branches, keys.heads);
+  // the same branch head named twice (by slug and by UUID, say) is one line, like any other repeated key
+  const seen = new Set<number>();
+  const lines = branches
+    .map((branch, i) => ({ branch, head: resolvedHeads[i] as HeadRecord }))
+    .filter(({ head }) => !seen.has(head.id) && seen.add(head.id));
+  const testbeds = distinct(await resolveMany(r, 'testbed', project.id, keys.testbeds));
+  const benchmarks = distinct(await resolveMany(r, 'benchmark', project.id, keys.benchmarks));
+  const measures = distinct(await resolveMany(r, 'measure', project.id, keys.measures)) as MeasureRecord[];
   const series = await r.series.all({
     testbed_id: testbeds.map((t) => t.id),
     benchmark_id: benchmarks.map((b) => b.id),
@@ -107,19 +139,19 @@ export async function resolvePerf(
   const permutations: Permutation[] = [];
   const ids: number[] = [];
   const headIds: number[] = [];
-  branches.forEach((branch, b) => {
+  for (const { branch, head } of lines) {
     for (const testbed of testbeds) {
       for (const benchmark of benchmarks) {
         for (const measure of measures) {
           const id = seriesId.get(`${testbed.id}:${benchmark.id}:${measure.id}`);
           if (id === undefined) continue;
-          permutations.push({ branch, head: heads[b] as HeadRecord, testbed, benchmark, measure });
+          permutations.push({ branch, head, testbed, benchmark, measure });
           ids.push(id);
-          headIds.push((heads[b] as HeadRecord).id);
+          headIds.push(head.id);
         }
       }
     }
-  });
+  }
   return {
     permutations,
     request: {

@@ -3,17 +3,35 @@ import type { Caller } from '../access/permissions.js';
 import { requireProject } from '../access/resolve.js';
 import { requireByNameId } from '../dimensions/name-id.js';
 import { validateModel, type ValidModel } from '../dimensions/threshold-models.js';
-import { NotFoundError } from '../errors.js';
+import { InputError, NotFoundError } from '../errors.js';
 import { resolveRunProject } from '../projects/on-the-fly.js';
 import type { NewReport, NewRun, reportListQuerySchema } from '../schemas/reports.js';
 import type { ServiceContext } from '../services/context.js';
 import type { ProjectRecord, ReportRecord, UserRecord } from '../storage/records.js';
-import type { ReadRepositories } from '../storage/storage.js';
+import type { ReadRepositories, ReportSummary } from '../storage/storage.js';
 import { ingest, type Ingested, type IngestInput } from './ingest.js';
 import { countsOf, reportJson } from './json.js';
 import { loadReport, loadReportContext } from './load.js';
 import { prepareResults, type PreparedResults } from './prepare.js';
 import { runDefaults } from './run-context.js';
+
+/** An expanded list page shows at most this many results (metrics) in all: about 10 MB of JSON. */
+export const REPORT_LIST_EXPANDED_RESULTS_MAX = 10_000;
+
+/** Refuses an expanded page whose reports hold more results than one answer may, saying which per_page fits. */
+function checkExpandBudget(reports: readonly ReportRecord[], summaries: Map<number, ReportSummary>): void {
+  let total = 0;
+  let fits = 0;
+  for (const report of reports) {
+    for (const iteration of summaries.get(report.id)?.iterations ?? []) total += iteration?.measures ?? 0;
+    if (total <= REPORT_LIST_EXPANDED_RESULTS_MAX) fits++;
+  }
+  if (total > REPORT_LIST_EXPANDED_RESULTS_MAX) {
+    throw new InputError(
+      `with expand=true a page holds at most ${REPORT_LIST_EXPANDED_RESULTS_MAX} results in all; these ${reports.length} reports hold ${total}: lower per_page${fits > 0 ? ` (${fits} fits here)` : ''}, or list without expand and view each report by its UUID`,
+    );
+  }
+}
 
 type Common = Pick<
   NewReport,
@@ -90,9 +108,11 @@ export class ReportsService {
         { page: query.page, perPage: query.per_page, direction: query.direction },
       );
       const items = [];
-      if (query.expand) for (const report of page.items) items.push(await this.#full(r, project, report));
-      else {
-        const summaries = await r.reports.summaries(page.items.map((report) => report.id));
+      const summaries = await r.reports.summaries(page.items.map((report) => report.id));
+      if (query.expand) {
+        checkExpandBudget(page.items, summaries);
+        for (const report of page.items) items.push(await this.#full(r, project, report));
+      } else {
         for (const report of page.items) {
           const summary = summaries.get(report.id);
           const counts = {

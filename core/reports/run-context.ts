@@ -1,4 +1,5 @@
 import { InputError } from '../errors.js';
+import { checkName } from '../name-rule.js';
 import { slugify } from '../slug.js';
 
 /** Run context keys are prefixed; the reference's prefix is accepted too, so its clients keep working. */
@@ -55,6 +56,7 @@ export function runDefaults(
         'project is required: name one, or send a run context with the repository name (benchtrack run does)',
       );
     }
+    checkName('context repo/name (the project name)', repo);
     const root = contextValue(context, 'repo/hash')?.slice(0, 7) ?? '';
     const fingerprint = contextValue(context, 'testbed/fingerprint')?.slice(0, 13) ?? '';
     project = {
@@ -62,8 +64,10 @@ export function runDefaults(
       slug: slugify(`${repo.slice(0, 42)} ${root} ${fingerprint}`) || 'project',
     };
   }
+  const branch = contextValue(context, 'branch/ref/name') ?? 'main';
+  checkName('context branch/ref/name (the branch name)', branch);
   return {
-    branch: contextValue(context, 'branch/ref/name') ?? 'main',
+    branch,
     hash: gitHash(contextValue(context, 'branch/hash')),
     testbed: (os && OPERATING_SYSTEMS[os]) ?? 'localhost',
     project,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameProblem } from '../name-rule.js';
 import { isSlug, SLUG_MAX } from '../slug.js';
 
 /** Shapes shared by every resource's wire format. */
@@ -11,12 +12,22 @@ export const slugSchema = z
     error: 'must be a slug: lower-case letters, digits and single hyphens, e.g. my-project',
   });
 
+/** Refines a string schema with the name rule (`core/name-rule.ts`); the empty string is left to `min`. */
+export function withNameRule<S extends z.ZodString>(schema: S): S {
+  return schema.superRefine((name, ctx) => {
+    const problem = name === '' ? undefined : nameProblem(name);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+}
+
 /** A resource name (organizations, projects, users): 1 to 64 characters, no leading or trailing space. */
-export const nameSchema = z
-  .string()
-  .trim()
-  .min(1, { error: 'must not be empty' })
-  .max(64, { error: 'must be at most 64 characters' });
+export const nameSchema = withNameRule(
+  z
+    .string()
+    .trim()
+    .min(1, { error: 'must not be empty' })
+    .max(64, { error: 'must be at most 64 characters' }),
+);
 
 export const dateTimeSchema = z.iso.datetime({ offset: true }).describe('RFC 3339 date and time (UTC)');
 

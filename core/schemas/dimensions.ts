@@ -1,30 +1,31 @@
 import { z } from 'zod';
-import { dateTimeSchema, listQuerySchema, nameSchema, slugSchema, uuidSchema } from './common.js';
+import {
+  dateTimeSchema,
+  listQuerySchema,
+  nameSchema,
+  slugSchema,
+  uuidSchema,
+  withNameRule,
+} from './common.js';
 
 /** Wire format of branches (with heads and start points), testbeds, benchmarks, measures and thresholds. */
 
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/;
-export const branchNameSchema = z
-  .string()
-  .min(1, { error: 'must not be empty' })
-  .max(256, { error: 'must be at most 256 characters' })
-  .refine((name) => !CONTROL.test(name), { error: 'must not contain control characters' });
-export const benchmarkNameSchema = z
-  .string()
-  .min(1, { error: 'must not be empty' })
-  .max(1024, { error: 'must be at most 1024 characters' });
+export const branchNameSchema = withNameRule(
+  z.string().min(1, { error: 'must not be empty' }).max(256, { error: 'must be at most 256 characters' }),
+);
+export const benchmarkNameSchema = withNameRule(
+  z.string().min(1, { error: 'must not be empty' }).max(1024, { error: 'must be at most 1024 characters' }),
+);
 export const gitHashSchema = z
   .string()
   .regex(/^[0-9a-fA-F]{40}(?:[0-9a-fA-F]{24})?$/, {
     error: 'must be a full git commit hash (40 or 64 hex digits)',
   })
   .transform((hash) => hash.toLowerCase());
-export const nameIdSchema = z
-  .string()
-  .min(1, { error: 'must not be empty' })
-  .max(1024)
-  .describe('UUID, slug or name');
+/** A key that may create the dimension it names (reports, inline thresholds) follows the name rule. */
+export const nameIdSchema = withNameRule(
+  z.string().min(1, { error: 'must not be empty' }).max(1024),
+).describe('UUID, slug or name');
 
 export const versionSchema = z.object({ number: z.int(), hash: z.string().nullable() });
 export const headSchema = z.object({

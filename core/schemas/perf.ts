@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { projectSchema } from './accounts.js';
-import { dateTimeSchema, uuidSchema } from './common.js';
+import { dateTimeSchema, uuidSchema, withNameRule } from './common.js';
 import { branchSchema, dimensionSchema, measureSchema } from './dimensions.js';
 import { alertBriefSchema, boundarySchema, metricSchema, thresholdModelSchema } from './reports.js';
 
@@ -8,6 +8,11 @@ import { alertBriefSchema, boundarySchema, metricSchema, thresholdModelSchema } 
 
 /** At most this many branch x testbed x benchmark x measure permutations per query (spec: Limits). */
 export const PERF_PERMUTATIONS_MAX = 255;
+/**
+ * At most this many points per perf answer (JSON, CSV, Arrow or image): about 20 MB of JSON with thresholds.
+ * A larger query is refused with a 400 saying how to narrow it, before its JSON is built.
+ */
+export const PERF_POINTS_MAX = 50_000;
 /** A perf image draws at most this many lines. */
 export const PERF_IMAGE_LINES_MAX = 8;
 
@@ -96,7 +101,7 @@ export const perfSchema = z.object({
 
 export const PLOTS_MAX = 64;
 const plotFields = {
-  title: z.string().min(1).max(256).nullable().optional(),
+  title: withNameRule(z.string().min(1).max(256)).nullable().optional(),
   lower_value: z.boolean().default(false),
   upper_value: z.boolean().default(false),
   lower_boundary: z.boolean().default(false),
@@ -124,7 +129,7 @@ export const updatePlotSchema = z.strictObject({
     .min(0)
     .max(PLOTS_MAX - 1)
     .optional(),
-  title: z.string().min(1).max(256).nullable().optional().describe('null clears the title'),
+  title: withNameRule(z.string().min(1).max(256)).nullable().optional().describe('null clears the title'),
   lower_value: z.boolean().optional(),
   upper_value: z.boolean().optional(),
   lower_boundary: z.boolean().optional(),

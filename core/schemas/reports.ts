@@ -58,7 +58,7 @@ export const newReportSchema = z
 
 export const newRunSchema = z
   .strictObject({
-    project: z.string().min(1).optional().describe('Project UUID or slug; created when it does not exist'),
+    project: nameIdSchema.optional().describe('Project UUID or slug; created when it does not exist'),
     branch: nameIdSchema.optional().describe('Default: the git branch of the run context, else main'),
     testbed: nameIdSchema
       .optional()
@@ -158,7 +158,10 @@ export const reportListQuerySchema = listQuerySchema(['date_time']).extend({
     .stringbool()
     .default(false)
     .describe('true lists only reports on archived branches or testbeds'),
-  expand: z.stringbool().default(false).describe('Include results and alerts'),
+  expand: z
+    .stringbool()
+    .default(false)
+    .describe('Include results and alerts (at most 10,000 results in all per page)'),
 });
 
 export const alertListQuerySchema = listQuerySchema(['status', 'created', 'modified']).extend({

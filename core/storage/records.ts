@@ -287,6 +287,8 @@ export interface PerfRequest {
   readonly start?: number | undefined;
   /** Epoch milliseconds; reports that ended at or before it. */
   readonly end?: number | undefined;
+  /** At most this many points (the first ones in answer order); all of them when absent. */
+  readonly limit?: number | undefined;
 }
 
 /**

@@ -50,9 +50,11 @@ export function perfRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
     app.get(
       '/projects/:project/perf',
       {
+        preHandler: ctx.heavy,
         schema: {
           tags: ['perf'],
-          summary: 'History of many series at once (at most 255 permutations), as JSON, CSV or Arrow',
+          summary:
+            'History of many series at once (at most 255 permutations and 50,000 points), as JSON, CSV or Arrow',
           security,
           params: projectParams,
           querystring: perfQuerySchema,
@@ -77,6 +79,7 @@ export function perfRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
     app.get(
       '/projects/:project/perf/img',
       {
+        preHandler: ctx.heavy,
         schema: {
           tags: ['perf'],
           summary: 'PNG plot of up to 8 series of one measure (ETag, Cache-Control; 304 when unchanged)',
@@ -199,6 +202,7 @@ export function perfRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
     app.get(
       '/projects/:project/plots/:plot/img',
       {
+        preHandler: ctx.heavy,
         schema: {
           tags: ['plots'],
           summary: 'PNG of a pinned plot over its window (the first measure)',

@@ -33,6 +33,10 @@ export function reportRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
       '/projects/:project/reports',
       {
         ...plainJson,
+        // only expanded lists are heavy: a plain page is a few kilobytes
+        preHandler: async (request, reply) => {
+          if ((request.query as { expand?: boolean }).expand) await ctx.heavy(request, reply);
+        },
         schema: {
           tags: ['reports'],
           summary: 'Submit a report: results as BMF or raw harness output, thresholds applied, alerts raised',
@@ -71,6 +75,10 @@ export function reportRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
       '/projects/:project/reports',
       {
         ...plainJson,
+        // only expanded lists are heavy: a plain page is a few kilobytes
+        preHandler: async (request, reply) => {
+          if ((request.query as { expand?: boolean }).expand) await ctx.heavy(request, reply);
+        },
         schema: {
           tags: ['reports'],
           summary: 'List reports, newest first; results and alerts only with expand=true',

@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { BMF_JSON_SCHEMA, packageInfo } from '../../core/index.js';
+import { BMF_JSON_SCHEMA, packageInfo, serverVersionSchema } from '../../core/index.js';
 import type { RouteContext } from '../context.js';
 
-const versionSchema = z.object({ version: z.string().describe('Semantic version of the running API') });
 const consoleSchema = z.object({ url: z.string().describe('URL of the web console (console.url)') });
 const healthSchema = z.object({
   status: z.enum(['ok', 'unavailable']),
@@ -36,7 +35,7 @@ export function serverRoutes({ deps }: RouteContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['server'],
           summary: 'Version of the API server',
-          response: { 200: versionSchema },
+          response: { 200: serverVersionSchema },
         },
       },
       async () => ({ version: packageInfo().version }),

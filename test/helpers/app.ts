@@ -11,6 +11,7 @@ import {
   type LiveConfig,
   type Logger,
   type Storage,
+  type WorkLimit,
 } from '../../core/index.js';
 import { registerBuiltins } from '../../plugins/index.js';
 import { buildApp, type App } from '../../server/app.js';
@@ -43,6 +44,8 @@ export interface TestAppOptions {
   readonly pool?: WorkerPoolOptions;
   /** Options of the DuckDB storage plugin besides `file`. */
   readonly storage?: Record<string, unknown>;
+  /** The heavy-request limit (the server's default otherwise). */
+  readonly heavyLimit?: WorkLimit;
 }
 
 interface Base {
@@ -126,6 +129,7 @@ export async function createTestApp(
       pool: b.pool,
       ...(options.now ? { now: options.now } : {}),
       authAttemptsPerMinute: options.authAttemptsPerMinute ?? 10_000,
+      ...(options.heavyLimit ? { heavyLimit: options.heavyLimit } : {}),
     },
     b.config,
     options.configPath,

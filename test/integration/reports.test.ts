@@ -150,7 +150,7 @@ describe('creating reports', () => {
       'body.end_time: must not be before start_time',
     ],
     [{ results: [bmf({ x: 1 })], branch: 'b'.repeat(257) }, 400, 'is longer than 256 characters'],
-    [{ results: [bmf({ x: 1 })], branch: 'line\nbreak' }, 400, 'must not contain control characters'],
+    [{ results: [bmf({ x: 1 })], branch: 'line\nbreak' }, 400, 'body.branch: must not contain a line break'],
     [{ results: [bmf({ x: 1 })], testbed: 't'.repeat(65) }, 400, 'testbed name'],
   ])('rejects bad input with nothing changed %#', async (body, status, message) => {
     const before = await counts();

@@ -23,13 +23,15 @@ const PERF_SQL = `WITH perm AS (SELECT unnest($pos) AS pos, unnest($series) AS s
   LEFT JOIN alert a ON a.metric_id = m.id
   WHERE list_contains($series, m.series_id)
     AND m.start_time >= make_timestamp($start::BIGINT * 1000) AND m.end_time <= make_timestamp($end::BIGINT * 1000)
-  ORDER BY perm.pos, v.number, m.start_time, m.iteration`;
+  ORDER BY perm.pos, v.number, m.start_time, m.iteration
+  LIMIT $limit`;
 
 const FAR_PAST = -62_135_596_800_000; // 0001-01-01
 const FAR_FUTURE = 253_402_300_799_000; // 9999-12-31
 
 function perfParams(request: PerfRequest) {
   return {
+    limit: request.limit ?? Number.MAX_SAFE_INTEGER,
     pos: Int32Array.from(request.series.keys()),
     series: request.series,
     heads: request.heads,

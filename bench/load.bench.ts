@@ -1,0 +1,227 @@
+/**
+ * The API's memory under 12 concurrent heavy anonymous requests (issue 14 item 4): a public project of 127
+ * benchmarks x 2 measures x 1,000 reports (254,000 metrics), served by a real `benchtrack-api` process whose
+ * resident memory is read from /proc (VmRSS at rest, VmHWM = peak during each scenario).
+ *   (a) 12 x the whole history of all 254 series at once (254,000 points; before the limits, 102 MB each)
+ *   (b) 12 x the largest answer the limits allow (254 series x 196 reports = 49,784 points, about 20 MB)
+ * While each scenario runs, GET /v0/server/version every 50 ms measures the event loop (p99).
+ *
+ * Run: npm run bench -- load
+ * Against another checkout of the server (the code before the limits, say), with this bench and its seed:
+ *   BENCH_SERVER_ROOT=/path/to/checkout npm run bench -- load
+ *
+ * Figures, 2026-11-23, 2 vCPUs shared with other jobs (load average 13); peak RSS, answers, time for all 12,
+ * p99 of the version endpoint meanwhile:
+ *   before (commit 01a116f)  (a) 1,363 MB, 12 x 200 (1,011 MB), 159 s, 5.95 s   (b) 1,155 MB, 12 x 200, 30 s, 1.30 s
+ *   after                    (a)   547 MB, 12 x 400,             32 s, 0.47 s   (b)   589 MB, 12 x 200, 40 s, 1.46 s
+ * At rest about 220 MB; (b) runs after (a) in the same process, so its peak includes what (a) left in DuckDB's
+ * buffer pool (1,139 MB before, 491 MB after).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { summarize } from './lib/measure.js';
+import { BenchReport } from './lib/report.js';
+
+const BENCHMARKS = 127;
+const REPORTS = 1_000;
+const CONCURRENT = 12;
+const START = Date.UTC(2025, 0, 1);
+const STEP = 3_600_000;
+const root = process.env.BENCH_SERVER_ROOT ?? resolve(fileURLToPath(import.meta.url), '../..');
+const dir = mkdtempSync(join(tmpdir(), 'benchtrack-load-'));
+const file = join(dir, 'load.db');
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as { port: number };
+  await new Promise((done) => server.close(done));
+  return port;
+}
+
+/** A real API process from `root`, with its own memory, on a free port. */
+async function startApi(): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
+  const port = await freePort();
+  const config = {
+    security: { secret_key: 'load-bench-secret-key-0123456789abcdef' },
+    server: { bind_address: `127.0.0.1:${port}`, request_body_max_bytes: 64 * 1024 * 1024 },
+    database: { file },
+    logging: { log: { stderr_terminal: { level: 'error' } } },
+  };
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/main.ts')], {
+    cwd: root,
+    env: { ...process.env, BENCHTRACK_CONFIG: JSON.stringify(config), UV_THREADPOOL_SIZE: '16' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    if (
+      await fetch(`${url}/v0/server/version`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
+    if (i > 600) throw new Error('the API did not start in 60 s');
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  return {
+    url,
+    child,
+    stop: () =>
+      new Promise((done) => {
+        child.once('exit', () => done());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Creates the public project through the API (anonymous run), then fills the fact table with bare SQL. */
+async function seed(): Promise<void> {
+  const api = await startApi();
+  const time = new Date(START).toISOString();
+  const response = await fetch(`${api.url}/v0/run`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      project: 'load',
+      branch: 'main',
+      testbed: 'ci',
+      start_time: time,
+      end_time: time,
+      results: [JSON.stringify({ 'b-0': { latency: { value: 1 }, throughput: { value: 1 } } })],
+      settings: { adapter: 'json' },
+    }),
+  });
+  if (response.status !== 201) throw new Error(`seed run answered ${response.status}`);
+  await api.stop();
+  const instance = await DuckDBInstance.create(file);
+  const c = await instance.connect();
+  const head = '(SELECT head_id FROM branch LIMIT 1)';
+  await c.run('BEGIN');
+  await c.run('DELETE FROM metric; DELETE FROM report; DELETE FROM head_version; DELETE FROM version');
+  await c.run(`INSERT INTO benchmark (uuid, project_id, name, slug, archived, created, modified)
+    SELECT uuid(), 1, 'b-' || i, 'b-' || i, false, now()::TIMESTAMP, now()::TIMESTAMP FROM range(1, ${BENCHMARKS}) t(i)`);
+  await c.run('DELETE FROM series');
+  await c.run(`INSERT INTO series (id, project_id, testbed_id, benchmark_id, measure_id)
+    SELECT row_number() OVER (), 1, 1, b.id, m.id FROM benchmark b, measure m`);
+  await c.run(`INSERT INTO version (id, uuid, project_id, number, hash, created)
+    SELECT r, uuid(), 1, r, NULL, now()::TIMESTAMP FROM range(${REPORTS}) t(r)`);
+  await c.run(`INSERT INTO head_version SELECT ${head}, r FROM range(${REPORTS}) t(r)`);
+  await c.run(`INSERT INTO report (id, uuid, project_id, user_id, branch_id, head_id, version_id, testbed_id, adapter,
+      idempotency_key, start_time, end_time, created)
+    SELECT r, uuid(), 1, NULL, 1, ${head}, r, 1, 'json', NULL,
+      make_timestamp((${START} + r * ${STEP})::BIGINT * 1000), make_timestamp((${START} + r * ${STEP} + 60000)::BIGINT * 1000),
+      now()::TIMESTAMP
+    FROM range(${REPORTS}) t(r)`);
+  await c.run(`INSERT INTO metric (id, uuid, project_id, report_id, iteration, series_id, head_id, version_id,
+      start_time, end_time, value)
+    SELECT r.id * 100000 + s.id, uuidv7(), 1, r.id, 0, s.id, r.head_id, r.version_id, r.start_time, r.end_time,
+      100 + s.id % 97 + random()
+    FROM report r, series s ORDER BY s.id, r.start_time`);
+  await c.run('COMMIT');
+  await c.run('CHECKPOINT');
+  c.closeSync();
+  instance.closeSync();
+}
+
+function memory(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+) kB`).exec(status)?.[1] ?? Number.NaN);
+  return { rss: kb('VmRSS') * 1024, peak: kb('VmHWM') * 1024 };
+}
+
+interface Outcome {
+  readonly statuses: Record<number, number>;
+  readonly bytes: number;
+  readonly wallMs: number;
+  readonly rssBefore: number;
+  readonly peak: number;
+  readonly versionP99Ms: number;
+}
+
+/** Fires `CONCURRENT` copies of `url` at once, reading every answer whole, while probing the event loop. */
+async function scenario(api: { url: string; child: ChildProcess }, path: string): Promise<Outcome> {
+  const pid = api.child.pid as number;
+  const rssBefore = memory(pid).rss;
+  writeFileSync(`/proc/${pid}/clear_refs`, '5'); // resets VmHWM to the current RSS
+  let probing = true;
+  const probes: number[] = [];
+  const probe = (async () => {
+    while (probing) {
+      const started = performance.now();
+      await fetch(`${api.url}/v0/server/version`).then((r) => r.arrayBuffer());
+      probes.push(performance.now() - started);
+      await new Promise((done) => setTimeout(done, 50));
+    }
+  })();
+  const started = performance.now();
+  const answers = await Promise.all(
+    Array.from({ length: CONCURRENT }, async () => {
+      const response = await fetch(`${api.url}${path}`, { headers: { 'accept-encoding': 'identity' } });
+      return { status: response.status, bytes: (await response.arrayBuffer()).byteLength };
+    }),
+  );
+  const wallMs = performance.now() - started;
+  probing = false;
+  await probe;
+  const statuses: Record<number, number> = {};
+  for (const { status } of answers) statuses[status] = (statuses[status] ?? 0) + 1;
+  return {
+    statuses,
+    bytes: answers.reduce((sum, a) => sum + a.bytes, 0),
+    wallMs,
+    rssBefore,
+    peak: memory(pid).peak,
+    versionP99Ms: summarize(probes).p99Ms,
+  };
+}
+
+const MB = 1024 * 1024;
+const benchmarks = Array.from({ length: BENCHMARKS }, (_, i) => `b-${i}`).join(',');
+const perf = (extra = '') =>
+  `/v0/projects/load/perf?branches=main&testbeds=ci&benchmarks=${benchmarks}&measures=latency,throughput${extra}`;
+const report = new BenchReport(
+  `load: ${CONCURRENT} concurrent heavy anonymous requests, ${BENCHMARKS} benchmarks x 2 measures x ${REPORTS} reports`,
+);
+let api: Awaited<ReturnType<typeof startApi>> | undefined;
+try {
+  await seed();
+  api = await startApi();
+  await fetch(`${api.url}${perf(`&end_time=${START}`)}`).then((r) => r.arrayBuffer()); // warm the worker pool
+  const largest = `&end_time=${START + 195 * STEP + 60_000}`; // reports 0..195: 196 x 254 = 49,784 points
+  for (const [name, path] of [
+    ['all-time', perf()],
+    ['largest-allowed', perf(largest)],
+  ] as const) {
+    const o = await scenario(api, path);
+    const statuses = Object.entries(o.statuses)
+      .map(([status, n]) => `${n} x ${status}`)
+      .join(', ');
+    report
+      .add(
+        name,
+        'peak-rss-mb',
+        o.peak / MB,
+        `${(o.peak / MB).toFixed(0)} MB (at rest ${(o.rssBefore / MB).toFixed(0)} MB)`,
+      )
+      .add(name, 'answers-mb', o.bytes / MB, `${(o.bytes / MB).toFixed(1)} MB in all: ${statuses}`)
+      .add(name, 'latency', o.wallMs * 1e6, `${(o.wallMs / 1000).toFixed(1)} s for all ${CONCURRENT}`)
+      .add(
+        name,
+        'version-p99',
+        o.versionP99Ms * 1e6,
+        `${o.versionP99Ms.toFixed(1)} ms p99 of /v0/server/version`,
+      );
+  }
+  report.print();
+} finally {
+  await api?.stop();
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,13 +1,14 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageInfo } from '../../core/index.js';
 
 /**
  * Inputs of the adapter contract suite. The large ones are built once per process and shared by every
  * adapter tested in it, so the suite's cost is the parsing, not the generation.
  */
 
-const CORPUS = fileURLToPath(new URL('../fixtures/adapters/', import.meta.url));
+// shipped in the package (its `files`), so the suite reads the same real outputs in a plugin author's install
+const CORPUS = join(packageInfo().root, 'test', 'fixtures', 'adapters');
 
 /** A deterministic pseudo-random generator (mulberry32), so failures reproduce. */
 function random(seed: number): () => number {

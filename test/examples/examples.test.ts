@@ -7,8 +7,8 @@ import { REPO_ROOT } from '../helpers/process.js';
 
 /**
  * The packages in examples/ are plugins written only against the published kit. Each is copied beside a scratch
- * install of Benchtrack (its package.json and the dist/ that the end-to-end global setup built, as `npm install`
- * of the package gives), where `benchtrack/plugin-kit` resolves through the package's `exports` as it does for
+ * install of Benchtrack (its package.json, the dist/ that the end-to-end global setup built and the adapter corpus,
+ * the package's `files`, as `npm install` gives them), where `benchtrack/plugin-kit` resolves through the package's `exports` as it does for
  * any plugin author; then its own tests run with vitest. A name the kit does not export fails here.
  */
 const scratch = mkdtempSync(join(tmpdir(), 'benchtrack-examples-'));
@@ -18,8 +18,11 @@ mkdirSync(installed, { recursive: true });
 cpSync(join(REPO_ROOT, 'package.json'), join(installed, 'package.json'));
 symlinkSync(join(REPO_ROOT, 'dist'), join(installed, 'dist'));
 symlinkSync(join(REPO_ROOT, 'node_modules'), join(installed, 'node_modules'));
+mkdirSync(join(installed, 'test', 'fixtures'), { recursive: true });
+symlinkSync(join(REPO_ROOT, 'test', 'fixtures', 'adapters'), join(installed, 'test', 'fixtures', 'adapters'));
 // the examples' dev dependencies: the same copies as the kit's, so the kit's suites register with this vitest
-for (const name of ['vitest', 'fast-check']) symlinkSync(join(REPO_ROOT, 'node_modules', name), join(modules, name));
+for (const name of ['vitest', 'fast-check'])
+  symlinkSync(join(REPO_ROOT, 'node_modules', name), join(modules, name));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const examples = readdirSync(join(REPO_ROOT, 'examples'), { withFileTypes: true })
@@ -31,19 +34,33 @@ describe('examples written against the published plugin kit', () => {
     expect(examples).toEqual(expect.arrayContaining(['adapter-ndjson', 'model-ewma']));
   });
 
-  it.each(examples)('%s passes its own tests, the kit contract suite included', (name) => {
-    const dir = join(scratch, name);
-    cpSync(join(REPO_ROOT, 'examples', name), dir, { recursive: true });
-    const report = join(scratch, `${name}.json`);
-    const run = spawnSync(
-      process.execPath,
-      [join(REPO_ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--root', dir, '--reporter=json', `--outputFile=${report}`],
-      { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: process.env.HOME } },
-    );
-    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
-    const results = JSON.parse(readFileSync(report, 'utf8')) as { numPassedTests: number; numFailedTests: number };
-    expect(results.numFailedTests).toBe(0);
-    // the contract suite's cases and the example's own
-    expect(results.numPassedTests).toBeGreaterThan(6);
-  }, 120_000);
+  it.each(examples)(
+    '%s passes its own tests, the kit contract suite included',
+    (name) => {
+      const dir = join(scratch, name);
+      cpSync(join(REPO_ROOT, 'examples', name), dir, { recursive: true });
+      const report = join(scratch, `${name}.json`);
+      const run = spawnSync(
+        process.execPath,
+        [
+          join(REPO_ROOT, 'node_modules/vitest/vitest.mjs'),
+          'run',
+          '--root',
+          dir,
+          '--reporter=json',
+          `--outputFile=${report}`,
+        ],
+        { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: process.env.HOME } },
+      );
+      expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+      const results = JSON.parse(readFileSync(report, 'utf8')) as {
+        numPassedTests: number;
+        numFailedTests: number;
+      };
+      expect(results.numFailedTests).toBe(0);
+      // the contract suite's cases and the example's own
+      expect(results.numPassedTests).toBeGreaterThan(6);
+    },
+    120_000,
+  );
 });

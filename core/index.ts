@@ -60,3 +60,5 @@ export * from './perf/shape.js';
 export * from './perf/arrow.js';
 export * from './perf/perf.js';
 export * from './perf/plots.js';
+export * from './detection/detect.js';
+export * from './detection/params.js';

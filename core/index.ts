@@ -62,3 +62,4 @@ export * from './perf/perf.js';
 export * from './perf/plots.js';
 export * from './detection/detect.js';
 export * from './detection/params.js';
+export * from './detection/series-input.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readCorpus } from '../../test/detection/corpus.js';
-import { detectChangePoints } from './detect.js';
+import { detectChangePoints, otavaChangePoints } from './detect.js';
 import { divisive } from './divisive.js';
 import { parseDetectionParams } from './params.js';
 import { splitStats } from './segment-stats.js';
@@ -49,7 +49,7 @@ describe('change-point detector: statistics of each point', () => {
   );
 
   it.each(detailed)('$name: change and p-value as Otava computed them', ({ c, values }) => {
-    const points = detectChangePoints(values, parseDetectionParams(c.parameters));
+    const points = otavaChangePoints(values, parseDetectionParams(c.parameters));
     for (const detail of (c as unknown as { computed_detail: Detail[] }).computed_detail) {
       const point = points.find((p) => p.index === detail.index);
       expect(point, `point ${detail.index}`).toBeDefined();
@@ -59,6 +59,16 @@ describe('change-point detector: statistics of each point', () => {
       // the corpus gives four significant digits
       if (detail.pvalue !== undefined) expect(Math.abs(pValue / detail.pvalue - 1)).toBeLessThan(6e-4);
     }
+  });
+
+  it('measures every point against its final neighbours, where Otava leaves some stale', () => {
+    const tigerbeetle = corpus.find((entry) => entry.file === 'otava/tigerbeetle_365.json')?.values;
+    const params = parseDetectionParams({ window_len: 30, max_pvalue: 0.01, min_magnitude: 0.05 });
+    const [first, second] = detectChangePoints(tigerbeetle as Float64Array, params);
+    expect([first?.index, second?.index]).toEqual([15, 71]);
+    expect(first?.meanAfter).toBe(second?.meanBefore);
+    const stale = otavaChangePoints(tigerbeetle as Float64Array, params);
+    expect(stale[0]?.meanAfter).not.toBe(stale[1]?.meanBefore);
   });
 
   it('gives the t-test p-values of the fixed-split cases', () => {

@@ -32,8 +32,22 @@ export function firstPassPValue(maxPValue: number): number {
  * (largest p-value if any reaches `max_pvalue`, else the smallest magnitude if it is at most `min_magnitude`)
  * is dropped and its neighbours re-tested, until every point passes. Time O(n·w) for the split (each window
  * costs O(w²) and there are about 2n/w of them) plus O(k²) for k weak points in the merge; memory O(w² + n).
+ * Each returned point's means and p-value compare the segments between it and its neighbours in the answer.
  */
 export function detectChangePoints(values: Float64Array, params: DetectionParams): ChangePoint[] {
+  const points = otavaChangePoints(values, params);
+  return points.map(({ index }, k) => ({
+    index,
+    ...splitStats(values, points[k - 1]?.index ?? 0, index, points[k + 1]?.index ?? values.length),
+  }));
+}
+
+/**
+ * The change points exactly as Otava reports them. Its merge pass re-tests only the point after a removed one
+ * (and the next), so the point before keeps statistics measured against a neighbour that is gone;
+ * {@link detectChangePoints} keeps these indexes but measures every point against its final neighbours.
+ */
+export function otavaChangePoints(values: Float64Array, params: DetectionParams): ChangePoint[] {
   const weak = split(values, params.window_len, firstPassPValue(params.max_pvalue));
   return merge(weak, values, params.max_pvalue, params.min_magnitude);
 }

@@ -63,3 +63,6 @@ export * from './perf/plots.js';
 export * from './detection/detect.js';
 export * from './detection/params.js';
 export * from './detection/series-input.js';
+export * from './detection/columns.js';
+export * from './schemas/changes.js';
+export * from './perf/changes.js';

@@ -1,9 +1,7 @@
 import type { TransferListItem } from 'node:worker_threads';
 import type { WorkerPool } from './pool.js';
-import type { ChangePointColumns, ChangePointJob } from './tasks/change-points.js';
+import type { ChangePointColumns, ChangePointJob } from '../core/index.js';
 import { fromWireError } from './tasks/wire-error.js';
-
-export type { ChangePointColumns, ChangePointJob } from './tasks/change-points.js';
 
 /**
  * Runs change-point detection in a worker: a history of n points costs O(n·window_len) time (about a second

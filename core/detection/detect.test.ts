@@ -80,3 +80,26 @@ describe('change-point detector: statistics of each point', () => {
     expect(none).toBeLessThan(1.01);
   });
 });
+
+describe('change-point detector: edge cases', () => {
+  const defaults = parseDetectionParams({});
+
+  it('finds nothing in empty, tiny and constant series, and terminates for every window length', () => {
+    for (const length of [0, 1, 2, 3, 5])
+      expect(detectChangePoints(new Float64Array(length).fill(7), defaults)).toEqual([]);
+    expect(detectChangePoints(new Float64Array(500).fill(3), defaults)).toEqual([]);
+    const step = Float64Array.from({ length: 40 }, (_, i) => (i < 20 ? 1 : 2) + (i % 3) / 100);
+    for (const window_len of [2, 3, 4, 1000])
+      expect(detectChangePoints(step, { ...defaults, window_len }).every((p) => p.index > 0)).toBe(true);
+  });
+
+  it('gives the same answer on every call (no random numbers, no hidden state)', () => {
+    const series = Float64Array.from(
+      { length: 3000 },
+      (_, i) => 100 + (i > 1500 ? 5 : 0) + ((i * 7919) % 13) / 3,
+    );
+    const first = detectChangePoints(series, defaults);
+    expect(first.map((p) => p.index)).toContain(1501);
+    expect(detectChangePoints(series.slice(), defaults)).toEqual(first);
+  });
+});

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
+import type { DependencyContainer } from 'tsyringe';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -10,9 +11,10 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { packageInfo, type Config } from '../core/index.js';
-import type { AppDependencies } from './dependencies.js';
+import { Authenticator, decorateCaller } from './auth.js';
+import { CONFIG, LOGGER } from './container.js';
 import { errorHandler, MAX_PARAM_LENGTH } from './error-handler.js';
-import { createRouteContext } from './context.js';
+import { routeContext, type Reconfigure } from './context.js';
 import { adminRoutes } from './routes/admin.js';
 import { authRoutes } from './routes/auth.js';
 import { dimensionRoutes } from './routes/dimensions.js';
@@ -40,10 +42,11 @@ export const API_PREFIX = '/v0';
  * limit, TLS) defaults to the running configuration's; a configuration update passes the new one.
  */
 export async function buildApp(
-  deps: AppDependencies,
-  listener: Config['server'] = deps.config.current.server,
+  container: DependencyContainer,
+  listener: Config['server'] = container.resolve(CONFIG).current.server,
+  reconfigure?: Reconfigure,
 ): Promise<App> {
-  const { logger } = deps;
+  const logger = container.resolve(LOGGER);
   const bodyLimit = listener.request_body_max_bytes;
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
@@ -127,7 +130,8 @@ export async function buildApp(
     transform: jsonSchemaTransform,
   });
 
-  const ctx = createRouteContext(deps);
+  decorateCaller(app, container.resolve(Authenticator));
+  const ctx = routeContext(container, reconfigure);
   for (const routes of [
     serverRoutes,
     adminRoutes,

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   ANONYMOUS,
   ForbiddenError,
@@ -81,4 +81,23 @@ export class Authenticator {
     if (!user) throw new UnauthorizedError('the account of this token no longer exists');
     return { kind: 'user', user, via: 'session' };
   }
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who is calling: a user, or anonymous without a token (a malformed header or an invalid token is 401). */
+    caller(): Promise<Caller>;
+    /** The calling user: 400 without a token or with a malformed header, 401 with an invalid token. */
+    user(): Promise<UserCaller>;
+  }
+}
+
+/** Gives every request `caller()` and `user()`, resolved once per request by the authenticator. */
+export function decorateCaller(app: Pick<FastifyInstance, 'decorateRequest'>, auth: Authenticator): void {
+  app.decorateRequest('caller', function (this: FastifyRequest) {
+    return auth.optional(this);
+  });
+  app.decorateRequest('user', function (this: FastifyRequest) {
+    return auth.required(this);
+  });
 }

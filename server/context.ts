@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import type { DependencyContainer } from 'tsyringe';
 import {
   AlertsService,
   ApiTokensService,
@@ -12,27 +13,28 @@ import {
   ProjectsService,
   ReportsService,
   ThresholdsService,
-  Tokens,
   UsersService,
+  type DroppableKey,
+  type LiveConfig,
   type ServiceContext,
 } from '../core/index.js';
-import { computeBoundaries } from '../workers/boundaries.js';
-import { detectInPool } from '../workers/change-points.js';
-import { shapePerf } from '../workers/perf-shape.js';
-import { renderPlotImage } from '../workers/plot-image.js';
-import { Authenticator } from './auth.js';
-import { defaultHeavyLimit, holdHeavyPlace } from './heavy-requests.js';
-import type { AppDependencies } from './dependencies.js';
-import { createMailer } from './mail.js';
-import { AttemptLimiter, FailureLimiter } from './rate-limit.js';
+import type { WorkerPool } from '../workers/pool.js';
+import { ATTEMPTS, CONFIG, FAILURES, HEAVY_LIMIT, POOL, SERVICE_CONTEXT } from './container.js';
+import { holdHeavyPlace } from './heavy-requests.js';
+import type { AttemptLimiter, FailureLimiter } from './rate-limit.js';
 
-/** Services and request helpers shared by the route modules. */
+/** Validates, saves and applies a new configuration document; `confirmed` lists the keys it may leave out. */
+export type Reconfigure = (
+  document: unknown,
+  confirmed: readonly DroppableKey[],
+) => Promise<{ config: unknown; pendingRestart: readonly string[] }>;
+
+/** What the route modules use: the services of the container, resolved once per application. */
 export interface RouteContext {
-  readonly deps: AppDependencies;
-  readonly auth: Authenticator;
-  /** Sign-up, login and invitation attempts per client address (each may send an e-mail). */
+  readonly config: LiveConfig;
+  /** Absent when the application is built without a runtime (tests of the HTTP shell). */
+  readonly reconfigure: Reconfigure | undefined;
   readonly attempts: AttemptLimiter;
-  /** Failed credentials (tokens, e-mailed links) per client address and per credential. */
   readonly failures: FailureLimiter;
   readonly accounts: AuthService;
   readonly users: UsersService;
@@ -49,50 +51,34 @@ export interface RouteContext {
   readonly plots: PlotsService;
   /** The context the services share (for functions that are not services). */
   readonly services: ServiceContext;
+  readonly pool: WorkerPool;
   /** preHandler of heavy routes: holds a place in the heavy-request limit until the answer is sent. */
   readonly heavy: ReturnType<typeof holdHeavyPlace>;
 }
 
-export function createRouteContext(deps: AppDependencies): RouteContext {
-  const now = deps.now ?? (() => new Date());
-  const tokens = new Tokens(deps.config, now);
-  const services: ServiceContext = {
-    storage: deps.storage,
-    tokens,
-    mailer: deps.mailer ?? createMailer(deps.config, deps.logger),
-    config: deps.config,
-    logger: deps.logger,
-    registry: deps.registry,
-    boundaries: (job) => computeBoundaries(deps.pool, job),
-    perfShaper: (input, format) => shapePerf(deps.pool, input, format),
-    renderImage: (input) => renderPlotImage(deps.pool, input),
-    changePoints: (job) => detectInPool(deps.pool, job),
-    now,
-  };
-  const apiTokens = new ApiTokensService(services);
-  const perf = new PerfService(services);
-  const limit = deps.authAttemptsPerMinute ?? 32;
-  const failures = new FailureLimiter(new AttemptLimiter(limit));
+export function routeContext(container: DependencyContainer, reconfigure?: Reconfigure): RouteContext {
+  const get = container.resolve.bind(container);
   return {
-    deps,
-    auth: new Authenticator(deps.storage, tokens, apiTokens, failures),
-    attempts: new AttemptLimiter(limit),
-    failures,
-    accounts: new AuthService(services),
-    users: new UsersService(services),
-    apiTokens,
-    organizations: new OrganizationsService(services),
-    members: new MembersService(services),
-    projects: new ProjectsService(services),
-    dimensions: new DimensionsService(services),
-    thresholds: new ThresholdsService(services),
-    reports: new ReportsService(services),
-    alerts: new AlertsService(services),
-    perf,
-    changes: new PerfChangesService(services),
-    plots: new PlotsService(services, perf),
-    services,
-    heavy: holdHeavyPlace(deps.heavyLimit ?? defaultHeavyLimit()),
+    config: get(CONFIG),
+    reconfigure,
+    attempts: get(ATTEMPTS),
+    failures: get(FAILURES),
+    accounts: get(AuthService),
+    users: get(UsersService),
+    apiTokens: get(ApiTokensService),
+    organizations: get(OrganizationsService),
+    members: get(MembersService),
+    projects: get(ProjectsService),
+    dimensions: get(DimensionsService),
+    thresholds: get(ThresholdsService),
+    reports: get(ReportsService),
+    alerts: get(AlertsService),
+    perf: get(PerfService),
+    changes: get(PerfChangesService),
+    plots: get(PlotsService),
+    services: get(SERVICE_CONTEXT),
+    pool: get(POOL),
+    heavy: holdHeavyPlace(get(HEAVY_LIMIT)),
   };
 }
 

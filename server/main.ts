@@ -1,66 +1,31 @@
 import { dirname } from 'node:path';
 import type { ConfigError } from '../core/index.js';
-import {
-  CONFIG_PATH_ENV,
-  createLogger,
-  errorName,
-  loadConfig,
-  PluginRegistry,
-  redactConfig,
-  secretValues,
-  type Config,
-  type LiveConfig,
-  type LoadedConfig,
-  type Logger,
-} from '../core/index.js';
-import { registerBuiltins } from '../plugins/index.js';
-import { CLOSE_GRACE_MS, WorkerPool } from '../workers/pool.js';
-import { defaultHeavyLimit } from './heavy-requests.js';
-import { ServerRuntime, STOP_GRACE_MS } from './runtime.js';
+import { CONFIG_PATH_ENV, errorName, loadConfig, redactConfig, type LoadedConfig } from '../core/index.js';
+import { CLOSE_GRACE_MS } from '../workers/pool.js';
+import { composeApi } from './composition.js';
+import { STOP_GRACE_MS } from './runtime.js';
 
 /** Past this, a shutdown that has not finished (a query or a native call that never returns) exits anyway. */
 const SHUTDOWN_LIMIT_MS = STOP_GRACE_MS + CLOSE_GRACE_MS + 5_000;
 
 /**
- * Composition root of `benchtrack-api`: configuration, logger, plugins, storage, worker pool, HTTP. Nothing
- * binds before the configuration is valid; SIGTERM/SIGINT drain in-flight requests and close the database.
+ * Entry of `benchtrack-api`: the configuration, then the composition root (server/composition.ts), then HTTP.
+ * Nothing binds before the configuration is valid; SIGTERM/SIGINT drain in-flight requests and close the database.
  */
 async function main(): Promise<void> {
   const loaded = loadOrExit();
   const { config } = loaded;
-  // Redact the secrets of the running configuration, which PUT /v0/server/config may change.
-  let running: LiveConfig = { current: config };
-  const logger = createLoggerOrExit(config, () => secretValues(running.current));
+  const api = await composeApi(config, {
+    baseDir: loaded.source.path ? dirname(loaded.source.path) : process.cwd(),
+    configPath: process.env[CONFIG_PATH_ENV],
+  });
+  const { logger, runtime } = api;
   for (const warning of loaded.warnings) logger.warn(warning);
   logger.info({ source: loaded.source.description, config: redactConfig(config) }, 'configuration loaded');
-
-  const registry = new PluginRegistry();
-  await registerBuiltins(registry);
-  const baseDir = loaded.source.path ? dirname(loaded.source.path) : process.cwd();
-  for (const entry of config.plugins) {
-    const plugins = await registry.load(entry.module, { options: entry.options, baseDir });
-    for (const { plugin } of plugins)
-      logger.info({ plugin: plugin.id, kind: plugin.kind, module: entry.module }, 'plugin loaded');
-  }
-
-  const storage = await registry
-    .get('storage', 'duckdb')
-    .plugin.open({ file: config.database.file }, { logger });
-  const pool = new WorkerPool(logger);
-
-  const runtime = new ServerRuntime(
-    // one limit for the process: a listener restart (PUT /v0/server/config) does not reset it
-    { logger, registry, storage, pool, heavyLimit: defaultHeavyLimit() },
-    config,
-    process.env[CONFIG_PATH_ENV],
-    baseDir,
-  );
-  running = runtime.config;
   try {
     await runtime.start();
   } catch (error) {
-    await pool.close();
-    await storage.close();
+    await api.close();
     throw error;
   }
 
@@ -74,8 +39,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }, SHUTDOWN_LIMIT_MS).unref();
     await runtime.stop();
-    await pool.close();
-    await storage.close();
+    await api.close();
     logger.info('stopped');
     process.exit(0);
   };
@@ -86,14 +50,6 @@ async function main(): Promise<void> {
 function loadOrExit(): LoadedConfig {
   try {
     return loadConfig();
-  } catch (error) {
-    exitWith(error);
-  }
-}
-
-function createLoggerOrExit(config: Config, secrets: () => readonly string[]): Logger {
-  try {
-    return createLogger({ name: config.logging.name, log: config.logging.log, secrets });
   } catch (error) {
     exitWith(error);
   }

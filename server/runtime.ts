@@ -16,9 +16,12 @@ import {
   SECRET_PATHS,
   type Config,
   type LiveConfig,
+  type Logger,
+  type PluginRegistry,
 } from '../core/index.js';
+import type { DependencyContainer } from 'tsyringe';
 import { buildApp, type App } from './app.js';
-import type { AppDependencies } from './dependencies.js';
+import { CONFIG, LOGGER, REGISTRY, type RunningConfig } from './container.js';
 
 export interface ReconfigureResult {
   /** The new configuration with secrets redacted. */
@@ -26,8 +29,6 @@ export interface ReconfigureResult {
   /** Keys that changed but only take effect at the next start. */
   readonly pendingRestart: readonly string[];
 }
-
-type RuntimeDependencies = Omit<AppDependencies, 'config' | 'reconfigure'>;
 
 /** How long a stop waits for requests in flight before it closes their connections. */
 export const STOP_GRACE_MS = 10_000;
@@ -37,19 +38,23 @@ export const STOP_GRACE_MS = 10_000;
  * stops it. A change of bind address, TLS or body limit starts a new listener and drains the old one.
  */
 export class ServerRuntime {
-  readonly #live: { current: Config };
+  readonly #live: RunningConfig;
+  readonly #logger: Logger;
+  readonly #registry: PluginRegistry;
   #app: App | undefined;
   #updating: Promise<unknown> = Promise.resolve();
 
   constructor(
-    private readonly deps: RuntimeDependencies,
-    config: Config,
+    /** The API's container (server/container.ts); its CONFIG is the running configuration this runtime updates. */
+    private readonly container: DependencyContainer,
     /** File that `PUT /v0/server/config` writes (BENCHTRACK_CONFIG_PATH), if any. */
     private readonly configPath: string | undefined,
     /** Directory that relative plugin specifiers resolve against, as at start-up. */
     private readonly baseDir: string,
   ) {
-    this.#live = { current: config };
+    this.#live = container.resolve(CONFIG);
+    this.#logger = container.resolve(LOGGER);
+    this.#registry = container.resolve(REGISTRY);
   }
 
   get config(): LiveConfig {
@@ -75,7 +80,7 @@ export class ServerRuntime {
     const app = this.#app;
     if (!app) return;
     const deadline = setTimeout(() => {
-      this.deps.logger.warn(
+      this.#logger.warn(
         { grace_ms: graceMs },
         'requests still in flight after the grace period: closing them',
       );
@@ -112,7 +117,7 @@ export class ServerRuntime {
       ...droppedKeyIssues(merged, config, previous, confirmed),
       ...logFileIssues(config, previous),
       ...(await pluginIssues(config.plugins, {
-        registry: this.deps.registry,
+        registry: this.#registry,
         previous: previous.plugins,
         baseDir: this.baseDir,
       })),
@@ -127,14 +132,14 @@ export class ServerRuntime {
       throw error;
     }
     this.#live.current = config;
-    this.deps.logger.level = config.logging.log.level;
+    this.#logger.level = config.logging.log.level;
     if (next) this.#replaceListener(next);
     const pendingRestart: string[] = (['database', 'plugins'] as const).filter(
       (key) => JSON.stringify(config[key]) !== JSON.stringify(previous[key]),
     );
     if (JSON.stringify(logDestination(config)) !== JSON.stringify(logDestination(previous)))
       pendingRestart.push('logging');
-    this.deps.logger.info({ pendingRestart }, 'configuration updated');
+    this.#logger.info({ pendingRestart }, 'configuration updated');
     return { config: redactConfig(config), pendingRestart };
   }
 
@@ -156,12 +161,9 @@ export class ServerRuntime {
 
   /** Builds and opens a listener for `config`; a listener that cannot open is a configuration problem. */
   async #listen(config: Config = this.#live.current): Promise<App> {
-    const deps = {
-      ...this.deps,
-      config: this.#live,
-      reconfigure: (doc: unknown, confirmed: readonly DroppableKey[]) => this.reconfigure(doc, confirmed),
-    };
-    const app = await buildApp(deps, config.server).catch((error: unknown) => {
+    const reconfigure = (doc: unknown, confirmed: readonly DroppableKey[]) =>
+      this.reconfigure(doc, confirmed);
+    const app = await buildApp(this.container, config.server, reconfigure).catch((error: unknown) => {
       throw config.server.tls && errorName(error) !== 'ConfigError' ? tlsError(error) : error;
     });
     const address = parseBindAddress(config.server.bind_address);

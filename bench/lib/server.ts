@@ -1,8 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import { createLogger, parseConfigDocument, PluginRegistry } from '../../core/index.js';
-import { registerBuiltins } from '../../plugins/index.js';
-import { ServerRuntime } from '../../server/runtime.js';
-import { WorkerPool } from '../../workers/pool.js';
+import { parseConfigDocument } from '../../core/index.js';
+import { composeApi } from '../../server/composition.js';
 
 export interface BenchServer {
   readonly url: string;
@@ -20,20 +18,14 @@ export async function startBenchServer(file: string): Promise<BenchServer> {
     },
     { kind: 'default', description: 'bench' },
   );
-  const logger = createLogger({ name: 'bench', log: config.logging.log });
-  const registry = new PluginRegistry();
-  await registerBuiltins(registry);
-  const storage = await registry.get('storage', 'duckdb').plugin.open({ file }, { logger });
-  const pool = new WorkerPool(logger);
-  const runtime = new ServerRuntime({ logger, registry, storage, pool }, config, undefined, process.cwd());
-  const app = await runtime.start();
+  const api = await composeApi(config, { baseDir: process.cwd() });
+  const app = await api.runtime.start();
   const { port } = app.server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     async close() {
-      await runtime.stop();
-      await pool.close();
-      await storage.close();
+      await api.runtime.stop();
+      await api.close();
     },
   };
 }

@@ -43,8 +43,8 @@ export function adminRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
       '/server/config',
       { schema: { tags, summary: 'The running configuration, secrets redacted', security } },
       async (request) => {
-        requireAdmin(await ctx.auth.required(request));
-        return redactConfig(ctx.deps.config.current);
+        requireAdmin(await request.user());
+        return redactConfig(ctx.config.current);
       },
     );
 
@@ -63,13 +63,12 @@ export function adminRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        requireAdmin(await ctx.auth.required(request));
-        if (!ctx.deps.reconfigure)
-          throw new InternalError('this server cannot be reconfigured while running');
+        requireAdmin(await request.user());
+        if (!ctx.reconfigure) throw new InternalError('this server cannot be reconfigured while running');
         const body = request.body;
         const wrapped =
           Object.keys(body).every((key) => key === 'config' || key === 'delay') && 'config' in body;
-        const result = await ctx.deps.reconfigure(wrapped ? body.config : body, request.query.confirm ?? []);
+        const result = await ctx.reconfigure(wrapped ? body.config : body, request.query.confirm ?? []);
         if (result.pendingRestart.length > 0) {
           reply.header('X-Benchtrack-Pending-Restart', result.pendingRestart.join(', '));
         }

@@ -78,7 +78,7 @@ export function authRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
           response: { 200: organizationSchema },
         },
       },
-      async (request) => ctx.accounts.accept(await ctx.auth.required(request), request.body),
+      async (request) => ctx.accounts.accept(await request.user(), request.body),
     );
   };
 }

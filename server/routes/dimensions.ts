@@ -95,7 +95,7 @@ export function dimensionRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
           return sendPage(
             reply,
             await ctx.dimensions.list(
-              await ctx.auth.optional(request),
+              await request.caller(),
               (request.params as Params).project,
               kind,
               options,
@@ -120,12 +120,7 @@ export function dimensionRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
           reply
             .status(201)
             .send(
-              await ctx.dimensions.create(
-                await ctx.auth.optional(request),
-                request.params.project,
-                kind,
-                request.body,
-              ),
+              await ctx.dimensions.create(await request.caller(), request.params.project, kind, request.body),
             ),
       );
 
@@ -147,7 +142,7 @@ export function dimensionRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
         },
         async (request) =>
           ctx.dimensions.get(
-            await ctx.auth.optional(request),
+            await request.caller(),
             (request.params as Params).project,
             kind,
             refOf(request.params as Params),
@@ -169,7 +164,7 @@ export function dimensionRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
         },
         async (request) =>
           ctx.dimensions.update(
-            await ctx.auth.optional(request),
+            await request.caller(),
             (request.params as Params).project,
             kind,
             refOf(request.params as Params),
@@ -190,7 +185,7 @@ export function dimensionRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
         },
         async (request, reply) => {
           await ctx.dimensions.delete(
-            await ctx.auth.optional(request),
+            await request.caller(),
             (request.params as Params).project,
             kind,
             refOf(request.params as Params),

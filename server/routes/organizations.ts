@@ -37,10 +37,7 @@ export function organizationRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) =>
-        sendPage(
-          reply,
-          await ctx.organizations.list(await ctx.auth.required(request), listOptions(request.query)),
-        ),
+        sendPage(reply, await ctx.organizations.list(await request.user(), listOptions(request.query))),
     );
     app.post(
       '/organizations',
@@ -54,9 +51,7 @@ export function organizationRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) =>
-        reply
-          .status(201)
-          .send(await ctx.organizations.create(await ctx.auth.required(request), request.body)),
+        reply.status(201).send(await ctx.organizations.create(await request.user(), request.body)),
     );
     app.get(
       '/organizations/:organization',
@@ -69,7 +64,7 @@ export function organizationRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
           response: { 200: organizationSchema },
         },
       },
-      async (request) => ctx.organizations.get(await ctx.auth.required(request), request.params.organization),
+      async (request) => ctx.organizations.get(await request.user(), request.params.organization),
     );
     app.patch(
       '/organizations/:organization',
@@ -84,7 +79,7 @@ export function organizationRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
         },
       },
       async (request) =>
-        ctx.organizations.update(await ctx.auth.required(request), request.params.organization, request.body),
+        ctx.organizations.update(await request.user(), request.params.organization, request.body),
     );
     app.delete(
       '/organizations/:organization',
@@ -92,7 +87,7 @@ export function organizationRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
         schema: { tags, summary: 'Delete an organization that has no projects', security, params: orgParams },
       },
       async (request, reply) => {
-        await ctx.organizations.delete(await ctx.auth.required(request), request.params.organization);
+        await ctx.organizations.delete(await request.user(), request.params.organization);
         return reply.status(204).send();
       },
     );
@@ -109,7 +104,7 @@ export function organizationRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
       },
       async (request) =>
         ctx.organizations.allowed(
-          await ctx.auth.required(request),
+          await request.user(),
           request.params.organization,
           request.params.permission,
         ),
@@ -128,7 +123,7 @@ export function organizationRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
       async (request, reply) =>
         reply
           .status(201)
-          .send(await ctx.organizations.claim(await ctx.auth.required(request), request.params.organization)),
+          .send(await ctx.organizations.claim(await request.user(), request.params.organization)),
     );
 
     app.get(
@@ -147,7 +142,7 @@ export function organizationRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
         sendPage(
           reply,
           await ctx.members.list(
-            await ctx.auth.required(request),
+            await request.user(),
             request.params.organization,
             listOptions(request.query),
           ),
@@ -168,13 +163,7 @@ export function organizationRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
       async (request, reply) =>
         reply
           .status(202)
-          .send(
-            await ctx.members.invite(
-              await ctx.auth.required(request),
-              request.params.organization,
-              request.body,
-            ),
-          ),
+          .send(await ctx.members.invite(await request.user(), request.params.organization, request.body)),
     );
     app.get(
       '/organizations/:organization/members/:user',
@@ -188,7 +177,7 @@ export function organizationRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
         },
       },
       async (request) =>
-        ctx.members.get(await ctx.auth.required(request), request.params.organization, request.params.user),
+        ctx.members.get(await request.user(), request.params.organization, request.params.user),
     );
     app.patch(
       '/organizations/:organization/members/:user',
@@ -204,7 +193,7 @@ export function organizationRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
       },
       async (request) =>
         ctx.members.update(
-          await ctx.auth.required(request),
+          await request.user(),
           request.params.organization,
           request.params.user,
           request.body.role,
@@ -214,11 +203,7 @@ export function organizationRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
       '/organizations/:organization/members/:user',
       { schema: { tags, summary: 'Remove a member (or leave)', security, params: memberParams } },
       async (request, reply) => {
-        await ctx.members.remove(
-          await ctx.auth.required(request),
-          request.params.organization,
-          request.params.user,
-        );
+        await ctx.members.remove(await request.user(), request.params.organization, request.params.user);
         return reply.status(204).send();
       },
     );
@@ -239,7 +224,7 @@ export function organizationRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
         sendPage(
           reply,
           await ctx.projects.listForOrganization(
-            await ctx.auth.required(request),
+            await request.user(),
             request.params.organization,
             listOptions(request.query),
           ),
@@ -260,13 +245,7 @@ export function organizationRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
       async (request, reply) =>
         reply
           .status(201)
-          .send(
-            await ctx.projects.create(
-              await ctx.auth.required(request),
-              request.params.organization,
-              request.body,
-            ),
-          ),
+          .send(await ctx.projects.create(await request.user(), request.params.organization, request.body)),
     );
   };
 }

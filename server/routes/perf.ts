@@ -66,7 +66,7 @@ export function perfRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const format = formatOf(request, request.query.format);
         const body = await ctx.perf.query(
-          await ctx.auth.optional(request),
+          await request.caller(),
           request.params.project,
           request.query,
           format,
@@ -91,8 +91,7 @@ export function perfRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
           response: { 200: perfChangesSchema },
         },
       },
-      async (request) =>
-        ctx.changes.changes(await ctx.auth.optional(request), request.params.project, request.query),
+      async (request) => ctx.changes.changes(await request.caller(), request.params.project, request.query),
     );
 
     app.get(
@@ -110,7 +109,7 @@ export function perfRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const { title, x_axis, y_axis, width, height, ...keys } = request.query;
         const image = await ctx.perf.image(
-          await ctx.auth.optional(request),
+          await request.caller(),
           request.params.project,
           keys,
           { title, x_axis, y_axis, width, height },
@@ -142,7 +141,7 @@ export function perfRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
         const q = request.query;
         return sendPage(
           reply,
-          await ctx.plots.list(await ctx.auth.optional(request), request.params.project, {
+          await ctx.plots.list(await request.caller(), request.params.project, {
             sort: q.sort,
             direction: q.direction,
             page: q.page,
@@ -168,9 +167,7 @@ export function perfRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
       async (request, reply) =>
         reply
           .status(201)
-          .send(
-            await ctx.plots.create(await ctx.auth.optional(request), request.params.project, request.body),
-          ),
+          .send(await ctx.plots.create(await request.caller(), request.params.project, request.body)),
     );
 
     app.get(
@@ -184,8 +181,7 @@ export function perfRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
           response: { 200: plotSchema },
         },
       },
-      async (request) =>
-        ctx.plots.get(await ctx.auth.optional(request), request.params.project, request.params.plot),
+      async (request) => ctx.plots.get(await request.caller(), request.params.project, request.params.plot),
     );
 
     app.patch(
@@ -201,19 +197,14 @@ export function perfRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
         },
       },
       async (request) =>
-        ctx.plots.update(
-          await ctx.auth.optional(request),
-          request.params.project,
-          request.params.plot,
-          request.body,
-        ),
+        ctx.plots.update(await request.caller(), request.params.project, request.params.plot, request.body),
     );
 
     app.delete(
       '/projects/:project/plots/:plot',
       { schema: { tags: ['plots'], summary: 'Unpin a plot', security, params: plotParams } },
       async (request, reply) => {
-        await ctx.plots.delete(await ctx.auth.optional(request), request.params.project, request.params.plot);
+        await ctx.plots.delete(await request.caller(), request.params.project, request.params.plot);
         return reply.status(204).send();
       },
     );
@@ -233,7 +224,7 @@ export function perfRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
         sendImage(
           reply,
           await ctx.plots.image(
-            await ctx.auth.optional(request),
+            await request.caller(),
             request.params.project,
             request.params.plot,
             request.headers['if-none-match'],

@@ -27,10 +27,7 @@ export function projectRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) =>
-        sendPage(
-          reply,
-          await ctx.projects.list(await ctx.auth.optional(request), listOptions(request.query)),
-        ),
+        sendPage(reply, await ctx.projects.list(await request.caller(), listOptions(request.query))),
     );
     app.get(
       '/projects/:project',
@@ -42,7 +39,7 @@ export function projectRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
           response: { 200: projectSchema },
         },
       },
-      async (request) => ctx.projects.get(await ctx.auth.optional(request), request.params.project),
+      async (request) => ctx.projects.get(await request.caller(), request.params.project),
     );
     app.patch(
       '/projects/:project',
@@ -56,14 +53,13 @@ export function projectRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
           response: { 200: projectSchema },
         },
       },
-      async (request) =>
-        ctx.projects.update(await ctx.auth.required(request), request.params.project, request.body),
+      async (request) => ctx.projects.update(await request.user(), request.params.project, request.body),
     );
     app.delete(
       '/projects/:project',
       { schema: { tags, summary: 'Delete a project and all its data', security, params: projectParams } },
       async (request, reply) => {
-        await ctx.projects.delete(await ctx.auth.required(request), request.params.project);
+        await ctx.projects.delete(await request.user(), request.params.project);
         return reply.status(204).send();
       },
     );
@@ -79,11 +75,7 @@ export function projectRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
         },
       },
       async (request) =>
-        ctx.projects.allowed(
-          await ctx.auth.required(request),
-          request.params.project,
-          request.params.permission,
-        ),
+        ctx.projects.allowed(await request.user(), request.params.project, request.params.permission),
     );
   };
 }

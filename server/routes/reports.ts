@@ -49,9 +49,7 @@ export function reportRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
       async (request, reply) =>
         reply
           .status(201)
-          .send(
-            await ctx.reports.create(await ctx.auth.optional(request), request.params.project, request.body),
-          ),
+          .send(await ctx.reports.create(await request.caller(), request.params.project, request.body)),
     );
 
     app.post(
@@ -68,7 +66,7 @@ export function reportRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) =>
-        reply.status(201).send(await ctx.reports.run(await ctx.auth.optional(request), request.body)),
+        reply.status(201).send(await ctx.reports.run(await request.caller(), request.body)),
     );
 
     app.get(
@@ -91,7 +89,7 @@ export function reportRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
       async (request, reply) =>
         sendPage(
           reply,
-          await ctx.reports.list(await ctx.auth.optional(request), request.params.project, request.query),
+          await ctx.reports.list(await request.caller(), request.params.project, request.query),
         ),
     );
 
@@ -108,7 +106,7 @@ export function reportRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
         },
       },
       async (request) =>
-        ctx.reports.get(await ctx.auth.optional(request), request.params.project, request.params.report),
+        ctx.reports.get(await request.caller(), request.params.project, request.params.report),
     );
 
     app.delete(
@@ -122,11 +120,7 @@ export function reportRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        await ctx.reports.delete(
-          await ctx.auth.optional(request),
-          request.params.project,
-          request.params.report,
-        );
+        await ctx.reports.delete(await request.caller(), request.params.project, request.params.report);
         return reply.status(204).send();
       },
     );
@@ -143,12 +137,7 @@ export function reportRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
         },
       },
       async (request) =>
-        getMetric(
-          ctx.services,
-          await ctx.auth.optional(request),
-          request.params.project,
-          request.params.metric,
-        ),
+        getMetric(ctx.services, await request.caller(), request.params.project, request.params.metric),
     );
 
     app.get(
@@ -167,7 +156,7 @@ export function reportRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
         const q = request.query;
         return sendPage(
           reply,
-          await ctx.alerts.list(await ctx.auth.optional(request), request.params.project, {
+          await ctx.alerts.list(await request.caller(), request.params.project, {
             status: q.status,
             sort: q.sort,
             direction: q.direction ?? (q.sort === 'status' ? 'asc' : 'desc'),
@@ -190,7 +179,7 @@ export function reportRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
           response: { 200: z.object({ dismissed: z.int() }) },
         },
       },
-      async (request) => ctx.alerts.dismissAll(await ctx.auth.optional(request), request.params.project),
+      async (request) => ctx.alerts.dismissAll(await request.caller(), request.params.project),
     );
 
     app.get(
@@ -204,8 +193,7 @@ export function reportRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
           response: { 200: alertSchema },
         },
       },
-      async (request) =>
-        ctx.alerts.get(await ctx.auth.optional(request), request.params.project, request.params.alert),
+      async (request) => ctx.alerts.get(await request.caller(), request.params.project, request.params.alert),
     );
 
     app.patch(
@@ -222,7 +210,7 @@ export function reportRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
       },
       async (request) =>
         ctx.alerts.update(
-          await ctx.auth.optional(request),
+          await request.caller(),
           request.params.project,
           request.params.alert,
           request.body.status,

@@ -27,7 +27,7 @@ const healthSchema = z.object({
 const HEALTH_RETRY_AFTER_SECONDS = 5;
 
 /** `/v0/server/*`: version, health, OpenAPI document, BMF JSON Schema, console location. */
-export function serverRoutes({ deps }: RouteContext): FastifyPluginAsyncZod {
+export function serverRoutes({ config, pool, services }: RouteContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/server/version',
@@ -52,8 +52,8 @@ export function serverRoutes({ deps }: RouteContext): FastifyPluginAsyncZod {
         },
       },
       async (_request, reply) => {
-        const database = deps.storage.health();
-        const workers = deps.pool.health();
+        const database = services.storage.health();
+        const workers = pool.health();
         const failing = [
           ...(database.status === 'ok' ? [] : [`database: ${database.status}`]),
           ...(workers.status === 'ok' ? [] : [`workers: ${workers.status}`]),
@@ -97,7 +97,7 @@ export function serverRoutes({ deps }: RouteContext): FastifyPluginAsyncZod {
           response: { 200: consoleSchema },
         },
       },
-      async () => ({ url: deps.config.current.console.url }),
+      async () => ({ url: config.current.console.url }),
     );
   };
 }

@@ -40,7 +40,7 @@ export function thresholdRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
         const q = request.query;
         return sendPage(
           reply,
-          await ctx.thresholds.list(await ctx.auth.optional(request), request.params.project, {
+          await ctx.thresholds.list(await request.caller(), request.params.project, {
             branch: q.branch,
             testbed: q.testbed,
             measure: q.measure,
@@ -71,13 +71,7 @@ export function thresholdRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
       async (request, reply) =>
         reply
           .status(201)
-          .send(
-            await ctx.thresholds.create(
-              await ctx.auth.optional(request),
-              request.params.project,
-              request.body,
-            ),
-          ),
+          .send(await ctx.thresholds.create(await request.caller(), request.params.project, request.body)),
     );
 
     app.get(
@@ -94,7 +88,7 @@ export function thresholdRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
       },
       async (request) =>
         ctx.thresholds.get(
-          await ctx.auth.optional(request),
+          await request.caller(),
           request.params.project,
           request.params.threshold,
           request.query.model,
@@ -117,7 +111,7 @@ export function thresholdRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
         sendPage(
           reply,
           await ctx.thresholds.models(
-            await ctx.auth.optional(request),
+            await request.caller(),
             request.params.project,
             request.params.threshold,
             { direction: request.query.direction, page: request.query.page, perPage: request.query.per_page },
@@ -139,7 +133,7 @@ export function thresholdRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
       },
       async (request) =>
         ctx.thresholds.update(
-          await ctx.auth.optional(request),
+          await request.caller(),
           request.params.project,
           request.params.threshold,
           request.body,
@@ -157,11 +151,7 @@ export function thresholdRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        await ctx.thresholds.delete(
-          await ctx.auth.optional(request),
-          request.params.project,
-          request.params.threshold,
-        );
+        await ctx.thresholds.delete(await request.caller(), request.params.project, request.params.threshold);
         return reply.status(204).send();
       },
     );

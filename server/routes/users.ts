@@ -31,7 +31,7 @@ export function userRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) =>
-        sendPage(reply, await ctx.users.list(await ctx.auth.required(request), listOptions(request.query))),
+        sendPage(reply, await ctx.users.list(await request.user(), listOptions(request.query))),
     );
 
     app.get(
@@ -45,7 +45,7 @@ export function userRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
           response: { 200: userSchema },
         },
       },
-      async (request) => ctx.users.get(await ctx.auth.required(request), request.params.user),
+      async (request) => ctx.users.get(await request.user(), request.params.user),
     );
 
     app.patch(
@@ -61,8 +61,7 @@ export function userRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
           response: { 200: userSchema },
         },
       },
-      async (request) =>
-        ctx.users.update(await ctx.auth.required(request), request.params.user, request.body),
+      async (request) => ctx.users.update(await request.user(), request.params.user, request.body),
     );
 
     app.get(
@@ -80,11 +79,7 @@ export function userRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
       async (request, reply) =>
         sendPage(
           reply,
-          await ctx.apiTokens.list(
-            await ctx.auth.required(request),
-            request.params.user,
-            listOptions(request.query),
-          ),
+          await ctx.apiTokens.list(await request.user(), request.params.user, listOptions(request.query)),
         ),
     );
 
@@ -103,9 +98,7 @@ export function userRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
       async (request, reply) =>
         reply
           .status(201)
-          .send(
-            await ctx.apiTokens.create(await ctx.auth.required(request), request.params.user, request.body),
-          ),
+          .send(await ctx.apiTokens.create(await request.user(), request.params.user, request.body)),
     );
 
     app.get(
@@ -119,8 +112,7 @@ export function userRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
           response: { 200: tokenSchema },
         },
       },
-      async (request) =>
-        ctx.apiTokens.get(await ctx.auth.required(request), request.params.user, request.params.token),
+      async (request) => ctx.apiTokens.get(await request.user(), request.params.user, request.params.token),
     );
 
     app.patch(
@@ -137,7 +129,7 @@ export function userRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
       },
       async (request) =>
         ctx.apiTokens.rename(
-          await ctx.auth.required(request),
+          await request.user(),
           request.params.user,
           request.params.token,
           request.body.name,
@@ -150,11 +142,7 @@ export function userRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
         schema: { tags: ['tokens'], summary: 'Revoke an API token for good', security, params: tokenParams },
       },
       async (request, reply) => {
-        await ctx.apiTokens.revoke(
-          await ctx.auth.required(request),
-          request.params.user,
-          request.params.token,
-        );
+        await ctx.apiTokens.revoke(await request.user(), request.params.user, request.params.token);
         return reply.status(204).send();
       },
     );

@@ -2,21 +2,17 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import {
-  createLogger,
   parseConfigDocument,
-  PluginRegistry,
-  secretValues,
   type Config,
   type ConfigDocument,
-  type LiveConfig,
   type Logger,
+  type PluginRegistry,
   type Storage,
   type WorkLimit,
 } from '../../core/index.js';
-import { registerBuiltins } from '../../plugins/index.js';
 import { buildApp, type App } from '../../server/app.js';
-import { ServerRuntime } from '../../server/runtime.js';
-import { WorkerPool, type WorkerPoolOptions } from '../../workers/pool.js';
+import { composeApi } from '../../server/composition.js';
+import type { WorkerPool, WorkerPoolOptions } from '../../workers/pool.js';
 
 export interface TestApp {
   /** The application currently listening (a listener restart replaces it). */
@@ -48,19 +44,7 @@ export interface TestAppOptions {
   readonly heavyLimit?: WorkLimit;
 }
 
-interface Base {
-  config: Config;
-  /** The configuration whose secrets the log redacts: the runtime's, once there is one. */
-  running: { live: LiveConfig };
-  logger: Logger;
-  registry: PluginRegistry;
-  storage: Storage;
-  pool: WorkerPool;
-  dir: string;
-  logPath: string;
-}
-
-async function base(document: ConfigDocument, options: TestAppOptions = {}): Promise<Base> {
+function testConfig(document: ConfigDocument): { config: Config; dir: string; logPath: string } {
   const dir = mkdtempSync(join(tmpdir(), 'benchtrack-test-'));
   const logPath = join(dir, 'api.log');
   const { config } = parseConfigDocument(
@@ -73,74 +57,70 @@ async function base(document: ConfigDocument, options: TestAppOptions = {}): Pro
     },
     { kind: 'default', description: 'test configuration' },
   );
-  const running = { live: { current: config } as LiveConfig };
-  const logger = createLogger({
-    name: config.logging.name,
-    log: config.logging.log,
-    secrets: () => secretValues(running.live.current),
-  });
-  const registry = new PluginRegistry();
-  await registerBuiltins(registry);
-  const storage = await registry
-    .get('storage', 'duckdb')
-    .plugin.open({ ...options.storage, file: config.database.file }, { logger });
-  const pool = new WorkerPool(logger, { maxThreads: 2, ...options.pool });
-  return { config, running, logger, registry, storage, pool, dir, logPath };
+  return { config, dir, logPath };
 }
 
-function finish(b: Base, app: () => App, config: () => Config, stop: () => Promise<void>): TestApp {
+/** The production composition root over the test configuration, with the parts a test replaces. */
+async function compose(document: ConfigDocument, options: TestAppOptions) {
+  const { config, dir, logPath } = testConfig(document);
+  const api = await composeApi(
+    config,
+    {
+      baseDir: options.configPath ? dirname(options.configPath) : process.cwd(),
+      configPath: options.configPath,
+    },
+    {
+      pool: { maxThreads: 2, ...options.pool },
+      authAttemptsPerMinute: options.authAttemptsPerMinute ?? 10_000,
+      ...(options.now ? { now: options.now } : {}),
+      ...(options.heavyLimit ? { heavyLimit: options.heavyLimit } : {}),
+      ...(options.storage ? { storage: options.storage } : {}),
+    },
+  );
+  return { api, dir, logPath };
+}
+
+function finish(
+  { api, dir, logPath }: Awaited<ReturnType<typeof compose>>,
+  app: () => App,
+  stop: () => Promise<void>,
+): TestApp {
   return {
     get app() {
       return app();
     },
     get config() {
-      return config();
+      return api.config.current;
     },
-    storage: b.storage,
-    pool: b.pool,
-    registry: b.registry,
-    logger: b.logger,
-    dir: b.dir,
-    logText: () => readFileSync(b.logPath, 'utf8'),
+    storage: api.storage,
+    pool: api.pool,
+    registry: api.registry,
+    logger: api.logger,
+    dir,
+    logText: () => readFileSync(logPath, 'utf8'),
     async close() {
       await stop();
-      await b.pool.close();
-      await b.storage.close();
-      rmSync(b.dir, { recursive: true, force: true });
+      await api.close();
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
 
 /**
  * The real server over a real temporary DuckDB file and a real worker pool, listening on 127.0.0.1 through
- * the same runtime as production (so `PUT /v0/server/config` works), logging JSON lines to a file. E-mail goes
- * to the log (no SMTP relay unless `document.smtp` says so).
+ * the same composition root and runtime as production (so `PUT /v0/server/config` works), logging JSON lines to
+ * a file. E-mail goes to the log (no SMTP relay unless `document.smtp` says so).
  */
 export async function createTestApp(
   document: ConfigDocument = {},
   options: TestAppOptions = {},
 ): Promise<TestApp> {
-  const b = await base(document, options);
-  const runtime = new ServerRuntime(
-    {
-      logger: b.logger,
-      registry: b.registry,
-      storage: b.storage,
-      pool: b.pool,
-      ...(options.now ? { now: options.now } : {}),
-      authAttemptsPerMinute: options.authAttemptsPerMinute ?? 10_000,
-      ...(options.heavyLimit ? { heavyLimit: options.heavyLimit } : {}),
-    },
-    b.config,
-    options.configPath,
-    options.configPath ? dirname(options.configPath) : process.cwd(),
-  );
-  b.running.live = runtime.config;
+  const composed = await compose(document, options);
+  const { runtime } = composed.api;
   await runtime.start();
   return finish(
-    b,
+    composed,
     () => runtime.app,
-    () => runtime.config.current,
     () => runtime.stop(options.stopGraceMs),
   );
 }
@@ -150,20 +130,13 @@ export async function createShellTestApp(
   document: ConfigDocument,
   extend: (app: App) => void,
 ): Promise<TestApp> {
-  const b = await base(document);
-  const app = await buildApp({
-    config: { current: b.config },
-    logger: b.logger,
-    registry: b.registry,
-    storage: b.storage,
-    pool: b.pool,
-  });
+  const composed = await compose(document, {});
+  const app = await buildApp(composed.api.container);
   extend(app);
   await app.ready();
   return finish(
-    b,
+    composed,
     () => app,
-    () => b.config,
     () => app.close(),
   );
 }

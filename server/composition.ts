@@ -1,0 +1,109 @@
+import type { DependencyContainer } from 'tsyringe';
+import {
+  createLogger,
+  PluginRegistry,
+  secretValues,
+  type Config,
+  type Logger,
+  type Mailer,
+  type Storage,
+  type WorkLimit,
+} from '../core/index.js';
+import { registerBuiltins } from '../plugins/index.js';
+import { WorkerPool, type WorkerPoolOptions } from '../workers/pool.js';
+import { createApiContainer, type RunningConfig } from './container.js';
+import { ServerRuntime } from './runtime.js';
+
+/** Where the configuration came from: relative plugin paths resolve against `baseDir`, updates go to `configPath`. */
+export interface ConfigOrigin {
+  readonly baseDir: string;
+  /** The file `PUT /v0/server/config` writes (BENCHTRACK_CONFIG_PATH), if any. */
+  readonly configPath?: string | undefined;
+}
+
+/** Parts a caller (a test, a benchmark) replaces; everything else comes from the configuration. */
+export interface ApiReplacements {
+  readonly logger?: Logger;
+  readonly mailer?: Mailer;
+  readonly now?: () => Date;
+  readonly heavyLimit?: WorkLimit;
+  readonly authAttemptsPerMinute?: number;
+  readonly pool?: WorkerPoolOptions;
+  /** Options of the storage engine besides those the configuration gives. */
+  readonly storage?: Record<string, unknown>;
+}
+
+/** The composed API: its container, and the runtime that listens. */
+export interface ComposedApi {
+  readonly container: DependencyContainer;
+  readonly runtime: ServerRuntime;
+  readonly config: RunningConfig;
+  readonly logger: Logger;
+  readonly registry: PluginRegistry;
+  readonly storage: Storage;
+  readonly pool: WorkerPool;
+  /** Closes the worker pool and the database (after `runtime.stop()`). */
+  close(): Promise<void>;
+}
+
+/** The storage engine the configuration selects, as a registered plugin id and its options. */
+function storageEngine(database: Config['database']): { id: string; options: Record<string, unknown> } {
+  return { id: 'duckdb', options: { file: database.file } };
+}
+
+/**
+ * The composition root of `benchtrack-api`, shared by server/main.ts, the tests and the benchmarks: the logger,
+ * the plugins (built-ins and those the configuration lists), the storage engine the configuration selects, the
+ * worker pool, and the container that builds every service from them.
+ */
+export async function composeApi(
+  config: Config,
+  origin: ConfigOrigin,
+  replace: ApiReplacements = {},
+): Promise<ComposedApi> {
+  const running: RunningConfig = { current: config };
+  // secrets of the running configuration, which PUT /v0/server/config may change
+  const logger =
+    replace.logger ??
+    createLogger({
+      name: config.logging.name,
+      log: config.logging.log,
+      secrets: () => secretValues(running.current),
+    });
+  const registry = new PluginRegistry();
+  await registerBuiltins(registry);
+  for (const entry of config.plugins) {
+    const plugins = await registry.load(entry.module, { options: entry.options, baseDir: origin.baseDir });
+    for (const { plugin } of plugins)
+      logger.info({ plugin: plugin.id, kind: plugin.kind, module: entry.module }, 'plugin loaded');
+  }
+  const engine = storageEngine(config.database);
+  const storage = await registry
+    .get('storage', engine.id)
+    .plugin.open({ ...replace.storage, ...engine.options }, { logger });
+  const pool = new WorkerPool(logger, replace.pool);
+  const container = createApiContainer({
+    config: running,
+    logger,
+    registry,
+    storage,
+    pool,
+    ...(replace.mailer ? { mailer: replace.mailer } : {}),
+    ...(replace.now ? { now: replace.now } : {}),
+    ...(replace.heavyLimit ? { heavyLimit: replace.heavyLimit } : {}),
+    ...(replace.authAttemptsPerMinute ? { authAttemptsPerMinute: replace.authAttemptsPerMinute } : {}),
+  });
+  return {
+    container,
+    runtime: new ServerRuntime(container, origin.configPath, origin.baseDir),
+    config: running,
+    logger,
+    registry,
+    storage,
+    pool,
+    async close() {
+      await pool.close();
+      await storage.close();
+    },
+  };
+}

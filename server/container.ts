@@ -1,0 +1,144 @@
+import 'reflect-metadata';
+import {
+  container as rootContainer,
+  instanceCachingFactory,
+  type DependencyContainer,
+  type InjectionToken,
+} from 'tsyringe';
+import {
+  AlertsService,
+  ApiTokensService,
+  AuthService,
+  DimensionsService,
+  MembersService,
+  OrganizationsService,
+  PerfChangesService,
+  PerfService,
+  PlotsService,
+  ProjectsService,
+  ReportsService,
+  ThresholdsService,
+  Tokens,
+  UsersService,
+  type Config,
+  type Logger,
+  type Mailer,
+  type PluginRegistry,
+  type ServiceContext,
+  type Storage,
+  type WorkLimit,
+} from '../core/index.js';
+import { computeBoundaries } from '../workers/boundaries.js';
+import { detectInPool } from '../workers/change-points.js';
+import { shapePerf } from '../workers/perf-shape.js';
+import { renderPlotImage } from '../workers/plot-image.js';
+import type { WorkerPool } from '../workers/pool.js';
+import { Authenticator } from './auth.js';
+import { defaultHeavyLimit } from './heavy-requests.js';
+import { createMailer } from './mail.js';
+import { AttemptLimiter, FailureLimiter } from './rate-limit.js';
+
+// Typed tokens of the parts a composition root provides (the services are registered under their classes).
+/** The running configuration; `PUT /v0/server/config` replaces `current` (readers see it as a LiveConfig). */
+export interface RunningConfig {
+  current: Config;
+}
+export const CONFIG: InjectionToken<RunningConfig> = Symbol('RunningConfig');
+export const LOGGER: InjectionToken<Logger> = Symbol('Logger');
+export const REGISTRY: InjectionToken<PluginRegistry> = Symbol('PluginRegistry');
+export const STORAGE: InjectionToken<Storage> = Symbol('Storage');
+export const POOL: InjectionToken<WorkerPool> = Symbol('WorkerPool');
+export const MAILER: InjectionToken<Mailer> = Symbol('Mailer');
+export const CLOCK: InjectionToken<() => Date> = Symbol('Clock');
+/** Bounds heavy requests in flight for the whole process (server/heavy-requests.ts has the defaults). */
+export const HEAVY_LIMIT: InjectionToken<WorkLimit> = Symbol('HeavyLimit');
+/** Sign-up, login and invitation attempts per client address (each may send an e-mail). */
+export const ATTEMPTS: InjectionToken<AttemptLimiter> = Symbol('Attempts');
+/** Failed credentials (tokens, e-mailed links) per client address and per credential. */
+export const FAILURES: InjectionToken<FailureLimiter> = Symbol('Failures');
+export const SERVICE_CONTEXT: InjectionToken<ServiceContext> = Symbol('ServiceContext');
+
+/** The parts of the API a composition root provides; those left out get their defaults. */
+export interface ApiParts {
+  readonly config: RunningConfig;
+  readonly logger: Logger;
+  readonly registry: PluginRegistry;
+  readonly storage: Storage;
+  readonly pool: WorkerPool;
+  /** SMTP or the log, as the configuration says, by default. */
+  readonly mailer?: Mailer;
+  readonly now?: () => Date;
+  readonly heavyLimit?: WorkLimit;
+  /** Authentication attempts and failures per client address (or credential) per minute; 32 by default. */
+  readonly authAttemptsPerMinute?: number;
+}
+
+const SERVICES = [
+  AuthService,
+  UsersService,
+  ApiTokensService,
+  OrganizationsService,
+  MembersService,
+  ProjectsService,
+  DimensionsService,
+  ThresholdsService,
+  ReportsService,
+  AlertsService,
+  PerfService,
+  PerfChangesService,
+] as const;
+
+/**
+ * The API's dependency container: the parts as values, and every service, limiter and the authenticator as a
+ * singleton built on first use from what it needs. One container lives as long as the process, so a listener
+ * restart (PUT /v0/server/config) keeps the services, their caches and the limiters' counts.
+ */
+export function createApiContainer(parts: ApiParts): DependencyContainer {
+  const c = rootContainer.createChildContainer();
+  const value = <T>(token: InjectionToken<T>, useValue: T) => c.register(token, { useValue });
+  const single = <T>(token: InjectionToken<T>, make: (c: DependencyContainer) => T) =>
+    c.register(token, { useFactory: instanceCachingFactory(make) });
+
+  value(CONFIG, parts.config);
+  value(LOGGER, parts.logger);
+  value(REGISTRY, parts.registry);
+  value(STORAGE, parts.storage);
+  value(POOL, parts.pool);
+  value(CLOCK, parts.now ?? (() => new Date()));
+  value(HEAVY_LIMIT, parts.heavyLimit ?? defaultHeavyLimit());
+  single(MAILER, () => parts.mailer ?? createMailer(parts.config, parts.logger));
+  const perMinute = parts.authAttemptsPerMinute ?? 32;
+  single(ATTEMPTS, () => new AttemptLimiter(perMinute));
+  single(FAILURES, () => new FailureLimiter(new AttemptLimiter(perMinute)));
+  single(Tokens, (c) => new Tokens(c.resolve(CONFIG), c.resolve(CLOCK)));
+  single(SERVICE_CONTEXT, (c): ServiceContext => {
+    const pool = c.resolve(POOL);
+    return {
+      storage: c.resolve(STORAGE),
+      tokens: c.resolve(Tokens),
+      mailer: c.resolve(MAILER),
+      config: c.resolve(CONFIG),
+      logger: c.resolve(LOGGER),
+      registry: c.resolve(REGISTRY),
+      boundaries: (job) => computeBoundaries(pool, job),
+      perfShaper: (input, format) => shapePerf(pool, input, format),
+      renderImage: (input) => renderPlotImage(pool, input),
+      changePoints: (job) => detectInPool(pool, job),
+      now: c.resolve(CLOCK),
+    };
+  });
+  for (const Service of SERVICES as readonly (new (ctx: ServiceContext) => object)[])
+    single(Service, (c) => new Service(c.resolve(SERVICE_CONTEXT)));
+  single(PlotsService, (c) => new PlotsService(c.resolve(SERVICE_CONTEXT), c.resolve(PerfService)));
+  single(
+    Authenticator,
+    (c) =>
+      new Authenticator(
+        c.resolve(STORAGE),
+        c.resolve(Tokens),
+        c.resolve(ApiTokensService),
+        c.resolve(FAILURES),
+      ),
+  );
+  return c;
+}

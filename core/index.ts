@@ -49,6 +49,7 @@ export * from './dimensions/dimensions.js';
 export * from './dimensions/thresholds.js';
 export * from './schemas/reports.js';
 export * from './reports/prepare.js';
+export * from './reports/boundary-job.js';
 export * from './reports/ingest.js';
 export * from './reports/json.js';
 export * from './reports/load.js';

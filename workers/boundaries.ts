@@ -1,15 +1,8 @@
 import type { TransferListItem } from 'node:worker_threads';
-import { PluginError, type BoundaryColumns, type ModelPlugin, type RegisteredPlugin } from '../core/index.js';
+import type { BoundaryColumns, BoundaryJob } from '../core/index.js';
 import type { WorkerPool } from './pool.js';
-import {
-  checkJob,
-  computeBoundaryColumns,
-  type BoundaryJob,
-  type BoundaryModelRef,
-} from './tasks/boundaries.js';
+import { checkJob, computeBoundaryColumns } from './tasks/boundaries.js';
 import { fromWireError } from './tasks/wire-error.js';
-
-export type { BoundaryJob, BoundaryModelRef } from './tasks/boundaries.js';
 
 /**
  * Jobs with fewer sample values than this run inline: below it a worker round trip costs more than the work.
@@ -25,17 +18,6 @@ export const INLINE_MAX_VALUES = 4096;
 export interface BoundaryRunOptions {
   /** `auto` (default) picks by size; `inline` and `pool` force a path (tests and benchmarks). */
   readonly mode?: 'auto' | 'inline' | 'pool';
-}
-
-/** The reference a boundary job needs for a registered model: its module specifier, id and parameters. */
-export function modelRef(entry: RegisteredPlugin<ModelPlugin>, params: unknown): BoundaryModelRef {
-  if (entry.module === undefined) {
-    throw new PluginError(
-      `model ${entry.plugin.id} was registered without its module specifier, so worker threads cannot load it; register it with { module } or through PluginRegistry.load`,
-      { model: entry.plugin.id },
-    );
-  }
-  return { module: entry.module, id: entry.plugin.id, params };
 }
 
 /**

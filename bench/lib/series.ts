@@ -1,4 +1,4 @@
-import type { BoundaryJob, BoundaryModelRef } from '../../workers/boundaries.js';
+import type { BoundaryJob, BoundaryModelRef } from '../../core/index.js';
 import { Random } from './random.js';
 
 /**

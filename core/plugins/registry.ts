@@ -125,6 +125,21 @@ export class PluginRegistry {
         },
       );
     }
+    return this.registerExports(exports, module, options.options, specifier);
+  }
+
+  /**
+   * Registers every plugin a module exports (what `load` does once the module is imported): the default export,
+   * one plugin or an array, or without one the named export `plugins`. Worker threads use it with modules they
+   * import themselves, so a plugin is checked the same way in every thread.
+   */
+  registerExports(
+    exports: Record<string, unknown>,
+    module: string,
+    options?: unknown,
+    /** How the module was named (a relative path, say), for messages. */
+    specifier = module,
+  ): RegisteredPlugin[] {
     const exported = exports.default ?? exports.plugins;
     if (exported === undefined) {
       throw new PluginError(
@@ -133,7 +148,7 @@ export class PluginRegistry {
       );
     }
     const list = Array.isArray(exported) ? exported : [exported];
-    return list.map((plugin) => this.register(plugin, { options: options.options, module }));
+    return list.map((plugin) => this.register(plugin, { options, module }));
   }
 
   /** A copy holding the same plugins but those loaded from `modules` (to try another plugin list on it). */

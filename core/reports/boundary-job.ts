@@ -1,8 +1,9 @@
 import { PluginError } from '../errors.js';
-import type { PluginRegistry } from '../plugins/registry.js';
+import type { ModelPlugin } from '../plugins/contracts.js';
+import type { PluginRegistry, RegisteredPlugin } from '../plugins/registry.js';
 import type { ModelRecord, ThresholdRecord } from '../storage/records.js';
 import type { WriteRepositories } from '../storage/storage.js';
-import type { BoundaryJobInput } from '../services/context.js';
+import type { BoundaryJob, BoundaryModelRef } from '../services/context.js';
 import { modelParamsOf } from '../dimensions/threshold-models.js';
 
 export interface Tested {
@@ -31,7 +32,7 @@ export async function buildBoundaryJob(
   metrics: readonly JobMetric[],
   tested: ReadonlyMap<number, Tested>,
   now: Date,
-): Promise<{ job: BoundaryJobInput; metricOf: Int32Array }> {
+): Promise<{ job: BoundaryJob; metricOf: Int32Array }> {
   const metricOf: number[] = [];
   metrics.forEach((m, i) => tested.has(m.measureId) && metricOf.push(i));
   const measureOfSeries = new Map(
@@ -51,7 +52,7 @@ export async function buildBoundaryJob(
   const earlier = new Map<string, number>();
   for (const m of metrics) earlier.set(`${m.series}:${m.iteration}`, m.value);
 
-  const models: BoundaryJobInput['models'][number][] = [];
+  const models: BoundaryModelRef[] = [];
   const modelSlot = new Map<number, number>();
   const offsets = new Uint32Array(metricOf.length + 1);
   const values: number[] = [];
@@ -69,7 +70,7 @@ export async function buildBoundaryJob(
     const { model } = tested.get(m.measureId) as Tested;
     let slot = modelSlot.get(model.id);
     if (slot === undefined) {
-      slot = models.push(modelRef(registry, model)) - 1;
+      slot = models.push(modelRef(registry.get('model', model.test), modelParamsOf(model))) - 1;
       modelSlot.set(model.id, slot);
     }
     modelIndex[j] = slot;
@@ -80,13 +81,13 @@ export async function buildBoundaryJob(
   };
 }
 
-/** The worker-side reference of a stored model: its plugin's module specifier, id and parameters. */
-function modelRef(registry: PluginRegistry, model: ModelRecord): BoundaryJobInput['models'][number] {
-  const entry = registry.get('model', model.test);
+/** The reference a boundary job carries for a registered model: its module specifier, id and parameters. */
+export function modelRef(entry: RegisteredPlugin<ModelPlugin>, params: unknown): BoundaryModelRef {
   if (entry.module === undefined) {
     throw new PluginError(
-      `model ${model.test} was registered without a module specifier; workers cannot load it`,
+      `model ${entry.plugin.id} was registered without its module specifier, so worker threads cannot load it; register it with { module } or through PluginRegistry.load`,
+      { model: entry.plugin.id },
     );
   }
-  return { module: entry.module, id: entry.plugin.id, params: modelParamsOf(model) };
+  return { module: entry.module, id: entry.plugin.id, params };
 }

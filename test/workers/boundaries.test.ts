@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -13,7 +17,8 @@ import iqr from '../../plugins/models/iqr.js';
 import { builtinModelModules } from '../../plugins/models/index.js';
 import staticModel from '../../plugins/models/static.js';
 import tTest from '../../plugins/models/t-test.js';
-import { computeBoundaries, INLINE_MAX_VALUES, type BoundaryJob } from '../../workers/boundaries.js';
+import type { BoundaryJob } from '../../core/index.js';
+import { computeBoundaries, INLINE_MAX_VALUES } from '../../workers/boundaries.js';
 import { WorkerPool } from '../../workers/pool.js';
 
 const pool = new WorkerPool(pino({ level: 'silent', customLevels: { critical: 60 } }), { maxThreads: 2 });
@@ -166,6 +171,29 @@ describe('computeBoundaries errors keep their name across the thread boundary', 
       'PluginError',
       /exports no model plugin "z_score"/,
     );
+  });
+
+  it('checks a model module in the worker as the registry does on the main thread (API version included)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'benchtrack-model-'));
+    const file = join(dir, 'future-model.mjs');
+    writeFileSync(
+      file,
+      `export default { kind: 'model', id: 'future', apiVersion: 99, description: 'from a later release',
+        params: { safeParse: (v) => ({ success: true, data: v }) }, limits: () => null };`,
+    );
+    try {
+      await rejectsWith(
+        () => ({
+          ...makeJob(3).job,
+          models: [{ module: pathToFileURL(file).href, id: 'future', params: {} }],
+          modelIndex: new Uint16Array(3),
+        }),
+        'PluginError',
+        /declares apiVersion 99, which this Benchtrack does not support/,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('names the model and the series when a model throws', async () => {

@@ -5,28 +5,12 @@ import {
   PluginError,
   writeBoundary,
   type BoundaryColumns,
+  type BoundaryJob,
   type ModelLimits,
 } from '../../core/index.js';
-import { loadModel, type BoundaryModelRef, type LoadedModel } from './load-model.js';
+import { loadModel, type LoadedModel } from './load-model.js';
 import { transferResult } from './transfer.js';
 import { toWireError } from './wire-error.js';
-
-export type { BoundaryModelRef } from './load-model.js';
-
-/**
- * The limits of many series at once, columnar so that it crosses threads as a few moved buffers.
- * Series i's samples are `values[offsets[i] .. offsets[i + 1])`, newest first; its model is
- * `models[modelIndex[i]]`.
- */
-export interface BoundaryJob {
-  /** Series count + 1 entries: 0, then the end of each series in `values`. */
-  readonly offsets: Uint32Array;
-  readonly values: Float64Array;
-  /** One entry per series: an index into `models`. */
-  readonly modelIndex: Uint16Array;
-  /** The distinct (model, parameters) pairs of the job; few, whatever the series count. */
-  readonly models: readonly BoundaryModelRef[];
-}
 
 /**
  * Task `boundaries`: the job's boundary columns, moved (not copied) back to the caller. Errors are thrown in

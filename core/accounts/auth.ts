@@ -13,6 +13,7 @@ import { moveToAddress } from './email-change.js';
 import { spendLink, type LinkPurpose } from './links.js';
 import { deliver, lockedMail, loginLinkMail, noAccountMail } from './mails.js';
 import { Tokens } from './tokens.js';
+import { personalOrganization } from '../organizations/personal.js';
 
 /**
  * Sign-up, login by e-mail link, confirmation, and invitations. Every login sends a single-use link to
@@ -45,7 +46,7 @@ export class AuthService {
         modified: now,
       });
       if (input.invite) await this.#acceptInvitation(tx, user, input.invite);
-      else await createPersonalOrganization(tx, user, now);
+      else await personalOrganization(tx, user, now);
       if (input.claim) await claimOrganization(tx, user, input.claim, now);
       return { user, created: true };
     });
@@ -156,26 +157,6 @@ export class AuthService {
     await tx.invitations.update({ id: invitation.id }, { accepted: now });
     return organization;
   }
-}
-
-async function createPersonalOrganization(tx: WriteRepositories, user: UserRecord, now: Date): Promise<void> {
-  const organization = await tx.organizations.insert({
-    uuid: randomUUID(),
-    name: user.name,
-    slug: await uniqueSlug(user.slug, async (slug) => !!(await tx.organizations.find({ slug }))),
-    personal_user_id: user.id,
-    claimed: now,
-    license: null,
-    created: now,
-    modified: now,
-  });
-  await tx.roles.insert({
-    organization_id: organization.id,
-    user_id: user.id,
-    role: 'leader',
-    created: now,
-    modified: now,
-  });
 }
 
 /**

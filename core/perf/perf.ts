@@ -3,6 +3,7 @@ import type { Caller } from '../access/permissions.js';
 import { requireProject } from '../access/resolve.js';
 import { branchJson, dimensionJson, measureJson } from '../dimensions/json.js';
 import { InputError } from '../errors.js';
+import { ImageCache } from './image-cache.js';
 import type { PlotImageInput } from '../plots/image.js';
 import { thresholdModelJson } from '../reports/json.js';
 import { projectJson } from '../schemas/accounts.js';
@@ -32,15 +33,18 @@ export interface PerfImage {
   readonly public: boolean;
 }
 
-/** How many rendered images are kept; they are reused while their data is unchanged. */
-const IMAGE_CACHE_SIZE = 256;
+/**
+ * Bytes of rendered images kept, newest used first; an image is reused while its data is unchanged. A PNG of
+ * the default size is 30-120 KB, so this holds some hundreds of them.
+ */
+export const IMAGE_CACHE_BYTES = 32 * 1024 * 1024;
 
 /**
  * Perf queries: the history of many series at once, as JSON (built without an object per point), CSV or Arrow;
  * and PNG images of up to 8 series, cached by the content they show.
  */
 export class PerfService {
-  readonly #images = new Map<string, { etag: string; png: Uint8Array }>();
+  readonly #images = new ImageCache(IMAGE_CACHE_BYTES);
 
   constructor(private readonly ctx: ServiceContext) {}
 
@@ -65,7 +69,8 @@ export class PerfService {
     options: PerfImageOptions,
     ifNoneMatch?: string,
   ): Promise<PerfImage> {
-    return this.ctx.storage.read(async (r) => {
+    // The read gathers what to draw; rendering runs after it, so a slow render holds no reader connection.
+    const found = await this.ctx.storage.read(async (r): Promise<PerfImage | ImageToRender> => {
       const { project } = await requireProject(r, caller, projectRef, 'view');
       const selection = await resolvePerf(r, project, keys);
       if (selection.permutations.length > PERF_IMAGE_LINES_MAX) {
@@ -88,17 +93,26 @@ export class PerfService {
       const cached = this.#images.get(key);
       if (cached?.etag === etag) return { etag, png: cached.png, public: isPublic };
       const columns = await cappedPerf(r, selection.request);
-      const png = await this.ctx.renderImage(imageInput(selection.permutations, columns, keys, options));
-      this.#remember(key, { etag, png });
-      return { etag, png, public: isPublic };
+      return {
+        etag,
+        public: isPublic,
+        key,
+        input: imageInput(selection.permutations, columns, keys, options),
+      };
     });
+    if (!('input' in found)) return found;
+    const png = await this.ctx.renderImage(found.input);
+    this.#images.set(found.key, { etag: found.etag, png });
+    return { etag: found.etag, png, public: found.public };
   }
+}
 
-  #remember(key: string, entry: { etag: string; png: Uint8Array }): void {
-    this.#images.delete(key);
-    this.#images.set(key, entry);
-    if (this.#images.size > IMAGE_CACHE_SIZE) this.#images.delete(this.#images.keys().next().value as string);
-  }
+/** An image the cache did not hold: what to draw, and where to keep it. */
+interface ImageToRender {
+  readonly etag: string;
+  readonly public: boolean;
+  readonly key: string;
+  readonly input: PlotImageInput;
 }
 
 /**

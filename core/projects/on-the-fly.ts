@@ -3,6 +3,7 @@ import { claimOrganization } from '../accounts/auth.js';
 import type { Caller } from '../access/permissions.js';
 import { requireProject } from '../access/resolve.js';
 import { NotFoundError, UnauthorizedError } from '../errors.js';
+import { personalOrganization } from '../organizations/personal.js';
 import { isSlug, isUuid, slugify, uniqueSlug } from '../slug.js';
 import type { OrganizationRecord, ProjectRecord } from '../storage/records.js';
 import type { WriteRepositories } from '../storage/storage.js';
@@ -56,7 +57,7 @@ export async function resolveRunProject(
   const slug = ref ? (isSlug(ref) ? ref : undefined) : fallbackSlug;
   const organizationId =
     caller.kind === 'user'
-      ? await personalOrganization(tx, caller.user.id, caller.user.name, now)
+      ? await personalOrganization(tx, caller.user, now)
       : await unclaimedOrganization(tx, name, now);
   const project = await insertProject(
     tx,
@@ -78,34 +79,6 @@ async function unclaimedOrganization(tx: WriteRepositories, name: string, now: D
     personal_user_id: null,
     claimed: null,
     license: null,
-    created: now,
-    modified: now,
-  });
-  return organization.id;
-}
-
-async function personalOrganization(
-  tx: WriteRepositories,
-  userId: number,
-  userName: string,
-  now: Date,
-): Promise<number> {
-  const personal = await tx.organizations.find({ personal_user_id: userId });
-  if (personal) return personal.id;
-  const organization = await tx.organizations.insert({
-    uuid: randomUUID(),
-    name: userName,
-    slug: await uniqueSlug(userName, async (slug) => !!(await tx.organizations.find({ slug }))),
-    personal_user_id: userId,
-    claimed: now,
-    license: null,
-    created: now,
-    modified: now,
-  });
-  await tx.roles.insert({
-    organization_id: organization.id,
-    user_id: userId,
-    role: 'leader',
     created: now,
     modified: now,
   });

@@ -3,6 +3,7 @@ import { tableFromIPC } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createProject, signUp, type Session } from '../helpers/accounts.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { ANONYMOUS, PerfService, perfImageQuerySchema, type ServiceContext } from '../../core/index.js';
 
 let t: TestApp;
 let ada: Session;
@@ -229,6 +230,38 @@ describe('perf images', () => {
     const after = await get(`${P}/perf/img?${img}`, { 'if-none-match': etag });
     expect(after.statusCode).toBe(200);
     expect(after.headers.etag).not.toBe(etag);
+  });
+
+  it('renders outside the database read: images waiting on the renderer hold no reader connection', async () => {
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    // the service as the container builds it, with a renderer that waits until the test releases it
+    const perf = new PerfService({
+      storage: t.storage,
+      renderImage: async () => {
+        await gate;
+        return new Uint8Array([1]);
+      },
+    } as unknown as ServiceContext);
+    const keys = perfImageQuerySchema.parse({
+      branches: 'main',
+      testbeds: 'linux',
+      benchmarks: 'parse',
+      measures: 'latency',
+    });
+    // more renders than the storage has reader connections
+    const images = Array.from({ length: 8 }, (_, i) =>
+      perf.image(ANONYMOUS, 'perf', keys, { x_axis: 'date_time', y_axis: 'auto', title: `image ${i}` }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const read = t.storage.read((r) => r.projects.count({}));
+    const outcome = await Promise.race([
+      read.then(() => 'read answered'),
+      new Promise((resolve) => setTimeout(() => resolve('read blocked'), 5_000)),
+    ]);
+    release();
+    await Promise.all([...images, read]);
+    expect(outcome).toBe('read answered');
   });
 
   it('keeps private images private', async () => {

@@ -1,0 +1,252 @@
+import { describe, expect, it } from 'vitest';
+import type { Opener } from './harness.js';
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+/** A promise and the function that settles it. */
+function signal(): { promise: Promise<void>; fire: () => void } {
+  let fire!: () => void;
+  const promise = new Promise<void>((resolve) => (fire = resolve));
+  return { promise, fire };
+}
+
+/** Migrations, health, and close. */
+export function describeLifecycle(open: Opener): void {
+  describe('lifecycle', () => {
+    it('migrates a new database and records every migration', async () => {
+      const storage = await open();
+      expect(storage.appliedMigrations.length).toBeGreaterThan(0);
+      expect(storage.appliedMigrations.map((m) => m.version)).toEqual(
+        [...storage.appliedMigrations.map((m) => m.version)].sort((a, b) => a - b),
+      );
+      expect(await storage.schemaVersion()).toBe(storage.appliedMigrations.at(-1)?.version);
+    });
+
+    it('applies nothing when reopened, and keeps committed data', async () => {
+      const first = await open();
+      const version = await first.schemaVersion();
+      await first.transaction((tx) => tx.meta.set('server.id', 'abc'));
+      await first.close();
+      const second = await open(true);
+      expect(second.appliedMigrations).toEqual([]);
+      expect(await second.schemaVersion()).toBe(version);
+      expect(await second.read((r) => r.meta.get('server.id'))).toBe('abc');
+    });
+
+    it('declares its capabilities as booleans', async () => {
+      const storage = await open();
+      expect(typeof storage.capabilities.singleWriter).toBe('boolean');
+      expect(typeof storage.capabilities.columnarReads).toBe('boolean');
+    });
+
+    it('reports ok health when open and closed health after close', async () => {
+      const storage = await open();
+      expect(storage.health()).toEqual({ status: 'ok', reopened: 0 });
+      await storage.close();
+      expect(storage.health().status).toBe('closed');
+    });
+
+    it('finishes running work on close, then refuses new work; close is idempotent', async () => {
+      const storage = await open();
+      const running = storage.transaction(async (tx) => {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        await tx.meta.set('late', 'committed');
+      });
+      const reading = storage.read(async (r) => {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        return r.meta.get('late');
+      });
+      await storage.close();
+      await running;
+      expect(await reading).toBeUndefined();
+      await storage.close();
+      await expect(storage.read((r) => r.meta.get('late'))).rejects.toThrow(/closed/);
+      await expect(storage.transaction((tx) => tx.meta.set('x', 'y'))).rejects.toThrow(/closed/);
+      await expect(storage.schemaVersion()).rejects.toThrow(/closed/);
+      const again = await open(true);
+      expect(await again.read((r) => r.meta.get('late'))).toBe('committed');
+    });
+  });
+}
+
+/** Whole transactions, serialized writers, callbacks that run again, snapshot reads. */
+export function describeTransactions(open: Opener): void {
+  describe('transactions', () => {
+    it('commits a transaction as a whole, and a transaction reads its own writes', async () => {
+      const storage = await open();
+      const result = await storage.transaction(async (tx) => {
+        await tx.meta.set('a', '1');
+        await tx.meta.set('b', '2');
+        await tx.meta.set('a', '3');
+        return [await tx.meta.get('a'), await tx.meta.get('b')];
+      });
+      expect(result).toEqual(['3', '2']);
+      expect(await storage.read(async (r) => [await r.meta.get('a'), await r.meta.get('b')])).toEqual([
+        '3',
+        '2',
+      ]);
+    });
+
+    it('rolls back everything a failing transaction wrote and rethrows its error', async () => {
+      const storage = await open();
+      await storage.transaction((tx) => tx.meta.set('kept', 'before'));
+      const failure = new Error('boom');
+      await expect(
+        storage.transaction(async (tx) => {
+          await tx.meta.set('kept', 'changed');
+          await tx.meta.set('new', 'value');
+          throw failure;
+        }),
+      ).rejects.toBe(failure);
+      expect(await storage.read(async (r) => [await r.meta.get('kept'), await r.meta.get('new')])).toEqual([
+        'before',
+        undefined,
+      ]);
+      await storage.transaction((tx) => tx.meta.set('after', 'ok'));
+      expect(await storage.read((r) => r.meta.get('after'))).toBe('ok');
+    });
+
+    it('loses no update among concurrent writers', async () => {
+      const storage = await open();
+      const increments = Array.from({ length: 25 }, () =>
+        storage.transaction(async (tx) => {
+          const current = Number((await tx.meta.get('counter')) ?? '0');
+          await tick();
+          await tx.meta.set('counter', String(current + 1));
+        }),
+      );
+      await Promise.all(increments);
+      expect(await storage.read((r) => r.meta.get('counter'))).toBe('25');
+    });
+
+    it('never overlaps two write transactions when it declares a single writer', async (context) => {
+      const storage = await open();
+      if (!storage.capabilities.singleWriter) context.skip();
+      let active = 0;
+      let most = 0;
+      await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          storage.transaction(async (tx) => {
+            most = Math.max(most, ++active);
+            await tick();
+            await tx.meta.set(`k${i}`, 'v');
+            active--;
+          }),
+        ),
+      );
+      expect(most).toBe(1);
+    });
+
+    it('commits each of many concurrent transactions exactly once when one of them fails', async () => {
+      const storage = await open();
+      const failure = new Error('only mine');
+      const calls = new Map<number, number>();
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 12 }, (_, i) =>
+          storage.transaction(async (tx) => {
+            calls.set(i, (calls.get(i) ?? 0) + 1);
+            const runs = Number((await tx.meta.get('runs')) ?? '0');
+            await tx.meta.set('runs', String(runs + 1));
+            await tx.meta.set(`row-${i}`, String(runs));
+            await tick();
+            if (i === 5) throw failure;
+            return i;
+          }),
+        ),
+      );
+      expect(outcomes.map((o) => (o.status === 'fulfilled' ? o.value : o.reason))).toEqual(
+        Array.from({ length: 12 }, (_, i) => (i === 5 ? failure : i)),
+      );
+      for (let i = 0; i < 12; i++) expect(calls.get(i)).toBeGreaterThanOrEqual(1);
+      const stored = await storage.read(async (r) => ({
+        runs: await r.meta.get('runs'),
+        rows: await Promise.all(Array.from({ length: 12 }, (_, i) => r.meta.get(`row-${i}`))),
+      }));
+      expect(stored.runs).toBe('11');
+      expect(stored.rows[5]).toBeUndefined();
+      // each committed callback saw the ones committed before it: 0..10, each once
+      expect(stored.rows.filter((v) => v !== undefined).sort((a, b) => Number(a) - Number(b))).toEqual(
+        Array.from({ length: 11 }, (_, k) => String(k)),
+      );
+    });
+
+    it('gives concurrent inserts distinct ids', async () => {
+      const storage = await open();
+      const users = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          storage.transaction((tx) =>
+            tx.users.insert({
+              uuid: globalThis.crypto.randomUUID(),
+              name: `concurrent ${i}`,
+              slug: `concurrent-${i}`,
+              email: `concurrent-${i}@example.com`,
+              admin: false,
+              locked: false,
+              created: new Date(0),
+              modified: new Date(0),
+            }),
+          ),
+        ),
+      );
+      expect(new Set(users.map((u) => u.id)).size).toBe(10);
+      expect(await storage.read((r) => r.users.count({}))).toBe(10);
+    });
+
+    it('reads never see uncommitted writes', async () => {
+      const storage = await open();
+      const paused = signal();
+      const wrote = signal();
+      const writing = storage.transaction(async (tx) => {
+        await tx.meta.set('pending', 'yes');
+        wrote.fire();
+        await paused.promise;
+      });
+      await wrote.promise;
+      expect(await storage.read((r) => r.meta.get('pending'))).toBeUndefined();
+      paused.fire();
+      await writing;
+      expect(await storage.read((r) => r.meta.get('pending'))).toBe('yes');
+    });
+
+    it('keeps one snapshot for the whole of a read while writes commit', async () => {
+      const storage = await open();
+      await storage.transaction((tx) => tx.meta.set('value', 'old'));
+      const started = signal();
+      const committed = signal();
+      const reading = storage.read(async (r) => {
+        const first = await r.meta.get('value');
+        started.fire();
+        await committed.promise;
+        return [first, await r.meta.get('value'), await r.meta.get('added')];
+      });
+      await started.promise;
+      await storage.transaction(async (tx) => {
+        await tx.meta.set('value', 'new');
+        await tx.meta.set('added', 'yes');
+      });
+      committed.fire();
+      expect(await reading).toEqual(['old', 'old', undefined]);
+      expect(await storage.read((r) => r.meta.get('value'))).toBe('new');
+    });
+
+    it('runs reads concurrently with each other', async () => {
+      const storage = await open();
+      const first = signal();
+      const second = signal();
+      // each read waits for the other to have started: serialized reads would never finish
+      const results = await Promise.all([
+        storage.read(async (r) => {
+          first.fire();
+          await second.promise;
+          return r.meta.get('none');
+        }),
+        storage.read(async (r) => {
+          second.fire();
+          await first.promise;
+          return r.meta.get('none');
+        }),
+      ]);
+      expect(results).toEqual([undefined, undefined]);
+    });
+  });
+}

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { ReadRepositories } from '../../../core/index.js';
+import { at, insertOrganization, insertProject, insertTestbed, uuid } from './fixtures.js';
 import type { Opener } from './harness.js';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
@@ -170,6 +172,40 @@ export function describeTransactions(open: Opener): void {
       );
     });
 
+    it('runs a callback again on fresh state: rows it read before a failed group are not trusted', async () => {
+      const storage = await open();
+      const { project } = await storage.transaction(async (tx) => {
+        const organization = await insertOrganization(tx);
+        return { project: await insertProject(tx, organization.id) };
+      });
+      const testbed = (name: string) => ({
+        uuid: uuid(),
+        project_id: project.id,
+        name,
+        slug: name,
+        archived: false,
+        created: at(0),
+        modified: at(0),
+      });
+      // every callback names its testbed after the number of testbeds it sees; a stale read repeats a name
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 10 }, (_, i) =>
+          storage.transaction(async (tx) => {
+            const seen = await tx.testbeds.count({ project_id: project.id });
+            await tx.testbeds.find({ project_id: project.id, name: `tb-${seen}` });
+            await tx.testbeds.insert(testbed(`tb-${seen}`));
+            await tick();
+            if (i === 3) throw new Error('fails');
+          }),
+        ),
+      );
+      expect(outcomes.filter((o) => o.status === 'rejected')).toHaveLength(1);
+      const names = (await storage.read((r) => r.testbeds.all({ project_id: project.id }))).map(
+        (t) => t.name,
+      );
+      expect(names.sort()).toEqual(Array.from({ length: 9 }, (_, k) => `tb-${k}`).sort());
+    });
+
     it('gives concurrent inserts distinct ids', async () => {
       const storage = await open();
       const users = await Promise.all(
@@ -227,6 +263,38 @@ export function describeTransactions(open: Opener): void {
       committed.fire();
       expect(await reading).toEqual(['old', 'old', undefined]);
       expect(await storage.read((r) => r.meta.get('value'))).toBe('new');
+    });
+
+    it('keeps one snapshot of every table for the whole of a read', async () => {
+      const storage = await open();
+      const { project, testbed } = await storage.transaction(async (tx) => {
+        const organization = await insertOrganization(tx);
+        const project = await insertProject(tx, organization.id);
+        return { project, testbed: await insertTestbed(tx, project.id) };
+      });
+      const started = signal();
+      const committed = signal();
+      const look = async (r: ReadRepositories) => [
+        (await r.testbeds.find({ id: testbed.id }))?.name,
+        await r.testbeds.count({ project_id: project.id }),
+        (await r.projects.find({ id: project.id }))?.visibility,
+      ];
+      const reading = storage.read(async (r) => {
+        const first = await look(r);
+        started.fire();
+        await committed.promise;
+        return [first, await look(r)];
+      });
+      await started.promise;
+      await storage.transaction(async (tx) => {
+        await tx.testbeds.update({ id: testbed.id }, { name: 'renamed' });
+        await insertTestbed(tx, project.id);
+        await tx.projects.update({ id: project.id }, { visibility: 'private' });
+      });
+      committed.fire();
+      const before = [testbed.name, 1, 'public'];
+      expect(await reading).toEqual([before, before]);
+      expect(await storage.read(look)).toEqual(['renamed', 2, 'private']);
     });
 
     it('runs reads concurrently with each other', async () => {

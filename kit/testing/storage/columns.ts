@@ -258,6 +258,43 @@ export function describeColumns(open: Opener): void {
       const otherSeries = { series: Int32Array.from([world.series[1]]), heads: request.heads };
       expect(await storage.read((r) => r.metrics.perfFingerprint(otherSeries))).not.toBe(third);
     });
+
+    it('fingerprints a new answer after the newest report is deleted, the database reopened and a report added', async () => {
+      const first = await open();
+      const { world, versions, reports } = await first.transaction(async (tx) => {
+        const world = await insertWorld(tx);
+        const versions = [await insertVersion(tx, world.project.id, world.head.id, 1)];
+        const reports = [];
+        for (const minute of [1, 2])
+          reports.push(
+            await insertReport(tx, world, {
+              version: versions[0]!,
+              minute,
+              points: [{ series: world.series[0], value: minute }],
+            }),
+          );
+        return { world, versions, reports };
+      });
+      const request = { series: Int32Array.from([world.series[0]]), heads: Int32Array.from([world.head.id]) };
+      const before = await first.read((r) => r.metrics.perfFingerprint(request));
+      const newest = reports.at(-1)!.report;
+      await first.transaction(async (tx) => {
+        await tx.metrics.deleteReport(newest.id);
+        await tx.reports.delete({ id: newest.id });
+      });
+      await first.close();
+      const storage = await open(true);
+      await storage.transaction((tx) =>
+        insertReport(tx, world, {
+          version: versions[0]!,
+          minute: 3,
+          points: [{ series: world.series[0], value: 300 }],
+        }),
+      );
+      const values = await storage.read((r) => r.metrics.perf(request));
+      expect(Array.from(values.value)).toEqual([1, 300]);
+      expect(await storage.read((r) => r.metrics.perfFingerprint(request))).not.toBe(before);
+    });
   });
 }
 

@@ -295,6 +295,32 @@ export function describeColumns(open: Opener): void {
       expect(Array.from(values.value)).toEqual([1, 300]);
       expect(await storage.read((r) => r.metrics.perfFingerprint(request))).not.toBe(before);
     });
+
+    it('answers the same history and perf after maintenance, when the engine offers it', async (context) => {
+      const storage = await open();
+      if (!storage.maintain) context.skip();
+      const { world, fork } = await history(storage);
+      const ask = () =>
+        storage.read(async (r) => ({
+          history: samples(
+            await r.metrics.history({
+              headId: world.head.id,
+              series: Int32Array.from(world.series),
+              maxSamples: Int32Array.from([4, 4]),
+              since: Float64Array.from([NO_WINDOW, T0 + 3 * MINUTE]),
+            }),
+          ),
+          perf: await r.metrics.perf({
+            series: Int32Array.from([world.series[0], world.series[1]]),
+            heads: Int32Array.from([fork.head.id, world.head.id]),
+          }),
+        }));
+      const before = await ask();
+      const result = await storage.maintain!();
+      expect(typeof result.compacted).toBe('boolean');
+      expect(result.rows).toBe(10);
+      expect(await ask()).toEqual(before);
+    });
   });
 }
 

@@ -228,6 +228,13 @@ export function describeTransactions(open: Opener): void {
       expect(await storage.read((r) => r.users.count({}))).toBe(10);
     });
 
+    it("rethrows a read's error and keeps serving", async () => {
+      const storage = await open();
+      const failure = new Error('read failed');
+      await expect(storage.read(() => Promise.reject(failure))).rejects.toBe(failure);
+      expect(await storage.read((r) => r.meta.get('none'))).toBeUndefined();
+    });
+
     it('reads never see uncommitted writes', async () => {
       const storage = await open();
       const paused = signal();

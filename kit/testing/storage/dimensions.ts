@@ -175,6 +175,21 @@ export function describeDimensions(open: Opener): void {
       expect(await storage.read((r) => r.series.count({ benchmark_id: pair[0] }))).toBe(1);
     });
 
+    it('creates a dimension on the fly once when concurrent transactions look it up by name first', async () => {
+      const storage = await open();
+      const world = await storage.transaction((tx) => insertWorld(tx));
+      const ids = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          storage.transaction(async (tx) => {
+            const [found] = await tx.named.findMany('testbed', world.project.id, ['ci-runner']);
+            return found?.id ?? (await insertTestbed(tx, world.project.id, 'ci-runner')).id;
+          }),
+        ),
+      );
+      expect(new Set(ids).size).toBe(1);
+      expect(await storage.read((r) => r.testbeds.count({ project_id: world.project.id }))).toBe(2);
+    });
+
     it('keeps thresholds and their models, a model replaced by a new one', async () => {
       const storage = await open();
       const { threshold, first, second } = await storage.transaction(async (tx) => {

@@ -158,6 +158,29 @@ export function describeReports(open: Opener): void {
       expect(other.report.idempotency_key).toBe(key);
     });
 
+    it('stores a report once when concurrent transactions look its idempotency key up and insert it', async () => {
+      const storage = await open();
+      const key = uuid();
+      const { world, version } = await storage.transaction(async (tx) => {
+        const world = await insertWorld(tx);
+        return { world, version: await insertVersion(tx, world.project.id, world.head.id, 1) };
+      });
+      const ids = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          storage.transaction(async (tx) => {
+            const existing = await tx.reports.find({ project_id: world.project.id, idempotency_key: key });
+            if (existing) return existing.id;
+            const points = [{ series: world.series[0], value: i }];
+            return (await insertReport(tx, world, { version, minute: i, points, idempotencyKey: key })).report
+              .id;
+          }),
+        ),
+      );
+      expect(new Set(ids).size).toBe(1);
+      expect(await storage.read((r) => r.reports.count({ project_id: world.project.id }))).toBe(1);
+      expect(await storage.read((r) => r.metrics.byReport(ids[0] as number))).toHaveLength(1);
+    });
+
     it('lists reports newest first, filtered by branch, testbed, time and archived dimensions', async () => {
       const storage = await open();
       const { world, reports, elsewhere } = await storage.transaction(async (tx) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ReadRepositories } from '../../../core/index.js';
+import type { ReadRepositories, WriteRepositories } from '../../../core/index.js';
 import { at, insertOrganization, insertProject, insertTestbed, uuid } from './fixtures.js';
 import type { Opener } from './harness.js';
 
@@ -208,6 +208,24 @@ export function describeTransactions(open: Opener): void {
         (t) => t.name,
       );
       expect(names.sort()).toEqual(Array.from({ length: 9 }, (_, k) => `tb-${k}`).sort());
+    });
+
+    it('refuses repositories used after their transaction or read has ended', async () => {
+      const storage = await open();
+      let leakedTx: WriteRepositories | undefined;
+      let leakedRead: ReadRepositories | undefined;
+      await storage.transaction(async (tx) => {
+        leakedTx = tx;
+        await tx.meta.set('inside', 'yes');
+      });
+      await storage.read(async (r) => {
+        leakedRead = r;
+        return r.meta.get('inside');
+      });
+      await expect(leakedTx!.meta.set('outside', 'yes')).rejects.toThrow(/ended/);
+      await expect(leakedTx!.users.count({})).rejects.toThrow(/ended/);
+      await expect(leakedRead!.meta.get('inside')).rejects.toThrow(/ended/);
+      expect(await storage.read((r) => r.meta.get('outside'))).toBeUndefined();
     });
 
     it('gives concurrent inserts distinct ids', async () => {

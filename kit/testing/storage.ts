@@ -4,9 +4,10 @@ import { describeCascades } from './storage/cascades.js';
 import { describeColumns } from './storage/columns.js';
 import { describeDimensions } from './storage/dimensions.js';
 import { useStorages, type StorageHarness } from './storage/harness.js';
-import { describeLifecycle, describeTransactions } from './storage/lifecycle.js';
+import { describeLifecycle } from './storage/lifecycle.js';
 import { describeReports } from './storage/reports.js';
 import { describeTables } from './storage/tables.js';
+import { describeTransactions } from './storage/transactions.js';
 
 export type { StorageHarness } from './storage/harness.js';
 

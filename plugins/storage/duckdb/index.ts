@@ -8,6 +8,7 @@ import { accountReaders, accountWriters } from './repositories/accounts.js';
 import { dimensionReaders, dimensionWriters } from './repositories/dimensions.js';
 import { metaReader, metaWriter } from './repositories/meta.js';
 import { metricReaders, metricWriters } from './repositories/metrics.js';
+import { scoped } from './scope.js';
 
 const optionsSchema = z.strictObject({
   file: z.string().min(1, { error: 'database file must not be empty' }),
@@ -53,17 +54,25 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
       schemaVersion: () => database.read(recordedVersion),
       async transaction(fn) {
         let appended = 0;
-        const result = await database.write((connection) =>
-          fn({
-            meta: metaWriter(connection),
-            ...accountWriters(connection),
-            ...dimensionWriters(connection),
-            ...metricWriters(connection, (count) => {
-              appended += count;
-              return database.reserveMetricIds(connection, count);
-            }),
-          }),
-        );
+        const result = await database.write(async (connection) => {
+          const scope = scoped(
+            {
+              meta: metaWriter(connection),
+              ...accountWriters(connection),
+              ...dimensionWriters(connection),
+              ...metricWriters(connection, (count) => {
+                appended += count;
+                return database.reserveMetricIds(connection, count);
+              }),
+            },
+            'transaction',
+          );
+          try {
+            return await fn(scope.repos);
+          } finally {
+            scope.end();
+          }
+        });
         if (appended > 0) {
           compactor.appended(appended);
           compactor.poke();
@@ -73,14 +82,22 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
       maintain: () => compactor.run(true),
       health: () => database.health(),
       read: (fn) =>
-        database.read((connection) =>
-          fn({
-            meta: metaReader(connection),
-            ...accountReaders(connection),
-            ...dimensionReaders(connection),
-            ...metricReaders(connection),
-          }),
-        ),
+        database.read(async (connection) => {
+          const scope = scoped(
+            {
+              meta: metaReader(connection),
+              ...accountReaders(connection),
+              ...dimensionReaders(connection),
+              ...metricReaders(connection),
+            },
+            'read',
+          );
+          try {
+            return await fn(scope.repos);
+          } finally {
+            scope.end();
+          }
+        }),
       async close() {
         await compactor.stop();
         await database.close();

@@ -20,6 +20,9 @@ export interface TableSpec {
 
 export const PAGE_SIZE_MAX = 255;
 
+/** Columns of type UUID (by the schema's naming): a value that is not a UUID matches no row, it is no error. */
+const UUID_COLUMNS = new Set(['uuid', 'idempotency_key']);
+
 /** SQL and parameters for an equality filter; unknown columns are a programming error. */
 export function whereSql(
   spec: TableSpec,
@@ -32,13 +35,15 @@ export function whereSql(
     if (value === undefined) continue;
     if (!spec.columns.includes(column)) throw new StorageError(`${spec.name} has no column ${column}`);
     const ref = `${alias}${ident(column)}`;
+    const param = `$w_${column}`;
+    const cast = (sql: string) => (UUID_COLUMNS.has(column) ? `TRY_CAST(${sql} AS UUID)` : sql);
     if (value === null) parts.push(`${ref} IS NULL`);
     else if (Array.isArray(value)) {
       params[`w_${column}`] = value as Param;
-      parts.push(value.length === 0 ? 'false' : `${ref} IN (SELECT unnest($w_${column}))`);
+      parts.push(value.length === 0 ? 'false' : `${ref} IN (SELECT ${cast(`unnest(${param})`)})`);
     } else {
       params[`w_${column}`] = value as Param;
-      parts.push(`${ref} = $w_${column}`);
+      parts.push(`${ref} = ${cast(param)}`);
     }
   }
   return { sql: parts.length > 0 ? parts.join(' AND ') : 'true', params };

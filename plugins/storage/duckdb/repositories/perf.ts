@@ -101,13 +101,17 @@ export async function perf(connection: DuckDBConnection, request: PerfRequest): 
   return out;
 }
 
-/** Count, newest metric id and newest alert change of what the perf query would return. */
+/**
+ * Count, newest metric id, newest report id and newest alert change of what the perf query would return. The
+ * report id matters: metric ids come from a counter that restarts at the largest stored id when the database is
+ * opened, so after the newest report is deleted its metric ids can come back; report ids never do.
+ */
 export async function perfFingerprint(connection: DuckDBConnection, request: PerfRequest): Promise<string> {
   if (request.series.length === 0) return 'empty';
-  const [row] = await query<{ n: bigint; newest: bigint | null; alerts: Date | null }>(
+  const [row] = await query<{ n: bigint; newest: bigint | null; report: number | null; alerts: Date | null }>(
     connection,
     `WITH perm AS (SELECT unnest($series) AS series_id, unnest($heads) AS head_id)
-     SELECT count(*) AS n, max(m.id) AS newest, max(a.modified) AS alerts
+     SELECT count(*) AS n, max(m.id) AS newest, max(m.report_id) AS report, max(a.modified) AS alerts
      FROM metric m
      JOIN perm ON m.series_id = perm.series_id
      JOIN head_version hv ON hv.version_id = m.version_id AND hv.head_id = perm.head_id
@@ -116,5 +120,5 @@ export async function perfFingerprint(connection: DuckDBConnection, request: Per
        AND m.start_time >= make_timestamp($start::BIGINT * 1000) AND m.end_time <= make_timestamp($end::BIGINT * 1000)`,
     perfParams(request),
   );
-  return `${row?.n ?? 0}:${row?.newest ?? 0}:${row?.alerts?.getTime() ?? 0}`;
+  return `${row?.n ?? 0}:${row?.newest ?? 0}:${row?.report ?? 0}:${row?.alerts?.getTime() ?? 0}`;
 }

@@ -6,6 +6,7 @@ export * from './config/schema.js';
 export * from './config/load.js';
 export * from './config/redact.js';
 export * from './config/update.js';
+export * from './config/unimplemented.js';
 export * from './logging.js';
 export * from './package-info.js';
 export * from './plugins/contracts.js';

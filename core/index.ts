@@ -65,3 +65,7 @@ export * from './perf/shape.js';
 export * from './perf/arrow.js';
 export * from './perf/perf.js';
 export * from './perf/plots.js';
+export * from './backup/access-point.js';
+export * from './backup/backup.js';
+export * from './backup/s3.js';
+export * from './backup/restore.js';

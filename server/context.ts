@@ -3,6 +3,7 @@ import {
   AlertsService,
   ApiTokensService,
   AuthService,
+  Backups,
   DimensionsService,
   MembersService,
   OrganizationsService,
@@ -44,6 +45,7 @@ export interface RouteContext {
   readonly alerts: AlertsService;
   readonly perf: PerfService;
   readonly plots: PlotsService;
+  readonly backups: Backups;
   /** The context the services share (for functions that are not services). */
   readonly services: ServiceContext;
   /** preHandler of heavy routes: holds a place in the heavy-request limit until the answer is sent. */
@@ -86,6 +88,7 @@ export function createRouteContext(deps: AppDependencies): RouteContext {
     alerts: new AlertsService(services),
     perf,
     plots: new PlotsService(services, perf),
+    backups: new Backups(deps.storage, deps.logger),
     services,
     heavy: holdHeavyPlace(deps.heavyLimit ?? defaultHeavyLimit()),
   };

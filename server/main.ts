@@ -16,6 +16,7 @@ import {
 import { registerBuiltins } from '../plugins/index.js';
 import { CLOSE_GRACE_MS, WorkerPool } from '../workers/pool.js';
 import { defaultHeavyLimit } from './heavy-requests.js';
+import { restoreCommand } from './restore.js';
 import { ServerRuntime, STOP_GRACE_MS } from './runtime.js';
 
 /** Past this, a shutdown that has not finished (a query or a native call that never returns) exits anyway. */
@@ -109,4 +110,23 @@ function exitWith(error: unknown): never {
   process.exit(1);
 }
 
-main().catch((error: unknown) => exitWith(error));
+/**
+ * `benchtrack-api restore ...`: rebuilds the configured database from a backup, then exits (the server must be
+ * stopped: a database another process holds is refused).
+ */
+async function restore(args: readonly string[]): Promise<void> {
+  const { config } = loadOrExit();
+  const logger = createLoggerOrExit(
+    { ...config, logging: { ...config.logging, log: { mode: 'stderr_terminal', level: 'warn' } } },
+    () => secretValues(config),
+  );
+  const registry = new PluginRegistry();
+  await registerBuiltins(registry);
+  const storage = registry.get('storage', 'duckdb').plugin;
+  await restoreCommand(args, config, (file) => storage.open({ file }, { logger }));
+  process.exit(0);
+}
+
+(process.argv[2] === 'restore' ? restore(process.argv.slice(3)) : main()).catch((error: unknown) =>
+  exitWith(error),
+);

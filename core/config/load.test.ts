@@ -279,7 +279,7 @@ describe('secrets', () => {
         service: 'cloud_s3',
         access_key_id: 'id',
         secret_access_key: 's3-secret-value',
-        access_point: 'arn:x',
+        access_point: 'arn:aws:s3:eu-west-1:123456789012:accesspoint/backups/benchtrack',
       },
     },
     plus: {
@@ -340,5 +340,38 @@ describe('keys accepted by the schema but not implemented', () => {
   it('accepts an empty plus table', () => {
     const { config } = loadConfig({ env: { [CONFIG_ENV]: '{"plus":{}}' }, defaultPath: missing });
     expect(config.plus).toEqual({});
+  });
+});
+
+describe('database.data_store.access_point', () => {
+  const store = (access_point: string) => ({
+    database: {
+      data_store: {
+        service: 'cloud_s3',
+        access_key_id: 'id',
+        secret_access_key: 's3-secret-value',
+        access_point,
+      },
+    },
+  });
+  it.each([
+    'arn:aws:s3:eu-west-1:123456789012:accesspoint/backups',
+    'arn:aws:s3:eu-west-1:123456789012:accesspoint/backups/benchtrack/nightly',
+    'arn:aws-us-gov:s3:us-gov-west-1:123456789012:accesspoint/my-point',
+  ])('accepts %s', (accessPoint) => {
+    expect(parseConfigDocument(store(accessPoint), source).config.database.data_store?.access_point).toBe(
+      accessPoint,
+    );
+  });
+  it.each([
+    'backups',
+    's3://backups/path',
+    'arn:aws:s3:::backups',
+    'arn:aws:s3:eu-west-1:1:accesspoint/backups',
+    'arn:aws:s3:eu-west-1:123456789012:accesspoint/backups/../etc',
+  ])('refuses %s, naming the accepted form', (accessPoint) => {
+    expect(issues(() => parseConfigDocument(store(accessPoint), source))).toEqual([
+      `invalid configuration (test): database.data_store.access_point: must look like arn:aws:s3:<region>:<12-digit account id>:accesspoint/<access point name>[/<path>], got ${JSON.stringify(accessPoint)}`,
+    ]);
   });
 });

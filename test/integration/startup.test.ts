@@ -104,7 +104,7 @@ describe('benchtrack-api process', () => {
             service: 'cloud_s3',
             access_key_id: 'id',
             secret_access_key: secrets.s3,
-            access_point: 'arn:a',
+            access_point: 'arn:aws:s3:eu-west-1:123456789012:accesspoint/backups',
           },
         },
         smtp: {

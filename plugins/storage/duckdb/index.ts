@@ -8,6 +8,7 @@ import { accountReaders, accountWriters } from './repositories/accounts.js';
 import { dimensionReaders, dimensionWriters } from './repositories/dimensions.js';
 import { metaReader, metaWriter } from './repositories/meta.js';
 import { metricReaders, metricWriters } from './repositories/metrics.js';
+import { snapshotTo } from './snapshot.js';
 
 const optionsSchema = z.strictObject({
   file: z.string().min(1, { error: 'database file must not be empty' }),
@@ -71,6 +72,7 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
         return result;
       },
       maintain: () => compactor.run(true),
+      backup: (file) => snapshotTo(database, file),
       health: () => database.health(),
       read: (fn) =>
         database.read((connection) =>

@@ -52,6 +52,21 @@ function storageEngine(database: Config['database']): { id: string; options: Rec
 }
 
 /**
+ * Opens a database file with the storage engine the configuration selects (restore checks a backup this way);
+ * the plugins the configuration lists are not loaded.
+ */
+export async function storageOpener(
+  config: Config,
+  logger: Logger,
+): Promise<(file: string) => Promise<Storage>> {
+  const registry = new PluginRegistry();
+  await registerBuiltins(registry);
+  const engine = storageEngine(config.database);
+  const plugin = registry.get('storage', engine.id).plugin;
+  return (file) => plugin.open({ ...engine.options, file }, { logger });
+}
+
+/**
  * The composition root of `benchtrack-api`, shared by server/main.ts, the tests and the benchmarks: the logger,
  * the plugins (built-ins and those the configuration lists), the storage engine the configuration selects, the
  * worker pool, and the container that builds every service from them.

@@ -9,6 +9,7 @@ import {
   AlertsService,
   ApiTokensService,
   AuthService,
+  Backups,
   DimensionsService,
   MembersService,
   OrganizationsService,
@@ -129,6 +130,7 @@ export function createApiContainer(parts: ApiParts): DependencyContainer {
   });
   for (const Service of SERVICES as readonly (new (ctx: ServiceContext) => object)[])
     single(Service, (c) => new Service(c.resolve(SERVICE_CONTEXT)));
+  single(Backups, (c) => new Backups(c.resolve(STORAGE), c.resolve(LOGGER)));
   single(PlotsService, (c) => new PlotsService(c.resolve(SERVICE_CONTEXT), c.resolve(PerfService)));
   single(
     Authenticator,

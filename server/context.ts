@@ -4,6 +4,7 @@ import {
   AlertsService,
   ApiTokensService,
   AuthService,
+  Backups,
   DimensionsService,
   MembersService,
   OrganizationsService,
@@ -49,6 +50,7 @@ export interface RouteContext {
   readonly perf: PerfService;
   readonly changes: PerfChangesService;
   readonly plots: PlotsService;
+  readonly backups: Backups;
   /** The context the services share (for functions that are not services). */
   readonly services: ServiceContext;
   readonly pool: WorkerPool;
@@ -76,6 +78,7 @@ export function routeContext(container: DependencyContainer, reconfigure?: Recon
     perf: get(PerfService),
     changes: get(PerfChangesService),
     plots: get(PlotsService),
+    backups: get(Backups),
     services: get(SERVICE_CONTEXT),
     pool: get(POOL),
     heavy: holdHeavyPlace(get(HEAVY_LIMIT)),

@@ -1,8 +1,17 @@
 import { dirname } from 'node:path';
 import type { ConfigError } from '../core/index.js';
-import { CONFIG_PATH_ENV, errorName, loadConfig, redactConfig, type LoadedConfig } from '../core/index.js';
+import {
+  CONFIG_PATH_ENV,
+  createLogger,
+  errorName,
+  loadConfig,
+  redactConfig,
+  secretValues,
+  type LoadedConfig,
+} from '../core/index.js';
 import { CLOSE_GRACE_MS } from '../workers/pool.js';
-import { composeApi } from './composition.js';
+import { composeApi, storageOpener } from './composition.js';
+import { restoreCommand } from './restore.js';
 import { STOP_GRACE_MS } from './runtime.js';
 
 /** Past this, a shutdown that has not finished (a query or a native call that never returns) exits anyway. */
@@ -65,4 +74,21 @@ function exitWith(error: unknown): never {
   process.exit(1);
 }
 
-main().catch((error: unknown) => exitWith(error));
+/**
+ * `benchtrack-api restore ...`: rebuilds the configured database from a backup, then exits (the server must be
+ * stopped: a database another process holds is refused).
+ */
+async function restore(args: readonly string[]): Promise<void> {
+  const { config } = loadOrExit();
+  const logger = createLogger({
+    name: config.logging.name,
+    log: { mode: 'stderr_terminal', level: 'warn' },
+    secrets: () => secretValues(config),
+  });
+  await restoreCommand(args, config, await storageOpener(config, logger));
+  process.exit(0);
+}
+
+(process.argv[2] === 'restore' ? restore(process.argv.slice(3)) : main()).catch((error: unknown) =>
+  exitWith(error),
+);

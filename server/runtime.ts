@@ -8,6 +8,7 @@ import {
   logFileIssues,
   pluginIssues,
   UnavailableError,
+  unimplementedIssues,
   type DroppableKey,
   parseBindAddress,
   parseConfigDocument,
@@ -116,6 +117,7 @@ export class ServerRuntime {
     const issues = [
       ...droppedKeyIssues(merged, config, previous, confirmed),
       ...logFileIssues(config, previous),
+      ...unimplementedIssues(config),
       ...(await pluginIssues(config.plugins, {
         registry: this.#registry,
         previous: previous.plugins,

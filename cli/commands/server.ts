@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { apiCommand, group } from '../lib/command-kit.js';
 import { UsageError } from '../lib/errors.js';
 
@@ -25,6 +25,44 @@ export function registerServerCommands(program: Command): void {
     },
     () => undefined,
     async (ctx) => ctx.print(await ctx.client.get('/v0/server/spec')),
+  );
+  apiCommand<{ compress?: boolean; dataStore?: string; remove?: boolean; rm?: boolean }>(
+    server,
+    {
+      name: 'backup',
+      description: 'Back up the database while the server runs (server administrators)',
+      examples: [
+        'benchtrack server backup --compress',
+        'benchtrack server backup --compress --data-store aws_s3 --rm --timeout 900',
+      ],
+      notes:
+        'The backup is written beside the database as backup-<database stem>-<UTC time>[.gz]. --data-store pushes it to database.data_store and checks its SHA-256 after the upload; --remove then deletes the local copy. A large database takes a while: raise --timeout.',
+    },
+    (c) =>
+      c
+        .option('--compress', 'gzip the backup')
+        .addOption(
+          new Option('--data-store <store>', 'push it to the data store of the configuration').choices([
+            'aws_s3',
+          ]),
+        )
+        .option('--remove', 'delete the local copy once pushed (needs --data-store); alias --rm')
+        .addOption(new Option('--rm').hideHelp()),
+    async (ctx, _args, o) => {
+      const remove = o.remove === true || o.rm === true;
+      if (remove && !o.dataStore)
+        throw new UsageError('--remove deletes the local copy after a push, so it needs --data-store aws_s3');
+      const body = {
+        ...(o.compress ? { compress: true } : {}),
+        ...(o.dataStore ? { data_store: o.dataStore } : {}),
+        ...(remove ? { remove: true } : {}),
+      };
+      const stop = progress('backing up the database');
+      const answer = await ctx.client
+        .post('/v0/server/backup', { body, schema: ctx.core.backupCreatedSchema })
+        .finally(() => stop());
+      ctx.print(answer);
+    },
   );
   const config = group(server, 'config', 'The running configuration (server administrators)');
   apiCommand(
@@ -88,4 +126,22 @@ export function registerServerCommands(program: Command): void {
     () => undefined,
     async (ctx) => ctx.print(await ctx.client.get('/v0/server/config/console')),
   );
+}
+
+/**
+ * A progress line on stderr while one long request runs: the elapsed seconds, redrawn each second on a
+ * terminal, one line at the start and one at the end otherwise. Returns the function that ends it.
+ */
+function progress(what: string): () => void {
+  const started = Date.now();
+  const elapsed = () => `${Math.round((Date.now() - started) / 1000)}s`;
+  const tty = process.stderr.isTTY === true;
+  process.stderr.write(`benchtrack: ${what}...${tty ? ' 0s' : '\n'}`);
+  const timer = tty
+    ? setInterval(() => process.stderr.write(`\rbenchtrack: ${what}... ${elapsed()}`), 1000)
+    : undefined;
+  return () => {
+    clearInterval(timer);
+    process.stderr.write(`${tty ? '\r' : ''}benchtrack: ${what}: ended after ${elapsed()}\n`);
+  };
 }

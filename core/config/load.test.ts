@@ -279,7 +279,7 @@ describe('secrets', () => {
         service: 'cloud_s3',
         access_key_id: 'id',
         secret_access_key: 's3-secret-value',
-        access_point: 'arn:x',
+        access_point: 'arn:aws:s3:eu-west-1:123456789012:accesspoint/backups/benchtrack',
       },
     },
     plus: {
@@ -313,6 +313,65 @@ describe('secrets', () => {
       'sftp-secret-value',
       'replica-secret-value',
       'abs-secret-value',
+    ]);
+  });
+});
+
+describe('keys accepted by the schema but not implemented', () => {
+  it.each([
+    [
+      { plus: { disaster_recovery: { replicas: [{ scheme: 'file', path: '/backup' }] } } },
+      'plus.disaster_recovery: is not implemented yet (continuous replication',
+    ],
+    [
+      { plus: { codehost: { client_id: 'id', client_secret: 'oauth-secret-value' } } },
+      'plus.codehost: is not implemented yet (login through a code host',
+    ],
+    [{ plus: { stats: {} } }, 'plus.stats: is not implemented yet (the daily usage statistics report'],
+  ])('refuses %j at start', (document, message) => {
+    const lines = issues(() =>
+      loadConfig({ env: { [CONFIG_ENV]: JSON.stringify(document) }, defaultPath: missing }),
+    );
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`invalid configuration (environment variable ${CONFIG_ENV}): ${message}`);
+    expect(lines[0]).toContain('remove it from the configuration');
+  });
+
+  it('accepts an empty plus table', () => {
+    const { config } = loadConfig({ env: { [CONFIG_ENV]: '{"plus":{}}' }, defaultPath: missing });
+    expect(config.plus).toEqual({});
+  });
+});
+
+describe('database.data_store.access_point', () => {
+  const store = (access_point: string) => ({
+    database: {
+      data_store: {
+        service: 'cloud_s3',
+        access_key_id: 'id',
+        secret_access_key: 's3-secret-value',
+        access_point,
+      },
+    },
+  });
+  it.each([
+    'arn:aws:s3:eu-west-1:123456789012:accesspoint/backups',
+    'arn:aws:s3:eu-west-1:123456789012:accesspoint/backups/benchtrack/nightly',
+    'arn:aws-us-gov:s3:us-gov-west-1:123456789012:accesspoint/my-point',
+  ])('accepts %s', (accessPoint) => {
+    expect(parseConfigDocument(store(accessPoint), source).config.database.data_store?.access_point).toBe(
+      accessPoint,
+    );
+  });
+  it.each([
+    'backups',
+    's3://backups/path',
+    'arn:aws:s3:::backups',
+    'arn:aws:s3:eu-west-1:1:accesspoint/backups',
+    'arn:aws:s3:eu-west-1:123456789012:accesspoint/backups/../etc',
+  ])('refuses %s, naming the accepted form', (accessPoint) => {
+    expect(issues(() => parseConfigDocument(store(accessPoint), source))).toEqual([
+      `invalid configuration (test): database.data_store.access_point: must look like arn:aws:s3:<region>:<12-digit account id>:accesspoint/<access point name>[/<path>], got ${JSON.stringify(accessPoint)}`,
     ]);
   });
 });

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { ACCESS_POINT_FORM, parseAccessPoint } from '../backup/access-point.js';
 
 /**
  * The server configuration document (spec: "Server configuration document"), plus the `plugins` list that
@@ -244,8 +245,18 @@ const dataStoreSchema = z.strictObject({
   service: z.literal('cloud_s3', { error: 'must be cloud_s3 (the only supported data store)' }),
   access_key_id: required('data_store.service is cloud_s3'),
   secret_access_key: secret('data_store.service is cloud_s3'),
-  access_point: required('data_store.service is cloud_s3'),
+  access_point: required('data_store.service is cloud_s3').refine(
+    (value) => parseAccessPoint(value) !== undefined,
+    { error: (issue) => `must look like ${ACCESS_POINT_FORM}, got ${JSON.stringify(issue.input)}` },
+  ),
+  /**
+   * Extension: the URL of an S3-compatible store (MinIO, Ceph, s3rver, ...). The access point's name is then
+   * the bucket, addressed path-style; without it, AWS S3 is reached through the access point ARN.
+   */
+  endpoint: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional(),
 });
+
+export type DataStoreConfig = z.output<typeof dataStoreSchema>;
 
 const databaseSchema = z
   .strictObject({

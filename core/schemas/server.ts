@@ -5,3 +5,33 @@ import { z } from 'zod';
 export const serverVersionSchema = z.object({
   version: z.string().describe('Semantic version of the running API'),
 });
+
+/** Body of `POST /v0/server/backup`, as the reference has it (`rm` is an alias of `remove`). */
+export const backupRequestSchema = z
+  .strictObject({
+    compress: z.boolean({ error: 'must be true or false' }).optional().describe('gzip the snapshot'),
+    data_store: z
+      .enum(['aws_s3', 'cloud_s3'], {
+        error: 'must be aws_s3 or cloud_s3 (the S3 store of database.data_store)',
+      })
+      .optional()
+      .describe('Push the backup to database.data_store'),
+    remove: z
+      .boolean({ error: 'must be true or false' })
+      .optional()
+      .describe('Delete the local copy once pushed (needs data_store)'),
+    rm: z.boolean({ error: 'must be true or false' }).optional().describe('Alias of remove'),
+  })
+  .prefault({});
+
+export const backupCreatedSchema = z.object({
+  created: z.string().describe('When the snapshot was taken (RFC 3339)'),
+  name: z.string().describe('backup-<database stem>-<YYYY-MM-DD-HH-MM-SS UTC><extension>[.gz]'),
+  file: z.string().nullable().describe('Path of the local copy on the server; null once removed'),
+  size: z.number().int().describe('Bytes'),
+  sha256: z.string().describe('SHA-256 of the backup file, hex'),
+  compressed: z.boolean(),
+  pushed_to: z.string().nullable().describe('s3://<access point name>/<key> when pushed to the data store'),
+  duration_ms: z.number().int(),
+});
+export type BackupCreated = z.infer<typeof backupCreatedSchema>;

@@ -315,6 +315,11 @@ export interface Storage {
    */
   maintain?(): Promise<MaintenanceResult>;
   /**
+   * Writes a consistent snapshot of the whole database to `file`, a new database of the engine's own format that
+   * `open` accepts, while reads and writes go on. Engines without it cannot serve `POST /v0/server/backup`.
+   */
+  backup?(file: string): Promise<void>;
+  /**
    * The storage's state. A storage that cannot serve for a while (disk full, reopening) fails calls with an
    * UnavailableError whose details carry `retry_after_seconds`.
    */

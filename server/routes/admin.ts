@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  backupCreatedSchema,
+  backupRequestSchema,
   DROPPABLE_KEYS,
   ForbiddenError,
   InternalError,
@@ -73,6 +75,35 @@ export function adminRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
           reply.header('X-Benchtrack-Pending-Restart', result.pendingRestart.join(', '));
         }
         return result.config;
+      },
+    );
+
+    app.post(
+      '/server/backup',
+      {
+        schema: {
+          tags,
+          summary: 'Back up the database: a consistent snapshot beside it, optionally gzipped and pushed',
+          description:
+            'Takes a snapshot while ingest goes on (writers do not wait for it), named backup-<database stem>-<YYYY-MM-DD-HH-MM-SS UTC>, in the directory of database.file. compress gzips it; data_store pushes it to database.data_store and checks its SHA-256 after the upload; remove (or rm) then deletes the local copy. One backup runs at a time (409 otherwise).',
+          security,
+          body: backupRequestSchema,
+          response: { 201: backupCreatedSchema },
+        },
+      },
+      async (request, reply) => {
+        requireAdmin(await request.user());
+        const body = request.body;
+        const { database } = ctx.config.current;
+        const result = await ctx.backups.create(
+          {
+            compress: body.compress ?? false,
+            dataStore: body.data_store !== undefined,
+            remove: body.remove ?? body.rm ?? false,
+          },
+          { databaseFile: database.file, dataStore: database.data_store },
+        );
+        return reply.status(201).send({ ...result, created: result.created.toISOString() });
       },
     );
   };

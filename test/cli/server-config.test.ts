@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startApiServer, type ApiServer } from './api-server.js';
@@ -37,5 +37,33 @@ describe('benchtrack server config update', () => {
     const confirmed = cli(['server', 'config', 'update', '--file', file, '--confirm', 'security.secret_key']);
     expect(confirmed.status, confirmed.stderr).toBe(0);
     expect(JSON.parse(confirmed.stdout).security.secret_key).toBe('************');
+  });
+});
+
+describe('benchtrack server backup', () => {
+  it('backs up with --compress, shows a progress line, and prints what it made', () => {
+    const result = cli(['server', 'backup', '--compress']);
+    expect(result.status, result.stderr).toBe(0);
+    const made = JSON.parse(result.stdout);
+    expect(made).toMatchObject({ compressed: true, pushed_to: null });
+    expect(made.name).toMatch(/^backup-.+-\d{4}-\d\d-\d\d-\d\d-\d\d-\d\d\.db\.gz$/);
+    expect(existsSync(made.file)).toBe(true);
+    expect(result.stderr).toContain('benchtrack: backing up the database...');
+    expect(result.stderr).toMatch(/benchtrack: backing up the database: ended after \d+s/);
+  });
+
+  it('refuses --rm without --data-store before calling the server', () => {
+    const result = cli(['server', 'backup', '--rm']);
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain(
+      '--remove deletes the local copy after a push, so it needs --data-store aws_s3',
+    );
+    expect(result.stderr).not.toContain('backing up');
+  });
+
+  it('passes on the refusal of a server without a data store', () => {
+    const result = cli(['server', 'backup', '--data-store', 'aws_s3']);
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain('data_store: database.data_store is not configured');
   });
 });

@@ -55,13 +55,36 @@ describe('benchtrack-api process', () => {
     expect(readFileSync(log, 'utf8')).toBe('old\n');
   });
 
+  it('refuses keys it does not implement before binding, without printing their secrets', async () => {
+    const secrets = ['oauth-client-secret-0004', 'replica-password-0005'];
+    const result = await runServerProcess({
+      BENCHTRACK_CONFIG: JSON.stringify({
+        server: { bind_address: '127.0.0.1:0' },
+        database: { file: join(dir, 'unimplemented.db') },
+        plus: {
+          codehost: { client_id: 'client', client_secret: secrets[0] },
+          disaster_recovery: {
+            replicas: [{ scheme: 'sftp', host: 'h', user: 'u', password: secrets[1] }],
+          },
+        },
+      }),
+    });
+    expect(result.code).toBe(1);
+    const source = 'invalid configuration (environment variable BENCHTRACK_CONFIG)';
+    expect(result.stderr).toContain(
+      `benchtrack-api: ${source}: plus.disaster_recovery: is not implemented yet`,
+    );
+    expect(result.stderr).toContain(`benchtrack-api: ${source}: plus.codehost: is not implemented yet`);
+    expect(result.stderr).not.toContain('Server listening');
+    for (const secret of secrets) expect(result.stderr).not.toContain(secret);
+    expect(existsSync(join(dir, 'unimplemented.db'))).toBe(false);
+  });
+
   it('serves, logs Bunyan JSON without secrets, and shuts down cleanly on SIGTERM', async () => {
     const secrets = {
       key: 'top-secret-signing-key-0001',
       smtp: 'smtp-password-0002',
       s3: 's3-secret-access-key-0003',
-      oauth: 'oauth-client-secret-0004',
-      replica: 'replica-password-0005',
     };
     const log = join(dir, 'api.log');
     const database = join(dir, 'data', 'api.db');
@@ -81,7 +104,7 @@ describe('benchtrack-api process', () => {
             service: 'cloud_s3',
             access_key_id: 'id',
             secret_access_key: secrets.s3,
-            access_point: 'arn:a',
+            access_point: 'arn:aws:s3:eu-west-1:123456789012:accesspoint/backups',
           },
         },
         smtp: {
@@ -90,12 +113,6 @@ describe('benchtrack-api process', () => {
           secret: secrets.smtp,
           from_name: 'B',
           from_email: 'b@example.com',
-        },
-        plus: {
-          codehost: { client_id: 'client', client_secret: secrets.oauth },
-          disaster_recovery: {
-            replicas: [{ scheme: 'sftp', host: 'h', user: 'u', password: secrets.replica }],
-          },
         },
       }),
     );

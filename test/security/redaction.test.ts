@@ -118,7 +118,7 @@ describe('a running server', () => {
             service: 'cloud_s3',
             access_key_id: 'AKIAEXAMPLE',
             secret_access_key: 'ocalhost',
-            access_point: 'arn:aws:s3:eu-west-1:1:accesspoint/backups',
+            access_point: 'arn:aws:s3:eu-west-1:123456789012:accesspoint/backups',
           },
         },
       },

@@ -116,6 +116,12 @@ export class Database {
     }
   }
 
+  /** Closes a connection from `connect` before the database closes. */
+  disconnect(connection: DuckDBConnection): void {
+    this.#handle?.others.delete(connection);
+    connection.closeSync();
+  }
+
   health(): StorageHealth {
     if (this.#closed) return { status: 'closed', reopened: this.#reopened };
     const { status, since } = this.#state;

@@ -9,6 +9,7 @@ import { dimensionReaders, dimensionWriters } from './repositories/dimensions.js
 import { metaReader, metaWriter } from './repositories/meta.js';
 import { metricReaders, metricWriters } from './repositories/metrics.js';
 import { scoped } from './scope.js';
+import { snapshotTo } from './snapshot.js';
 
 const optionsSchema = z.strictObject({
   file: z.string().min(1, { error: 'database file must not be empty' }),
@@ -80,6 +81,7 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
         return result;
       },
       maintain: () => compactor.run(true),
+      backup: (file) => snapshotTo(database, file),
       health: () => database.health(),
       read: (fn) =>
         database.read(async (connection) => {

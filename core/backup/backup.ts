@@ -1,0 +1,140 @@
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream, existsSync } from 'node:fs';
+import { rm, stat } from 'node:fs/promises';
+import { basename, dirname, extname, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
+import type { DataStoreConfig } from '../config/schema.js';
+import { ConflictError, InputError } from '../errors.js';
+import type { Logger } from '../logging.js';
+import type { Storage } from '../storage/storage.js';
+import { objectUrl } from './access-point.js';
+import { DataStore } from './s3.js';
+
+export interface BackupOptions {
+  /** gzip the snapshot (`<name>.gz`). */
+  readonly compress: boolean;
+  /** Push it to `database.data_store`. */
+  readonly dataStore: boolean;
+  /** Delete the local copy once pushed (only with `dataStore`). */
+  readonly remove: boolean;
+}
+
+export interface BackupResult {
+  readonly name: string;
+  /** Where the local copy is; null once removed. */
+  readonly file: string | null;
+  readonly size: number;
+  readonly sha256: string;
+  readonly compressed: boolean;
+  readonly created: Date;
+  /** `s3://<access point name>/<key>` when pushed. */
+  readonly pushed_to: string | null;
+  readonly duration_ms: number;
+}
+
+export interface BackupSettings {
+  readonly databaseFile: string;
+  readonly dataStore: DataStoreConfig | undefined;
+}
+
+/**
+ * `POST /v0/server/backup`: a consistent snapshot of the running database, named
+ * `backup-<database stem>-<YYYY-MM-DD-HH-MM-SS UTC><database extension>[.gz]` beside the database, optionally
+ * pushed to the data store. One backup runs at a time.
+ */
+export class Backups {
+  #running = false;
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly logger: Logger,
+  ) {}
+
+  async create(options: BackupOptions, settings: BackupSettings): Promise<BackupResult> {
+    const { backup } = this.storage;
+    if (!backup) throw new InputError('this storage engine cannot make backups');
+    if (options.remove && !options.dataStore)
+      throw new InputError('remove: deletes the local copy after a push, so it needs data_store as well');
+    if (options.dataStore && !settings.dataStore)
+      throw new InputError(
+        'data_store: database.data_store is not configured; add it to the server configuration or leave data_store out',
+      );
+    if (this.#running) throw new ConflictError('a backup is already running; wait for it to finish');
+    this.#running = true;
+    try {
+      return await this.#create(options, settings, (file) => backup.call(this.storage, file));
+    } finally {
+      this.#running = false;
+    }
+  }
+
+  async #create(
+    options: BackupOptions,
+    settings: BackupSettings,
+    snapshot: (file: string) => Promise<void>,
+  ): Promise<BackupResult> {
+    const started = performance.now();
+    const created = new Date();
+    const snapshotFile = join(dirname(settings.databaseFile), backupName(settings.databaseFile, created));
+    if ([snapshotFile, `${snapshotFile}.gz`].some((f) => existsSync(f)))
+      throw new ConflictError(
+        `a backup named ${basename(snapshotFile)} exists already; try again in a second`,
+      );
+    let file = snapshotFile;
+    try {
+      await snapshot(snapshotFile);
+      if (options.compress) file = await gzip(snapshotFile);
+    } catch (error) {
+      await Promise.all(
+        [snapshotFile, `${snapshotFile}.gz`, `${snapshotFile}.wal`].map((f) => rm(f, { force: true })),
+      );
+      throw error;
+    }
+    const [{ size }, sha256] = await Promise.all([stat(file), sha256Of(file)]);
+    const name = basename(file);
+    let pushedTo: string | null = null;
+    if (options.dataStore && settings.dataStore) {
+      const store = new DataStore(settings.dataStore);
+      try {
+        pushedTo = objectUrl(store.point, await store.push(file, name, sha256));
+      } finally {
+        store.close();
+      }
+      if (options.remove) await rm(file);
+    }
+    const result = {
+      name,
+      file: options.remove ? null : file,
+      size,
+      sha256,
+      compressed: options.compress,
+      created,
+      pushed_to: pushedTo,
+      duration_ms: Math.round(performance.now() - started),
+    };
+    this.logger.info({ backup: { ...result } }, 'backup created');
+    return result;
+  }
+}
+
+/** `backup-<stem>-YYYY-MM-DD-HH-MM-SS<ext>`, the reference's form, in UTC. */
+export function backupName(databaseFile: string, at: Date): string {
+  const ext = extname(databaseFile);
+  const stem = basename(databaseFile, ext);
+  const stamp = at.toISOString().slice(0, 19).replace('T', '-').replaceAll(':', '-');
+  return `backup-${stem}-${stamp}${ext}`;
+}
+
+async function gzip(file: string): Promise<string> {
+  const target = `${file}.gz`;
+  await pipeline(createReadStream(file), createGzip(), createWriteStream(target));
+  await rm(file);
+  return target;
+}
+
+export async function sha256Of(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}

@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream, existsSync } from 'node:fs';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
+import type { DataStoreConfig } from '../config/schema.js';
+import { ConflictError, InputError } from '../errors.js';
+import type { Storage } from '../storage/storage.js';
+import { keyOfUrl, parseAccessPoint } from './access-point.js';
+import { sha256Of } from './backup.js';
+import { DataStore } from './s3.js';
+
+export interface RestoreRequest {
+  /** A backup file (plain or gzipped) or `s3://<access point name>/<key>` of `database.data_store`. */
+  readonly source: string;
+  /** The database file to rebuild. */
+  readonly target: string;
+  /** Replace a database that exists. */
+  readonly force: boolean;
+  /** When given, the backup's SHA-256 must match. */
+  readonly sha256?: string | undefined;
+  readonly dataStore: DataStoreConfig | undefined;
+  /** Opens a database file with the storage engine (checks it, applies pending migrations). */
+  readonly open: (file: string) => Promise<Storage>;
+}
+
+export interface RestoreResult {
+  readonly target: string;
+  readonly sha256: string;
+  readonly schemaVersion: number;
+  readonly duration_ms: number;
+}
+
+const GZIP_MAGIC = [0x1f, 0x8b];
+
+/**
+ * Rebuilds `target` from a backup: fetched (S3) or read, gunzipped when compressed, checked by opening it with
+ * the storage engine, then moved into place in one rename. Refuses a database that exists unless `force`, and
+ * one that another process holds open even then. Nothing of the target changes when any step fails.
+ */
+export async function restoreDatabase(request: RestoreRequest): Promise<RestoreResult> {
+  const started = performance.now();
+  const { target } = request;
+  if (existsSync(target)) {
+    if (!request.force)
+      throw new ConflictError(
+        `database ${target} exists and restoring would replace it; stop the server, then run the restore again with --force`,
+      );
+    // refuses a database that a running server holds
+    await (await request.open(target)).close();
+  }
+  await mkdir(dirname(target), { recursive: true });
+  const work = join(dirname(target), `.restore-${randomUUID()}`);
+  const staged = `${work}.db`;
+  try {
+    const local = request.source.startsWith('s3://')
+      ? await download(request, `${work}.download`)
+      : request.source;
+    if (!existsSync(local)) throw new InputError(`backup ${local} does not exist`);
+    const sha256 = await sha256Of(local);
+    if (request.sha256 !== undefined && request.sha256.toLowerCase() !== sha256)
+      throw new InputError(
+        `backup ${request.source} has SHA-256 ${sha256}, not ${request.sha256}: it is not the backup named, or it is damaged`,
+      );
+    if (await isGzip(local))
+      await pipeline(createReadStream(local), createGunzip(), createWriteStream(staged));
+    else await pipeline(createReadStream(local), createWriteStream(staged));
+    const storage = await request.open(staged);
+    const schemaVersion = await storage.schemaVersion();
+    await storage.close();
+    await rm(`${target}.wal`, { force: true });
+    await rename(staged, target);
+    return { target, sha256, schemaVersion, duration_ms: Math.round(performance.now() - started) };
+  } finally {
+    await Promise.all([`${work}.download`, staged, `${staged}.wal`].map((f) => rm(f, { force: true })));
+  }
+}
+
+async function download(request: RestoreRequest, file: string): Promise<string> {
+  const config = request.dataStore;
+  const point = config && parseAccessPoint(config.access_point);
+  if (!config || !point)
+    throw new InputError(`${request.source} is an S3 URL, but database.data_store is not configured`);
+  const store = new DataStore(config);
+  try {
+    await store.fetch(keyOfUrl(point, request.source), file);
+  } finally {
+    store.close();
+  }
+  return file;
+}
+
+async function isGzip(file: string): Promise<boolean> {
+  const handle = await open(file);
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(2), 0, 2, 0);
+    return bytesRead === 2 && buffer[0] === GZIP_MAGIC[0] && buffer[1] === GZIP_MAGIC[1];
+  } finally {
+    await handle.close();
+  }
+}

@@ -4,7 +4,7 @@ import { requireProject } from '../access/resolve.js';
 import { branchJson, dimensionJson, measureJson } from '../dimensions/json.js';
 import { InputError } from '../errors.js';
 import { ImageCache } from './image-cache.js';
-import type { PlotImageInput } from '../plots/image.js';
+import type { PlotImageInput } from './image-input.js';
 import { thresholdModelJson } from '../reports/json.js';
 import { projectJson } from '../schemas/accounts.js';
 import { PERF_IMAGE_LINES_MAX, PERF_POINTS_MAX, type PerfQuery } from '../schemas/perf.js';

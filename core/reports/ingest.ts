@@ -4,8 +4,8 @@ import { createDimension, ensureDimension } from '../dimensions/dimensions.js';
 import { findByNameId } from '../dimensions/name-id.js';
 import { sameModel, setModel, upsertThreshold, type ValidModel } from '../dimensions/threshold-models.js';
 import { NotFoundError } from '../errors.js';
-import { alertLimit, type BoundaryLimit } from '../models/alert.js';
-import { boundaryAt, type Boundary } from '../models/boundary-columns.js';
+import { alertLimit, type BoundaryLimit } from '../boundaries/alert.js';
+import { boundaryAt, type Boundary } from '../boundaries/boundary-columns.js';
 import type { ServiceContext } from '../services/context.js';
 import { isUuid } from '../slug.js';
 import type {

@@ -17,6 +17,8 @@ import { RangeControls } from './range-controls.js';
 import {
   DIMENSION_TABS,
   explorerQuery,
+  hiddenIndices,
+  hiddenKeys,
   isComplete,
   parseSelection,
   permutations,
@@ -105,7 +107,10 @@ export function Explorer({ ctx }: { ctx: ProjectContext }) {
     performance.mark('benchtrack:plot-data');
     return data;
   }, [perf.data, selection.x_axis, selection.y_axis]);
-  const hidden = useMemo(() => new Set(selection.hidden), [selection.hidden.join(',')]);
+  const hidden = useMemo(
+    () => hiddenIndices(selection, data?.series.map((s) => s.source) ?? []),
+    [data, selection.hidden.join(',')],
+  );
   const [pinOpen, setPinOpen] = useState(false);
   // The key (a row per series) renders in the task after the plot, so the plot is drawn and answers sooner.
   const [legendFor, setLegendFor] = useState<typeof data>();
@@ -214,7 +219,19 @@ export function Explorer({ ctx }: { ctx: ProjectContext }) {
               for details.
             </p>
             {legendFor === data && (
-              <Legend data={data} hidden={hidden} onHidden={(h) => update({ hidden: h })} />
+              <Legend
+                data={data}
+                hidden={hidden}
+                onHidden={(h) =>
+                  update({
+                    hidden: hiddenKeys(
+                      selection,
+                      data.series.map((s) => s.source),
+                      h,
+                    ),
+                  })
+                }
+              />
             )}
           </>
         )}

@@ -52,28 +52,88 @@ function axisValues(_u: uPlot, splits: number[]): string[] {
   return splits.map((v) => (v === null ? '' : formatNumber(v)));
 }
 
+/** A y axis as wide as its widest tick label (a fixed width cut 123,456,789 off at the canvas's edge). */
+function fitAxis(u: uPlot, values: string[] | undefined, axisIndex: number, cycle: number): number {
+  const axis = u.axes[axisIndex]!;
+  const current = (axis as { _size?: number })._size;
+  if (cycle > 1 && current !== undefined) return current;
+  const widest = (values ?? []).reduce((a, b) => (b.length > a.length ? b : a), '');
+  u.ctx.font = axis.font?.[0] ?? '12px system-ui';
+  return Math.ceil(
+    (axis.ticks?.size ?? 10) + (axis.gap ?? 5) + u.ctx.measureText(widest).width / devicePixelRatio + 4,
+  );
+}
+
+/** The first and last places of the x window shown (all of them before the first zoom). */
+function shownPlaces(u: uPlot, xs: Float64Array): [number, number] {
+  const { min, max } = u.scales.x!;
+  let first = 0;
+  let last = xs.length - 1;
+  if (min !== undefined && min !== null) while (first < last && xs[first]! < min) first++;
+  if (max !== undefined && max !== null) while (last > first && xs[last]! > max) last--;
+  return [first, last];
+}
+
+/**
+ * The automatic y range of one axis: the values uPlot found in view, widened to the drawn limits of the visible
+ * series, so a limit above the data (the headroom left) is on the plot, not clipped.
+ */
+function yRange(
+  data: PlotData,
+  axis: 0 | 1,
+  log: boolean,
+  bounds: boolean,
+  visible: (index: number) => boolean,
+): uPlot.Range.Function {
+  return (u, dataMin, dataMax) => {
+    let min = dataMin ?? Infinity;
+    let max = dataMax ?? -Infinity;
+    if (bounds) {
+      const [first, last] = shownPlaces(u, data.xs);
+      data.series.forEach((s, index) => {
+        if (s.axis !== axis || !visible(index)) return;
+        for (const limits of [s.lower, s.upper]) {
+          for (let i = first; limits && i <= last; i++) {
+            const v = limits[i];
+            if (v === null || v === undefined) continue;
+            if (v < min) min = v;
+            if (v > max) max = v;
+          }
+        }
+      });
+    }
+    if (min > max) return [null, null];
+    return log ? uPlot.rangeLog(min, max, 10, true) : uPlot.rangeNum(min, max, 0.1, true);
+  };
+}
+
 function options(
   data: PlotData,
   width: number,
   height: number,
   yAxis: YAxis,
+  bounds: boolean,
+  visible: (index: number) => boolean,
   hooks: uPlot.Hooks.Arrays,
 ): uPlot.Options {
-  const distr = yAxis === 'log' ? 3 : 1;
+  const log = yAxis === 'log';
+  const distr = log ? 3 : 1;
   const two = data.measures.length > 1;
-  const yLabel = (i: number) => {
-    const m = data.measures[i];
-    return m ? `${m.name} · ${m.units}` : '';
-  };
+  const scale = (axis: 0 | 1): uPlot.Scale => ({
+    distr,
+    ...(log ? { log: 10 } : {}),
+    range: yRange(data, axis, log, bounds, visible),
+  });
   return {
     width,
     height,
     legend: { show: false },
     scales: {
       x: { time: data.xAxis === 'date_time' },
-      y: { distr, ...(yAxis === 'log' ? { log: 10 } : {}) },
-      ...(two ? { y2: { distr, ...(yAxis === 'log' ? { log: 10 } : {}) } } : {}),
+      y: scale(0),
+      ...(two ? { y2: scale(1) } : {}),
     },
+    // Axis titles are HTML beside the canvas (see AxisTitle): drawn by uPlot they overlapped the tick labels.
     axes: [
       data.xAxis === 'version'
         ? {
@@ -81,18 +141,9 @@ function options(
             label: 'Version',
           }
         : {},
-      { scale: 'y', label: yLabel(0), values: axisValues, size: 70 },
+      { scale: 'y', values: axisValues, size: fitAxis },
       ...(two
-        ? [
-            {
-              scale: 'y2',
-              side: 1 as const,
-              label: yLabel(1),
-              values: axisValues,
-              size: 70,
-              grid: { show: false },
-            },
-          ]
+        ? [{ scale: 'y2', side: 1 as const, values: axisValues, size: fitAxis, grid: { show: false } }]
         : []),
     ],
     series: [
@@ -109,6 +160,14 @@ function options(
     cursor: { drag: { x: true, y: false, setScale: true }, points: { show: false }, focus: { prox: -1 } },
     hooks,
   };
+}
+
+/** The title of a y axis, written vertically beside the plot. */
+function AxisTitle({ data, axis }: { data: PlotData; axis: 0 | 1 }) {
+  const m = data.measures[axis];
+  return m ? (
+    <div class={`axis-title axis-${axis === 0 ? 'left' : 'right'}`}>{`${m.name} · ${m.units}`}</div>
+  ) : null;
 }
 
 /**
@@ -160,14 +219,24 @@ export function PerfPlot({
         },
       ],
       setScale: [
-        (u, key) =>
-          key === 'x' &&
-          setZoomed(u.scales.x!.min! > data.xs[0]! || u.scales.x!.max! < data.xs[data.xs.length - 1]!),
+        (u, key) => {
+          if (key === 'x') {
+            setZoomed(u.scales.x!.min! > data.xs[0]! || u.scales.x!.max! < data.xs[data.xs.length - 1]!);
+          } else if (key === 'y') {
+            // The y range shown, for tools and tests (the axis itself is canvas).
+            el.dataset.yMin = String(u.scales.y!.min);
+            el.dataset.yMax = String(u.scales.y!.max);
+          }
+        },
       ],
       ready: [() => performance.mark('benchtrack:plot-ready')],
     };
     const aligned = [data.xs, ...data.series.map((s) => s.y)] as unknown as uPlot.AlignedData;
-    const u = new uPlot(options(data, el.clientWidth || 800, height, yAxis, hooks), aligned, el);
+    const u = new uPlot(
+      options(data, el.clientWidth || 800, height, yAxis, bounds, visible, hooks),
+      aligned,
+      el,
+    );
     plot.current = u;
     u.batch(() => hiddenRef.current.forEach((i) => u.setSeries(i + 1, { show: false })));
     const click = () => setPinned((p) => !p);
@@ -248,48 +317,54 @@ export function PerfPlot({
   const flip = hover && box.current ? hover.left > box.current.clientWidth / 2 : false;
   return (
     <div class="plot-frame">
-      <div
-        ref={box}
-        class="plot"
-        tabIndex={0}
-        role="img"
-        aria-label={`${label}. Arrow keys move between points, Enter opens the report, Escape closes the details.`}
-        onKeyDown={onKey}
-        data-testid="perf-plot"
-      />
-      {hover && series && point && (
-        <>
-          <span
-            class="hover-ring"
-            style={{
-              left: `${offsetLeft + hover.left}px`,
-              top: `${offsetTop + hover.top}px`,
-              borderColor: series.color,
-            }}
-          />
-          <Tooltip
-            series={series}
-            point={point}
-            pinned={pinned}
-            reportHref={reportHref}
-            style={{
-              top: `${offsetTop + Math.max(0, hover.top - 20)}px`,
-              ...(flip
-                ? { right: `${(box.current?.clientWidth ?? 0) - offsetLeft - hover.left + 14}px` }
-                : { left: `${offsetLeft + hover.left + 14}px` }),
-            }}
-          />
-        </>
-      )}
-      {zoomed && (
-        <button
-          type="button"
-          class="reset-zoom"
-          onClick={() => plot.current?.setScale('x', { min: data.xs[0]!, max: data.xs[data.xs.length - 1]! })}
-        >
-          Reset zoom
-        </button>
-      )}
+      <AxisTitle data={data} axis={0} />
+      <div class="plot-area">
+        <div
+          ref={box}
+          class="plot"
+          tabIndex={0}
+          role="img"
+          aria-label={`${label}. Arrow keys move between points, Enter opens the report, Escape closes the details.`}
+          onKeyDown={onKey}
+          data-testid="perf-plot"
+        />
+        {hover && series && point && (
+          <>
+            <span
+              class="hover-ring"
+              style={{
+                left: `${offsetLeft + hover.left}px`,
+                top: `${offsetTop + hover.top}px`,
+                borderColor: series.color,
+              }}
+            />
+            <Tooltip
+              series={series}
+              point={point}
+              pinned={pinned}
+              reportHref={reportHref}
+              style={{
+                top: `${offsetTop + Math.max(0, hover.top - 20)}px`,
+                ...(flip
+                  ? { right: `${(box.current?.clientWidth ?? 0) - offsetLeft - hover.left + 14}px` }
+                  : { left: `${offsetLeft + hover.left + 14}px` }),
+              }}
+            />
+          </>
+        )}
+        {zoomed && (
+          <button
+            type="button"
+            class="reset-zoom"
+            onClick={() =>
+              plot.current?.setScale('x', { min: data.xs[0]!, max: data.xs[data.xs.length - 1]! })
+            }
+          >
+            Reset zoom
+          </button>
+        )}
+      </div>
+      <AxisTitle data={data} axis={1} />
     </div>
   );
 }

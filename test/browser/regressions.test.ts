@@ -1,0 +1,209 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { bearer, signUp, type Session } from '../helpers/accounts.js';
+import { launchBrowser, logInPage, shot, startStack, watchErrors, type Stack } from '../helpers/console.js';
+import { submitRun } from '../helpers/runs.js';
+
+// Issue 19: the pages where people go to find a regression. One project, "engine": main has a daily run of three
+// benchmarks for 30 days under a t-test threshold, with "decode" 60 % slower on days 20 and 29 (two alerts on one
+// series); feature ran only on days 0 to 9 under a percentage threshold whose upper limit sits far above its data.
+let stack: Stack;
+let browser: { context: BrowserContext; close: () => Promise<void> };
+let leader: Session;
+let page: Page;
+let errors: string[];
+const DAYS = 30;
+const BENCHMARKS = ['decode', 'encode', 'parse'];
+const day = (d: number) => new Date(Date.now() - (DAYS - d) * 86_400_000 + 3_600_000);
+
+async function apiGet<T>(path: string): Promise<T> {
+  const response = await stack.t.app.inject({
+    method: 'GET',
+    url: `/v0${path}`,
+    headers: bearer(leader.token),
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json() as T;
+}
+
+async function seed(): Promise<void> {
+  for (let d = 0; d < DAYS; d++) {
+    const results: Record<string, Record<string, { value: number }>> = {};
+    BENCHMARKS.forEach((name, k) => {
+      const base = (k + 1) * 1000 * (1 + 0.01 * Math.sin(d));
+      results[name] = { latency: { value: name === 'decode' && (d === 20 || d === 29) ? base * 1.6 : base } };
+    });
+    // A second measure with wide tick labels, for the right y axis.
+    results.parse!.throughput = { value: 123_456_789 + d * 1_000_000 };
+    await submitRun(stack.api, leader.token, {
+      project: 'engine',
+      start: day(d),
+      results,
+      thresholds: { latency: { test: 't_test', upper_boundary: 0.99, max_sample_size: 64 } },
+    });
+    if (d < 10) {
+      await submitRun(stack.api, leader.token, {
+        project: 'engine',
+        branch: 'feature',
+        start: day(d),
+        results: { decode: { latency: { value: 1000 + (d % 3) } } },
+        thresholds: { latency: { test: 'percentage', upper_boundary: 0.5 } },
+      });
+    }
+  }
+}
+
+/** The explorer's URL for the given dimension names (resolved to UUIDs through the API). */
+async function perfUrl(
+  names: { branches: string[]; benchmarks: string[]; measures?: string[] },
+  extra = '',
+): Promise<string> {
+  const uuids = async (kind: string, wanted: string[]) => {
+    const all = await apiGet<{ uuid: string; name: string }[]>(`/projects/engine/${kind}?per_page=255`);
+    return wanted.map((name) => all.find((d) => d.name === name)!.uuid).join(',');
+  };
+  const query = [
+    `branches=${await uuids('branches', names.branches)}`,
+    `testbeds=${await uuids('testbeds', ['linux'])}`,
+    `benchmarks=${await uuids('benchmarks', names.benchmarks)}`,
+    `measures=${await uuids('measures', names.measures ?? ['Latency'])}`,
+  ].join('&');
+  return `${stack.console}/console/projects/engine/perf?${query}${extra}`;
+}
+
+beforeAll(async () => {
+  stack = await startStack();
+  browser = await launchBrowser();
+  leader = await signUp(stack.t, 'Ada Lovelace', 'ada@example.com');
+  await seed();
+  page = await browser.context.newPage();
+  errors = watchErrors(page);
+  await logInPage(page, stack, leader);
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+});
+
+describe('issue 19 bugs (Chromium)', () => {
+  it('keeps a hidden line hidden by its identity when a range change leaves another series out', async () => {
+    await page.goto(await perfUrl({ branches: ['feature', 'main'], benchmarks: ['decode'] }));
+    const status = page.getByTestId('plot-status');
+    await status.getByText('2 series, 40 points').waitFor();
+    const row = (branch: string) =>
+      page.locator('.legend tbody tr').filter({ has: page.getByRole('cell', { name: branch, exact: true }) });
+    const mainRow = row('main');
+    await mainRow.getByRole('checkbox').uncheck();
+    await page.getByText('1 of 2 lines shown').waitFor();
+
+    // The last 7 days: feature has no data there, so the answer holds main alone.
+    await page.getByLabel('Range').selectOption('7d');
+    await status.getByText(/^1 series, \d+ points/).waitFor();
+    await page.getByText('0 of 1 lines shown').waitFor();
+    expect(await mainRow.getByRole('checkbox').isChecked()).toBe(false);
+
+    // The identity is in the URL: a reload, and the way back to all time, keep main hidden and feature shown.
+    await page.reload();
+    await page.getByText('0 of 1 lines shown').waitFor();
+    await page.getByLabel('Range').selectOption('all');
+    await page.getByText('1 of 2 lines shown').waitFor();
+    expect(await mainRow.getByRole('checkbox').isChecked()).toBe(false);
+    expect(await row('feature').getByRole('checkbox').isChecked()).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
+  it('includes drawn threshold limits in the automatic y range', async () => {
+    await page.goto(await perfUrl({ branches: ['feature'], benchmarks: ['decode'] }));
+    await page.getByTestId('plot-status').getByText('1 series, 10 points').waitFor();
+    await page.locator('[data-testid=perf-plot][data-ready]').waitFor();
+    const perf = await apiGet<{
+      results: { metrics: { boundary: { upper_limit: number | null } | null }[] }[];
+    }>(`/projects/engine/perf?${new URL(page.url()).search.slice(1)}`);
+    const highest = Math.max(...perf.results[0]!.metrics.map((m) => m.boundary?.upper_limit ?? -Infinity));
+    expect(highest).toBeGreaterThan(1400);
+    const plot = page.getByTestId('perf-plot');
+    await expect
+      .poll(async () => Number(await plot.getAttribute('data-y-max')))
+      .toBeGreaterThanOrEqual(highest);
+
+    // Without bounds drawn, the range hugs the data again.
+    await page.getByLabel('Boundaries').uncheck();
+    await expect.poll(async () => Number(await plot.getAttribute('data-y-max'))).toBeLessThan(1400);
+  });
+
+  it('keeps axis titles clear of the tick labels, on the left and on the right axis', async () => {
+    await page.goto(
+      await perfUrl({
+        branches: ['main'],
+        benchmarks: ['decode', 'parse'],
+        measures: ['Latency', 'Throughput'],
+      }),
+    );
+    await page.getByTestId('plot-status').getByText('3 series, 90 points').waitFor();
+    await shot(page, 'axes');
+    const plot = page.getByTestId('perf-plot');
+    const canvas = (await plot.locator('canvas').boundingBox())!;
+    const frame = (await page.locator('.plot-frame').first().boundingBox())!;
+    const titles = page.locator('.axis-title');
+    await expect
+      .poll(() => titles.allTextContents())
+      .toEqual(['Latency · nanoseconds (ns)', 'Throughput · operations / second (ops/s)']);
+    // Beside the canvas where uPlot draws the ticks and their labels, never over it, and inside the frame.
+    const left = (await titles.nth(0).boundingBox())!;
+    const right = (await titles.nth(1).boundingBox())!;
+    expect(left.x + left.width).toBeLessThanOrEqual(canvas.x + 1);
+    expect(left.x).toBeGreaterThanOrEqual(frame.x - 1);
+    expect(right.x).toBeGreaterThanOrEqual(canvas.x + canvas.width - 1);
+    expect(right.x + right.width).toBeLessThanOrEqual(frame.x + frame.width + 1);
+  });
+});
+
+describe('every page fits a 390 px phone screen (Chromium)', () => {
+  it('has no page wider than the screen, and the Dismiss buttons on it', async () => {
+    const phone = await browser.context.newPage();
+    await phone.setViewportSize({ width: 390, height: 844 });
+    try {
+      const [alert] =
+        await apiGet<{ uuid: string; report: string; threshold: { uuid: string } }[]>(
+          '/projects/engine/alerts',
+        );
+      const base = `${stack.console}/console/projects/engine`;
+      const pages = [
+        `${base}/alerts`,
+        `${base}/reports`,
+        `${base}/reports/${alert!.report}`,
+        `${base}/alerts/${alert!.uuid}`,
+        `${base}/thresholds`,
+        `${base}/thresholds/${alert!.threshold.uuid}`,
+        `${base}/branches`,
+        `${base}/plots`,
+        `${base}/settings`,
+        await perfUrl({ branches: ['main'], benchmarks: BENCHMARKS }),
+        `${stack.console}/console/projects`,
+        `${stack.console}/console/organizations`,
+        `${stack.console}/console/users/${leader.user.slug}/tokens`,
+        `${stack.console}/console/users/${leader.user.slug}/settings`,
+      ];
+      for (const url of pages) {
+        await phone.goto(url);
+        await phone.locator('main h1, main h2').first().waitFor();
+        await phone.waitForLoadState('networkidle');
+        await shot(phone, `phone-${new URL(url).pathname.split('/').slice(-2).join('-')}`);
+        // The widest element that sticks out, named in the failure.
+        const wide = await phone.evaluate(`[...document.querySelectorAll('body *')]
+          .filter((e) => e.getBoundingClientRect().right > innerWidth + 0.5)
+          .filter((e) => getComputedStyle(e).position === 'absolute' || !e.parentElement.closest('.table-wrap, .tabs'))
+          .map((e) => e.tagName.toLowerCase() + '.' + [...e.classList].join('.'))
+          .slice(0, 5).join(' ')`);
+        const width = await phone.evaluate('document.documentElement.scrollWidth');
+        expect(width, `${url}: ${wide}`).toBeLessThanOrEqual(390);
+      }
+      await phone.goto(`${base}/alerts`);
+      const dismiss = phone.getByRole('button', { name: /^Dismiss the alert/ }).first();
+      const box = (await dismiss.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+    } finally {
+      await phone.close();
+    }
+  });
+});

@@ -6,7 +6,8 @@ import { submitRun } from '../helpers/runs.js';
 
 // Issue 19: the pages where people go to find a regression. One project, "engine": main has a daily run of three
 // benchmarks for 30 days under a t-test threshold, with "decode" 60 % slower on days 20 and 29 (two alerts on one
-// series); feature ran only on days 0 to 9 under a percentage threshold whose upper limit sits far above its data.
+// series); feature ran only on days 0 to 9 under a percentage threshold whose upper limit sits far above its data,
+// with "encode" 75 % slower on day 9 (a third alert).
 let stack: Stack;
 let browser: { context: BrowserContext; close: () => Promise<void> };
 let leader: Session;
@@ -46,7 +47,10 @@ async function seed(): Promise<void> {
         project: 'engine',
         branch: 'feature',
         start: day(d),
-        results: { decode: { latency: { value: 1000 + (d % 3) } } },
+        results: {
+          decode: { latency: { value: 1000 + (d % 3) } },
+          encode: { latency: { value: d === 9 ? 3500 : 2000 + (d % 3) } },
+        },
         thresholds: { latency: { test: 'percentage', upper_boundary: 0.5 } },
       });
     }
@@ -155,6 +159,51 @@ describe('issue 19 bugs (Chromium)', () => {
     expect(left.x).toBeGreaterThanOrEqual(frame.x - 1);
     expect(right.x).toBeGreaterThanOrEqual(canvas.x + canvas.width - 1);
     expect(right.x + right.width).toBeLessThanOrEqual(frame.x + frame.width + 1);
+  });
+});
+
+describe('alerts list (Chromium)', () => {
+  it('groups alerts by series with a count, shows when the run ran and its commit, filters, and undoes a dismiss', async () => {
+    await page.goto(`${stack.console}/console/projects/engine/alerts`);
+    await page.getByText('3 alerts on 2 series').waitFor();
+    const rows = page.locator('tbody tr');
+    await expect.poll(() => rows.count()).toBe(2);
+    // Series with the most recent run first: decode on main ran a day ago.
+    const decode = rows.nth(0);
+    expect(await decode.textContent()).toMatch(/^decode/);
+    await decode.getByRole('button', { name: 'Show the 2 alerts on decode' }).click();
+    await expect.poll(() => rows.count()).toBe(4);
+    const runs = await rows.locator('td[data-label=Ran]').allTextContents();
+    const ran = (d: number) =>
+      new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' }).format(day(d));
+    // backdated: the day each report ran, not the minute it was received
+    expect(runs.slice(0, 3)).toEqual([ran(29), ran(29), ran(20)]);
+    const commits = await rows.locator('td[data-label=Commit]').allTextContents();
+    for (const commit of commits) expect(commit).toMatch(/^#\d+ [0-9a-f]{7}$/);
+    await decode.getByRole('button', { name: 'Hide the 2 alerts on decode' }).click();
+
+    await page.getByLabel('Branch').selectOption({ label: 'feature' });
+    await page.getByText('1 alert on 1 series').waitFor();
+    expect(page.url()).toMatch(/branch=[0-9a-f-]{36}/);
+    expect(await rows.first().textContent()).toMatch(/^encode/);
+    await page.getByLabel('Branch').selectOption({ label: 'All' });
+    await page.getByLabel('Benchmark').selectOption({ label: 'decode' });
+    await page.getByText('2 alerts on 1 series').waitFor();
+
+    // Dismiss the series' two alerts: a visible confirmation, and Undo brings them back.
+    await page.getByRole('button', { name: 'Dismiss the 2 active alerts on decode' }).click();
+    const done = page.getByRole('status').filter({ hasText: 'Dismissed 2 alerts.' });
+    await done.waitFor();
+    const statuses = async () =>
+      (await apiGet<{ status: string; benchmark: { name: string } }[]>('/projects/engine/alerts'))
+        .filter((a) => a.benchmark.name === 'decode')
+        .map((a) => a.status);
+    expect(await statuses()).toEqual(['dismissed', 'dismissed']);
+    await done.getByRole('button', { name: 'Undo' }).click();
+    await done.waitFor({ state: 'detached' });
+    await expect.poll(statuses).toEqual(['active', 'active']);
+    await page.getByRole('button', { name: 'Dismiss the 2 active alerts on decode' }).waitFor();
+    expect(errors).toEqual([]);
   });
 });
 

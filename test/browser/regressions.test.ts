@@ -5,7 +5,7 @@ import { launchBrowser, logInPage, shot, startStack, watchErrors, type Stack } f
 import { submitRun } from '../helpers/runs.js';
 
 // Issue 19: the pages where people go to find a regression. One project, "engine": main has a daily run of three
-// benchmarks for 30 days under a t-test threshold, with "decode" 60 % slower on days 20 and 29 (two alerts on one
+// benchmarks for 30 days under a t-test threshold, with "encode" 60 % slower on days 20 and 29 (two alerts on one
 // series); feature ran only on days 0 to 9 under a percentage threshold whose upper limit sits far above its data,
 // with "encode" 75 % slower on day 9 (a third alert).
 let stack: Stack;
@@ -15,7 +15,8 @@ let page: Page;
 let errors: string[];
 const DAYS = 30;
 const BENCHMARKS = ['decode', 'encode', 'parse'];
-const day = (d: number) => new Date(Date.now() - (DAYS - d) * 86_400_000 + 3_600_000);
+const NOW = Date.now();
+const day = (d: number) => new Date(NOW - (DAYS - d) * 86_400_000 + 3_600_000);
 
 async function apiGet<T>(path: string): Promise<T> {
   const response = await stack.t.app.inject({
@@ -32,7 +33,7 @@ async function seed(): Promise<void> {
     const results: Record<string, Record<string, { value: number }>> = {};
     BENCHMARKS.forEach((name, k) => {
       const base = (k + 1) * 1000 * (1 + 0.01 * Math.sin(d));
-      results[name] = { latency: { value: name === 'decode' && (d === 20 || d === 29) ? base * 1.6 : base } };
+      results[name] = { latency: { value: name === 'encode' && (d === 20 || d === 29) ? base * 1.6 : base } };
     });
     // A second measure with wide tick labels, for the right y axis.
     results.parse!.throughput = { value: 123_456_789 + d * 1_000_000 };
@@ -168,42 +169,126 @@ describe('alerts list (Chromium)', () => {
     await page.getByText('3 alerts on 2 series').waitFor();
     const rows = page.locator('tbody tr');
     await expect.poll(() => rows.count()).toBe(2);
-    // Series with the most recent run first: decode on main ran a day ago.
-    const decode = rows.nth(0);
-    expect(await decode.textContent()).toMatch(/^decode/);
-    await decode.getByRole('button', { name: 'Show the 2 alerts on decode' }).click();
+    // Series with the most recent run first: encode on main ran a day ago, on feature 21 days ago.
+    const main = rows.nth(0);
+    expect(await main.textContent()).toMatch(/^encode.*main · linux/);
+    await main.getByRole('button', { name: 'Show the 2 alerts on encode' }).click();
     await expect.poll(() => rows.count()).toBe(4);
     const runs = await rows.locator('td[data-label=Ran]').allTextContents();
     const ran = (d: number) =>
       new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' }).format(day(d));
     // backdated: the day each report ran, not the minute it was received
-    expect(runs.slice(0, 3)).toEqual([ran(29), ran(29), ran(20)]);
+    expect(runs).toEqual([ran(29), ran(29), ran(20), ran(9)]);
     const commits = await rows.locator('td[data-label=Commit]').allTextContents();
     for (const commit of commits) expect(commit).toMatch(/^#\d+ [0-9a-f]{7}$/);
-    await decode.getByRole('button', { name: 'Hide the 2 alerts on decode' }).click();
+    await main.getByRole('button', { name: 'Hide the 2 alerts on encode' }).click();
 
     await page.getByLabel('Branch').selectOption({ label: 'feature' });
     await page.getByText('1 alert on 1 series').waitFor();
     expect(page.url()).toMatch(/branch=[0-9a-f-]{36}/);
-    expect(await rows.first().textContent()).toMatch(/^encode/);
-    await page.getByLabel('Branch').selectOption({ label: 'All' });
-    await page.getByLabel('Benchmark').selectOption({ label: 'decode' });
+    expect(await rows.first().textContent()).toMatch(/^encode.*feature · linux/);
+    await page.getByLabel('Branch').selectOption({ label: 'main' });
+    await page.getByLabel('Benchmark').selectOption({ label: 'encode' });
     await page.getByText('2 alerts on 1 series').waitFor();
 
     // Dismiss the series' two alerts: a visible confirmation, and Undo brings them back.
-    await page.getByRole('button', { name: 'Dismiss the 2 active alerts on decode' }).click();
+    await page.getByRole('button', { name: 'Dismiss the 2 active alerts on encode' }).click();
     const done = page.getByRole('status').filter({ hasText: 'Dismissed 2 alerts.' });
     await done.waitFor();
     const statuses = async () =>
-      (await apiGet<{ status: string; benchmark: { name: string } }[]>('/projects/engine/alerts'))
-        .filter((a) => a.benchmark.name === 'decode')
+      (await apiGet<{ status: string; threshold: { branch: { name: string } } }[]>('/projects/engine/alerts'))
+        .filter((a) => a.threshold.branch.name === 'main')
         .map((a) => a.status);
     expect(await statuses()).toEqual(['dismissed', 'dismissed']);
     await done.getByRole('button', { name: 'Undo' }).click();
     await done.waitFor({ state: 'detached' });
     await expect.poll(statuses).toEqual(['active', 'active']);
-    await page.getByRole('button', { name: 'Dismiss the 2 active alerts on decode' }).waitFor();
+    await page.getByRole('button', { name: 'Dismiss the 2 active alerts on encode' }).waitFor();
     expect(errors).toEqual([]);
+  });
+});
+
+interface AlertBrief {
+  uuid: string;
+  report: string;
+  start_time: string;
+  benchmark: { uuid: string; name: string };
+  measure: { uuid: string };
+  threshold: { uuid: string; branch: { name: string } };
+}
+
+/** The most recent alert on main (encode, day 29). */
+async function lastMainAlert(): Promise<AlertBrief> {
+  const alerts = await apiGet<AlertBrief[]>('/projects/engine/alerts');
+  return alerts
+    .filter((a) => a.threshold.branch.name === 'main')
+    .sort((a, b) => Date.parse(b.start_time) - Date.parse(a.start_time))[0]!;
+}
+
+describe('report, alert and threshold pages (Chromium)', () => {
+  it('shows a report with a plot per measure, a change column, alerted rows first, and the explorer on its alert', async () => {
+    const alert = await lastMainAlert();
+    await page.goto(`${stack.console}/console/projects/engine/reports/${alert.report}`);
+    const rows = page.locator('table.results tbody tr');
+    await expect.poll(() => rows.count()).toBe(4);
+    // encode (alerted) before decode, though decode comes first by name
+    expect(await rows.nth(0).locator('td').first().textContent()).toBe('encode');
+    expect(await rows.nth(0).locator('td[data-label="Δ% baseline"]').textContent()).toMatch(
+      /^\+\d+(\.\d)? %$/,
+    );
+    expect(await rows.nth(0).locator('td[data-label="Δ% limit"]').textContent()).toMatch(/^\+\d+(\.\d)? %$/);
+    // one plot per measure (latency, throughput), each drawn
+    await expect.poll(() => page.locator('[data-testid=perf-plot][data-ready]').count()).toBe(2);
+    await shot(page, 'report');
+
+    const href = new URL(
+      (await page.getByRole('link', { name: 'Plot in the explorer' }).getAttribute('href'))!,
+      stack.console,
+    );
+    expect(href.searchParams.get('benchmarks')).toBe(alert.benchmark.uuid);
+    expect(href.searchParams.get('measures')).toBe(alert.measure.uuid);
+    expect(href.searchParams.get('range')).toBe('custom');
+    const ran = Date.parse(alert.start_time);
+    expect(Number(href.searchParams.get('start_time'))).toBeLessThan(ran);
+    expect(Number(href.searchParams.get('end_time'))).toBeGreaterThan(ran);
+    await page.getByRole('link', { name: 'Plot in the explorer' }).click();
+    await page
+      .getByTestId('plot-status')
+      .getByText(/^1 series, \d+ points/)
+      .waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it('shows an alert with a plot around it, how far past the limit, its commit, and the report before', async () => {
+    const alert = await lastMainAlert();
+    await page.goto(`${stack.console}/console/projects/engine/alerts/${alert.uuid}`);
+    await page.locator('[data-testid=perf-plot][data-ready]').waitFor();
+    await page
+      .locator('.facts strong')
+      .getByText(/^\+\d+(\.\d)? %$/)
+      .waitFor();
+    expect(await page.locator('.facts dd.mono').textContent()).toMatch(/^#\d+ [0-9a-f]{40}$/);
+    await shot(page, 'alert');
+    await page.getByRole('link', { name: 'the report before' }).click();
+    const before = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' }).format(
+      day(28),
+    );
+    await page.getByRole('heading', { name: `Report of ${before}` }).waitFor();
+  });
+
+  it('lists thresholds with their open alerts and sample sizes in words, and plots one with its limits', async () => {
+    await page.goto(`${stack.console}/console/projects/engine/thresholds`);
+    const row = (branch: string) =>
+      page.locator('tbody tr').filter({ has: page.getByRole('link', { name: branch, exact: true }) });
+    await row('main').getByText('at most 64').waitFor();
+    expect(await row('main').locator('td').nth(5).textContent()).toBe('2');
+    await row('feature').getByText('no sample size limits').waitFor();
+    expect(await row('feature').locator('td').nth(5).textContent()).toBe('1');
+    await row('feature').getByRole('link', { name: 'feature' }).click();
+    await page.getByRole('heading', { name: 'Threshold: feature · linux · Latency' }).waitFor();
+    const plot = page.locator('[data-testid=perf-plot][data-ready]');
+    await plot.waitFor();
+    expect(await plot.getAttribute('aria-label')).toMatch(/^Latency on feature · linux with its limits/);
   });
 });
 

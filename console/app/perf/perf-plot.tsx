@@ -4,7 +4,7 @@ import 'uplot/dist/uPlot.min.css';
 import type { YAxis } from '../api/perf-types.js';
 import { formatNumber } from '../lib/format.js';
 import { navigate } from '../router.js';
-import { drawAlerts, drawBands } from './draw.js';
+import { drawAlerts, drawBands, drawHighlight } from './draw.js';
 import type { PlotData } from './series.js';
 import { Tooltip } from './tooltip.js';
 
@@ -182,12 +182,15 @@ export function PerfPlot({
   height = 420,
   reportHref,
   label,
+  highlight,
 }: {
   data: PlotData;
   hidden: ReadonlySet<number>;
   bounds: boolean;
   yAxis: YAxis;
   height?: number;
+  /** A report whose points are ringed. */
+  highlight?: string | undefined;
   reportHref: (uuid: string) => string;
   label: string;
 }) {
@@ -206,7 +209,12 @@ export function PerfPlot({
     const visible = (i: number) => !hiddenRef.current.has(i);
     const hooks: uPlot.Hooks.Arrays = {
       drawClear: [(u) => bounds && drawBands(u, data.series, visible)],
-      draw: [(u) => drawAlerts(u, data.series, visible)],
+      draw: [
+        (u) => {
+          drawAlerts(u, data.series, visible);
+          if (highlight) drawHighlight(u, data.series, visible, highlight);
+        },
+      ],
       setCursor: [
         (u) => {
           if (pinnedRef.current) return;
@@ -251,7 +259,7 @@ export function PerfPlot({
       setHover(null);
       setPinned(false);
     };
-  }, [data, bounds, yAxis, height]);
+  }, [data, bounds, yAxis, height, highlight]);
 
   useEffect(() => {
     const u = plot.current;

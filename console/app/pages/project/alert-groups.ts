@@ -1,4 +1,5 @@
 import type { AlertJson } from '../../api/types.js';
+import { formatPercent, percentOf } from '../../lib/format.js';
 
 /** The dimensions alerts can be filtered by, as URL parameters of the alerts page. */
 export const ALERT_FILTERS = ['branch', 'testbed', 'benchmark', 'measure'] as const;
@@ -47,10 +48,8 @@ export function groupAlerts(alerts: readonly AlertJson[]): AlertGroup[] {
     .sort((a, b) => Number(b.active > 0) - Number(a.active > 0) || ran(b.alerts[0]!) - ran(a.alerts[0]!));
 }
 
-/** How far the value went past its limit, in percent of the limit ("+52.1 %"), or '' without a limit. */
+/** How far the value went past its limit, in percent of the limit ("+52.1 %"). */
 export function pastLimit(alert: AlertJson): string {
   const limit = alert.limit === 'upper' ? alert.boundary.upper_limit : alert.boundary.lower_limit;
-  if (limit === null || limit === 0) return '';
-  const percent = ((alert.metric.value - limit) / Math.abs(limit)) * 100;
-  return `${percent >= 0 ? '+' : '−'}${Math.abs(percent).toLocaleString(undefined, { maximumFractionDigits: 1 })} %`;
+  return formatPercent(percentOf(alert.metric.value, limit));
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { bearer, signUp, type Session } from '../helpers/accounts.js';
 import { launchBrowser, logInPage, shot, startStack, watchErrors, type Stack } from '../helpers/console.js';
 import { submitRun } from '../helpers/runs.js';
@@ -289,6 +290,61 @@ describe('report, alert and threshold pages (Chromium)', () => {
     const plot = page.locator('[data-testid=perf-plot][data-ready]');
     await plot.waitFor();
     expect(await plot.getAttribute('aria-label')).toMatch(/^Latency on feature · linux with its limits/);
+  });
+});
+
+/** The share of an element's pixels brighter than half (0 to 1), from a screenshot. */
+async function brightShare(element: Locator): Promise<number> {
+  const { data, info } = await sharp(await element.screenshot())
+    .greyscale()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  let bright = 0;
+  for (let i = 0; i < data.length; i += info.channels) if (data[i]! > 128) bright++;
+  return bright / (data.length / info.channels);
+}
+
+/** The relative luminance (0 to 1) of a CSS rgb() color. */
+function luminance(color: string): number {
+  const [r, g, b] = (color.match(/[\d.]+/g) ?? []).map(Number);
+  return (0.2126 * r! + 0.7152 * g! + 0.0722 * b!) / 255;
+}
+
+describe('dark mode (Chromium)', () => {
+  it('follows the system setting: dark pages, cards and plots with light text, and back', async () => {
+    const dark = await browser.context.newPage();
+    try {
+      await dark.emulateMedia({ colorScheme: 'dark' });
+      await dark.goto(`${stack.console}/console/projects/engine/alerts`);
+      await dark.getByText('3 alerts on 2 series').waitFor();
+      const style = (selector: string, property: string) =>
+        dark.evaluate(
+          `getComputedStyle(document.querySelector(${JSON.stringify(selector)}))[${JSON.stringify(property)}]`,
+        ) as Promise<string>;
+      expect(
+        luminance(
+          await style('body', 'backgroundColor').then((c) =>
+            c === 'rgba(0, 0, 0, 0)' ? style('html', 'backgroundColor') : c,
+          ),
+        ),
+      ).toBeLessThan(0.15);
+      expect(luminance(await style('main', 'color'))).toBeGreaterThan(0.7);
+      expect(luminance(await style('.table-wrap', 'backgroundColor'))).toBeLessThan(0.15);
+      expect(luminance(await style('tr.row-alert', 'backgroundColor'))).toBeLessThan(0.25);
+
+      await dark.goto(await perfUrl({ branches: ['main'], benchmarks: BENCHMARKS }));
+      const plot = dark.locator('[data-testid=perf-plot][data-ready]');
+      await plot.waitFor();
+      await shot(dark, 'dark-perf');
+      // tick labels and grid drawn light on the dark card: some bright pixels, on a mostly dark plot
+      const darkShare = await brightShare(plot);
+      expect(darkShare).toBeGreaterThan(0.002);
+      expect(darkShare).toBeLessThan(0.2);
+      await dark.emulateMedia({ colorScheme: 'light' });
+      await expect.poll(() => brightShare(plot)).toBeGreaterThan(0.8);
+    } finally {
+      await dark.close();
+    }
   });
 });
 

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { YAxis } from '../api/perf-types.js';
+import { cssColor, useColorScheme } from '../lib/color-scheme.js';
 import { formatNumber } from '../lib/format.js';
 import { navigate } from '../router.js';
 import { drawAlerts, drawBands, drawHighlight } from './draw.js';
@@ -119,6 +120,11 @@ function options(
   const log = yAxis === 'log';
   const distr = log ? 3 : 1;
   const two = data.measures.length > 1;
+  const colors = {
+    stroke: cssColor('--muted'),
+    grid: { stroke: cssColor('--line'), width: 1 },
+    ticks: { stroke: cssColor('--line'), width: 1 },
+  };
   const scale = (axis: 0 | 1): uPlot.Scale => ({
     distr,
     ...(log ? { log: 10 } : {}),
@@ -137,13 +143,23 @@ function options(
     axes: [
       data.xAxis === 'version'
         ? {
+            ...colors,
             values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? `#${v}` : '')),
             label: 'Version',
           }
-        : {},
-      { scale: 'y', values: axisValues, size: fitAxis },
+        : colors,
+      { ...colors, scale: 'y', values: axisValues, size: fitAxis },
       ...(two
-        ? [{ scale: 'y2', side: 1 as const, values: axisValues, size: fitAxis, grid: { show: false } }]
+        ? [
+            {
+              ...colors,
+              scale: 'y2',
+              side: 1 as const,
+              values: axisValues,
+              size: fitAxis,
+              grid: { show: false },
+            },
+          ]
         : []),
     ],
     series: [
@@ -199,6 +215,7 @@ export function PerfPlot({
   const hiddenRef = useRef(hidden);
   hiddenRef.current = hidden;
   const pinnedRef = useRef(false);
+  const scheme = useColorScheme();
   const [hover, setHover] = useState<Hover | null>(null);
   const [pinned, setPinned] = useState(false);
   const [zoomed, setZoomed] = useState(false);
@@ -259,7 +276,7 @@ export function PerfPlot({
       setHover(null);
       setPinned(false);
     };
-  }, [data, bounds, yAxis, height, highlight]);
+  }, [data, bounds, yAxis, height, highlight, scheme]);
 
   useEffect(() => {
     const u = plot.current;

@@ -293,6 +293,45 @@ describe('report, alert and threshold pages (Chromium)', () => {
   });
 });
 
+describe('errors written for people (Chromium)', () => {
+  it('says what is wrong in sentences, writes not-found for people, and keeps the last plot with a Retry when the API is down', async () => {
+    const visitor = await browser.context.newPage();
+    try {
+      await visitor.goto(`${stack.console}/auth/signup`);
+      await visitor.getByLabel('Name').fill('Grace Hopper');
+      await visitor.getByLabel('E-mail').fill('grace@example.com');
+      await visitor.getByRole('button', { name: 'Sign up' }).click();
+      const error = visitor.getByRole('alert');
+      await error.getByText('Accept the terms to sign up.', { exact: true }).waitFor();
+    } finally {
+      await visitor.close();
+    }
+
+    await page.goto(`${stack.console}/console/projects/engine/alerts/00000000-0000-4000-8000-000000000000`);
+    await page
+      .getByRole('alert')
+      .getByText(/There is no alert “00000000-0000-4000-8000-000000000000” here: it may have been deleted/)
+      .waitFor();
+
+    await page.goto(await perfUrl({ branches: ['main'], benchmarks: BENCHMARKS }));
+    const status = page.getByTestId('plot-status');
+    await status.getByText('3 series, 90 points').waitFor();
+    await page.route('**/v0/projects/engine/perf?**', (route) => route.abort('connectionrefused'));
+    await page.getByLabel('Range').selectOption('7d');
+    await page
+      .getByRole('alert')
+      .getByText(/Cannot reach the API at .*: is it running\?/)
+      .waitFor();
+    // the last plot stays, dimmed
+    await page.locator('.stale [data-testid=perf-plot]').waitFor();
+    await page.unroute('**/v0/projects/engine/perf?**');
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await status.getByText(/^3 series, \d+ points/).waitFor();
+    await page.locator('.stale').waitFor({ state: 'detached' });
+    expect(await page.getByRole('alert').count()).toBe(0);
+  });
+});
+
 /** The share of an element's pixels brighter than half (0 to 1), from a screenshot. */
 async function brightShare(element: Locator): Promise<number> {
   const { data, info } = await sharp(await element.screenshot())

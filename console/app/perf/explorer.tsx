@@ -198,6 +198,16 @@ export function Explorer({ ctx }: { ctx: ProjectContext }) {
           />
         )}
         <ErrorMessage error={perf.error} />
+        {perf.error && (
+          <p>
+            <button type="button" onClick={perf.reload}>
+              Retry
+            </button>{' '}
+            {data && (
+              <span class="muted small">The plot below is the last answer, from before the error.</span>
+            )}
+          </p>
+        )}
         {perf.loading && !data && count > 0 && !tooMany && <Loading what="Loading the results" />}
         {data && data.series.length === 0 && (
           <Empty title="No results for this selection.">
@@ -205,7 +215,7 @@ export function Explorer({ ctx }: { ctx: ProjectContext }) {
           </Empty>
         )}
         {data && data.series.length > 0 && (
-          <>
+          <div class={perf.error ? 'stale' : undefined}>
             <PerfPlot
               data={data}
               hidden={hidden}
@@ -233,7 +243,7 @@ export function Explorer({ ctx }: { ctx: ProjectContext }) {
                 }
               />
             )}
-          </>
+          </div>
         )}
       </section>
     </div>

@@ -80,6 +80,7 @@ async function perfUrl(
 beforeAll(async () => {
   stack = await startStack();
   browser = await launchBrowser();
+  await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.console });
   leader = await signUp(stack.t, 'Ada Lovelace', 'ada@example.com');
   await seed();
   page = await browser.context.newPage();
@@ -290,6 +291,57 @@ describe('report, alert and threshold pages (Chromium)', () => {
     const plot = page.locator('[data-testid=perf-plot][data-ready]');
     await plot.waitFor();
     expect(await plot.getAttribute('aria-label')).toMatch(/^Latency on feature · linux with its limits/);
+  });
+});
+
+describe('embedding and the dashboard (Chromium)', () => {
+  it('copies Markdown and HTML that show a rolling image and link back to the perf page', async () => {
+    await page.goto(await perfUrl({ branches: ['main'], benchmarks: BENCHMARKS }, '&range=90d'));
+    await page.getByTestId('plot-status').getByText('3 series, 90 points').waitFor();
+    const clipboard = async (button: string) => {
+      await page.getByRole('button', { name: button }).click();
+      return (await page.evaluate('navigator.clipboard.readText()')) as string;
+    };
+    const markdown = /^\[!\[([^\]]+)\]\((\S+)\)\]\((\S+)\)$/.exec(await clipboard('Copy Markdown'));
+    expect(markdown).not.toBeNull();
+    const [, alt, src, href] = markdown!;
+    expect(alt).toBe('engine');
+    const image = new URL(src!);
+    expect(image.origin + image.pathname).toBe(`${stack.api}/v0/projects/engine/perf/img`);
+    // the last 90 days stay relative: the image rolls forward
+    expect(image.searchParams.get('window')).toBe(String(90 * 86_400));
+    expect(image.searchParams.has('start_time')).toBe(false);
+    const png = await fetch(image);
+    expect(png.status).toBe(200);
+    expect(png.headers.get('content-type')).toBe('image/png');
+    await png.arrayBuffer();
+    const page90 = new URL(href!);
+    expect(page90.origin + page90.pathname).toBe(`${stack.console}/perf/engine`);
+    expect(page90.searchParams.get('range')).toBe('90d');
+
+    const html = await clipboard('Copy HTML');
+    expect(html).toBe(
+      `<a href="${href!.replace(/&/g, '&amp;')}"><img src="${src!.replace(/&/g, '&amp;')}" alt="engine" width="600"></a>`,
+    );
+    const visitor = await browser.context.newPage();
+    await visitor.goto(href!);
+    await visitor.getByTestId('plot-status').getByText('3 series, 90 points').waitFor();
+    await visitor.close();
+  });
+
+  it('titles an untitled pin by what it shows, and keys each pinned plot', async () => {
+    await page.getByRole('button', { name: 'Pin to dashboard' }).click();
+    const form = page.getByRole('form', { name: 'Pin to the dashboard' });
+    expect(await form.getByLabel('Title').getAttribute('placeholder')).toBe(
+      'decode, encode, parse · Latency on main',
+    );
+    await form.getByRole('button', { name: 'Pin', exact: true }).click();
+    await page.getByRole('link', { name: 'Open the dashboard' }).click();
+    await page.getByRole('heading', { name: 'decode, encode, parse · Latency on main' }).waitFor();
+    const key = page.getByRole('list', { name: 'Key' });
+    await expect
+      .poll(() => key.getByRole('listitem').allTextContents())
+      .toEqual([' decode', ' encode', ' parse']);
   });
 });
 

@@ -2,13 +2,13 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api } from '../api/client.js';
 import { PERF_IMAGE_LINES_MAX, PERF_PERMUTATIONS_MAX, type PerfJson } from '../api/perf-types.js';
 import type { DimensionJson } from '../api/types.js';
-import { CopyButton } from '../components/copy-button.js';
 import { Empty, ErrorMessage, Loading, useTitle } from '../components/status.js';
 import { plural } from '../lib/format.js';
 import { useApi } from '../lib/use-api.js';
 import type { ProjectContext } from '../pages/project/context.js';
 import { setQuery, useLocation } from '../router.js';
-import { download, imageUrl, perfCsv } from './export.js';
+import { download, perfCsv } from './export.js';
+import { Embed } from './embed.js';
 import { Legend } from './legend.js';
 import { PerfPlot, preloadPlot } from './lazy-plot.js';
 import { Picker } from './picker.js';
@@ -25,7 +25,7 @@ import {
   selectionQuery,
   type Selection,
 } from './selection.js';
-import { buildPlotData, logAxis } from './series.js';
+import { buildPlotData, logAxis, plotTitle } from './series.js';
 
 const TAB_LABELS = {
   branches: 'Branches',
@@ -163,7 +163,7 @@ export function Explorer({ ctx }: { ctx: ProjectContext }) {
           {data && data.series.length > 0 && (
             <span class="actions">
               {data.series.length <= PERF_IMAGE_LINES_MAX ? (
-                <CopyButton text={imageUrl(ctx.project.slug, selection, title)} label="Copy image link" />
+                <Embed ctx={ctx} selection={selection} title={title} />
               ) : (
                 <button type="button" disabled title={`An image shows at most ${PERF_IMAGE_LINES_MAX} lines`}>
                   Copy image link
@@ -191,7 +191,9 @@ export function Explorer({ ctx }: { ctx: ProjectContext }) {
             link.
           </p>
         )}
-        {pinOpen && <PinForm ctx={ctx} selection={selection} onDone={() => undefined} />}
+        {pinOpen && data && (
+          <PinForm ctx={ctx} selection={selection} suggested={plotTitle(data)} onDone={() => undefined} />
+        )}
         {tooMany && (
           <ErrorMessage
             error={`This selection makes ${count.toLocaleString()} series (branches × testbeds × benchmarks × measures); a plot shows at most ${PERF_PERMUTATIONS_MAX}. Deselect some.`}

@@ -488,3 +488,50 @@ describe('every page fits a 390 px phone screen (Chromium)', () => {
     }
   });
 });
+
+describe('explorer defaults and keyboard (Chromium)', () => {
+  it('opens on open alerts first, skips to the plot, steps from the newest point, and outlines no page', async () => {
+    const uuid = async (kind: string, name: string) =>
+      (await apiGet<{ uuid: string; name: string }[]>(`/projects/engine/${kind}?per_page=255`)).find(
+        (d) => d.name === name,
+      )!.uuid;
+    await page.goto(`${stack.console}/console/projects/engine/perf`);
+    await page.waitForURL(/benchmarks=/);
+    // main ran last; encode has its open alerts, so it comes first
+    let query = new URL(page.url()).searchParams;
+    expect(query.get('branches')).toBe(await uuid('branches', 'main'));
+    expect(query.get('benchmarks')!.split(',')[0]).toBe(await uuid('benchmarks', 'encode'));
+    await page.getByTestId('plot-status').getByText('3 series, 90 points').waitFor();
+
+    await page.getByRole('link', { name: 'Skip to the plot' }).focus();
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate('document.activeElement.dataset.testid')).toBe('perf-plot');
+    await page.keyboard.press('ArrowRight');
+    const newest = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' }).format(
+      day(29),
+    );
+    await page.getByTestId('plot-tooltip').getByText(newest).waitFor();
+
+    // Focus moves to main after a page change, without a full-page outline.
+    await page.getByRole('link', { name: 'Alerts', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/alerts$/);
+    expect(await page.evaluate('document.activeElement.id')).toBe('main');
+    expect(await page.evaluate('getComputedStyle(document.activeElement).outlineStyle')).toBe('none');
+
+    // A run on another branch and testbed now: the explorer opens there.
+    await submitRun(stack.api, leader.token, {
+      project: 'engine',
+      branch: 'release',
+      testbed: 'arm',
+      start: new Date(),
+      results: { parse: { latency: { value: 3000 } } },
+    });
+    await page.goto(`${stack.console}/console/projects/engine/perf`);
+    await page.waitForURL(/benchmarks=/);
+    query = new URL(page.url()).searchParams;
+    expect(query.get('branches')).toBe(await uuid('branches', 'release'));
+    expect(query.get('testbeds')).toBe(await uuid('testbeds', 'arm'));
+    await page.getByTestId('plot-status').getByText('1 series, 1 point').waitFor();
+  });
+});

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api } from '../api/client.js';
 import { PERF_IMAGE_LINES_MAX, PERF_PERMUTATIONS_MAX, type PerfJson } from '../api/perf-types.js';
-import type { DimensionJson } from '../api/types.js';
+import type { AlertJson, DimensionJson, ReportJson } from '../api/types.js';
 import { Empty, ErrorMessage, Loading, useTitle } from '../components/status.js';
 import { plural } from '../lib/format.js';
 import { useApi } from '../lib/use-api.js';
@@ -34,23 +34,30 @@ const TAB_LABELS = {
   measures: 'Measures',
 } as const;
 
-/** With nothing chosen yet, a first view: the main (or first) branch, the first testbed and measure, a few benchmarks. */
+/**
+ * With nothing chosen yet, a first view of what matters: the branch and testbed of the most recent report, the
+ * measure of their newest open alert, the benchmarks with open alerts first, then others by name.
+ */
 async function defaultSelection(path: string, signal: AbortSignal): Promise<Partial<Selection>> {
   const first = (kind: string, count: number) =>
     api.list<DimensionJson>(`${path}/${kind}`, { per_page: count, sort: 'name' }, signal).then((r) => r.data);
-  const [branches, testbeds, measures, benchmarks] = await Promise.all([
-    api
-      .list<DimensionJson>(`${path}/branches`, { name: 'main', per_page: 1 }, signal)
-      .then((r) => (r.data.length ? r.data : first('branches', 1))),
-    first('testbeds', 1),
+  const [latest, open, measures, benchmarks] = await Promise.all([
+    api.list<ReportJson>(`${path}/reports`, { per_page: 1 }, signal).then((r) => r.data[0]),
+    api.list<AlertJson>(`${path}/alerts`, { status: 'active', per_page: 255 }, signal).then((r) => r.data),
     first('measures', 1),
     first('benchmarks', PERF_IMAGE_LINES_MAX),
   ]);
+  if (!latest) return {};
+  const here = open.filter(
+    (a) => a.threshold.branch.uuid === latest.branch.uuid && a.threshold.testbed.uuid === latest.testbed.uuid,
+  );
+  const measure = here[0]?.measure.uuid ?? measures[0]?.uuid;
+  const alerted = here.filter((a) => a.measure.uuid === measure).map((a) => a.benchmark.uuid);
   return {
-    branches: branches.slice(0, 1).map((d) => d.uuid),
-    testbeds: testbeds.map((d) => d.uuid),
-    measures: measures.map((d) => d.uuid),
-    benchmarks: benchmarks.map((d) => d.uuid),
+    branches: [latest.branch.uuid],
+    testbeds: [latest.testbed.uuid],
+    measures: measure ? [measure] : [],
+    benchmarks: [...new Set([...alerted, ...benchmarks.map((b) => b.uuid)])].slice(0, PERF_IMAGE_LINES_MAX),
   };
 }
 
@@ -124,6 +131,17 @@ export function Explorer({ ctx }: { ctx: ProjectContext }) {
   return (
     <div class="explorer">
       <aside class="explorer-side" aria-label="Choose what to plot">
+        <a
+          class="skip-to-plot"
+          href="#plot"
+          onClick={(event) => {
+            // The plot, without tabbing through every checkbox of the picker.
+            event.preventDefault();
+            document.querySelector<HTMLElement>('.explorer-main [data-testid=perf-plot]')?.focus();
+          }}
+        >
+          Skip to the plot
+        </a>
         <div class="tabs small" role="group" aria-label="Dimension to choose">
           {DIMENSION_TABS.map((tab) => (
             <button

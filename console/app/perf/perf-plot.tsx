@@ -295,15 +295,16 @@ export function PerfPlot({
     const order = data.series.map((_, i) => i).filter((i) => !hidden.has(i));
     if (order.length === 0) return;
     let series = hover?.series ?? order[0]!;
-    let idx = hover?.idx ?? -1;
-    if (dy !== 0) series = order[(order.indexOf(series) + dy + order.length) % order.length]!;
+    if (hover && dy !== 0) series = order[(order.indexOf(series) + dy + order.length) % order.length]!;
     const ys = data.series[series]!.y;
-    const step = dx === 0 ? 1 : dx;
-    let i = dx === 0 && idx >= 0 ? idx : idx + step;
-    if (dx === 0 && (ys[i] === null || ys[i] === undefined)) i = 0;
+    // The first key starts from the newest point, what people look at first; then steps from where it is.
+    const start = !hover;
+    const step = start ? -1 : dx === 0 ? 1 : dx;
+    let i = start ? ys.length - 1 : dx === 0 ? hover.idx : hover.idx + step;
+    if (dx === 0 && !start && (ys[i] === null || ys[i] === undefined)) i = 0;
     while (i >= 0 && i < ys.length && (ys[i] === null || ys[i] === undefined)) i += step;
     if (i < 0 || i >= ys.length) return;
-    idx = i;
+    const idx = i;
     const s = data.series[series]!;
     setHover({
       series,

@@ -23,6 +23,7 @@ import {
   parseSelection,
   permutations,
   selectionQuery,
+  type DimensionTab,
   type Selection,
 } from './selection.js';
 import { buildPlotData, logAxis, plotTitle } from './series.js';
@@ -38,7 +39,10 @@ const TAB_LABELS = {
  * With nothing chosen yet, a first view of what matters: the branch and testbed of the most recent report, the
  * measure of their newest open alert, the benchmarks with open alerts first, then others by name.
  */
-async function defaultSelection(path: string, signal: AbortSignal): Promise<Partial<Selection>> {
+async function defaultSelection(
+  path: string,
+  signal: AbortSignal,
+): Promise<Pick<Selection, DimensionTab> | undefined> {
   const first = (kind: string, count: number) =>
     api.list<DimensionJson>(`${path}/${kind}`, { per_page: count, sort: 'name' }, signal).then((r) => r.data);
   const [latest, open, measures, benchmarks] = await Promise.all([
@@ -47,7 +51,7 @@ async function defaultSelection(path: string, signal: AbortSignal): Promise<Part
     first('measures', 1),
     first('benchmarks', PERF_IMAGE_LINES_MAX),
   ]);
-  if (!latest) return {};
+  if (!latest) return undefined;
   const here = open.filter(
     (a) => a.threshold.branch.uuid === latest.branch.uuid && a.threshold.testbed.uuid === latest.testbed.uuid,
   );
@@ -81,7 +85,7 @@ export function Explorer({ ctx }: { ctx: ProjectContext }) {
     const controller = new AbortController();
     defaultSelection(ctx.path, controller.signal).then(
       (defaults) => {
-        if (!controller.signal.aborted && isComplete(defaults as Selection))
+        if (!controller.signal.aborted && defaults && isComplete(defaults))
           setQuery(selectionQuery({ ...selection, ...defaults }));
       },
       () => undefined,

@@ -176,6 +176,7 @@ describe('alerts list (Chromium)', () => {
     expect(await main.textContent()).toMatch(/^encode.*main · linux/);
     await main.getByRole('button', { name: 'Show the 2 alerts on encode' }).click();
     await expect.poll(() => rows.count()).toBe(4);
+    await shot(page, 'alerts');
     const runs = await rows.locator('td[data-label=Ran]').allTextContents();
     const ran = (d: number) =>
       new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' }).format(day(d));
@@ -270,6 +271,7 @@ describe('report, alert and threshold pages (Chromium)', () => {
       .getByText(/^\+\d+(\.\d)? %$/)
       .waitFor();
     expect(await page.locator('.facts dd.mono').textContent()).toMatch(/^#\d+ [0-9a-f]{40}$/);
+    await page.getByRole('link', { name: 'the report before' }).waitFor();
     await shot(page, 'alert');
     await page.getByRole('link', { name: 'the report before' }).click();
     const before = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' }).format(
@@ -291,6 +293,7 @@ describe('report, alert and threshold pages (Chromium)', () => {
     const plot = page.locator('[data-testid=perf-plot][data-ready]');
     await plot.waitFor();
     expect(await plot.getAttribute('aria-label')).toMatch(/^Latency on feature · linux with its limits/);
+    await shot(page, 'threshold');
   });
 });
 

@@ -113,7 +113,8 @@ export async function alertJsons(
     const metric = metrics.get(BigInt(alert.metric_id)) as IngestedMetric;
     const report = await r.reports.find({ id: alert.report_id });
     if (!metric || !report || !metric.tested) continue;
-    out.push(...(await alertsJson(r, project, report.uuid, [{ alert, metric }])));
+    const version = await r.versions.find({ id: report.version_id });
+    out.push(...(await alertsJson(r, project, report, version, [{ alert, metric }])));
   }
   return out;
 }

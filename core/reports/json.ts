@@ -1,4 +1,11 @@
-import { branchJson, dimensionJson, measureJson, modelJson, thresholdJson } from '../dimensions/json.js';
+import {
+  branchJson,
+  dimensionJson,
+  measureJson,
+  modelJson,
+  thresholdJson,
+  versionJson,
+} from '../dimensions/json.js';
 import { projectJson, publicUserJson } from '../schemas/accounts.js';
 import { iso } from '../schemas/common.js';
 import type { ThresholdJson } from '../schemas/dimensions.js';
@@ -8,7 +15,9 @@ import type {
   DimensionRecord,
   MeasureRecord,
   ProjectRecord,
+  ReportRecord,
   ThresholdRecord,
+  VersionRecord,
 } from '../storage/records.js';
 import type { ReadRepositories } from '../storage/storage.js';
 import type { Tested } from './boundary-job.js';
@@ -66,7 +75,8 @@ function results(project: ProjectRecord, metrics: readonly IngestedMetric[], ite
 export async function alertsJson(
   r: ReadRepositories,
   project: ProjectRecord,
-  reportUuid: string,
+  report: ReportRecord,
+  version: VersionRecord | undefined,
   alerts: readonly { alert: AlertRecord; metric: IngestedMetric }[],
 ): Promise<AlertJson[]> {
   const thresholds = new Map<number, ThresholdJson>();
@@ -80,7 +90,7 @@ export async function alertsJson(
     }
     out.push({
       uuid: alert.uuid,
-      report: reportUuid,
+      report: report.uuid,
       iteration: metric.iteration,
       benchmark: dimensionJson(project, metric.benchmark),
       measure: measureJson(project, metric.measure as MeasureRecord),
@@ -89,6 +99,8 @@ export async function alertsJson(
       boundary: metric.boundary ?? { baseline: null, lower_limit: null, upper_limit: null },
       limit: alert.boundary_limit,
       status: alert.status,
+      start_time: iso(report.start_time),
+      version: versionJson(version),
       created: iso(alert.created),
       modified: iso(alert.modified),
     });
@@ -139,7 +151,7 @@ export async function reportJson(
     ...(expand
       ? {
           results: results(project, data.metrics ?? [], counts.results.length),
-          alerts: await alertsJson(r, project, report.uuid, data.alerts ?? []),
+          alerts: await alertsJson(r, project, report, data.version, data.alerts ?? []),
         }
       : {}),
     counts,

@@ -12,6 +12,7 @@ import {
   newModelSchema,
   thresholdSchema,
   updateStartPointSchema,
+  versionSchema,
 } from './dimensions.js';
 
 /** Wire format of reports, runs, metrics, boundaries and alerts. */
@@ -114,6 +115,10 @@ export const alertSchema = z.object({
   boundary: boundarySchema,
   limit: z.enum(['lower', 'upper']),
   status: alertStatusSchema,
+  start_time: dateTimeSchema.describe(
+    "The report's start time: when the benchmarks ran (created is when the report reached the API)",
+  ),
+  version: versionSchema.nullable().describe("The report's version: its number and commit hash"),
   created: dateTimeSchema,
   modified: dateTimeSchema,
 });

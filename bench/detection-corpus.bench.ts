@@ -1,6 +1,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { alertLimit, evaluateModel, type Bmf, type ModelParams, type ModelPlugin } from '../core/index.js';
+import {
+  alertLimit,
+  DETECTION_DEFAULTS,
+  detectChangePoints,
+  evaluateModel,
+  type Bmf,
+  type DetectionParams,
+  type ModelParams,
+  type ModelPlugin,
+} from '../core/index.js';
 import deltaIqr from '../plugins/models/delta-iqr.js';
 import iqr from '../plugins/models/iqr.js';
 import logNormal from '../plugins/models/log-normal.js';
@@ -17,12 +26,14 @@ import zScore from '../plugins/models/z-score.js';
  * punished, TP/FP/FN summed over the corpus. "alerts" scores every alert; "onsets" only alerts whose previous
  * point did not alert (a gate keeps alerting until its history absorbs a step). static is left out: its limits
  * are absolute, and no one setting fits every series.
+ *
+ * The change-point detector (core/detection) is scored the same way on whole series, at its defaults and at
+ * Otava's (max_pvalue 0.001); its detections are already onsets, so it has one row per setting.
  */
 const K = 3;
 const HISTORY = 64;
 const corpus =
-  process.env.BENCHTRACK_DETECTION_CORPUS ??
-  join(import.meta.dirname, '..', '..', 'shared', 'fixtures', 'detection');
+  process.env.BENCHTRACK_DETECTION_CORPUS ?? join(import.meta.dirname, '..', 'test', 'fixtures', 'detection');
 const expectedFile = join(corpus, 'EXPECTED.json');
 if (!existsSync(expectedFile)) {
   // the corpus lives outside the repository; say so loudly, but do not fail `npm run bench` without it
@@ -128,6 +139,40 @@ for (const [plugin, raw] of models) {
       false_positives_on_controls: { value: controlFp },
     };
   }
+}
+const detectors: [string, DetectionParams][] = [
+  ['change points (defaults)', DETECTION_DEFAULTS],
+  ['change points (Otava defaults)', { ...DETECTION_DEFAULTS, max_pvalue: 0.001 }],
+];
+for (const [name, params] of detectors) {
+  const total = { tp: 0, fp: 0, fn: 0 };
+  let controlFp = 0;
+  for (const { values, truth, optional } of series) {
+    const detected = detectChangePoints(Float64Array.from(values), params).map((point) => point.index);
+    const s = score(detected, truth, optional);
+    total.tp += s.tp;
+    total.fp += s.fp;
+    total.fn += s.fn;
+    if (truth.length === 0) controlFp += s.fp;
+  }
+  const { precision, recall, f1: f } = f1(total);
+  rows.push([
+    name,
+    `p<${params.max_pvalue} w${params.window_len}`,
+    String(total.tp),
+    String(total.fp),
+    String(total.fn),
+    precision.toFixed(3),
+    recall.toFixed(3),
+    f.toFixed(3),
+    String(controlFp),
+  ]);
+  bmf[`detection_corpus/change_points/p_${params.max_pvalue}`] = {
+    precision: { value: precision },
+    recall: { value: recall },
+    f1: { value: f },
+    false_positives_on_controls: { value: controlFp },
+  };
 }
 const header = ['model', 'scoring', 'TP', 'FP', 'FN', 'precision', 'recall', 'F1', 'FP on controls'];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));

@@ -1,4 +1,12 @@
-import { alertLimit, evaluateModel, type Bmf, type ModelParams, type ModelPlugin } from '../core/index.js';
+import {
+  alertLimit,
+  DETECTION_DEFAULTS,
+  detectChangePoints,
+  evaluateModel,
+  type Bmf,
+  type ModelParams,
+  type ModelPlugin,
+} from '../core/index.js';
 import deltaIqr from '../plugins/models/delta-iqr.js';
 import iqr from '../plugins/models/iqr.js';
 import logNormal from '../plugins/models/log-normal.js';
@@ -15,6 +23,10 @@ import { Random } from './lib/random.js';
  * 100·(1 + step) plus the same noise (an upper alert is a detection). Every model sees the same series.
  * Reported per model at its usual settings (upper boundary only: a step up is a latency regression): the
  * share of steps caught by the first point after them, and false alerts per 1,000 unchanged points.
+ *
+ * The change-point detector (core/detection, default settings) is scored on whole histories instead: 64 points,
+ * the step, 64 more. A step counts as found when a change point lies within ±3 points of it (the corpus
+ * margin); false change points are counted on unchanged series of 128 points, per 1,000 points.
  */
 const LEVEL = 100;
 const HISTORY = 64;
@@ -97,5 +109,56 @@ process.stderr.write(
   `\n== detection: first point after a step caught (%), false alerts per 1,000 unchanged points ==\n` +
     `history ${HISTORY} points at level ${LEVEL}, Gaussian noise; ${STEP_TRIALS} trials per step, ${UNCHANGED_TRIALS} unchanged\n` +
     `${line(header)}\n${rows.map(line).join('\n')}\n`,
+);
+
+const AFTER = 64;
+const DETECTOR_STEP_TRIALS = 200;
+const DETECTOR_UNCHANGED_SERIES = 400;
+const MARGIN = 3;
+
+/** Detector series: HISTORY points at the level, then AFTER points at level·(1 + step), noise of CV. */
+function detectorSeries(count: number, cv: number, step: number, seed: number): Float64Array[] {
+  const random = new Random(seed);
+  return Array.from({ length: count }, () =>
+    Float64Array.from(
+      { length: HISTORY + AFTER },
+      (_, i) => LEVEL * (i < HISTORY ? 1 : 1 + step) * (1 + cv * random.normal()),
+    ),
+  );
+}
+
+const detectorRows: string[][] = [];
+for (const [c, cv] of CVS.entries()) {
+  const found = STEPS.map((step, s) => {
+    const hits = detectorSeries(DETECTOR_STEP_TRIALS, cv, step, 5000 + 100 * c + s).filter((series) =>
+      detectChangePoints(series, DETECTION_DEFAULTS).some((p) => Math.abs(p.index - HISTORY) <= MARGIN),
+    ).length;
+    return hits / DETECTOR_STEP_TRIALS;
+  });
+  const unchanged = detectorSeries(DETECTOR_UNCHANGED_SERIES, cv, 0, 9000 + c);
+  const falsePoints = unchanged.reduce(
+    (n, series) => n + detectChangePoints(series, DETECTION_DEFAULTS).length,
+    0,
+  );
+  const falsePer1000 = (falsePoints / (DETECTOR_UNCHANGED_SERIES * (HISTORY + AFTER))) * 1000;
+  detectorRows.push(['change points (defaults)', pct(cv), ...found.map(pct), falsePer1000.toFixed(2)]);
+  const metrics: Bmf[string] = { false_change_points_per_1000: { value: falsePer1000 } };
+  STEPS.forEach(
+    (step, i) => (metrics[`detection_rate_step_${Math.round(step * 100)}pct`] = { value: found[i]! * 100 }),
+  );
+  bmf[`detection/change_points/cv_${Math.round(cv * 100)}pct`] = metrics;
+}
+const { window_len, max_pvalue, min_magnitude } = DETECTION_DEFAULTS;
+const detectorHeader = ['detector', 'CV', ...STEPS.map((s) => `+${pct(s)}`), 'false/1000'];
+const dWidths = detectorHeader.map((h, i) =>
+  Math.max(h.length, ...detectorRows.map((r) => (r[i] ?? '').length)),
+);
+const dLine = (cells: string[]) =>
+  cells.map((cell, i) => (i < 2 ? cell.padEnd(dWidths[i] ?? 0) : cell.padStart(dWidths[i] ?? 0))).join('  ');
+process.stderr.write(
+  `\n== detection: change-point detector over whole histories, step found within ±${MARGIN} (%), false change points per 1,000 unchanged points ==\n` +
+    `${HISTORY} points, step, ${AFTER} points; window_len ${window_len}, max_pvalue ${max_pvalue}, min_magnitude ${min_magnitude}; ` +
+    `${DETECTOR_STEP_TRIALS} series per step, ${DETECTOR_UNCHANGED_SERIES} unchanged series of ${HISTORY + AFTER} points\n` +
+    `${dLine(detectorHeader)}\n${detectorRows.map(dLine).join('\n')}\n`,
 );
 process.stdout.write(`${JSON.stringify(bmf)}\n`);

@@ -6,6 +6,7 @@
  *   (b) 255 permutations x 100 points
  *   (c) GET /v0/server/version while (b) runs in a loop (the event loop must stay free)
  *   (d) a PNG of 8 lines x 1,000 points, uncached
+ *   (e) the change points of (a)'s series (GET .../perf/changes), uncached and cached, and the ratio to (a)
  * The seeded table is time-ordered as ingest leaves it; the bench measures the bare SQL on it, then clusters it
  * by series (the compaction the service runs in the background) and measures everything on the result.
  *
@@ -202,6 +203,14 @@ try {
   looping = false;
   await loop;
 
+  // (e) the change points of (a)'s 8 series: each request varies max_pvalue by a hair, so the per-series cache
+  // never answers (uncached: perf query + detection in a worker); then the same URL again (cached)
+  const changesUrl = (k: number) =>
+    `${server.url}/v0/projects/perf/perf/changes?${queryA}&max_pvalue=${(0.0005 + k * 1e-12).toPrecision(15)}`;
+  let k = 0;
+  const changes = summarize(await collect(20, () => fetchTimed(changesUrl(k++))));
+  const changesCached = summarize(await collect(20, () => fetchTimed(changesUrl(0))));
+
   let n = 0;
   const image = summarize(
     await collect(20, () =>
@@ -227,6 +236,20 @@ try {
       `p50 ${b.p50Ms.toFixed(1)} ms, p99 ${b.p99Ms.toFixed(1)} ms (${floor.rowsB} points)`,
     )
     .ratio('perf/b 255 x 100', 'bare DuckDB SQL', b.p50Ms, floor.b.p50Ms)
+    .add(
+      'perf/e changes of a',
+      'latency',
+      ms(changes),
+      `p50 ${changes.p50Ms.toFixed(1)} ms, p99 ${changes.p99Ms.toFixed(1)} ms`,
+    )
+    .ratio('perf/e changes of a', 'the perf query (a)', changes.p50Ms, a.p50Ms)
+    .add(
+      'perf/e changes of a, cached',
+      'latency',
+      ms(changesCached),
+      `p50 ${changesCached.p50Ms.toFixed(1)} ms, p99 ${changesCached.p99Ms.toFixed(1)} ms`,
+    )
+    .ratio('perf/e changes of a, cached', 'the perf query (a)', changesCached.p50Ms, a.p50Ms)
     .add(
       'perf/c version during b',
       'latency',

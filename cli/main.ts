@@ -21,6 +21,7 @@ const MODULES: Record<CommandModule, () => Promise<Register>> = {
   run: async () => (await import('./commands/run.js')).registerRunCommand,
   mock: async () => (await import('./commands/mock.js')).registerMockCommand,
   parse: async () => (await import('./commands/parse.js')).registerParseCommand,
+  detect: async () => (await import('./commands/detect.js')).registerDetectCommand,
   adapters: async () => (await import('./commands/adapters.js')).registerAdaptersCommand,
   organization: async () => (await import('./commands/organization.js')).registerOrganizationCommands,
   project: async () => (await import('./commands/project.js')).registerProjectCommands,

@@ -6,6 +6,7 @@ import {
   DimensionsService,
   MembersService,
   OrganizationsService,
+  PerfChangesService,
   PerfService,
   PlotsService,
   ProjectsService,
@@ -16,6 +17,7 @@ import {
   type ServiceContext,
 } from '../core/index.js';
 import { computeBoundaries } from '../workers/boundaries.js';
+import { detectInPool } from '../workers/change-points.js';
 import { shapePerf } from '../workers/perf-shape.js';
 import { renderPlotImage } from '../workers/plot-image.js';
 import { Authenticator } from './auth.js';
@@ -43,6 +45,7 @@ export interface RouteContext {
   readonly reports: ReportsService;
   readonly alerts: AlertsService;
   readonly perf: PerfService;
+  readonly changes: PerfChangesService;
   readonly plots: PlotsService;
   /** The context the services share (for functions that are not services). */
   readonly services: ServiceContext;
@@ -63,6 +66,7 @@ export function createRouteContext(deps: AppDependencies): RouteContext {
     boundaries: (job) => computeBoundaries(deps.pool, job),
     perfShaper: (input, format) => shapePerf(deps.pool, input, format),
     renderImage: (input) => renderPlotImage(deps.pool, input),
+    changePoints: (job) => detectInPool(deps.pool, job),
     now,
   };
   const apiTokens = new ApiTokensService(services);
@@ -85,6 +89,7 @@ export function createRouteContext(deps: AppDependencies): RouteContext {
     reports: new ReportsService(services),
     alerts: new AlertsService(services),
     perf,
+    changes: new PerfChangesService(services),
     plots: new PlotsService(services, perf),
     services,
     heavy: holdHeavyPlace(deps.heavyLimit ?? defaultHeavyLimit()),

@@ -4,7 +4,7 @@ import { Piscina } from 'piscina';
 import { WorkerError, type Logger } from '../core/index.js';
 
 /** Worker tasks by name; each is a module `workers/tasks/<name>` whose default export is a pure function. */
-export type TaskName = 'probe' | 'boundaries' | 'plot-image' | 'perf-shape';
+export type TaskName = 'probe' | 'boundaries' | 'plot-image' | 'perf-shape' | 'change-points';
 
 export interface WorkerPoolOptions {
   /** Threads kept alive even when idle. */

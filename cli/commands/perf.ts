@@ -27,6 +27,10 @@ interface PerfOptions {
   csv?: boolean;
   image?: string;
   title?: string;
+  changes?: boolean;
+  maxPvalue?: string;
+  minMagnitude?: string;
+  windowLen?: string;
 }
 
 function selection(command: Command): Command {
@@ -64,6 +68,7 @@ export function registerPerfCommands(program: Command): void {
         'benchtrack perf my-project --branches main,feature --testbeds ci-linux --benchmarks parse --measures latency --table markdown',
         'benchtrack perf my-project --branches main --testbeds ci-linux --benchmarks parse --measures latency --csv > parse.csv',
         'benchtrack perf my-project --branches main --testbeds ci-linux --benchmarks parse --measures latency --image parse.png',
+        'benchtrack perf my-project --branches main --testbeds ci-linux --benchmarks parse,render --measures latency --changes --table',
       ],
       notes: `Table styles: ${TABLE_STYLE_NAMES.join(', ')} (default ascii). At most 255 branch x testbed x benchmark x measure combinations.`,
     },
@@ -72,12 +77,37 @@ export function registerPerfCommands(program: Command): void {
         .addOption(new Option('--table [style]', 'print a table instead of JSON').choices(TABLE_STYLE_NAMES))
         .option('--csv', 'print CSV instead of JSON')
         .option('--image <file>', 'write a PNG plot of the first measure to this file')
-        .option('--title <title>', 'title of the --image'),
+        .option('--title <title>', 'title of the --image')
+        .option('--changes', "print each series' change points (JSON, or a --table) instead of its points")
+        .option('--max-pvalue <p>', 'with --changes: significance level (default 0.0005)')
+        .option('--min-magnitude <fraction>', 'with --changes: smallest relative change kept (default 0)')
+        .option('--window-len <points>', 'with --changes: points per sliding window (default 50)'),
     async (ctx, [project], o) => {
       if ([o.table !== undefined, o.csv, o.image !== undefined].filter(Boolean).length > 1) {
         throw new UsageError('choose one of --table, --csv and --image');
       }
       const path = `/v0/projects/${segment(project ?? '')}/perf`;
+      if (o.changes) {
+        if (o.csv || o.image)
+          throw new UsageError('--changes prints JSON or a --table, not --csv or --image');
+        const query = {
+          ...perfQuery(o),
+          max_pvalue: o.maxPvalue,
+          min_magnitude: o.minMagnitude,
+          window_len: o.windowLen,
+        };
+        const response = await ctx.client.get(`${path}/changes`, {
+          query,
+          schema: ctx.core.perfChangesSchema,
+        });
+        if (o.table === undefined) return ctx.print(response);
+        const { changesTable } = await import('../lib/changes-table.js');
+        process.stdout.write(changesTable(response.data, o.table === true ? 'ascii' : o.table));
+        return;
+      }
+      if (o.maxPvalue ?? o.minMagnitude ?? o.windowLen) {
+        throw new UsageError('--max-pvalue, --min-magnitude and --window-len go with --changes');
+      }
       if (o.csv || o.image) {
         const query = o.csv ? { ...perfQuery(o), format: 'csv' } : { ...perfQuery(o), title: o.title };
         const response = await ctx.client.get(o.csv ? path : `${path}/img`, { query, binary: true });

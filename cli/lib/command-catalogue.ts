@@ -3,6 +3,7 @@ export type CommandModule =
   | 'run'
   | 'mock'
   | 'parse'
+  | 'detect'
   | 'adapters'
   | 'organization'
   | 'project'
@@ -41,6 +42,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: 'parse',
     module: 'parse',
     description: 'Parse benchmark harness output into BMF (Benchmark Metric Format) and print it',
+  },
+  {
+    name: 'detect',
+    module: 'detect',
+    description: 'Find the change points of a series of values (offline: a JSON file or stdin)',
   },
   {
     name: 'adapters',

@@ -1,5 +1,6 @@
 import type { Mailer } from '../accounts/mailer.js';
 import type { LiveConfig, Tokens } from '../accounts/tokens.js';
+import type { ChangePointEngine } from '../detection/columns.js';
 import type { Logger } from '../logging.js';
 import type { BoundaryColumns } from '../models/boundary-columns.js';
 import type { PerfShapeInput } from '../perf/shape.js';
@@ -36,5 +37,7 @@ export interface ServiceContext {
   readonly boundaries: BoundaryEngine;
   readonly perfShaper: PerfShaper;
   readonly renderImage: ImageRenderer;
+  /** Change-point detection of many series (in worker threads). */
+  readonly changePoints: ChangePointEngine;
   readonly now: () => Date;
 }

@@ -3,6 +3,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   newPlotSchema,
+  perfChangesQuerySchema,
+  perfChangesSchema,
   perfImageQuerySchema,
   perfQuerySchema,
   perfSchema,
@@ -74,6 +76,23 @@ export function perfRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
         // already serialized: the bytes go out as they are, gzipped when large and accepted
         return reply.send((await encodeBody(request, reply, body)) as never);
       },
+    );
+
+    app.get(
+      '/projects/:project/perf/changes',
+      {
+        schema: {
+          tags: ['perf'],
+          summary:
+            'Change points of each series the perf query selects (E-divisive with a t-test), with the metric, report and version that start each new regime',
+          security,
+          params: projectParams,
+          querystring: perfChangesQuerySchema,
+          response: { 200: perfChangesSchema },
+        },
+      },
+      async (request) =>
+        ctx.changes.changes(await ctx.auth.optional(request), request.params.project, request.query),
     );
 
     app.get(

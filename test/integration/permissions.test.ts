@@ -519,6 +519,12 @@ function reportEndpoints(): Endpoint[] {
     },
     { name: 'perf query', method: 'GET', path: (p) => `/v0/projects/${p}/perf?${perfQuery}`, ...read },
     {
+      name: 'perf changes',
+      method: 'GET',
+      path: (p) => `/v0/projects/${p}/perf/changes?${perfQuery}`,
+      ...read,
+    },
+    {
       name: 'perf image',
       method: 'GET',
       path: (p, n) => `/v0/projects/${p}/perf/img?${perfQuery}&title=call-${n}`,

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { detectionParamsSchema } from '../detection/params.js';
+import { projectSchema } from './accounts.js';
+import { dateTimeSchema, uuidSchema } from './common.js';
+import { branchSchema, dimensionSchema, measureSchema } from './dimensions.js';
+import { perfQuerySchema } from './perf.js';
+import { metricSchema } from './reports.js';
+
+/** The perf query's selection (branches, heads, testbeds, benchmarks, measures, time window) plus the detector's settings. */
+export const perfChangesQuerySchema = perfQuerySchema
+  .omit({ format: true, threshold_models: true })
+  .extend(detectionParamsSchema.shape);
+export type PerfChangesQuery = z.output<typeof perfChangesQuerySchema>;
+
+/** One change point, told by the first point of the new regime. */
+export const changePointSchema = z.object({
+  index: z
+    .int()
+    .describe('Position in the series (0-based, oldest first) of the first point after the change'),
+  report: uuidSchema,
+  iteration: z.int(),
+  start_time: dateTimeSchema,
+  version: z.object({ number: z.int(), hash: z.string().nullable() }),
+  metric: metricSchema,
+  before: z.number().describe('Mean of the segment before the change'),
+  after: z.number().describe('Mean of the segment from this point to the next change'),
+  change: z.number().nullable().describe('Relative change, after / before - 1 (null when before is 0)'),
+  p_value: z.number().describe('Two-sided Student t-test of the two segments'),
+});
+
+export const perfChangesSchema = z.object({
+  project: projectSchema,
+  start_time: dateTimeSchema.nullable(),
+  end_time: dateTimeSchema.nullable(),
+  results: z.array(
+    z.object({
+      branch: branchSchema,
+      testbed: dimensionSchema,
+      benchmark: dimensionSchema,
+      measure: measureSchema,
+      points: z.int().describe('Points in the series the detector read'),
+      change_points: z.array(changePointSchema),
+    }),
+  ),
+});
+export type PerfChangesJson = z.infer<typeof perfChangesSchema>;

@@ -1,6 +1,6 @@
 import { PluginError } from '../errors.js';
 import type { PluginRegistry } from '../plugins/registry.js';
-import type { ModelRecord, ThresholdRecord } from '../storage/records.js';
+import type { HistoryColumns, ModelRecord, ThresholdRecord } from '../storage/records.js';
 import type { WriteRepositories } from '../storage/storage.js';
 import type { BoundaryJobInput } from '../services/context.js';
 import { modelParamsOf } from '../dimensions/threshold-models.js';
@@ -18,6 +18,16 @@ export interface JobMetric {
   readonly value: number;
 }
 
+/** A report's boundary job, and the stored history it was built from (change points are confirmed on it). */
+export interface BoundaryJob {
+  readonly job: BoundaryJobInput;
+  /** Per job entry, the index of the metric it tests. */
+  readonly metricOf: Int32Array;
+  readonly history: HistoryColumns;
+  /** Position of each tested series in `history`. */
+  readonly historyIndex: ReadonlyMap<number, number>;
+}
+
 /**
  * Builds the boundary job of a report: for every metric whose measure has a threshold with a model, its sample
  * is the same series' values of the report's earlier iterations (newest first; iteration k sees k-1..0, as
@@ -31,7 +41,7 @@ export async function buildBoundaryJob(
   metrics: readonly JobMetric[],
   tested: ReadonlyMap<number, Tested>,
   now: Date,
-): Promise<{ job: BoundaryJobInput; metricOf: Int32Array }> {
+): Promise<BoundaryJob> {
   const metricOf: number[] = [];
   metrics.forEach((m, i) => tested.has(m.measureId) && metricOf.push(i));
   const measureOfSeries = new Map(
@@ -77,6 +87,8 @@ export async function buildBoundaryJob(
   return {
     job: { offsets, values: Float64Array.from(values), modelIndex, models },
     metricOf: Int32Array.from(metricOf),
+    history,
+    historyIndex,
   };
 }
 

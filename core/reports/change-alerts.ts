@@ -4,6 +4,7 @@ import type { ModelParams } from '../plugins/contracts.js';
 import type { PluginRegistry } from '../plugins/registry.js';
 import type { ServiceContext } from '../services/context.js';
 import type { HistoryColumns } from '../storage/records.js';
+import type { ReadRepositories } from '../storage/storage.js';
 import type { Tested } from './boundary-job.js';
 
 /** Points of the earlier answer within this distance of a change point mean it was already confirmed. */
@@ -16,6 +17,8 @@ export interface ChangeCandidate {
   readonly tested: Tested;
   /** The series' earlier values and their metric ids, newest first (this report's earlier iterations first). */
   readonly earlier: { readonly values: Float64Array; readonly ids: BigInt64Array };
+  /** Indexes (oldest first) of the earlier metrics that already carry a change-point alert of this threshold. */
+  readonly alerted: readonly number[];
 }
 
 /** A change point a report confirmed: the alert to raise on the metric that starts the new regime. */
@@ -34,9 +37,8 @@ export function changeSettingsOf(registry: PluginRegistry, tested: Tested): Dete
 
 /**
  * The change points a report confirms. Each candidate's series (oldest first) is detected twice in the worker
- * pool: without its new value and with it. Only change points with at least two points from them on count (a
- * lone outlier at the end of a series looks like a one-point regime). A change point of the second answer with
- * no point of the first within {@link KNOWN_MARGIN} is new: this value confirmed it. It is kept when the side it moved to has a
+ * pool: without its new value and with it; {@link newlyConfirmed} tells which points the new value confirmed.
+ * Each is kept when the side it moved to has a
  * boundary b and its p-value is below 1 − b. A point already found without the new value was confirmed (and
  * alerted) by an earlier report, so each change point is alerted once.
  */
@@ -60,16 +62,18 @@ export async function confirmChanges(
     series.forEach((s, i) => values.set(s, offsets[i] as number));
     const found = await ctx.changePoints({ offsets, values, params: settings });
     group.forEach((candidate, k) => {
+      const rows = (i: number) => range(found.offsets[i] as number, found.offsets[i + 1] as number);
+      const known = rows(2 * k).map((j) => found.index[j] as number);
+      const all = rows(2 * k + 1);
       const length = candidate.earlier.values.length;
-      // a regime of one point is not confirmed (a lone outlier never alerts): the index must leave two after it
-      const rows = (i: number, last: number) =>
-        range(found.offsets[i] as number, found.offsets[i + 1] as number).filter(
-          (j) => (found.index[j] as number) < last,
-        );
-      const known = rows(2 * k, length - 1).map((j) => found.index[j] as number);
-      for (const j of rows(2 * k + 1, length)) {
-        const index = found.index[j] as number;
-        if (known.some((at) => Math.abs(at - index) <= KNOWN_MARGIN)) continue;
+      const alerted = candidate.alerted;
+      for (const n of newlyConfirmed(
+        known,
+        all.map((j) => found.index[j] as number),
+        length,
+        alerted,
+      )) {
+        const j = all[n] as number;
         const change = {
           before: found.before[j] as number,
           after: found.after[j] as number,
@@ -78,7 +82,7 @@ export async function confirmChanges(
         const side = sideOf(modelParamsOf(candidate.tested.model), change);
         if (side)
           confirmed.push({
-            metric_id: idAt(candidate, index),
+            metric_id: idAt(candidate, found.index[j] as number),
             tested: candidate.tested,
             boundary_limit: side,
             change,
@@ -87,6 +91,29 @@ export async function confirmChanges(
     });
   }
   return confirmed;
+}
+
+/**
+ * Which change points (positions in `found`, the indexes detected once a new value is appended to a series of
+ * `length` points) the new value confirms. `known` are the indexes detected without it, `alerted` those already
+ * alerted. A point counts only with at least two values from it on (a lone outlier at the end looks like a
+ * one-point regime); it is confirmed when the answers with and without the new value both count it, and is new
+ * when no alerted point lies within {@link KNOWN_MARGIN} (answers move a point by a few indexes as data grows).
+ * Requiring two answers halves the false alerts of points that appear for one report only (bench
+ * change-confirmation), for one report more of delay.
+ */
+export function newlyConfirmed(
+  known: readonly number[],
+  found: readonly number[],
+  length: number,
+  alerted: readonly number[],
+): number[] {
+  const near = (indexes: readonly number[], index: number) =>
+    indexes.some((at) => Math.abs(at - index) <= KNOWN_MARGIN);
+  const counted = known.filter((index) => index < length - 1);
+  return found.flatMap((index, n) =>
+    index < length && near(counted, index) && !near(alerted, index) ? [n] : [],
+  );
 }
 
 /** Candidates by their detector settings (one worker job each; a report's thresholds rarely differ). */
@@ -130,17 +157,26 @@ export interface ReportMetric {
 /**
  * The metrics of a report that a change-point model tests, each with the values before it: the report's
  * earlier iterations of the same series (newest first, as the boundary job orders them), then the stored
- * history the boundary job read.
+ * history the boundary job read, and the indexes of those already alerted as change points by the same threshold.
  */
-export function changeCandidates(
+export async function changeCandidates(
+  r: ReadRepositories,
   registry: PluginRegistry,
   metrics: readonly ReportMetric[],
   history: HistoryColumns,
   historyIndex: ReadonlyMap<number, number>,
-): ChangeCandidate[] {
+): Promise<ChangeCandidate[]> {
+  const tested = metrics.filter((m) => m.tested && !m.ignored && changeSettingsOf(registry, m.tested));
+  if (tested.length === 0) return [];
+  const thresholds = [...new Set(tested.map((m) => (m.tested as Tested).threshold.id))];
+  const alerted = new Set(
+    (await r.alerts.all({ threshold_id: thresholds }))
+      .filter((alert) => alert.change_p_value !== null)
+      .map((alert) => `${alert.threshold_id}:${alert.metric_id}`),
+  );
   const candidates: ChangeCandidate[] = [];
-  for (const m of metrics) {
-    if (!m.tested || m.ignored || !changeSettingsOf(registry, m.tested)) continue;
+  for (const m of tested) {
+    if (!m.tested) continue;
     const position = historyIndex.get(m.series) as number;
     const from = history.offsets[position] as number;
     const to = history.offsets[position + 1] as number;
@@ -155,7 +191,17 @@ export function changeCandidates(
     });
     values.set(history.values.subarray(from, to), sameReport.length);
     ids.set(history.ids.subarray(from, to), sameReport.length);
-    candidates.push({ id: m.id, value: m.value, tested: m.tested, earlier: { values, ids } });
+    const threshold = m.tested.threshold.id;
+    const alertedAt = Array.from(ids).flatMap((id, k) =>
+      alerted.has(`${threshold}:${id}`) ? [ids.length - 1 - k] : [],
+    );
+    candidates.push({
+      id: m.id,
+      value: m.value,
+      tested: m.tested,
+      earlier: { values, ids },
+      alerted: alertedAt,
+    });
   }
   return candidates;
 }

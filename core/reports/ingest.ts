@@ -131,7 +131,7 @@ export async function ingest(
     series: series[i] as number,
     ignored: ignored.has(m.benchmark.id),
   }));
-  const candidates = changeCandidates(ctx.registry, reportMetrics, history, historyIndex);
+  const candidates = await changeCandidates(tx, ctx.registry, reportMetrics, history, historyIndex);
   const changes = candidates.length > 0 ? await confirmChanges(ctx, candidates) : [];
   const pointTested = reportMetrics.filter(
     (m) => !m.ignored && m.tested && !changeSettingsOf(ctx.registry, m.tested),

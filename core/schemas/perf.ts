@@ -68,6 +68,12 @@ export const perfImageQuerySchema = perfQuerySchema.omit({ format: true, thresho
   y_axis: z.enum(['auto', 'linear', 'log']).default('auto'),
   width: z.coerce.number().int().min(320).max(4000).optional(),
   height: z.coerce.number().int().min(240).max(3000).optional(),
+  changes: z
+    .stringbool()
+    .default(false)
+    .describe(
+      "true draws each series' change points (default detector settings): a dashed marker at the first point of each new regime and the mean levels before and after it",
+    ),
 });
 
 export const perfPointSchema = z.object({

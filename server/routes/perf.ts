@@ -108,12 +108,12 @@ export function perfRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const { title, x_axis, y_axis, width, height, ...keys } = request.query;
+        const { title, x_axis, y_axis, width, height, changes, ...keys } = request.query;
         const image = await ctx.perf.image(
           await ctx.auth.optional(request),
           request.params.project,
           keys,
-          { title, x_axis, y_axis, width, height },
+          { title, x_axis, y_axis, width, height, changes },
           request.headers['if-none-match'],
         );
         return sendImage(reply, image);

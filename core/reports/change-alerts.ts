@@ -99,8 +99,8 @@ export async function confirmChanges(
  * alerted. A point counts only with at least two values from it on (a lone outlier at the end looks like a
  * one-point regime); it is confirmed when the answers with and without the new value both count it, and is new
  * when no alerted point lies within {@link KNOWN_MARGIN} (answers move a point by a few indexes as data grows).
- * Requiring two answers halves the false alerts of points that appear for one report only (bench
- * change-confirmation), for one report more of delay.
+ * Requiring two answers lowers the false alerts of points that appear for one report only (2.6 to 1.8 per
+ * 1,000 reports at 5% noise, bench change-confirmation), for one report more of delay.
  */
 export function newlyConfirmed(
   known: readonly number[],

@@ -30,6 +30,11 @@ export { modelParamsSchema } from '../core/boundaries/params.js';
 export type { BoundaryRule, ModelParamRules } from '../core/boundaries/params.js';
 export { evaluateModel } from '../core/boundaries/evaluate.js';
 
+// Change-point detection, for models that confirm change points (`ModelPlugin.changePoints`).
+export { DETECTION_DEFAULTS } from '../core/detection/params.js';
+export { detectChangePoints } from '../core/detection/detect.js';
+export type { ChangePoint, DetectionParams } from '../core/detection/detect.js';
+
 // Errors a plugin may throw; the service maps them to HTTP statuses by name.
 export {
   BenchtrackError,

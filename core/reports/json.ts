@@ -6,6 +6,8 @@ import {
   thresholdJson,
   versionJson,
 } from '../dimensions/json.js';
+import { relativeChange } from '../detection/series-input.js';
+import { NotFoundError } from '../errors.js';
 import { projectJson, publicUserJson } from '../schemas/accounts.js';
 import { iso } from '../schemas/common.js';
 import type { ThresholdJson } from '../schemas/dimensions.js';
@@ -21,7 +23,7 @@ import type {
 } from '../storage/records.js';
 import type { ReadRepositories } from '../storage/storage.js';
 import type { Tested } from './boundary-job.js';
-import type { Ingested, IngestedMetric } from './ingest.js';
+import type { Ingested, IngestedMetric } from './ingested.js';
 
 export function metricJson(m: IngestedMetric) {
   return { uuid: m.uuid, value: m.value, lower_value: m.lower_value, upper_value: m.upper_value };
@@ -98,6 +100,7 @@ export async function alertsJson(
       threshold,
       boundary: metric.boundary ?? { baseline: null, lower_limit: null, upper_limit: null },
       limit: alert.boundary_limit,
+      change_point: await changePointJson(r, alert),
       status: alert.status,
       start_time: iso(report.start_time),
       version: versionJson(version),
@@ -106,6 +109,16 @@ export async function alertsJson(
     });
   }
   return out;
+}
+
+/** What a change-point alert measured, with the report that holds the metric starting the new regime. */
+async function changePointJson(r: ReadRepositories, alert: AlertRecord): Promise<AlertJson['change_point']> {
+  const { change_before: before, change_after: after, change_p_value: pValue } = alert;
+  if (before === null || after === null || pValue === null) return null;
+  const [metric] = await r.metrics.byIds([BigInt(alert.metric_id)]);
+  const report = metric && (await r.reports.find({ id: metric.report_id }));
+  if (!report) throw new NotFoundError(`the report of alert ${alert.uuid}'s metric is gone`);
+  return { report: report.uuid, before, after, change: relativeChange(before, after), p_value: pValue };
 }
 
 export type ReportCounts = ReportJson['counts'];

@@ -79,6 +79,12 @@ export const perfImageQuerySchema = perfQuerySchema
       .describe(
         'Seconds of history up to now, instead of start_time and end_time: an embedded image rolls forward',
       ),
+    changes: z
+      .stringbool()
+      .default(false)
+      .describe(
+        "true draws each series' change points (default detector settings): a dashed marker at the first point of each new regime and the mean levels before and after it",
+      ),
   })
   .superRefine((query, ctx) => {
     if (query.window !== undefined && (query.start_time !== undefined || query.end_time !== undefined)) {

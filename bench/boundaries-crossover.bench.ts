@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { pino } from 'pino';
 import { builtinModelModules } from '../plugins/models/index.js';
 import type { BoundaryJob } from '../core/index.js';
-import { computeBoundaries, INLINE_MAX_VALUES } from '../workers/boundaries.js';
+import { computeBoundaries, INLINE_MAX_VALUES } from '../workers/compute-boundaries.js';
 import { WorkerPool } from '../workers/pool.js';
 import { percentile } from './lib/measure.js';
 import { BenchReport, formatNumber } from './lib/report.js';

@@ -3,7 +3,7 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { pino } from 'pino';
 import { builtinModelModules } from '../plugins/models/index.js';
-import { computeBoundaries } from '../workers/boundaries.js';
+import { computeBoundaries } from '../workers/compute-boundaries.js';
 import { WorkerPool } from '../workers/pool.js';
 import { percentile } from './lib/measure.js';
 import { BenchReport, formatNumber } from './lib/report.js';

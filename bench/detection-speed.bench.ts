@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { DETECTION_DEFAULTS, type Bmf } from '../core/index.js';
-import { detectInPool } from '../workers/change-points.js';
+import { detectInPool } from '../workers/detect-changes.js';
 import { WorkerPool } from '../workers/pool.js';
 import { time } from './lib/measure.js';
 import { Random } from './lib/random.js';

@@ -1,11 +1,11 @@
 import { availableParallelism, loadavg } from 'node:os';
 import { pino } from 'pino';
 import { parsePlotImageInput, type PlotImageInput } from '../core/index.js';
-import { renderPlotImage } from '../workers/plot-image.js';
+import { renderPlotImage } from '../workers/render-image.js';
 import { WorkerPool } from '../workers/pool.js';
 import { renderPng } from '../workers/tasks/plot-image.js';
-import { rasterize } from '../workers/tasks/plot/rasterize.js';
-import { buildPlotSvg } from '../workers/tasks/plot/svg.js';
+import { rasterize } from '../workers/tasks/render/rasterize.js';
+import { buildPlotSvg } from '../workers/tasks/render/svg.js';
 import { time, type Timing } from './lib/measure.js';
 import { benchImage, copyImage } from './lib/plot-data.js';
 import { BenchReport, formatNumber } from './lib/report.js';

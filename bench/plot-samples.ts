@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parsePlotImageInput, type PlotImageInput } from '../core/index.js';
-import { buildPlotSvg } from '../workers/tasks/plot/svg.js';
-import { rasterize } from '../workers/tasks/plot/rasterize.js';
+import { buildPlotSvg } from '../workers/tasks/render/svg.js';
+import { rasterize } from '../workers/tasks/render/rasterize.js';
 import { benchImage, history, YEAR_START } from './lib/plot-data.js';
 import { Random } from './lib/random.js';
 

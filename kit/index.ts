@@ -26,9 +26,14 @@ export { MAX_BENCHMARK_NAME_BYTES, bmfSchema, parseBmf, parseBmfText, setOwn } f
 export type { Bmf, BmfMeasures, BmfMetric, BmfParseResult } from '../core/bmf.js';
 
 // Threshold models: the standard parameter schema, and how the service calls `limits`.
-export { modelParamsSchema } from '../core/models/params.js';
-export type { BoundaryRule, ModelParamRules } from '../core/models/params.js';
-export { evaluateModel } from '../core/models/evaluate.js';
+export { modelParamsSchema } from '../core/boundaries/params.js';
+export type { BoundaryRule, ModelParamRules } from '../core/boundaries/params.js';
+export { evaluateModel } from '../core/boundaries/evaluate.js';
+
+// Change-point detection, for models that confirm change points (`ModelPlugin.changePoints`).
+export { DETECTION_DEFAULTS } from '../core/detection/params.js';
+export { detectChangePoints } from '../core/detection/detect.js';
+export type { ChangePoint, DetectionParams } from '../core/detection/detect.js';
 
 // Errors a plugin may throw; the service maps them to HTTP statuses by name.
 export {

@@ -29,10 +29,10 @@ import {
   type Storage,
   type WorkLimit,
 } from '../core/index.js';
-import { computeBoundaries } from '../workers/boundaries.js';
-import { detectInPool } from '../workers/change-points.js';
-import { shapePerf } from '../workers/perf-shape.js';
-import { renderPlotImage } from '../workers/plot-image.js';
+import { computeBoundaries } from '../workers/compute-boundaries.js';
+import { detectInPool } from '../workers/detect-changes.js';
+import { shapePerf } from '../workers/shape-perf.js';
+import { renderPlotImage } from '../workers/render-image.js';
 import type { WorkerPool } from '../workers/pool.js';
 import { Authenticator } from './auth.js';
 import { defaultHeavyLimit } from './heavy-requests.js';

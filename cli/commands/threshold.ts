@@ -13,7 +13,7 @@ interface ModelOptions {
   removeModel?: boolean;
 }
 
-const TESTS = 'static, percentage, z_score, t_test, log_normal, iqr or delta_iqr';
+const TESTS = 'static, percentage, z_score, t_test, log_normal, iqr, delta_iqr or change_point';
 
 function modelOptions(command: Command, required: boolean): void {
   const test = new Option('--test <test>', `the model: ${TESTS}`);

@@ -24,7 +24,7 @@ export function reportFlags(command: Command): Command {
     )
     .option(
       '--threshold-test <test>',
-      'its model: static, percentage, z_score, t_test, log_normal, iqr, delta_iqr',
+      'its model: static, percentage, z_score, t_test, log_normal, iqr, delta_iqr, change_point',
       collect,
     )
     .option('--threshold-min-sample-size <n>', 'its minimum sample size, or _', collect)

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { InputError } from '../errors.js';
-import { formatParamValue } from '../models/params.js';
+import { formatParamValue } from '../boundaries/params.js';
 import type { DetectionParams } from './detect.js';
 
 /** The largest window: a window's pair sums take O(w²) memory (8 MB at 1,000 points). */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { InputError } from '../errors.js';
-import { parseModelParams } from '../models/params.js';
+import { parseModelParams } from '../boundaries/params.js';
 import type { ModelParams } from '../plugins/contracts.js';
 import type { PluginRegistry } from '../plugins/registry.js';
 import type { BranchRecord, ModelRecord, ThresholdRecord } from '../storage/records.js';

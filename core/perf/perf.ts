@@ -2,9 +2,10 @@ import { createHash } from 'node:crypto';
 import type { Caller } from '../access/permissions.js';
 import { requireProject } from '../access/resolve.js';
 import { branchJson, dimensionJson, measureJson } from '../dimensions/json.js';
+import { DETECTION_DEFAULTS } from '../detection/params.js';
 import { InputError } from '../errors.js';
 import { ImageCache } from './image-cache.js';
-import type { PlotImageInput } from '../plots/image.js';
+import type { PlotImageInput } from './image-input.js';
 import { thresholdModelJson } from '../reports/json.js';
 import { projectJson } from '../schemas/accounts.js';
 import { PERF_IMAGE_LINES_MAX, PERF_POINTS_MAX, type PerfQuery } from '../schemas/perf.js';
@@ -24,6 +25,8 @@ export interface PerfImageOptions {
   readonly height?: number | undefined;
   /** Draw the threshold limits as a band (pinned plots may turn them off). */
   readonly boundaries?: boolean;
+  /** Draw each series' change points (default detector settings). */
+  readonly changes?: boolean;
 }
 
 export interface PerfImage {
@@ -93,26 +96,47 @@ export class PerfService {
       const cached = this.#images.get(key);
       if (cached?.etag === etag) return { etag, png: cached.png, public: isPublic };
       const columns = await cappedPerf(r, selection.request);
-      return {
-        etag,
-        public: isPublic,
-        key,
-        input: imageInput(selection.permutations, columns, keys, options),
-      };
+      const ranges = permutationRanges(columns, selection.permutations.length);
+      return { etag, public: isPublic, key, permutations: selection.permutations, columns, ranges };
     });
-    if (!('input' in found)) return found;
-    const png = await this.ctx.renderImage(found.input);
+    if (!('columns' in found)) return found;
+    const { permutations, columns, ranges } = found;
+    const changes = options.changes ? await this.#changes(columns, ranges) : undefined;
+    const png = await this.ctx.renderImage(imageInput(permutations, columns, ranges, keys, options, changes));
     this.#images.set(found.key, { etag: found.etag, png });
     return { etag: found.etag, png, public: found.public };
   }
+
+  /** Each permutation's change points, detected in a worker with the default settings. */
+  async #changes(c: PerfColumns, ranges: readonly Range[]): Promise<ImageChange[][]> {
+    const offsets = new Uint32Array(ranges.length + 1);
+    ranges.forEach((r, k) => (offsets[k + 1] = (offsets[k] as number) + r.to - r.from));
+    const values = new Float64Array(offsets[ranges.length] as number);
+    ranges.forEach((r, k) => values.set(c.value.subarray(r.from, r.to), offsets[k] as number));
+    const found = await this.ctx.changePoints({ offsets, values, params: DETECTION_DEFAULTS });
+    return ranges.map((_, k) =>
+      Array.from({ length: (found.offsets[k + 1] as number) - (found.offsets[k] as number) }, (_, j) => {
+        const row = (found.offsets[k] as number) + j;
+        return {
+          index: found.index[row] as number,
+          before: found.before[row] as number,
+          after: found.after[row] as number,
+        };
+      }),
+    );
+  }
 }
 
-/** An image the cache did not hold: what to draw, and where to keep it. */
+/**
+ * An image the cache did not hold: what to draw (read in the transaction, drawn after it), and where to keep it.
+ */
 interface ImageToRender {
   readonly etag: string;
   readonly public: boolean;
   readonly key: string;
-  readonly input: PlotImageInput;
+  readonly permutations: readonly Permutation[];
+  readonly columns: PerfColumns;
+  readonly ranges: readonly Range[];
 }
 
 /**
@@ -169,19 +193,32 @@ async function shapeInput(
   };
 }
 
-/** The renderer's input: one line per permutation, x by time or version, limits and alert markers. */
-function imageInput(
-  permutations: readonly Permutation[],
-  c: PerfColumns,
-  keys: PerfKeys,
-  options: PerfImageOptions,
-): PlotImageInput {
-  const ranges = permutations.map(() => ({ from: 0, to: 0 }));
+interface Range {
+  from: number;
+  to: number;
+}
+type ImageChange = NonNullable<PlotImageInput['series'][number]['changes']>[number];
+
+/** Each permutation's rows in the perf columns (consecutive, oldest first); empty ones are 0..0. */
+function permutationRanges(c: PerfColumns, count: number): Range[] {
+  const ranges = Array.from({ length: count }, () => ({ from: 0, to: 0 }));
   for (let i = 0; i < c.count; i++) {
-    const range = ranges[c.permutation[i] as number] as { from: number; to: number };
+    const range = ranges[c.permutation[i] as number] as Range;
     if (range.to === 0) range.from = i;
     range.to = i + 1;
   }
+  return ranges;
+}
+
+/** The renderer's input: one line per permutation, x by time or version, limits, alert and change markers. */
+function imageInput(
+  permutations: readonly Permutation[],
+  c: PerfColumns,
+  ranges: readonly Range[],
+  keys: PerfKeys,
+  options: PerfImageOptions,
+  changes: readonly ImageChange[][] | undefined,
+): PlotImageInput {
   const measure = permutations[0]?.measure;
   return {
     ...(options.title ? { title: options.title } : {}),
@@ -199,7 +236,7 @@ function imageInput(
         }
       : {}),
     series: permutations.map((p, k) => {
-      const { from, to } = ranges[k] as { from: number; to: number };
+      const { from, to } = ranges[k] as Range;
       const x =
         options.x_axis === 'version'
           ? Float64Array.from(c.version.subarray(from, to))
@@ -212,6 +249,7 @@ function imageInput(
           ? {}
           : { lower: c.lowerLimit.slice(from, to), upper: c.upperLimit.slice(from, to) }),
         alert: Uint8Array.from({ length: to - from }, (_, j) => (c.alert[from + j] === null ? 0 : 1)),
+        ...(changes ? { changes: changes[k] } : {}),
       };
     }),
   } as PlotImageInput;

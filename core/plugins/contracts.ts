@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Bmf } from '../bmf.js';
+import type { DetectionParams } from '../detection/detect.js';
 import type { Logger } from '../logging.js';
 import type { Storage, StorageCapabilities } from '../storage/storage.js';
 
@@ -74,6 +75,11 @@ export interface ModelPlugin<P extends ModelParams = ModelParams> extends Plugin
    * whose boundary is not set is `null`. Never returns NaN or an infinite limit.
    */
   limits(samples: Float64Array, params: P): ModelLimits | null;
+  /**
+   * Declares a change-point model: its alerts come from the change points a new value confirms over the
+   * history (detected with these settings), not from its limits, which are then only shown. Pure.
+   */
+  changePoints?(params: P): DetectionParams;
 }
 
 export interface StorageContext {

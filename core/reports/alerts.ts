@@ -2,19 +2,11 @@ import type { Caller } from '../access/permissions.js';
 import { requireProject } from '../access/resolve.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import type { ServiceContext } from '../services/context.js';
-import type {
-  AlertRecord,
-  AlertStatus,
-  MeasureRecord,
-  ModelRecord,
-  ProjectRecord,
-  ThresholdRecord,
-} from '../storage/records.js';
+import type { AlertRecord, AlertStatus, ProjectRecord } from '../storage/records.js';
 import type { ReadRepositories } from '../storage/storage.js';
 import type { Direction } from '../storage/tables.js';
-import type { IngestedMetric } from './ingest.js';
 import { alertsJson } from './json.js';
-import { metricOf } from './load.js';
+import { withMetrics } from './load.js';
 
 export interface AlertListOptions {
   readonly status?: AlertStatus | undefined;
@@ -84,36 +76,12 @@ export async function alertJsons(
   project: ProjectRecord,
   alerts: readonly AlertRecord[],
 ) {
-  const rows = await r.metrics.byIds(alerts.map((a) => BigInt(a.metric_id)));
-  const benchmarks = new Map(
-    (
-      await r.named.byIds(
-        'benchmark',
-        rows.map((m) => m.benchmark_id),
-      )
-    ).map((b) => [b.id, b]),
-  );
-  const measures = new Map(
-    (
-      await r.named.byIds(
-        'measure',
-        rows.map((m) => m.measure_id),
-      )
-    ).map((m) => [m.id, m as MeasureRecord]),
-  );
-  const tested = new Map<number, { threshold: ThresholdRecord; model: ModelRecord }>();
-  for (const alert of alerts) {
-    const threshold = await r.thresholds.find({ id: alert.threshold_id });
-    const model = await r.models.find({ id: alert.model_id });
-    if (threshold && model) tested.set(alert.model_id, { threshold, model });
-  }
-  const metrics = new Map(rows.map((row) => [BigInt(row.id), metricOf(row, benchmarks, measures, tested)]));
   const out = [];
-  for (const alert of alerts) {
-    const metric = metrics.get(BigInt(alert.metric_id)) as IngestedMetric;
-    const report = await r.reports.find({ id: alert.report_id });
-    if (!metric || !report || !metric.tested) continue;
-    out.push(...(await alertsJson(r, project, report.uuid, [{ alert, metric }])));
+  for (const pair of await withMetrics(r, alerts)) {
+    const report = await r.reports.find({ id: pair.alert.report_id });
+    if (!report) continue;
+    const version = await r.versions.find({ id: report.version_id });
+    out.push(...(await alertsJson(r, project, report, version, [pair])));
   }
   return out;
 }

@@ -1,7 +1,7 @@
 import { PluginError } from '../errors.js';
 import type { ModelPlugin } from '../plugins/contracts.js';
 import type { PluginRegistry, RegisteredPlugin } from '../plugins/registry.js';
-import type { ModelRecord, ThresholdRecord } from '../storage/records.js';
+import type { HistoryColumns, ModelRecord, ThresholdRecord } from '../storage/records.js';
 import type { WriteRepositories } from '../storage/storage.js';
 import type { BoundaryJob, BoundaryModelRef } from '../services/context.js';
 import { modelParamsOf } from '../dimensions/threshold-models.js';
@@ -19,6 +19,16 @@ export interface JobMetric {
   readonly value: number;
 }
 
+/** A report's boundary job, and the stored history it was built from (change points are confirmed on it). */
+export interface ReportBoundaryJob {
+  readonly job: BoundaryJob;
+  /** Per job entry, the index of the metric it tests. */
+  readonly metricOf: Int32Array;
+  readonly history: HistoryColumns;
+  /** Position of each tested series in `history`. */
+  readonly historyIndex: ReadonlyMap<number, number>;
+}
+
 /**
  * Builds the boundary job of a report: for every metric whose measure has a threshold with a model, its sample
  * is the same series' values of the report's earlier iterations (newest first; iteration k sees k-1..0, as
@@ -32,7 +42,7 @@ export async function buildBoundaryJob(
   metrics: readonly JobMetric[],
   tested: ReadonlyMap<number, Tested>,
   now: Date,
-): Promise<{ job: BoundaryJob; metricOf: Int32Array }> {
+): Promise<ReportBoundaryJob> {
   const metricOf: number[] = [];
   metrics.forEach((m, i) => tested.has(m.measureId) && metricOf.push(i));
   const measureOfSeries = new Map(
@@ -78,6 +88,8 @@ export async function buildBoundaryJob(
   return {
     job: { offsets, values: Float64Array.from(values), modelIndex, models },
     metricOf: Int32Array.from(metricOf),
+    history,
+    historyIndex,
   };
 }
 

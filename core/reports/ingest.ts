@@ -4,12 +4,11 @@ import { createDimension, ensureDimension } from '../dimensions/dimensions.js';
 import { findByNameId } from '../dimensions/name-id.js';
 import { sameModel, setModel, upsertThreshold, type ValidModel } from '../dimensions/threshold-models.js';
 import { NotFoundError } from '../errors.js';
-import { alertLimit, type BoundaryLimit } from '../models/alert.js';
-import { boundaryAt, type Boundary } from '../models/boundary-columns.js';
+import { alertLimit, type BoundaryLimit } from '../boundaries/alert.js';
+import { boundaryAt, type Boundary } from '../boundaries/boundary-columns.js';
 import type { ServiceContext } from '../services/context.js';
 import { isUuid } from '../slug.js';
 import type {
-  AlertRecord,
   BranchRecord,
   DimensionRecord,
   HeadRecord,
@@ -18,10 +17,12 @@ import type {
   ReportRecord,
   TestbedRecord,
   UserRecord,
-  VersionRecord,
 } from '../storage/records.js';
 import type { WriteRepositories } from '../storage/storage.js';
 import { buildBoundaryJob, type Tested } from './boundary-job.js';
+import type { Ingested, IngestedMetric } from './ingested.js';
+import { changeCandidates, changeSettingsOf, confirmChanges, type ConfirmedChange } from './change-alerts.js';
+import { withMetrics } from './load.js';
 import { ensureNamed } from './names.js';
 import type { PreparedResults } from './prepare.js';
 import { uuidv7 } from './uuid.js';
@@ -37,32 +38,6 @@ export interface IngestInput {
   readonly start_time: Date;
   readonly end_time: Date;
   readonly idempotency_key?: string | undefined;
-}
-
-/** One stored metric with everything the response shows about it. */
-export interface IngestedMetric {
-  readonly id: bigint;
-  readonly uuid: string;
-  readonly iteration: number;
-  readonly benchmark: DimensionRecord;
-  readonly measure: MeasureRecord;
-  readonly value: number;
-  readonly lower_value: number | null;
-  readonly upper_value: number | null;
-  readonly tested: Tested | null;
-  readonly boundary: Boundary | null;
-}
-
-export interface Ingested {
-  readonly report: ReportRecord;
-  readonly project: ProjectRecord;
-  readonly user: UserRecord | null;
-  readonly branch: BranchRecord;
-  readonly head: HeadRecord;
-  readonly version: VersionRecord;
-  readonly testbed: TestbedRecord;
-  readonly metrics: readonly IngestedMetric[];
-  readonly alerts: readonly { alert: AlertRecord; metric: IngestedMetric }[];
 }
 
 /**
@@ -106,7 +81,14 @@ export async function ingest(
     measureId: pairs[i]?.[1] as number,
     value: m.metric.value,
   }));
-  const { job, metricOf } = await buildBoundaryJob(tx, ctx.registry, head.id, jobMetrics, tested, now);
+  const { job, metricOf, history, historyIndex } = await buildBoundaryJob(
+    tx,
+    ctx.registry,
+    head.id,
+    jobMetrics,
+    tested,
+    now,
+  );
   const columns = metricOf.length > 0 ? await ctx.boundaries(job) : undefined;
   const boundaries = new Map<number, Boundary>();
   metricOf.forEach((metricIndex, j) => boundaries.set(metricIndex, boundaryAt(columns!, j)));
@@ -144,7 +126,17 @@ export async function ingest(
   const ids = await tx.metrics.append(report, metricColumns(metrics, series));
   const stored = metrics.map((m, i) => ({ ...m, id: ids[i] as bigint }));
   const ignored = new Set([...prepared.ignored].map((key) => benchmarks.get(key)?.id));
-  const alerts = await raiseAlerts(tx, report, stored, ignored, now);
+  const reportMetrics = stored.map((m, i) => ({
+    ...m,
+    series: series[i] as number,
+    ignored: ignored.has(m.benchmark.id),
+  }));
+  const candidates = await changeCandidates(tx, ctx.registry, reportMetrics, history, historyIndex);
+  const changes = candidates.length > 0 ? await confirmChanges(ctx, candidates) : [];
+  const pointTested = reportMetrics.filter(
+    (m) => !m.ignored && m.tested && !changeSettingsOf(ctx.registry, m.tested),
+  );
+  const alerts = await raiseAlerts(tx, report, pointTested, changes, now);
   return { report, project, user: target.user, branch, head, version, testbed, metrics: stored, alerts };
 }
 
@@ -266,30 +258,52 @@ function metricColumns(metrics: readonly IngestedMetric[], series: Int32Array) {
   return columns;
 }
 
-/** An alert for every metric outside its limits, unless its benchmark carries an ignore suffix. */
+/**
+ * An alert for every point-tested metric outside its limits, and one for every change point the report
+ * confirmed (on the earlier metric that starts the new regime).
+ */
 async function raiseAlerts(
   tx: WriteRepositories,
   report: ReportRecord,
   metrics: readonly IngestedMetric[],
-  ignoredBenchmarks: ReadonlySet<number | undefined>,
+  changes: readonly ConfirmedChange[],
   now: Date,
 ) {
   const crossed: { metric: IngestedMetric; limit: BoundaryLimit }[] = [];
   for (const metric of metrics) {
-    if (!metric.tested || !metric.boundary || ignoredBenchmarks.has(metric.benchmark.id)) continue;
-    const limit = alertLimit(metric.value, metric.boundary);
+    const limit = metric.boundary && alertLimit(metric.value, metric.boundary);
     if (limit) crossed.push({ metric, limit });
   }
+  const tested = (metric: IngestedMetric) => metric.tested as Tested;
   const alerts = await tx.alerts.raise(
     report,
-    crossed.map(({ metric, limit }) => ({
-      metric_id: metric.id,
-      threshold_id: (metric.tested as Tested).threshold.id,
-      model_id: (metric.tested as Tested).model.id,
-      boundary_limit: limit,
-    })),
+    [
+      ...crossed.map(({ metric, limit }) => ({
+        metric_id: metric.id,
+        threshold_id: tested(metric).threshold.id,
+        model_id: tested(metric).model.id,
+        boundary_limit: limit,
+      })),
+      ...changes.map((c) => ({
+        metric_id: c.metric_id,
+        threshold_id: c.tested.threshold.id,
+        model_id: c.tested.model.id,
+        boundary_limit: c.boundary_limit,
+        change: c.change,
+      })),
+    ],
     now,
   );
   const byMetric = new Map(crossed.map(({ metric }) => [metric.id, metric]));
-  return alerts.map((alert) => ({ alert, metric: byMetric.get(BigInt(alert.metric_id)) as IngestedMetric }));
+  const pointAlerts = alerts.filter((alert) => alert.change_p_value === null);
+  return [
+    ...pointAlerts.map((alert) => ({
+      alert,
+      metric: byMetric.get(BigInt(alert.metric_id)) as IngestedMetric,
+    })),
+    ...(await withMetrics(
+      tx,
+      alerts.filter((alert) => alert.change_p_value !== null),
+    )),
+  ];
 }

@@ -1,4 +1,13 @@
-import { branchJson, dimensionJson, measureJson, modelJson, thresholdJson } from '../dimensions/json.js';
+import {
+  branchJson,
+  dimensionJson,
+  measureJson,
+  modelJson,
+  thresholdJson,
+  versionJson,
+} from '../dimensions/json.js';
+import { relativeChange } from '../detection/series-input.js';
+import { NotFoundError } from '../errors.js';
 import { projectJson, publicUserJson } from '../schemas/accounts.js';
 import { iso } from '../schemas/common.js';
 import type { ThresholdJson } from '../schemas/dimensions.js';
@@ -8,11 +17,13 @@ import type {
   DimensionRecord,
   MeasureRecord,
   ProjectRecord,
+  ReportRecord,
   ThresholdRecord,
+  VersionRecord,
 } from '../storage/records.js';
 import type { ReadRepositories } from '../storage/storage.js';
 import type { Tested } from './boundary-job.js';
-import type { Ingested, IngestedMetric } from './ingest.js';
+import type { Ingested, IngestedMetric } from './ingested.js';
 
 export function metricJson(m: IngestedMetric) {
   return { uuid: m.uuid, value: m.value, lower_value: m.lower_value, upper_value: m.upper_value };
@@ -66,7 +77,8 @@ function results(project: ProjectRecord, metrics: readonly IngestedMetric[], ite
 export async function alertsJson(
   r: ReadRepositories,
   project: ProjectRecord,
-  reportUuid: string,
+  report: ReportRecord,
+  version: VersionRecord | undefined,
   alerts: readonly { alert: AlertRecord; metric: IngestedMetric }[],
 ): Promise<AlertJson[]> {
   const thresholds = new Map<number, ThresholdJson>();
@@ -80,7 +92,7 @@ export async function alertsJson(
     }
     out.push({
       uuid: alert.uuid,
-      report: reportUuid,
+      report: report.uuid,
       iteration: metric.iteration,
       benchmark: dimensionJson(project, metric.benchmark),
       measure: measureJson(project, metric.measure as MeasureRecord),
@@ -88,12 +100,25 @@ export async function alertsJson(
       threshold,
       boundary: metric.boundary ?? { baseline: null, lower_limit: null, upper_limit: null },
       limit: alert.boundary_limit,
+      change_point: await changePointJson(r, alert),
       status: alert.status,
+      start_time: iso(report.start_time),
+      version: versionJson(version),
       created: iso(alert.created),
       modified: iso(alert.modified),
     });
   }
   return out;
+}
+
+/** What a change-point alert measured, with the report that holds the metric starting the new regime. */
+async function changePointJson(r: ReadRepositories, alert: AlertRecord): Promise<AlertJson['change_point']> {
+  const { change_before: before, change_after: after, change_p_value: pValue } = alert;
+  if (before === null || after === null || pValue === null) return null;
+  const [metric] = await r.metrics.byIds([BigInt(alert.metric_id)]);
+  const report = metric && (await r.reports.find({ id: metric.report_id }));
+  if (!report) throw new NotFoundError(`the report of alert ${alert.uuid}'s metric is gone`);
+  return { report: report.uuid, before, after, change: relativeChange(before, after), p_value: pValue };
 }
 
 export type ReportCounts = ReportJson['counts'];
@@ -139,7 +164,7 @@ export async function reportJson(
     ...(expand
       ? {
           results: results(project, data.metrics ?? [], counts.results.length),
-          alerts: await alertsJson(r, project, report.uuid, data.alerts ?? []),
+          alerts: await alertsJson(r, project, report, data.version, data.alerts ?? []),
         }
       : {}),
     counts,

@@ -1,4 +1,5 @@
 import type {
+  AlertRecord,
   BranchRecord,
   DimensionRecord,
   HeadRecord,
@@ -13,7 +14,7 @@ import type {
 } from '../storage/records.js';
 import type { ReadRepositories } from '../storage/storage.js';
 import type { Tested } from './boundary-job.js';
-import type { Ingested, IngestedMetric } from './ingest.js';
+import type { Ingested, IngestedMetric } from './ingested.js';
 
 type ReportContext = Omit<Ingested, 'metrics' | 'alerts'>;
 
@@ -47,12 +48,49 @@ export async function loadReport(
   const metrics = rows.map((row) =>
     metricOf(row, benchmarks, measures as Map<number, MeasureRecord>, tested),
   );
-  const byMetricId = new Map(metrics.map((m) => [m.id, m]));
-  const alerts = (await r.alerts.all({ report_id: report.id }))
-    .map((alert) => ({ alert, metric: byMetricId.get(BigInt(alert.metric_id)) as IngestedMetric }))
-    .filter((a) => a.metric !== undefined);
+  const alerts = await withMetrics(r, await r.alerts.all({ report_id: report.id }));
   const data: Ingested = { ...(await loadReportContext(r, project, report)), metrics, alerts };
   return { data, iterations: rows.reduce((max, m) => Math.max(max, m.iteration + 1), 1) };
+}
+
+/**
+ * Alerts with their metrics, each metric shown with the alert's own threshold and model: a change-point alert's
+ * metric belongs to an earlier report, which may predate the threshold. Alerts whose metric, threshold or model
+ * is gone are left out.
+ */
+export async function withMetrics(
+  r: ReadRepositories,
+  alerts: readonly AlertRecord[],
+): Promise<{ alert: AlertRecord; metric: IngestedMetric }[]> {
+  const rows = new Map(
+    (await r.metrics.byIds(alerts.map((a) => BigInt(a.metric_id)))).map((m) => [BigInt(m.id), m]),
+  );
+  const benchmarks = byId(
+    await r.named.byIds('benchmark', [...new Set([...rows.values()].map((m) => m.benchmark_id))]),
+  );
+  const measures = byId(
+    await r.named.byIds('measure', [...new Set([...rows.values()].map((m) => m.measure_id))]),
+  );
+  const tested = new Map<number, Tested>();
+  for (const alert of alerts) {
+    if (tested.has(alert.model_id)) continue;
+    const threshold = await r.thresholds.find({ id: alert.threshold_id });
+    const model = await r.models.find({ id: alert.model_id });
+    if (threshold && model) tested.set(alert.model_id, { threshold, model });
+  }
+  const out = [];
+  for (const alert of alerts) {
+    const row = rows.get(BigInt(alert.metric_id));
+    const alertTested = tested.get(alert.model_id);
+    if (!row || !alertTested) continue;
+    const metric = metricOf(row, benchmarks, measures as Map<number, MeasureRecord>, tested);
+    const boundary =
+      row.model_id === null
+        ? null
+        : { baseline: row.baseline, lower_limit: row.lower_limit, upper_limit: row.upper_limit };
+    out.push({ alert, metric: { ...metric, tested: alertTested, boundary } });
+  }
+  return out;
 }
 
 function byId<R extends { id: number }>(rows: readonly R[]): Map<number, R> {

@@ -9,7 +9,7 @@ import { parseBmfText, type Bmf } from '../bmf.js';
 import { InputError } from '../errors.js';
 import { checkName, printableName } from '../name-rule.js';
 import type { BmfMetric } from '../bmf.js';
-import { stripIgnoreSuffix } from '../models/ignore.js';
+import { stripIgnoreSuffix } from '../boundaries/ignore.js';
 import type { PluginRegistry } from '../plugins/registry.js';
 import type { z } from 'zod';
 import type { settingsSchema } from '../schemas/reports.js';

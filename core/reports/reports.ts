@@ -9,7 +9,8 @@ import type { NewReport, NewRun, reportListQuerySchema } from '../schemas/report
 import type { ServiceContext } from '../services/context.js';
 import type { ProjectRecord, ReportRecord, UserRecord } from '../storage/records.js';
 import type { ReadRepositories, ReportSummary } from '../storage/storage.js';
-import { ingest, type Ingested, type IngestInput } from './ingest.js';
+import { ingest, type IngestInput } from './ingest.js';
+import type { Ingested } from './ingested.js';
 import { countsOf, reportJson } from './json.js';
 import { loadReport, loadReportContext } from './load.js';
 import { prepareResults, type PreparedResults } from './prepare.js';

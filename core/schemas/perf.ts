@@ -59,16 +59,42 @@ export const perfQuerySchema = z.object({
 });
 export type PerfQuery = z.output<typeof perfQuerySchema>;
 
-export const perfImageQuerySchema = perfQuerySchema.omit({ format: true, threshold_models: true }).extend({
-  measures: list('measures').refine((items) => items.length === 1, {
-    error: 'must name exactly one measure for an image',
-  }),
-  title: z.string().max(256).optional(),
-  x_axis: z.enum(['date_time', 'version']).default('date_time'),
-  y_axis: z.enum(['auto', 'linear', 'log']).default('auto'),
-  width: z.coerce.number().int().min(320).max(4000).optional(),
-  height: z.coerce.number().int().min(240).max(3000).optional(),
-});
+export const perfImageQuerySchema = perfQuerySchema
+  .omit({ format: true, threshold_models: true })
+  .extend({
+    measures: list('measures').refine((items) => items.length === 1, {
+      error: 'must name exactly one measure for an image',
+    }),
+    title: z.string().max(256).optional(),
+    x_axis: z.enum(['date_time', 'version']).default('date_time'),
+    y_axis: z.enum(['auto', 'linear', 'log']).default('auto'),
+    width: z.coerce.number().int().min(320).max(4000).optional(),
+    height: z.coerce.number().int().min(240).max(3000).optional(),
+    window: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(2_147_483_647)
+      .optional()
+      .describe(
+        'Seconds of history up to now, instead of start_time and end_time: an embedded image rolls forward',
+      ),
+    changes: z
+      .stringbool()
+      .default(false)
+      .describe(
+        "true draws each series' change points (default detector settings): a dashed marker at the first point of each new regime and the mean levels before and after it",
+      ),
+  })
+  .superRefine((query, ctx) => {
+    if (query.window !== undefined && (query.start_time !== undefined || query.end_time !== undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['window'],
+        message: 'cannot be combined with start_time or end_time: give a window or times, not both',
+      });
+    }
+  });
 
 export const perfPointSchema = z.object({
   report: uuidSchema,

@@ -12,6 +12,7 @@ import {
   newModelSchema,
   thresholdSchema,
   updateStartPointSchema,
+  versionSchema,
 } from './dimensions.js';
 
 /** Wire format of reports, runs, metrics, boundaries and alerts. */
@@ -103,6 +104,19 @@ export const reportResultSchema = z.object({
   measures: z.array(reportMeasureSchema),
 });
 export const alertStatusSchema = z.enum(['active', 'dismissed', 'silenced']);
+export const alertChangePointSchema = z
+  .object({
+    report: uuidSchema.describe('The report holding the metric that starts the new regime'),
+    before: z
+      .number()
+      .describe('Mean of the segment before that metric, when the change point was confirmed'),
+    after: z.number().describe('Mean of the segment from that metric on'),
+    change: z.number().nullable().describe('after / before - 1; null when before is 0'),
+    p_value: z.number().describe('Two-sided Student t-test of the two segments'),
+  })
+  .describe(
+    'A change_point threshold alert: `report` of the alert is the report that confirmed it, `metric` the one that starts the new regime',
+  );
 export const alertSchema = z.object({
   uuid: uuidSchema,
   report: uuidSchema,
@@ -113,7 +127,12 @@ export const alertSchema = z.object({
   threshold: thresholdSchema,
   boundary: boundarySchema,
   limit: z.enum(['lower', 'upper']),
+  change_point: alertChangePointSchema.nullable(),
   status: alertStatusSchema,
+  start_time: dateTimeSchema.describe(
+    "The report's start time: when the benchmarks ran (created is when the report reached the API)",
+  ),
+  version: versionSchema.nullable().describe("The report's version: its number and commit hash"),
   created: dateTimeSchema,
   modified: dateTimeSchema,
 });

@@ -2,9 +2,9 @@ import type { Mailer } from '../accounts/mailer.js';
 import type { LiveConfig, Tokens } from '../accounts/tokens.js';
 import type { ChangePointEngine } from '../detection/columns.js';
 import type { Logger } from '../logging.js';
-import type { BoundaryColumns } from '../models/boundary-columns.js';
+import type { BoundaryColumns } from '../boundaries/boundary-columns.js';
 import type { PerfShapeInput } from '../perf/shape.js';
-import type { PlotImageInput } from '../plots/image.js';
+import type { PlotImageInput } from '../perf/image-input.js';
 import type { PluginRegistry } from '../plugins/registry.js';
 import type { Storage } from '../storage/storage.js';
 

@@ -197,6 +197,10 @@ export interface AlertRecord {
   readonly model_id: number;
   readonly boundary_limit: 'lower' | 'upper';
   readonly status: AlertStatus;
+  /** A change-point alert: the means before and after the metric that starts the regime, and the p-value. */
+  readonly change_before: number | null;
+  readonly change_after: number | null;
+  readonly change_p_value: number | null;
   readonly created: Date;
   readonly modified: Date;
 }
@@ -277,6 +281,8 @@ export interface HistoryRequest {
 export interface HistoryColumns {
   readonly offsets: Uint32Array;
   readonly values: Float64Array;
+  /** The id of each value's metric (a change point is alerted on the metric that starts it). */
+  readonly ids: BigInt64Array;
 }
 
 /** The permutations of a perf query: position i is one branch head x series (testbed x benchmark x measure). */

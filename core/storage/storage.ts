@@ -256,6 +256,8 @@ export interface WriteRepositories extends ReadRepositories {
           threshold_id: number;
           model_id: number;
           boundary_limit: 'lower' | 'upper';
+          /** A confirmed change point: the means on each side and its p-value. */
+          change?: { before: number; after: number; p_value: number };
         }[],
         now: Date,
       ): Promise<AlertRecord[]>;

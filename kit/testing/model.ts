@@ -9,7 +9,7 @@ import {
   type ModelParams,
   type ModelPlugin,
 } from '../../core/index.js';
-import { computeBoundaries } from '../../workers/boundaries.js';
+import { computeBoundaries } from '../../workers/compute-boundaries.js';
 import { WorkerPool } from '../../workers/pool.js';
 
 export interface ModelContractOptions {

@@ -17,6 +17,7 @@ export const builtinModelModules = {
   log_normal: moduleOf('log-normal'),
   iqr: moduleOf('iqr'),
   delta_iqr: moduleOf('delta-iqr'),
+  change_point: moduleOf('change-point'),
 } as const satisfies Record<string, string>;
 
 export type BuiltinModelId = keyof typeof builtinModelModules;

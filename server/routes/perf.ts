@@ -9,6 +9,7 @@ import {
   perfQuerySchema,
   perfSchema,
   plotSchema,
+  relativeWindow,
   updatePlotSchema,
   uuidSchema,
   type PerfFormat,
@@ -107,12 +108,12 @@ export function perfRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const { title, x_axis, y_axis, width, height, ...keys } = request.query;
+        const { title, x_axis, y_axis, width, height, window, changes, ...keys } = request.query;
         const image = await ctx.perf.image(
           await request.caller(),
           request.params.project,
-          keys,
-          { title, x_axis, y_axis, width, height },
+          window === undefined ? keys : { ...keys, ...relativeWindow(window, ctx.services.now()) },
+          { title, x_axis, y_axis, width, height, changes },
           request.headers['if-none-match'],
         );
         return sendImage(reply, image);

@@ -1,4 +1,5 @@
 import { builtinModelModules, type BuiltinModelId } from '../../plugins/models/index.js';
+import changePoint from '../../plugins/models/change-point.js';
 import deltaIqr from '../../plugins/models/delta-iqr.js';
 import iqr from '../../plugins/models/iqr.js';
 import logNormal from '../../plugins/models/log-normal.js';
@@ -78,6 +79,7 @@ const cases: [BuiltinModelId, ModelPlugin, Omit<ModelContractOptions, 'module'>]
       invalidParams: multiplier('delta_iqr'),
     },
   ],
+  ['change_point', changePoint, { invalidParams: probability('change_point') }],
 ];
 
 const pool = createTestPool();

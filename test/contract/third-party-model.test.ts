@@ -2,7 +2,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { modelRef, PluginRegistry, type ModelPlugin, type RegisteredPlugin } from '../../core/index.js';
-import { computeBoundaries } from '../../workers/boundaries.js';
+import { computeBoundaries } from '../../workers/compute-boundaries.js';
 import { describeModelContract } from '../../kit/testing.js';
 import { createTestPool } from '../../kit/testing/model.js';
 

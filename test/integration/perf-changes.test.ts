@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ChangePointJob } from '../../core/index.js';
+import type { ChangePointJob, PlotImageInput } from '../../core/index.js';
 import { bearer, createProject, signUp, type Session } from '../helpers/accounts.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
@@ -148,5 +148,39 @@ describe('GET /v0/projects/{project}/perf/changes', () => {
   it('keeps private projects invisible', async () => {
     const response = await get(`/v0/projects/hidden/perf/changes?${query}`);
     expect(response.statusCode).toBe(404);
+  });
+});
+
+describe('GET /v0/projects/{project}/perf/img?changes=true', () => {
+  it('draws each series’ change points with the levels before and after them', async () => {
+    const run = t.pool.run.bind(t.pool);
+    const drawn: PlotImageInput[] = [];
+    const spy = vi.spyOn(t.pool, 'run').mockImplementation((task, input, transfer) => {
+      if (task === 'plot-image') drawn.push(input as PlotImageInput);
+      return run(task, input, transfer);
+    });
+    try {
+      const plain = await get(`${P}/perf/img?${query}`);
+      const marked = await get(`${P}/perf/img?${query}&changes=true`);
+      expect(marked.statusCode).toBe(200);
+      expect(marked.headers['content-type']).toBe('image/png');
+      expect(marked.headers.etag).not.toBe(plain.headers.etag);
+      expect(Buffer.compare(marked.rawPayload, plain.rawPayload)).not.toBe(0);
+      expect(drawn.map((input) => input.series.map((s) => s.changes?.map((c) => c.index)))).toEqual([
+        [undefined, undefined],
+        [[STEP_AT], []],
+      ]);
+      const [change] = drawn[1]?.series[0]?.changes ?? [];
+      expect(change?.before).toBeCloseTo(100, 0);
+      expect(change?.after).toBeCloseTo(120, 0);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('rejects a changes value that is not a boolean', async () => {
+    const response = await get(`${P}/perf/img?${query}&changes=maybe`);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toContain('changes');
   });
 });

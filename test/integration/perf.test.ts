@@ -3,7 +3,13 @@ import { tableFromIPC } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createProject, signUp, type Session } from '../helpers/accounts.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { ANONYMOUS, PerfService, perfImageQuerySchema, type ServiceContext } from '../../core/index.js';
+import {
+  ANONYMOUS,
+  PerfService,
+  perfImageQuerySchema,
+  relativeWindow,
+  type ServiceContext,
+} from '../../core/index.js';
 
 let t: TestApp;
 let ada: Session;
@@ -262,6 +268,28 @@ describe('perf images', () => {
     release();
     await Promise.all([...images, read]);
     expect(outcome).toBe('read answered');
+  });
+
+  it('draws a relative window (window=seconds up to now) as the same image as its times, for README embeds', async () => {
+    const window = 10 * 365 * 86_400;
+    const times = () => {
+      const { start_time, end_time } = relativeWindow(window, new Date());
+      return `${img}&start_time=${start_time}&end_time=${end_time}`;
+    };
+    const before = times();
+    const relative = await get(`${P}/perf/img?${img}&window=${window}`);
+    const after = times();
+    expect(relative.statusCode, relative.body).toBe(200);
+    expect(relative.headers['content-type']).toBe('image/png');
+    const explicit = [(await get(`${P}/perf/img?${before}`)).headers.etag];
+    if (after !== before) explicit.push((await get(`${P}/perf/img?${after}`)).headers.etag);
+    expect(explicit).toContain(relative.headers.etag);
+
+    const both = await get(`${P}/perf/img?${img}&window=${window}&start_time=0`);
+    expect(both.statusCode).toBe(400);
+    expect(both.json().message).toBe(
+      'querystring.window: cannot be combined with start_time or end_time: give a window or times, not both',
+    );
   });
 
   it('keeps private images private', async () => {

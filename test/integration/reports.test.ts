@@ -325,6 +325,30 @@ describe('alerts', () => {
   });
 });
 
+describe('alerts of backdated reports', () => {
+  it("carry their report's start time and version, not only when they were raised", async () => {
+    const model = { latency: { test: 'static', upper_boundary: 10 } };
+    await report({ branch: 'backdated', results: [bmf({ a: 1 })], thresholds: { models: model } });
+    const hash = 'ab'.repeat(20);
+    const raised = await report({
+      branch: 'backdated',
+      hash,
+      start_time: '2025-03-04T05:06:07.000Z',
+      end_time: '2025-03-04T05:07:07.000Z',
+      results: [bmf({ a: 20 })],
+    });
+    const expected = {
+      start_time: '2025-03-04T05:06:07.000Z',
+      version: { number: raised.branch.head.version.number, hash },
+    };
+    expect(raised.alerts[0]).toMatchObject(expected);
+    expect(raised.alerts[0].created).not.toBe(expected.start_time);
+    expect((await call('GET', `${P}/alerts/${raised.alerts[0].uuid}`)).json()).toMatchObject(expected);
+    const list = (await call('GET', `${P}/alerts?per_page=255`)).json() as { uuid: string }[];
+    expect(list.find((a) => a.uuid === raised.alerts[0].uuid)).toMatchObject(expected);
+  });
+});
+
 describe('reading reports and metrics', () => {
   it('lists newest first with filters and counts, results only with expand', async () => {
     const a = await report({ branch: 'list', testbed: 'mac', results: [bmf({ x: 1 })] });

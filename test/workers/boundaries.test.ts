@@ -18,7 +18,7 @@ import { builtinModelModules } from '../../plugins/models/index.js';
 import staticModel from '../../plugins/models/static.js';
 import tTest from '../../plugins/models/t-test.js';
 import type { BoundaryJob } from '../../core/index.js';
-import { computeBoundaries, INLINE_MAX_VALUES } from '../../workers/boundaries.js';
+import { computeBoundaries, INLINE_MAX_VALUES } from '../../workers/compute-boundaries.js';
 import { WorkerPool } from '../../workers/pool.js';
 
 const pool = new WorkerPool(pino({ level: 'silent', customLevels: { critical: 60 } }), { maxThreads: 2 });

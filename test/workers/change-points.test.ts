@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { detectChangePoints, errorName, DETECTION_DEFAULTS, type ChangePointJob } from '../../core/index.js';
-import { detectInPool } from '../../workers/change-points.js';
+import { detectInPool } from '../../workers/detect-changes.js';
 import { WorkerPool } from '../../workers/pool.js';
 
 const pool = new WorkerPool(pino({ level: 'silent', customLevels: { critical: 60 } }), { maxThreads: 1 });

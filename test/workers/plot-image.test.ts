@@ -5,10 +5,10 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { errorName, type PlotImageInput } from '../../core/index.js';
 import { benchImage, copyImage } from '../../bench/lib/plot-data.js';
-import { renderPlotImage } from '../../workers/plot-image.js';
+import { renderPlotImage } from '../../workers/render-image.js';
 import { WorkerPool } from '../../workers/pool.js';
 import { renderPng } from '../../workers/tasks/plot-image.js';
-import { FONT_FAMILY } from '../../workers/tasks/plot/svg.js';
+import { FONT_FAMILY } from '../../workers/tasks/render/svg.js';
 
 const pool = new WorkerPool(pino({ level: 'silent', customLevels: { critical: 60 } }), { maxThreads: 2 });
 afterAll(() => pool.close());
@@ -79,7 +79,7 @@ describe('plot-image task', () => {
     const script = `
       const { pino } = await import('pino');
       const { WorkerPool } = await import(new URL('workers/pool.ts', process.env.ROOT).href);
-      const { renderPlotImage } = await import(new URL('workers/plot-image.ts', process.env.ROOT).href);
+      const { renderPlotImage } = await import(new URL('workers/render-image.ts', process.env.ROOT).href);
       const input = () => ({ xAxis: 'version', yAxis: 'auto', measure: { name: 'm', units: 'u' },
         series: [{ label: 'a', x: new Float64Array([1, 2]), y: new Float64Array([1, 2]) }] });
       const pool = new WorkerPool(pino({ level: 'silent' }), { minThreads: 0, maxThreads: 1, idleTimeout: 50 });

@@ -1,6 +1,6 @@
 import { parsePlotImageInput, type PlotImageInput } from '../../core/index.js';
-import { buildPlotSvg } from './plot/svg.js';
-import { rasterize } from './plot/rasterize.js';
+import { buildPlotSvg } from './render/svg.js';
+import { rasterize } from './render/rasterize.js';
 import { transferResult } from './transfer.js';
 import { toWireError } from './wire-error.js';
 

@@ -1,7 +1,8 @@
 import { config } from '../config.js';
 import { expire, getSession } from '../session.js';
+import { readableValidation } from './readable.js';
 
-/** An API failure carrying the API's own message (`{request_id, error_code, message}`), shown as is. */
+/** An API failure carrying the API's own message (`{request_id, error_code, message}`); validation errors as sentences. */
 export class ApiError extends Error {
   constructor(
     message: string,
@@ -39,7 +40,9 @@ async function errorOf(response: Response): Promise<ApiError> {
   const text = await response.text();
   try {
     const body = JSON.parse(text) as { message?: string; error_code?: string; request_id?: string };
-    if (body.message) return new ApiError(body.message, response.status, body.error_code, body.request_id);
+    const message =
+      body.error_code === 'invalid_input' && body.message ? readableValidation(body.message) : body.message;
+    if (message) return new ApiError(message, response.status, body.error_code, body.request_id);
   } catch {
     // Not the API's JSON (a proxy's page, say): the status line is the best there is.
   }

@@ -1,10 +1,20 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect } from 'preact/hooks';
+import { ApiError } from '../api/client.js';
 
 /** Loading, error and empty states, the same on every page. */
 
 export function ErrorMessage({ error }: { error: Error | string | undefined | null }) {
   if (!error) return null;
+  if (error instanceof ApiError && error.status === 404) {
+    const named = /^(\w+) "([^"]+)" not found/.exec(error.message);
+    return (
+      <div class="error" role="alert">
+        <strong>Not found.</strong> {named ? `There is no ${named[1]} “${named[2]}” here` : error.message}: it
+        may have been deleted or renamed, it may be private, or the link may be wrong.
+      </div>
+    );
+  }
   return (
     <div class="error" role="alert">
       {typeof error === 'string' ? error : error.message}

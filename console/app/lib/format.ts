@@ -19,6 +19,20 @@ export function formatNumber(value: number | null | undefined): string {
   return value.toLocaleString(undefined, { maximumSignificantDigits: 6 });
 }
 
+/** A signed change in percent ("+12.3 %", "−0.4 %"), or '—' when there is none. */
+export function formatPercent(percent: number | null | undefined): string {
+  if (percent === null || percent === undefined || !Number.isFinite(percent)) return '—';
+  const text = Math.abs(percent).toLocaleString(undefined, { maximumFractionDigits: 1 });
+  return `${percent >= 0 ? '+' : '−'}${text} %`;
+}
+
+/** How far `value` is from `reference`, in percent of the reference. */
+export function percentOf(value: number, reference: number | null | undefined): number | null {
+  return reference === null || reference === undefined || reference === 0
+    ? null
+    : ((value - reference) / Math.abs(reference)) * 100;
+}
+
 export function shortHash(hash: string | null | undefined): string {
   return hash ? hash.slice(0, 7) : '—';
 }

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 
 export interface Loaded<T> {
+  /** The last answer, kept after a failed reload. */
   readonly data: T | undefined;
   readonly error: Error | undefined;
   readonly loading: boolean;
@@ -22,9 +23,14 @@ export function useApi<T>(load: (signal: AbortSignal) => Promise<T>, deps: reado
     setState((s) => ({ ...s, loading: true }));
     loadRef.current(controller.signal).then(
       (data) => !controller.signal.aborted && setState({ data, loading: false }),
+      // The last answer stays, so a page can keep showing it (dimmed) beside the error and a Retry.
       (error: unknown) =>
         !controller.signal.aborted &&
-        setState({ error: error instanceof Error ? error : new Error(String(error)), loading: false }),
+        setState((s) => ({
+          data: s.data,
+          error: error instanceof Error ? error : new Error(String(error)),
+          loading: false,
+        })),
     );
     return () => controller.abort();
   }, [...deps, round]);

@@ -5,7 +5,7 @@ export function NotFound() {
     <section>
       <PageHeader title="Page not found" />
       <Empty title="There is no page at this address.">
-        <a href="/">Go to the start page</a>
+        The link may be mistyped or out of date. <a href="/">Go to the projects</a> and look from there.
       </Empty>
     </section>
   );

@@ -89,3 +89,33 @@ export function drawAlerts(
   });
   ctx.restore();
 }
+
+/** A dark ring around each point of one report (the report or alert a page is about). */
+export function drawHighlight(
+  u: uPlot,
+  series: readonly PlotSeries[],
+  visible: (index: number) => boolean,
+  report: string,
+): void {
+  const { ctx } = u;
+  ctx.save();
+  ctx.lineWidth = 2 * devicePixelRatio;
+  ctx.strokeStyle = getComputedStyle(u.root).color;
+  series.forEach((s, index) => {
+    if (!visible(index)) return;
+    s.pointAt.forEach((m, i) => {
+      const value = s.y[i];
+      if (m < 0 || value === null || value === undefined || s.source.metrics[m]!.report !== report) return;
+      ctx.beginPath();
+      ctx.arc(
+        u.valToPos(u.data[0][i]!, 'x', true),
+        u.valToPos(value, scaleOf(s), true),
+        8 * devicePixelRatio,
+        0,
+        2 * Math.PI,
+      );
+      ctx.stroke();
+    });
+  });
+  ctx.restore();
+}

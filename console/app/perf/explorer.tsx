@@ -1,14 +1,14 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api } from '../api/client.js';
 import { PERF_IMAGE_LINES_MAX, PERF_PERMUTATIONS_MAX, type PerfJson } from '../api/perf-types.js';
-import type { DimensionJson } from '../api/types.js';
-import { CopyButton } from '../components/copy-button.js';
+import type { AlertJson, DimensionJson, ReportJson } from '../api/types.js';
 import { Empty, ErrorMessage, Loading, useTitle } from '../components/status.js';
 import { plural } from '../lib/format.js';
 import { useApi } from '../lib/use-api.js';
 import type { ProjectContext } from '../pages/project/context.js';
 import { setQuery, useLocation } from '../router.js';
-import { download, imageUrl, perfCsv } from './export.js';
+import { download, perfCsv } from './export.js';
+import { Embed } from './embed.js';
 import { Legend } from './legend.js';
 import { PerfPlot, preloadPlot } from './lazy-plot.js';
 import { Picker } from './picker.js';
@@ -17,13 +17,16 @@ import { RangeControls } from './range-controls.js';
 import {
   DIMENSION_TABS,
   explorerQuery,
+  hiddenIndices,
+  hiddenKeys,
   isComplete,
   parseSelection,
   permutations,
   selectionQuery,
+  type DimensionTab,
   type Selection,
 } from './selection.js';
-import { buildPlotData, logAxis } from './series.js';
+import { buildPlotData, logAxis, plotTitle } from './series.js';
 
 const TAB_LABELS = {
   branches: 'Branches',
@@ -32,23 +35,33 @@ const TAB_LABELS = {
   measures: 'Measures',
 } as const;
 
-/** With nothing chosen yet, a first view: the main (or first) branch, the first testbed and measure, a few benchmarks. */
-async function defaultSelection(path: string, signal: AbortSignal): Promise<Partial<Selection>> {
+/**
+ * With nothing chosen yet, a first view of what matters: the branch and testbed of the most recent report, the
+ * measure of their newest open alert, the benchmarks with open alerts first, then others by name.
+ */
+async function defaultSelection(
+  path: string,
+  signal: AbortSignal,
+): Promise<Pick<Selection, DimensionTab> | undefined> {
   const first = (kind: string, count: number) =>
     api.list<DimensionJson>(`${path}/${kind}`, { per_page: count, sort: 'name' }, signal).then((r) => r.data);
-  const [branches, testbeds, measures, benchmarks] = await Promise.all([
-    api
-      .list<DimensionJson>(`${path}/branches`, { name: 'main', per_page: 1 }, signal)
-      .then((r) => (r.data.length ? r.data : first('branches', 1))),
-    first('testbeds', 1),
+  const [latest, open, measures, benchmarks] = await Promise.all([
+    api.list<ReportJson>(`${path}/reports`, { per_page: 1 }, signal).then((r) => r.data[0]),
+    api.list<AlertJson>(`${path}/alerts`, { status: 'active', per_page: 255 }, signal).then((r) => r.data),
     first('measures', 1),
     first('benchmarks', PERF_IMAGE_LINES_MAX),
   ]);
+  if (!latest) return undefined;
+  const here = open.filter(
+    (a) => a.threshold.branch.uuid === latest.branch.uuid && a.threshold.testbed.uuid === latest.testbed.uuid,
+  );
+  const measure = here[0]?.measure.uuid ?? measures[0]?.uuid;
+  const alerted = here.filter((a) => a.measure.uuid === measure).map((a) => a.benchmark.uuid);
   return {
-    branches: branches.slice(0, 1).map((d) => d.uuid),
-    testbeds: testbeds.map((d) => d.uuid),
-    measures: measures.map((d) => d.uuid),
-    benchmarks: benchmarks.map((d) => d.uuid),
+    branches: [latest.branch.uuid],
+    testbeds: [latest.testbed.uuid],
+    measures: measure ? [measure] : [],
+    benchmarks: [...new Set([...alerted, ...benchmarks.map((b) => b.uuid)])].slice(0, PERF_IMAGE_LINES_MAX),
   };
 }
 
@@ -72,7 +85,7 @@ export function Explorer({ ctx }: { ctx: ProjectContext }) {
     const controller = new AbortController();
     defaultSelection(ctx.path, controller.signal).then(
       (defaults) => {
-        if (!controller.signal.aborted && isComplete(defaults as Selection))
+        if (!controller.signal.aborted && defaults && isComplete(defaults))
           setQuery(selectionQuery({ ...selection, ...defaults }));
       },
       () => undefined,
@@ -105,7 +118,10 @@ export function Explorer({ ctx }: { ctx: ProjectContext }) {
     performance.mark('benchtrack:plot-data');
     return data;
   }, [perf.data, selection.x_axis, selection.y_axis]);
-  const hidden = useMemo(() => new Set(selection.hidden), [selection.hidden.join(',')]);
+  const hidden = useMemo(
+    () => hiddenIndices(selection, data?.series.map((s) => s.source) ?? []),
+    [data, selection.hidden.join(',')],
+  );
   const [pinOpen, setPinOpen] = useState(false);
   // The key (a row per series) renders in the task after the plot, so the plot is drawn and answers sooner.
   const [legendFor, setLegendFor] = useState<typeof data>();
@@ -119,6 +135,17 @@ export function Explorer({ ctx }: { ctx: ProjectContext }) {
   return (
     <div class="explorer">
       <aside class="explorer-side" aria-label="Choose what to plot">
+        <a
+          class="skip-to-plot"
+          href="#plot"
+          onClick={(event) => {
+            // The plot, without tabbing through every checkbox of the picker.
+            event.preventDefault();
+            document.querySelector<HTMLElement>('.explorer-main [data-testid=perf-plot]')?.focus();
+          }}
+        >
+          Skip to the plot
+        </a>
         <div class="tabs small" role="group" aria-label="Dimension to choose">
           {DIMENSION_TABS.map((tab) => (
             <button
@@ -158,7 +185,7 @@ export function Explorer({ ctx }: { ctx: ProjectContext }) {
           {data && data.series.length > 0 && (
             <span class="actions">
               {data.series.length <= PERF_IMAGE_LINES_MAX ? (
-                <CopyButton text={imageUrl(ctx.project.slug, selection, title)} label="Copy image link" />
+                <Embed ctx={ctx} selection={selection} title={title} />
               ) : (
                 <button type="button" disabled title={`An image shows at most ${PERF_IMAGE_LINES_MAX} lines`}>
                   Copy image link
@@ -186,13 +213,25 @@ export function Explorer({ ctx }: { ctx: ProjectContext }) {
             link.
           </p>
         )}
-        {pinOpen && <PinForm ctx={ctx} selection={selection} onDone={() => undefined} />}
+        {pinOpen && data && (
+          <PinForm ctx={ctx} selection={selection} suggested={plotTitle(data)} onDone={() => undefined} />
+        )}
         {tooMany && (
           <ErrorMessage
             error={`This selection makes ${count.toLocaleString()} series (branches × testbeds × benchmarks × measures); a plot shows at most ${PERF_PERMUTATIONS_MAX}. Deselect some.`}
           />
         )}
         <ErrorMessage error={perf.error} />
+        {perf.error && (
+          <p>
+            <button type="button" onClick={perf.reload}>
+              Retry
+            </button>{' '}
+            {data && (
+              <span class="muted small">The plot below is the last answer, from before the error.</span>
+            )}
+          </p>
+        )}
         {perf.loading && !data && count > 0 && !tooMany && <Loading what="Loading the results" />}
         {data && data.series.length === 0 && (
           <Empty title="No results for this selection.">
@@ -200,7 +239,7 @@ export function Explorer({ ctx }: { ctx: ProjectContext }) {
           </Empty>
         )}
         {data && data.series.length > 0 && (
-          <>
+          <div class={perf.error ? 'stale' : undefined}>
             <PerfPlot
               data={data}
               hidden={hidden}
@@ -214,9 +253,21 @@ export function Explorer({ ctx }: { ctx: ProjectContext }) {
               for details.
             </p>
             {legendFor === data && (
-              <Legend data={data} hidden={hidden} onHidden={(h) => update({ hidden: h })} />
+              <Legend
+                data={data}
+                hidden={hidden}
+                onHidden={(h) =>
+                  update({
+                    hidden: hiddenKeys(
+                      selection,
+                      data.series.map((s) => s.source),
+                      h,
+                    ),
+                  })
+                }
+              />
             )}
-          </>
+          </div>
         )}
       </section>
     </div>

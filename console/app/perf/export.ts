@@ -1,6 +1,6 @@
 import type { PerfJson } from '../api/perf-types.js';
 import { apiUrl } from '../api/client.js';
-import { perfQuery, type Selection } from './selection.js';
+import { explorerHref, perfQuery, RANGES, type Selection } from './selection.js';
 
 function cell(value: string | number | null | undefined): string {
   if (value === null || value === undefined) return '';
@@ -71,15 +71,41 @@ export function download(name: string, text: string, type: string): void {
 
 /**
  * The embeddable PNG of the selection (GET /v0/projects/{p}/perf/img): the API draws one measure and at most
- * eight lines, so the first measure is taken, and absolute times so the image shows what the page showed.
+ * eight lines, so the first measure is taken. A relative range stays relative (`window=` seconds up to now), so
+ * an image embedded in a README rolls forward; dates stay dates.
  */
 export function imageUrl(project: string, selection: Selection, title: string): string {
+  const days = RANGES.find(([key]) => key === selection.range)?.[2];
   const query = perfQuery(selection);
+  if (days) delete query.start_time;
   return apiUrl(`/projects/${encodeURIComponent(project)}/perf/img`, {
     ...query,
+    ...(days ? { window: days * 86_400 } : {}),
     measures: selection.measures[0],
     title,
     ...(selection.x_axis !== 'date_time' ? { x_axis: selection.x_axis } : {}),
     ...(selection.y_axis !== 'auto' ? { y_axis: selection.y_axis } : {}),
   });
+}
+
+/** The public perf page of the selection, where an embedded image links back to. */
+export function perfPageUrl(project: string, selection: Selection): string {
+  return `${location.origin}${explorerHref(`/perf/${encodeURIComponent(project)}`, { ...selection, hidden: [], tab: 'benchmarks' })}`;
+}
+
+function attribute(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+}
+
+/** Snippets that show the image and link to the perf page: Markdown for READMEs, HTML for the rest. */
+export function embedSnippets(
+  image: string,
+  page: string,
+  title: string,
+): { markdown: string; html: string } {
+  const alt = title.replace(/[[\]\\]/g, '\\$&');
+  return {
+    markdown: `[![${alt}](${image})](${page})`,
+    html: `<a href="${attribute(page)}"><img src="${attribute(image)}" alt="${attribute(title)}" width="600"></a>`,
+  };
 }

@@ -2,9 +2,10 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { YAxis } from '../api/perf-types.js';
-import { formatNumber } from '../lib/format.js';
+import { useColorScheme } from '../lib/color-scheme.js';
 import { navigate } from '../router.js';
-import { drawAlerts, drawBands } from './draw.js';
+import { drawAlerts, drawBands, drawHighlight } from './draw.js';
+import { options } from './plot-options.js';
 import type { PlotData } from './series.js';
 import { Tooltip } from './tooltip.js';
 
@@ -48,67 +49,12 @@ function nearest(
   return best;
 }
 
-function axisValues(_u: uPlot, splits: number[]): string[] {
-  return splits.map((v) => (v === null ? '' : formatNumber(v)));
-}
-
-function options(
-  data: PlotData,
-  width: number,
-  height: number,
-  yAxis: YAxis,
-  hooks: uPlot.Hooks.Arrays,
-): uPlot.Options {
-  const distr = yAxis === 'log' ? 3 : 1;
-  const two = data.measures.length > 1;
-  const yLabel = (i: number) => {
-    const m = data.measures[i];
-    return m ? `${m.name} · ${m.units}` : '';
-  };
-  return {
-    width,
-    height,
-    legend: { show: false },
-    scales: {
-      x: { time: data.xAxis === 'date_time' },
-      y: { distr, ...(yAxis === 'log' ? { log: 10 } : {}) },
-      ...(two ? { y2: { distr, ...(yAxis === 'log' ? { log: 10 } : {}) } } : {}),
-    },
-    axes: [
-      data.xAxis === 'version'
-        ? {
-            values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? `#${v}` : '')),
-            label: 'Version',
-          }
-        : {},
-      { scale: 'y', label: yLabel(0), values: axisValues, size: 70 },
-      ...(two
-        ? [
-            {
-              scale: 'y2',
-              side: 1 as const,
-              label: yLabel(1),
-              values: axisValues,
-              size: 70,
-              grid: { show: false },
-            },
-          ]
-        : []),
-    ],
-    series: [
-      {},
-      ...data.series.map((s) => ({
-        label: s.label,
-        stroke: s.color,
-        width: 1.5,
-        scale: s.axis === 0 ? 'y' : 'y2',
-        spanGaps: true,
-        points: { size: 5 },
-      })),
-    ],
-    cursor: { drag: { x: true, y: false, setScale: true }, points: { show: false }, focus: { prox: -1 } },
-    hooks,
-  };
+/** The title of a y axis, written vertically beside the plot. */
+function AxisTitle({ data, axis }: { data: PlotData; axis: 0 | 1 }) {
+  const m = data.measures[axis];
+  return m ? (
+    <div class={`axis-title axis-${axis === 0 ? 'left' : 'right'}`}>{`${m.name} · ${m.units}`}</div>
+  ) : null;
 }
 
 /**
@@ -123,12 +69,15 @@ export function PerfPlot({
   height = 420,
   reportHref,
   label,
+  highlight,
 }: {
   data: PlotData;
   hidden: ReadonlySet<number>;
   bounds: boolean;
   yAxis: YAxis;
   height?: number;
+  /** A report whose points are ringed. */
+  highlight?: string | undefined;
   reportHref: (uuid: string) => string;
   label: string;
 }) {
@@ -137,6 +86,7 @@ export function PerfPlot({
   const hiddenRef = useRef(hidden);
   hiddenRef.current = hidden;
   const pinnedRef = useRef(false);
+  const scheme = useColorScheme();
   const [hover, setHover] = useState<Hover | null>(null);
   const [pinned, setPinned] = useState(false);
   const [zoomed, setZoomed] = useState(false);
@@ -147,7 +97,12 @@ export function PerfPlot({
     const visible = (i: number) => !hiddenRef.current.has(i);
     const hooks: uPlot.Hooks.Arrays = {
       drawClear: [(u) => bounds && drawBands(u, data.series, visible)],
-      draw: [(u) => drawAlerts(u, data.series, visible)],
+      draw: [
+        (u) => {
+          drawAlerts(u, data.series, visible);
+          if (highlight) drawHighlight(u, data.series, visible, highlight);
+        },
+      ],
       setCursor: [
         (u) => {
           if (pinnedRef.current) return;
@@ -160,14 +115,24 @@ export function PerfPlot({
         },
       ],
       setScale: [
-        (u, key) =>
-          key === 'x' &&
-          setZoomed(u.scales.x!.min! > data.xs[0]! || u.scales.x!.max! < data.xs[data.xs.length - 1]!),
+        (u, key) => {
+          if (key === 'x') {
+            setZoomed(u.scales.x!.min! > data.xs[0]! || u.scales.x!.max! < data.xs[data.xs.length - 1]!);
+          } else if (key === 'y') {
+            // The y range shown, for tools and tests (the axis itself is canvas).
+            el.dataset.yMin = String(u.scales.y!.min);
+            el.dataset.yMax = String(u.scales.y!.max);
+          }
+        },
       ],
       ready: [() => performance.mark('benchtrack:plot-ready')],
     };
     const aligned = [data.xs, ...data.series.map((s) => s.y)] as unknown as uPlot.AlignedData;
-    const u = new uPlot(options(data, el.clientWidth || 800, height, yAxis, hooks), aligned, el);
+    const u = new uPlot(
+      options(data, el.clientWidth || 800, height, yAxis, bounds, visible, hooks),
+      aligned,
+      el,
+    );
     plot.current = u;
     u.batch(() => hiddenRef.current.forEach((i) => u.setSeries(i + 1, { show: false })));
     const click = () => setPinned((p) => !p);
@@ -182,7 +147,7 @@ export function PerfPlot({
       setHover(null);
       setPinned(false);
     };
-  }, [data, bounds, yAxis, height]);
+  }, [data, bounds, yAxis, height, highlight, scheme]);
 
   useEffect(() => {
     const u = plot.current;
@@ -201,15 +166,16 @@ export function PerfPlot({
     const order = data.series.map((_, i) => i).filter((i) => !hidden.has(i));
     if (order.length === 0) return;
     let series = hover?.series ?? order[0]!;
-    let idx = hover?.idx ?? -1;
-    if (dy !== 0) series = order[(order.indexOf(series) + dy + order.length) % order.length]!;
+    if (hover && dy !== 0) series = order[(order.indexOf(series) + dy + order.length) % order.length]!;
     const ys = data.series[series]!.y;
-    const step = dx === 0 ? 1 : dx;
-    let i = dx === 0 && idx >= 0 ? idx : idx + step;
-    if (dx === 0 && (ys[i] === null || ys[i] === undefined)) i = 0;
+    // The first key starts from the newest point, what people look at first; then steps from where it is.
+    const start = !hover;
+    const step = start ? -1 : dx === 0 ? 1 : dx;
+    let i = start ? ys.length - 1 : dx === 0 ? hover.idx : hover.idx + step;
+    if (dx === 0 && !start && (ys[i] === null || ys[i] === undefined)) i = 0;
     while (i >= 0 && i < ys.length && (ys[i] === null || ys[i] === undefined)) i += step;
     if (i < 0 || i >= ys.length) return;
-    idx = i;
+    const idx = i;
     const s = data.series[series]!;
     setHover({
       series,
@@ -248,48 +214,54 @@ export function PerfPlot({
   const flip = hover && box.current ? hover.left > box.current.clientWidth / 2 : false;
   return (
     <div class="plot-frame">
-      <div
-        ref={box}
-        class="plot"
-        tabIndex={0}
-        role="img"
-        aria-label={`${label}. Arrow keys move between points, Enter opens the report, Escape closes the details.`}
-        onKeyDown={onKey}
-        data-testid="perf-plot"
-      />
-      {hover && series && point && (
-        <>
-          <span
-            class="hover-ring"
-            style={{
-              left: `${offsetLeft + hover.left}px`,
-              top: `${offsetTop + hover.top}px`,
-              borderColor: series.color,
-            }}
-          />
-          <Tooltip
-            series={series}
-            point={point}
-            pinned={pinned}
-            reportHref={reportHref}
-            style={{
-              top: `${offsetTop + Math.max(0, hover.top - 20)}px`,
-              ...(flip
-                ? { right: `${(box.current?.clientWidth ?? 0) - offsetLeft - hover.left + 14}px` }
-                : { left: `${offsetLeft + hover.left + 14}px` }),
-            }}
-          />
-        </>
-      )}
-      {zoomed && (
-        <button
-          type="button"
-          class="reset-zoom"
-          onClick={() => plot.current?.setScale('x', { min: data.xs[0]!, max: data.xs[data.xs.length - 1]! })}
-        >
-          Reset zoom
-        </button>
-      )}
+      <AxisTitle data={data} axis={0} />
+      <div class="plot-area">
+        <div
+          ref={box}
+          class="plot"
+          tabIndex={0}
+          role="img"
+          aria-label={`${label}. Arrow keys move between points, Enter opens the report, Escape closes the details.`}
+          onKeyDown={onKey}
+          data-testid="perf-plot"
+        />
+        {hover && series && point && (
+          <>
+            <span
+              class="hover-ring"
+              style={{
+                left: `${offsetLeft + hover.left}px`,
+                top: `${offsetTop + hover.top}px`,
+                borderColor: series.color,
+              }}
+            />
+            <Tooltip
+              series={series}
+              point={point}
+              pinned={pinned}
+              reportHref={reportHref}
+              style={{
+                top: `${offsetTop + Math.max(0, hover.top - 20)}px`,
+                ...(flip
+                  ? { right: `${(box.current?.clientWidth ?? 0) - offsetLeft - hover.left + 14}px` }
+                  : { left: `${offsetLeft + hover.left + 14}px` }),
+              }}
+            />
+          </>
+        )}
+        {zoomed && (
+          <button
+            type="button"
+            class="reset-zoom"
+            onClick={() =>
+              plot.current?.setScale('x', { min: data.xs[0]!, max: data.xs[data.xs.length - 1]! })
+            }
+          >
+            Reset zoom
+          </button>
+        )}
+      </div>
+      <AxisTitle data={data} axis={1} />
     </div>
   );
 }

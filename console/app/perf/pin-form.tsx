@@ -19,10 +19,13 @@ const WINDOWS: [number, string][] = [
 export function PinForm({
   ctx,
   selection,
+  suggested,
   onDone,
 }: {
   ctx: ProjectContext;
   selection: Selection;
+  /** The title of a pin left untitled: what it shows. */
+  suggested: string;
   onDone: () => void;
 }) {
   const days = RANGES.find(([key]) => key === selection.range)?.[2];
@@ -43,7 +46,7 @@ export function PinForm({
       label="Pin to the dashboard"
       onSubmit={async () => {
         await api.post<PlotJson>(`${ctx.path}/plots`, {
-          title: title.trim() || null,
+          title: title.trim() || suggested,
           x_axis: selection.x_axis,
           y_axis: selection.y_axis,
           window: Number(window),
@@ -60,11 +63,7 @@ export function PinForm({
     >
       <div class="row">
         <Field label="Title">
-          <input
-            value={title}
-            placeholder="e.g. Parser latency on main"
-            onInput={(e) => setTitle(e.currentTarget.value)}
-          />
+          <input value={title} placeholder={suggested} onInput={(e) => setTitle(e.currentTarget.value)} />
         </Field>
         <Field label="Shows">
           <select value={window} onChange={(e) => setWindow(e.currentTarget.value)}>

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   explorerHref,
   explorerQuery,
+  hiddenIndices,
+  hiddenKeys,
   parseSelection,
   perfQuery,
   permutations,
@@ -14,7 +16,7 @@ const B = '22222222-2222-4222-8222-222222222222';
 
 describe('explorer selection in the URL', () => {
   it('reads every parameter and writes it back the same', () => {
-    const text = `branches=${A}&testbeds=${B}&benchmarks=${A},${B}&measures=${A}&range=30d&x_axis=version&y_axis=log&bounds=false&hidden=1&tab=measures`;
+    const text = `branches=${A}&testbeds=${B}&benchmarks=${A},${B}&measures=${A}&range=30d&x_axis=version&y_axis=log&bounds=false&hidden=0.0.1.0&tab=measures`;
     const selection = parseSelection(new URLSearchParams(text));
     expect(selection).toMatchObject({
       branches: [A],
@@ -25,7 +27,7 @@ describe('explorer selection in the URL', () => {
       x_axis: 'version',
       y_axis: 'log',
       bounds: false,
-      hidden: [1],
+      hidden: ['0.0.1.0'],
       tab: 'measures',
     });
     expect(selectionQuery(selection).toString().replace(/%2C/g, ',')).toBe(text);
@@ -46,12 +48,30 @@ describe('explorer selection in the URL', () => {
 
   it('keeps at most two measures and ignores unknown values', () => {
     const selection = parseSelection(
-      new URLSearchParams(`measures=${A},${B},${A}&x_axis=nope&hidden=-1,x,2&tab=other`),
+      new URLSearchParams(`measures=${A},${B},${A}&x_axis=nope&hidden=-1,x,2,0.1.0.0&tab=other`),
     );
     expect(selection.measures).toEqual([A, B]);
     expect(selection.x_axis).toBe('date_time');
-    expect(selection.hidden).toEqual([2]);
+    expect(selection.hidden).toEqual(['0.1.0.0']);
     expect(selection.tab).toBe('benchmarks');
+  });
+
+  it('keeps hidden series by identity, whatever the answer leaves out', () => {
+    const selection = parseSelection(
+      new URLSearchParams(`branches=${A},${B}&testbeds=${A}&benchmarks=${A}&measures=${A}&hidden=0.0.0.0`),
+    );
+    const series = (branch: string) => ({
+      branch: { uuid: branch },
+      testbed: { uuid: A },
+      benchmark: { uuid: A },
+      measure: { uuid: A },
+    });
+    // branch A hidden; an answer without it hides nothing, and B stays the one shown
+    expect(hiddenIndices(selection, [series(A), series(B)])).toEqual(new Set([0]));
+    expect(hiddenIndices(selection, [series(B)])).toEqual(new Set());
+    // hiding B in an answer without A keeps A hidden as well
+    expect(hiddenKeys(selection, [series(B)], [0])).toEqual(['0.0.0.0', '1.0.0.0']);
+    expect(hiddenKeys(selection, [series(A), series(B)], [])).toEqual([]);
   });
 
   it('counts permutations as the API does (branches x testbeds x benchmarks x measures)', () => {

@@ -17,8 +17,8 @@ export interface Selection {
   readonly y_axis: YAxis;
   /** Draw boundary bands and limits. */
   readonly bounds: boolean;
-  /** Indices (in the answer's order) of series hidden from the plot. */
-  readonly hidden: readonly number[];
+  /** Series hidden from the plot, by identity (see seriesKey), so a range that leaves some out hides no other. */
+  readonly hidden: readonly string[];
   /** The picker's open tab. */
   readonly tab: DimensionTab;
 }
@@ -57,9 +57,7 @@ export function parseSelection(query: URLSearchParams): Selection {
     x_axis: query.get('x_axis') === 'version' ? 'version' : 'date_time',
     y_axis: query.get('y_axis') === 'log' ? 'log' : query.get('y_axis') === 'linear' ? 'linear' : 'auto',
     bounds: query.get('bounds') !== 'false',
-    hidden: list(query, 'hidden')
-      .map(Number)
-      .filter((n) => Number.isInteger(n) && n >= 0),
+    hidden: list(query, 'hidden').filter((key) => /^\d+\.\d+\.\d+\.\d+$/.test(key)),
     tab: tab && DIMENSION_TABS.includes(tab) ? tab : 'benchmarks',
   };
 }
@@ -98,6 +96,50 @@ export function timeBounds(
     };
   }
   return {};
+}
+
+interface SeriesIdentity {
+  readonly branch: { readonly uuid: string };
+  readonly testbed: { readonly uuid: string };
+  readonly benchmark: { readonly uuid: string };
+  readonly measure: { readonly uuid: string };
+}
+
+/**
+ * A series' identity, short enough for the URL: the places of its branch, testbed, benchmark and measure in the
+ * selection's lists (`0.0.2.0`). Changing a list clears the hidden series, so the places stay meaningful.
+ */
+export function seriesKey(selection: Pick<Selection, DimensionTab>, series: SeriesIdentity): string {
+  return [
+    selection.branches.indexOf(series.branch.uuid),
+    selection.testbeds.indexOf(series.testbed.uuid),
+    selection.benchmarks.indexOf(series.benchmark.uuid),
+    selection.measures.indexOf(series.measure.uuid),
+  ].join('.');
+}
+
+/** The places in an answer of the series the selection hides. */
+export function hiddenIndices(selection: Selection, series: readonly SeriesIdentity[]): Set<number> {
+  const hidden = new Set(selection.hidden);
+  const indices = new Set<number>();
+  series.forEach((s, i) => hidden.has(seriesKey(selection, s)) && indices.add(i));
+  return indices;
+}
+
+/**
+ * The hidden series after the key hid the series at `indices` of an answer; hidden series the answer left out
+ * stay hidden.
+ */
+export function hiddenKeys(
+  selection: Selection,
+  series: readonly SeriesIdentity[],
+  indices: readonly number[],
+): string[] {
+  const inAnswer = new Set(series.map((s) => seriesKey(selection, s)));
+  return [
+    ...selection.hidden.filter((key) => !inAnswer.has(key)),
+    ...indices.map((i) => seriesKey(selection, series[i]!)),
+  ];
 }
 
 export function permutations(selection: Pick<Selection, DimensionTab>): number {

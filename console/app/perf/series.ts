@@ -132,6 +132,19 @@ export function buildPlotData(perf: PerfJson, xAxis: XAxis, logScale: boolean): 
   return { xs, series, xAxis, log: logScale, measures };
 }
 
+/** A title naming what a plot shows ("decode, encode · Latency on main"), for a pin given none. */
+export function plotTitle(data: PlotData): string {
+  const names = (pick: (s: PerfSeries) => string) => [...new Set(data.series.map((s) => pick(s.source)))];
+  const benchmarks = names((s) => s.benchmark.name);
+  const shown =
+    benchmarks.length > 3
+      ? `${benchmarks.slice(0, 3).join(', ')} and ${benchmarks.length - 3} more`
+      : benchmarks.join(', ');
+  const branches = names((s) => s.branch.name);
+  const measures = data.measures.map((m) => m.name).join(' and ');
+  return `${shown} · ${measures}${branches.length === 1 ? ` on ${branches[0]}` : ''}`;
+}
+
 /**
  * Whether a y axis set to `auto` is logarithmic: as in the API's images, when every value is above zero and the
  * largest is at least 1000 times the smallest.

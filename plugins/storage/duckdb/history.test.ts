@@ -38,7 +38,7 @@ function expected(rows: Row[], headVersions: Set<number>, series: number[], max:
       .filter((r) => r.series === s && headVersions.has(r.version) && r.start >= (since[i] as number))
       .sort((a, b) => b.start - a.start || b.report - a.report || b.iteration - a.iteration)
       .slice(0, Math.min(max[i] as number, HISTORY_CAP))
-      .map((r) => r.value),
+      .map((r) => [r.value, BigInt(r.id)]),
   );
 }
 
@@ -51,7 +51,7 @@ const rowArb = fc.record({
 });
 
 describe('history (newest values per series on a head)', () => {
-  it('matches the obvious answer for any rows, repeated series, sample sizes and windows', async () => {
+  it('matches the obvious answer (values and metric ids) for any rows, repeated series, sample sizes and windows', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.uniqueArray(rowArb, {
@@ -102,7 +102,10 @@ describe('history (newest values per series on a head)', () => {
             });
           });
           const got = series.map((_, i) =>
-            Array.from(answer.values.subarray(answer.offsets[i], answer.offsets[i + 1])),
+            Array.from(answer.values.subarray(answer.offsets[i], answer.offsets[i + 1]), (value, k) => [
+              value,
+              answer.ids[(answer.offsets[i] as number) + k],
+            ]),
           );
           expect(got).toEqual(expected(rows, headVersions, series, max, since));
         },

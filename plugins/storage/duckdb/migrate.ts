@@ -50,6 +50,10 @@ export async function migrate(
     }
     applied.push({ version: migration.version, name: migration.name });
   }
+  // Schema changes must not stay in the WAL: DuckDB cannot replay an ALTER TABLE from it ("Failure while
+  // replaying WAL file ... GetDefaultDatabase with no default database set"), so a crash before the next
+  // checkpoint left a database that no longer opens (test/integration/ingest-reliability.test.ts, SIGKILL).
+  if (applied.length > 0) await connection.run('CHECKPOINT');
   return applied;
 }
 

@@ -1,85 +1,147 @@
-import { api } from '../../api/client.js';
+import { useState } from 'preact/hooks';
+import { api, listAll } from '../../api/client.js';
 import type { AlertJson } from '../../api/types.js';
 import { ActionButton } from '../../components/form.js';
-import { Pager } from '../../components/pager.js';
 import { Empty, ErrorMessage, Loading, PageHeader } from '../../components/status.js';
-import { formatDateTime, formatNumber } from '../../lib/format.js';
+import { plural } from '../../lib/format.js';
 import { useApi } from '../../lib/use-api.js';
 import { setQuery, useLocation } from '../../router.js';
+import { ALERT_FILTERS, choices, filterAlerts, groupAlerts, type AlertFilters } from './alert-groups.js';
+import { AlertGroupRows, type ChangeStatus } from './alert-rows.js';
 import type { ProjectContext } from './context.js';
 
-const PER_PAGE = 50;
 const STATUSES = [
   ['', 'All'],
   ['active', 'Active'],
   ['dismissed', 'Dismissed'],
 ] as const;
+const FILTER_LABELS = { branch: 'Branch', testbed: 'Testbed', benchmark: 'Benchmark', measure: 'Measure' };
 
-/** Alerts, active first; dismiss, dismiss all, reactivate (spec: States and transitions). */
+/** What the last dismiss or reactivation changed, so it can be undone. */
+interface Change {
+  readonly alerts: readonly AlertJson[];
+  readonly status: 'active' | 'dismissed';
+}
+
+/**
+ * Alerts grouped by series (one row per branch, testbed, benchmark and measure, expandable), active series
+ * first, filtered by status and dimension (all in the URL); dismiss, reactivate, undo, dismiss all.
+ */
 export function Alerts({ ctx }: { ctx: ProjectContext }) {
   const { query } = useLocation();
   const status = query.get('status') ?? '';
-  const page = Number(query.get('page') ?? '1') || 1;
+  const filters: AlertFilters = Object.fromEntries(
+    ALERT_FILTERS.flatMap((k) => (query.get(k) ? [[k, query.get(k)!]] : [])),
+  );
   const list = useApi(
-    (signal) => api.list<AlertJson>(`${ctx.path}/alerts`, { per_page: PER_PAGE, page, status }, signal),
-    [ctx.path, status, page],
+    (signal) => listAll<AlertJson>(`${ctx.path}/alerts`, { status }, signal),
+    [ctx.path, status],
   );
-  const active = useApi(
-    (signal) =>
-      api
-        .list<AlertJson>(`${ctx.path}/alerts`, { per_page: 1, status: 'active' }, signal)
-        .then((r) => r.total),
-    [ctx.path, list.data],
-  );
-  const change = (alert: AlertJson, next: 'active' | 'dismissed') => async () => {
-    await api.patch(`${ctx.path}/alerts/${alert.uuid}`, { status: next });
+  const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
+  const [last, setLast] = useState<Change>();
+  const active = list.data?.filter((a) => a.status === 'active').length ?? 0;
+
+  const patch = async (alerts: readonly AlertJson[], next: 'active' | 'dismissed') => {
+    for (const alert of alerts) await api.patch(`${ctx.path}/alerts/${alert.uuid}`, { status: next });
+  };
+  const change: ChangeStatus = async (alerts, next) => {
+    await patch(alerts, next);
+    setLast({ alerts, status: next });
     list.reload();
   };
-  const show = (next: string) => {
-    const q = new URLSearchParams();
-    if (next) q.set('status', next);
+  const undo = async () => {
+    if (!last) return;
+    await patch(last.alerts, last.status === 'dismissed' ? 'active' : 'dismissed');
+    setLast(undefined);
+    list.reload();
+  };
+  const setParam = (key: string, value: string) => {
+    const q = new URLSearchParams(query);
+    if (value) q.set(key, value);
+    else q.delete(key);
     setQuery(q);
   };
+
+  const shown = list.data ? filterAlerts(list.data, filters) : [];
+  const groups = groupAlerts(shown);
+  const lastName = last?.alerts[0]?.benchmark.name ?? '';
   return (
     <section>
       <PageHeader title="Alerts">
-        {ctx.canEdit && (active.data ?? 0) > 0 && (
+        {ctx.canEdit && active > 0 && (
           <ActionButton
             class="danger"
-            confirm={`Dismiss all ${active.data} active alerts?`}
+            confirm={`Dismiss all ${active} active alerts?`}
             action={async () => {
+              const dismissed = list.data!.filter((a) => a.status === 'active');
               await api.patch(`${ctx.path}/alerts`, { status: 'dismissed' });
+              setLast({ alerts: dismissed, status: 'dismissed' });
               list.reload();
             }}
           >
-            Dismiss all ({active.data})
+            Dismiss all ({active})
           </ActionButton>
         )}
       </PageHeader>
-      <div class="segmented" role="group" aria-label="Show alerts">
-        {STATUSES.map(([value, label]) => (
-          <button key={value} type="button" aria-pressed={status === value} onClick={() => show(value)}>
-            {label}
-          </button>
+      <div class="toolbar">
+        <div class="segmented" role="group" aria-label="Show alerts">
+          {STATUSES.map(([value, label]) => (
+            <button
+              key={value}
+              type="button"
+              aria-pressed={status === value}
+              onClick={() => setParam('status', value)}
+            >
+              {label}
+            </button>
+          ))}
+        </div>
+        {ALERT_FILTERS.map((kind) => (
+          <label key={kind} class="field inline">
+            <span class="label">{FILTER_LABELS[kind]}</span>
+            <select value={filters[kind] ?? ''} onChange={(e) => setParam(kind, e.currentTarget.value)}>
+              <option value="">All</option>
+              {choices(list.data ?? [], kind).map((d) => (
+                <option key={d.uuid} value={d.uuid}>
+                  {d.name}
+                </option>
+              ))}
+            </select>
+          </label>
         ))}
       </div>
+      {last && (
+        <p class="notice" role="status">
+          <span>
+            {last.status === 'dismissed' ? 'Dismissed' : 'Reactivated'}{' '}
+            {last.alerts.length === 1 ? `the alert on ${lastName}` : plural(last.alerts.length, 'alert')}.
+          </span>
+          <ActionButton action={undo}>Undo</ActionButton>
+        </p>
+      )}
       <ErrorMessage error={list.error} />
       {list.loading && !list.data && <Loading />}
-      {list.data?.data.length === 0 && (
+      {list.data && groups.length === 0 && (
         <Empty title={status ? `No ${status} alerts.` : 'No alerts.'}>
-          Alerts are raised when a result crosses a threshold's boundary.
+          {shown.length < list.data.length
+            ? 'None matches the filters: choose All to see the others.'
+            : "Alerts are raised when a result crosses a threshold's boundary."}
         </Empty>
       )}
-      {list.data && list.data.data.length > 0 && (
+      {groups.length > 0 && (
         <>
+          <p class="muted small">
+            {plural(shown.length, 'alert')} on {plural(groups.length, 'series', 'series')}
+          </p>
           <div class="table-wrap">
-            <table>
+            <table class="stack">
               <thead>
                 <tr>
-                  <th scope="col">Raised</th>
                   <th scope="col">Benchmark</th>
                   <th scope="col">Measure</th>
                   <th scope="col">Branch · testbed</th>
+                  <th scope="col">Ran</th>
+                  <th scope="col">Commit</th>
                   <th scope="col" class="num">
                     Value
                   </th>
@@ -95,60 +157,23 @@ export function Alerts({ ctx }: { ctx: ProjectContext }) {
                 </tr>
               </thead>
               <tbody>
-                {list.data.data.map((a) => (
-                  <tr key={a.uuid} class={a.status === 'active' ? 'row-alert' : undefined}>
-                    <td>
-                      <a href={`${ctx.base}/reports/${a.report}`}>{formatDateTime(a.created)}</a>
-                    </td>
-                    <td class="wrap">
-                      <a href={`${ctx.base}/alerts/${a.uuid}`}>{a.benchmark.name}</a>
-                    </td>
-                    <td>{a.measure.name}</td>
-                    <td>
-                      {a.threshold.branch.name} · {a.threshold.testbed.name}
-                    </td>
-                    <td class="num">{formatNumber(a.metric.value)}</td>
-                    <td class="num">
-                      {a.limit === 'upper' ? '> ' : '< '}
-                      {formatNumber(a.limit === 'upper' ? a.boundary.upper_limit : a.boundary.lower_limit)}
-                    </td>
-                    <td>
-                      <span class={`badge ${a.status === 'active' ? 'alert' : ''}`}>{a.status}</span>
-                    </td>
-                    {ctx.canEdit && (
-                      <td>
-                        {a.status === 'active' ? (
-                          <ActionButton
-                            label={`Dismiss the alert on ${a.benchmark.name}`}
-                            action={change(a, 'dismissed')}
-                          >
-                            Dismiss
-                          </ActionButton>
-                        ) : (
-                          <ActionButton
-                            label={`Reactivate the alert on ${a.benchmark.name}`}
-                            action={change(a, 'active')}
-                          >
-                            Reactivate
-                          </ActionButton>
-                        )}
-                      </td>
-                    )}
-                  </tr>
+                {groups.map((group) => (
+                  <AlertGroupRows
+                    key={group.key}
+                    ctx={ctx}
+                    group={group}
+                    open={open.has(group.key)}
+                    onToggle={() => {
+                      const next = new Set(open);
+                      if (!next.delete(group.key)) next.add(group.key);
+                      setOpen(next);
+                    }}
+                    change={ctx.canEdit ? change : undefined}
+                  />
                 ))}
               </tbody>
             </table>
           </div>
-          <Pager
-            page={page}
-            perPage={PER_PAGE}
-            total={list.data.total}
-            onPage={(p) => {
-              const q = new URLSearchParams(query);
-              q.set('page', String(p));
-              setQuery(q);
-            }}
-          />
         </>
       )}
     </section>

@@ -37,15 +37,24 @@ function PinnedPlot({ ctx, plot }: { ctx: ProjectContext; plot: PlotJson }) {
   if (data.series.length === 0)
     return <Empty title={`No results in the last ${formatDuration(plot.window)}.`} />;
   return (
-    <PerfPlot
-      data={data}
-      hidden={NO_HIDDEN}
-      bounds={plot.lower_boundary || plot.upper_boundary}
-      yAxis={data.log ? 'log' : 'linear'}
-      height={260}
-      reportHref={(uuid) => `${ctx.base}/reports/${uuid}`}
-      label={plot.title ?? 'Pinned plot'}
-    />
+    <>
+      <PerfPlot
+        data={data}
+        hidden={NO_HIDDEN}
+        bounds={plot.lower_boundary || plot.upper_boundary}
+        yAxis={data.log ? 'log' : 'linear'}
+        height={260}
+        reportHref={(uuid) => `${ctx.base}/reports/${uuid}`}
+        label={plot.title ?? 'Pinned plot'}
+      />
+      <ul class="plot-key" aria-label="Key">
+        {data.series.map((s) => (
+          <li key={s.label}>
+            <span class="swatch" style={{ background: s.color }} /> {s.label}
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }
 

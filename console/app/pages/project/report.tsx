@@ -3,14 +3,75 @@ import type { AlertJson, ReportJson } from '../../api/types.js';
 import { Empty, ErrorMessage, Loading, PageHeader } from '../../components/status.js';
 import { formatDateTime, formatNumber, shortHash } from '../../lib/format.js';
 import { useApi } from '../../lib/use-api.js';
+import { around, HistoryPlot } from '../../perf/history-plot.js';
 import { explorerHref } from '../../perf/selection.js';
+import { pastLimit } from './alert-groups.js';
 import { tabHref, type ProjectContext } from './context.js';
+import { ReportResults } from './report-results.js';
+
+const SERIES_MAX = 255;
 
 function limitText(alert: AlertJson): string {
   return alert.limit === 'upper' ? 'above the upper limit' : 'below the lower limit';
 }
 
-/** One report: every result of every iteration with its boundary, threshold model and alert. */
+/** The explorer around a report: its alerted benchmarks and measure if it has alerts, else all of the first. */
+export function reportExplorerHref(ctx: ProjectContext, report: ReportJson): string {
+  const alerts = report.alerts ?? [];
+  const results = (report.results ?? []).flat();
+  const measure = alerts[0]?.measure.uuid ?? results[0]?.measures[0]?.measure.uuid;
+  const benchmarks = alerts.length
+    ? alerts.filter((a) => a.measure.uuid === measure).map((a) => a.benchmark.uuid)
+    : results.map((r) => r.benchmark.uuid);
+  return explorerHref(tabHref(ctx, 'perf'), {
+    branches: [report.branch.uuid],
+    testbeds: [report.testbed.uuid],
+    benchmarks: [...new Set(benchmarks)].slice(0, SERIES_MAX),
+    measures: measure ? [measure] : [],
+    range: 'custom',
+    ...around(report.start_time),
+  });
+}
+
+function AlertsCallout({ ctx, report }: { ctx: ProjectContext; report: ReportJson }) {
+  return (
+    <div class="callout alert" role="note">
+      <h2>
+        {report.counts.alerts.active} active of {report.counts.alerts.total} alerts
+      </h2>
+      <ul>
+        {report.alerts!.map((a) => (
+          <li key={a.uuid}>
+            <a href={`${ctx.base}/alerts/${a.uuid}`}>
+              <strong>{a.benchmark.name}</strong> ({a.measure.name})
+            </a>
+            : {formatNumber(a.metric.value)} is {limitText(a)}{' '}
+            {formatNumber(a.limit === 'upper' ? a.boundary.upper_limit : a.boundary.lower_limit)} (
+            {pastLimit(a)}) — {a.status} ·{' '}
+            <a
+              href={explorerHref(tabHref(ctx, 'perf'), {
+                branches: [report.branch.uuid],
+                testbeds: [report.testbed.uuid],
+                benchmarks: [a.benchmark.uuid],
+                measures: [a.measure.uuid],
+                range: 'custom',
+                ...around(a.start_time),
+              })}
+            >
+              plot
+            </a>
+          </li>
+        ))}
+      </ul>
+      <a href={tabHref(ctx, 'alerts')}>All alerts of the project</a>
+    </div>
+  );
+}
+
+/**
+ * One report: its alerts, a plot per measure of its benchmarks around it (its points ringed), and every result
+ * with its change against the baseline and the limit, alerted rows first.
+ */
 export function Report({ ctx, uuid }: { ctx: ProjectContext; uuid: string }) {
   const loaded = useApi(
     (signal) => api.get<ReportJson>(`${ctx.path}/reports/${uuid}`, {}, signal),
@@ -22,19 +83,16 @@ export function Report({ ctx, uuid }: { ctx: ProjectContext; uuid: string }) {
   const alerts = new Map((report.alerts ?? []).map((a) => [a.metric.uuid, a]));
   const iterations = report.results ?? [];
   const version = report.branch.head.version;
-  const benchmarks = [...new Set(iterations.flat().map((r) => r.benchmark.uuid))];
-  const measures = [...new Set(iterations.flat().flatMap((r) => r.measures.map((m) => m.measure.uuid)))];
-  const perf = explorerHref(tabHref(ctx, 'perf'), {
-    branches: [report.branch.uuid],
-    testbeds: [report.testbed.uuid],
-    benchmarks: benchmarks.slice(0, 255),
-    measures: measures.slice(0, 1),
-  });
+  const results = iterations.flat();
+  const benchmarks = [...new Set(results.map((r) => r.benchmark.uuid))].slice(0, SERIES_MAX);
+  const measures = [
+    ...new Map(results.flatMap((r) => r.measures.map((m) => [m.measure.uuid, m.measure]))).values(),
+  ];
   return (
     <section>
       <PageHeader title={`Report of ${formatDateTime(report.start_time)}`}>
         {benchmarks.length > 0 && (
-          <a class="button" href={perf}>
+          <a class="button" href={reportExplorerHref(ctx, report)}>
             Plot in the explorer
           </a>
         )}
@@ -55,97 +113,32 @@ export function Report({ ctx, uuid }: { ctx: ProjectContext; uuid: string }) {
         <dt>Submitted by</dt>
         <dd>{report.user?.name ?? 'anonymous'}</dd>
       </dl>
-      {(report.alerts?.length ?? 0) > 0 && (
-        <div class="callout alert" role="note">
+      {(report.alerts?.length ?? 0) > 0 && <AlertsCallout ctx={ctx} report={report} />}
+      {measures.map((measure) => (
+        <div key={measure.uuid} class="report-plot">
           <h2>
-            {report.counts.alerts.active} active of {report.counts.alerts.total} alerts
+            {measure.name}{' '}
+            <span class="muted small">30 days either side of this report, its points ringed</span>
           </h2>
-          <ul>
-            {report.alerts!.map((a) => (
-              <li key={a.uuid}>
-                <strong>{a.benchmark.name}</strong> ({a.measure.name}): {formatNumber(a.metric.value)} is{' '}
-                {limitText(a)}{' '}
-                {formatNumber(a.limit === 'upper' ? a.boundary.upper_limit : a.boundary.lower_limit)} —{' '}
-                {a.status}
-              </li>
-            ))}
-          </ul>
-          <a href={tabHref(ctx, 'alerts')}>All alerts of the project</a>
+          <HistoryPlot
+            ctx={ctx}
+            history={{
+              branches: [report.branch.uuid],
+              testbeds: [report.testbed.uuid],
+              benchmarks,
+              measures: [measure.uuid],
+              ...around(report.start_time),
+            }}
+            highlight={report.uuid}
+            label={`${measure.name} of this report's benchmarks around it`}
+          />
         </div>
-      )}
+      ))}
       {iterations.length === 0 && <Empty title="This report has no results." />}
       {iterations.map((results, i) => (
         <div key={i}>
-          {iterations.length > 1 && <h2>Iteration {i + 1}</h2>}
-          <div class="table-wrap">
-            <table class="results">
-              <thead>
-                <tr>
-                  <th scope="col">Benchmark</th>
-                  <th scope="col">Measure</th>
-                  <th scope="col" class="num">
-                    Value
-                  </th>
-                  <th scope="col" class="num">
-                    Lower / upper value
-                  </th>
-                  <th scope="col" class="num">
-                    Baseline
-                  </th>
-                  <th scope="col" class="num">
-                    Lower limit
-                  </th>
-                  <th scope="col" class="num">
-                    Upper limit
-                  </th>
-                  <th scope="col">Threshold</th>
-                  <th scope="col">Alert</th>
-                </tr>
-              </thead>
-              <tbody>
-                {results.flatMap((result) =>
-                  result.measures.map((m) => {
-                    const alert = alerts.get(m.metric.uuid);
-                    return (
-                      <tr key={m.metric.uuid} class={alert?.status === 'active' ? 'row-alert' : undefined}>
-                        <td class="wrap">{result.benchmark.name}</td>
-                        <td>
-                          {m.measure.name} <span class="muted small">{m.measure.units}</span>
-                        </td>
-                        <td class="num">{formatNumber(m.metric.value)}</td>
-                        <td class="num">
-                          {m.metric.lower_value === null && m.metric.upper_value === null
-                            ? '—'
-                            : `${formatNumber(m.metric.lower_value)} / ${formatNumber(m.metric.upper_value)}`}
-                        </td>
-                        <td class="num">{formatNumber(m.boundary?.baseline)}</td>
-                        <td class="num">{formatNumber(m.boundary?.lower_limit)}</td>
-                        <td class="num">{formatNumber(m.boundary?.upper_limit)}</td>
-                        <td>
-                          {m.threshold ? (
-                            <a href={`${ctx.base}/thresholds/${m.threshold.uuid}`}>
-                              {m.threshold.model.test}
-                            </a>
-                          ) : (
-                            <span class="muted">none</span>
-                          )}
-                        </td>
-                        <td>
-                          {alert ? (
-                            <span class={`badge ${alert.status === 'active' ? 'alert' : ''}`}>
-                              {alert.limit} · {alert.status}
-                            </span>
-                          ) : (
-                            ''
-                          )}
-                        </td>
-                      </tr>
-                    );
-                  }),
-                )}
-              </tbody>
-            </table>
-          </div>
+          <h2>{iterations.length > 1 ? `Iteration ${i + 1}` : 'Results'}</h2>
+          <ReportResults ctx={ctx} results={results} alerts={alerts} />
         </div>
       ))}
       <p class="muted mono">

@@ -8,7 +8,8 @@ import { useApi } from '../../lib/use-api.js';
 import { setQuery, useLocation } from '../../router.js';
 import type { ProjectContext } from './context.js';
 import { EMPTY_MODEL, modelBody, ModelFields, type ModelDraft } from './model-fields.js';
-import { modelSummary } from './thresholds.js';
+import { ThresholdPlot } from './threshold-plot.js';
+import { modelSummary, sampleSize } from './thresholds.js';
 
 function draftOf(model: ModelJson | null): ModelDraft {
   if (!model) return EMPTY_MODEL;
@@ -43,9 +44,7 @@ function ModelFacts({ model }: { model: ModelJson }) {
       <dt>Model</dt>
       <dd>{model.test}</dd>
       <dt>Sample size</dt>
-      <dd>
-        {model.min_sample_size ?? 'default'} to {model.max_sample_size ?? 'all'}
-      </dd>
+      <dd>{sampleSize(model)}</dd>
       <dt>Window</dt>
       <dd>{model.window ? formatDuration(model.window) : 'all results'}</dd>
       <dt>Lower boundary</dt>
@@ -96,6 +95,7 @@ export function Threshold({ ctx, uuid }: { ctx: ProjectContext; uuid: string }) 
       ) : (
         <Empty title="No model: results are not tested." />
       )}
+      {current.data && <ThresholdPlot ctx={ctx} threshold={current.data} />}
       {ctx.canEdit && !shown && current.data && (
         <>
           <h2>New model</h2>
@@ -156,9 +156,7 @@ export function Threshold({ ctx, uuid }: { ctx: ProjectContext; uuid: string }) 
                   </td>
                   <td>{m.replaced ? formatDateTime(m.replaced) : 'current'}</td>
                   <td>{modelSummary(m)}</td>
-                  <td>
-                    {m.min_sample_size ?? '–'} to {m.max_sample_size ?? '–'}
-                  </td>
+                  <td>{sampleSize(m)}</td>
                 </tr>
               ))}
             </tbody>

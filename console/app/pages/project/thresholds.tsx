@@ -1,5 +1,5 @@
-import { api } from '../../api/client.js';
-import type { ModelJson, ThresholdJson } from '../../api/types.js';
+import { api, listAll } from '../../api/client.js';
+import type { AlertJson, ModelJson, ThresholdJson } from '../../api/types.js';
 import { Empty, ErrorMessage, Loading, PageHeader } from '../../components/status.js';
 import { formatDateTime } from '../../lib/format.js';
 import { useApi } from '../../lib/use-api.js';
@@ -14,12 +14,26 @@ export function modelSummary(model: ModelJson | null): string {
   return `${model.test}${bounds.length ? ` · ${bounds.join(', ')}` : ''}`;
 }
 
+/** The sample size rule of a model, in words. */
+export function sampleSize(model: Pick<ModelJson, 'min_sample_size' | 'max_sample_size'>): string {
+  const { min_sample_size: min, max_sample_size: max } = model;
+  if (min === null && max === null) return 'no sample size limits';
+  if (min === null) return `at most ${max}`;
+  if (max === null) return `at least ${min}`;
+  return `${min} to ${max}`;
+}
+
 /** Thresholds: one per branch x testbed x measure, each with its current model. */
 export function Thresholds({ ctx }: { ctx: ProjectContext }) {
   const list = useApi(
     (signal) => api.list<ThresholdJson>(`${ctx.path}/thresholds`, { per_page: 255 }, signal),
     [ctx.path],
   );
+  const open = useApi(
+    (signal) => listAll<AlertJson>(`${ctx.path}/alerts`, { status: 'active' }, signal),
+    [ctx.path],
+  );
+  const openCount = (uuid: string) => open.data?.filter((a) => a.threshold.uuid === uuid).length ?? 0;
   return (
     <section>
       <PageHeader title="Thresholds">
@@ -47,6 +61,9 @@ export function Thresholds({ ctx }: { ctx: ProjectContext }) {
                 <th scope="col">Measure</th>
                 <th scope="col">Model</th>
                 <th scope="col">Sample size</th>
+                <th scope="col" class="num">
+                  Open alerts
+                </th>
                 <th scope="col">Changed</th>
               </tr>
             </thead>
@@ -59,8 +76,18 @@ export function Thresholds({ ctx }: { ctx: ProjectContext }) {
                   <td>{t.testbed.name}</td>
                   <td>{t.measure.name}</td>
                   <td>{modelSummary(t.model)}</td>
-                  <td>
-                    {t.model ? `${t.model.min_sample_size ?? '–'} to ${t.model.max_sample_size ?? '–'}` : ''}
+                  <td>{t.model ? sampleSize(t.model) : ''}</td>
+                  <td class="num">
+                    {openCount(t.uuid) > 0 ? (
+                      <a
+                        class="badge alert"
+                        href={`${ctx.base}/alerts?status=active&branch=${t.branch.uuid}&testbed=${t.testbed.uuid}&measure=${t.measure.uuid}`}
+                      >
+                        {openCount(t.uuid)}
+                      </a>
+                    ) : (
+                      <span class="muted">0</span>
+                    )}
                   </td>
                   <td>{formatDateTime(t.modified)}</td>
                 </tr>

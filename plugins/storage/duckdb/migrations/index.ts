@@ -1,5 +1,6 @@
 import type { Migration } from '../migrate.js';
 import { initial } from './001-initial.js';
+import { changePointAlerts } from './002-change-point-alerts.js';
 
 /** Every migration, in version order. Append only: a released migration never changes. */
-export const migrations: readonly Migration[] = [initial];
+export const migrations: readonly Migration[] = [initial, changePointAlerts];

@@ -16,6 +16,9 @@ export const alerts: TableSpec = {
     'model_id',
     'boundary_limit',
     'status',
+    'change_before',
+    'change_after',
+    'change_p_value',
     'created',
     'modified',
   ],
@@ -65,9 +68,10 @@ export function alertsWriter(connection: DuckDBConnection): WriteRepositories['a
       return query<AlertRecord>(
         connection,
         `INSERT INTO alert (uuid, project_id, report_id, metric_id, head_id, threshold_id, model_id, boundary_limit,
-           status, created, modified)
+           status, change_before, change_after, change_p_value, created, modified)
          SELECT uuid(), $project, $report, unnest($metrics), $head, unnest($thresholds), unnest($models), unnest($limits),
-           'active', $now, $now
+           'active', nullif(unnest($before), 'NaN'::DOUBLE), nullif(unnest($after), 'NaN'::DOUBLE),
+           nullif(unnest($p), 'NaN'::DOUBLE), $now, $now
          RETURNING *`,
         {
           project: report.project_id,
@@ -77,6 +81,10 @@ export function alertsWriter(connection: DuckDBConnection): WriteRepositories['a
           thresholds: raised.map((a) => a.threshold_id),
           models: raised.map((a) => a.model_id),
           limits: raised.map((a) => a.boundary_limit),
+          // NaN for "not a change point": NULL in the table
+          before: Float64Array.from(raised, (a) => a.change?.before ?? Number.NaN),
+          after: Float64Array.from(raised, (a) => a.change?.after ?? Number.NaN),
+          p: Float64Array.from(raised, (a) => a.change?.p_value ?? Number.NaN),
           now,
         },
       );

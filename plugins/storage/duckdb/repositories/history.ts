@@ -27,7 +27,7 @@ export async function history(
   const { series, headId } = request;
   const maxSamples = request.maxSamples.map((n) => Math.min(n, HISTORY_CAP));
   const since = request.since.map((ms) => (Number.isFinite(ms) ? ms : -1e18));
-  const samples: number[][] = Array.from({ length: series.length }, () => []);
+  const samples: Sample[][] = Array.from({ length: series.length }, () => []);
   if (series.length === 0) return pack(samples);
 
   const [bound] = await query<{ cutoff: Date | null }>(
@@ -39,7 +39,7 @@ export async function history(
   const all = Int32Array.from(series.keys());
   await read(connection, headId, all, series, maxSamples, since, samples, bound?.cutoff ?? undefined);
   if (bound?.cutoff) {
-    const short = all.filter((i) => (samples[i] as number[]).length < (maxSamples[i] as number));
+    const short = all.filter((i) => (samples[i] as Sample[]).length < (maxSamples[i] as number));
     for (const i of short) samples[i] = [];
     await read(connection, headId, short, series, maxSamples, since, samples, undefined);
   }
@@ -59,7 +59,7 @@ async function read(
   series: Int32Array,
   maxSamples: Int32Array,
   since: Float64Array,
-  samples: number[][],
+  samples: Sample[][],
   cutoff: Date | undefined,
 ): Promise<void> {
   if (positions.length === 0) return;
@@ -75,11 +75,11 @@ async function read(
   // list_contains is what DuckDB pushes into the scan to skip other series' row groups, and the window bounds
   // the rows.
   const sql = cutoff
-    ? `SELECT m.series_id, m.value, epoch_ms(m.start_time)::DOUBLE
+    ? `SELECT m.series_id, m.value, epoch_ms(m.start_time)::DOUBLE, m.id::DOUBLE
        FROM metric m JOIN head_version hv ON hv.version_id = m.version_id AND hv.head_id = $head
        WHERE m.series_id IN (SELECT unnest($series)) AND m.start_time >= $cutoff
        ORDER BY m.series_id, m.start_time DESC, m.report_id DESC, m.iteration DESC`
-    : `SELECT m.series_id, m.value, epoch_ms(m.start_time)::DOUBLE
+    : `SELECT m.series_id, m.value, epoch_ms(m.start_time)::DOUBLE, m.id::DOUBLE
        FROM metric m
        WHERE list_contains($series, m.series_id) AND m.version_id IN (${HEAD_VERSIONS})
        QUALIFY row_number() OVER (
@@ -94,20 +94,30 @@ async function read(
   const ids = new Int32Array(count);
   const values = new Float64Array(count);
   const times = new Float64Array(count);
-  readColumns(result, chunks, [ids, values, times]);
+  const metricIds = new Float64Array(count);
+  readColumns(result, chunks, [ids, values, times, metricIds]);
   for (let k = 0; k < count; k++) {
     for (const i of positionsOf.get(ids[k] as number) ?? []) {
-      const list = samples[i] as number[];
+      const list = samples[i] as Sample[];
       if (list.length < (maxSamples[i] as number) && (times[k] as number) >= (since[i] as number))
-        list.push(values[k] as number);
+        list.push([values[k] as number, metricIds[k] as number]);
     }
   }
 }
 
-function pack(samples: number[][]): HistoryColumns {
+/** A value and its metric's id (read as a DOUBLE: ids stay far below 2^53). */
+type Sample = [value: number, id: number];
+
+function pack(samples: Sample[][]): HistoryColumns {
   const offsets = new Uint32Array(samples.length + 1);
   samples.forEach((list, i) => (offsets[i + 1] = (offsets[i] as number) + list.length));
   const values = new Float64Array(offsets[samples.length] as number);
-  samples.forEach((list, i) => values.set(list, offsets[i] as number));
-  return { offsets, values };
+  const ids = new BigInt64Array(values.length);
+  samples.forEach((list, i) =>
+    list.forEach(([value, id], k) => {
+      values[(offsets[i] as number) + k] = value;
+      ids[(offsets[i] as number) + k] = BigInt(id);
+    }),
+  );
+  return { offsets, values, ids };
 }

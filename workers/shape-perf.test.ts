@@ -8,7 +8,7 @@ import {
   type PerfShapeInput,
   uuidWords,
 } from '../core/index.js';
-import { INLINE_MAX_POINTS, shapePerf } from './perf-shape.js';
+import { INLINE_MAX_POINTS, shapePerf } from './shape-perf.js';
 import { WorkerPool } from './pool.js';
 
 const pool = new WorkerPool(createLogger({ name: 't', log: { mode: 'stderr_terminal', level: 'error' } }), {

@@ -4,7 +4,8 @@ import type { ModelParams, ModelPlugin } from '../plugins/contracts.js';
 
 /**
  * How a model reads `lower_boundary` and `upper_boundary`:
- * - `probability`: a CDF percentile of the fitted distribution, in [0.5, 1.0) (z_score, t_test, log_normal);
+ * - `probability`: a CDF percentile of the fitted distribution, in [0.5, 1.0) (z_score, t_test, log_normal;
+ *   change_point reads it as 1 − max p-value);
  * - `multiplier`: a non-negative factor (percentage, iqr, delta_iqr);
  * - `absolute`: the limit itself, any finite number (static).
  */

@@ -119,7 +119,7 @@ export class PlotsService {
   /** The PNG of a pinned plot: its selection over its window up to now (rounded to the minute, for caching). */
   async image(caller: Caller, projectRef: string, uuid: string, ifNoneMatch?: string) {
     const plot = await this.get(caller, projectRef, uuid);
-    const end = Math.floor(this.ctx.now().getTime() / 60_000) * 60_000 + 60_000;
+    const { start_time, end_time } = relativeWindow(plot.window, this.ctx.now());
     return this.perf.image(
       caller,
       projectRef,
@@ -129,8 +129,8 @@ export class PlotsService {
         testbeds: plot.testbeds,
         benchmarks: plot.benchmarks,
         measures: plot.measures.slice(0, 1),
-        start_time: end - plot.window * 1000,
-        end_time: end,
+        start_time,
+        end_time,
       },
       {
         ...(plot.title ? { title: plot.title } : {}),
@@ -141,6 +141,15 @@ export class PlotsService {
       ifNoneMatch,
     );
   }
+}
+
+/**
+ * The `seconds` of history up to now, in epoch milliseconds. The end is the next whole minute, so an image of a
+ * relative window is the same (and cached) for a minute, and rolls forward after.
+ */
+export function relativeWindow(seconds: number, now: Date): { start_time: number; end_time: number } {
+  const end = Math.floor(now.getTime() / 60_000) * 60_000 + 60_000;
+  return { start_time: end - seconds * 1000, end_time: end };
 }
 
 async function requirePlot(r: ReadRepositories, project: ProjectRecord, uuid: string): Promise<PlotRecord> {

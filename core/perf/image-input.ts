@@ -31,6 +31,20 @@ export const plotImageSeriesSchema = z
     upper: float64.optional(),
     /** 1 (any non-zero) where the point raised an alert, drawn as a marker; 0 elsewhere. */
     alert: uint8.optional(),
+    /**
+     * Change points, drawn as a dashed vertical marker at the first point of each new regime and the mean
+     * levels before and after it as horizontal lines over their segments.
+     */
+    changes: z
+      .array(
+        z.object({
+          /** The first point of the new regime: an index into `x`. */
+          index: z.int().min(1, { error: 'must be at least 1 (the first point of a new regime)' }),
+          before: z.number(),
+          after: z.number(),
+        }),
+      )
+      .optional(),
   })
   .superRefine((series, ctx) => {
     const length = series.x.length;
@@ -40,6 +54,15 @@ export const plotImageSeriesSchema = z
         path: ['x'],
         message: `must have at most ${PLOT_IMAGE_MAX_POINTS} points, got ${length}`,
       });
+    }
+    for (const [k, change] of (series.changes ?? []).entries()) {
+      if (change.index >= length) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['changes', k, 'index'],
+          message: `must be below the number of points (${length}), got ${change.index}`,
+        });
+      }
     }
     for (const key of ['y', 'lower', 'upper', 'alert'] as const) {
       const column = series[key];

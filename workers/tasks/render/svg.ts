@@ -15,6 +15,7 @@ import { layoutLegend, legendSvg, type LegendEntry } from './legend.js';
 import { INK, seriesColor } from './palette.js';
 import { prepareSeries, seriesFeatures, valueRange, xExtent, type PreparedSeries } from './points.js';
 import { chooseYScale, linearScale, logScale, type ValueRange } from './scale.js';
+import { changesSvg } from './changes-svg.js';
 import { seriesSvg } from './series-svg.js';
 import { splitSharedParts } from './shared-labels.js';
 import { textWidth } from './text-width.js';
@@ -36,7 +37,7 @@ export interface SvgOptions {
 
 /**
  * The SVG document of a plot image: title (and the label parts all series share), plot area with gridlines,
- * boundary bands, limit lines, series lines and alert markers, both axes with tick labels and titles, and the
+ * boundary bands, limit lines, series lines, change points and alert markers, both axes with tick labels and titles, and the
  * legend below. Pure and deterministic: the
  * same input gives the same text, so the same PNG.
  */
@@ -46,7 +47,10 @@ export function buildPlotSvg(image: PlotImage, options: SvgOptions = {}): string
   const range = valueRange(series);
   const yType = chooseYScale(image.yAxis, range);
   const extent = xExtent(series);
-  const features = seriesFeatures(series, yType === 'log');
+  const features = {
+    ...seriesFeatures(series, yType === 'log'),
+    hasChanges: image.series.some((s) => (s.changes?.length ?? 0) > 0),
+  };
   const labels = splitSharedParts(image.series.map((s, i) => cleanText(s.label) || `Series ${i + 1}`));
   const header = headerSvg(cleanText(image.title ?? ''), labels.shared, width);
   const legend = layoutLegend(legendEntries(labels.distinct, features), width - 2 * EDGE);
@@ -99,6 +103,7 @@ function plotBody(
     layers.bands,
     layers.limits,
     layers.lines,
+    changesSvg(image.series, xScale, yScale, plot),
     layers.markers,
     frameSvg(plot),
   ].join('');
@@ -174,10 +179,12 @@ function xTicks(
 
 function legendEntries(
   labels: readonly string[],
-  features: { hasLimits: boolean; hasAlerts: boolean },
+  features: { hasLimits: boolean; hasAlerts: boolean; hasChanges: boolean },
 ): LegendEntry[] {
   const entries: LegendEntry[] = labels.map((text, i) => ({ swatch: 'line', color: seriesColor(i), text }));
   if (features.hasLimits) entries.push({ swatch: 'band', color: INK.muted, text: 'Boundary limits' });
   if (features.hasAlerts) entries.push({ swatch: 'alert', color: INK.muted, text: 'Alert' });
+  if (features.hasChanges)
+    entries.push({ swatch: 'line', color: INK.muted, text: 'Change point (levels before and after)' });
   return entries;
 }

@@ -203,3 +203,39 @@ describe('axisTitle', () => {
     expect(axisTitle({ name: 'Score', units: ' ' })).toBe('Score');
   });
 });
+
+describe('change points', () => {
+  const values = [10, 11, 10, 11, 20, 21, 20, 21];
+  const changes = [{ index: 4, before: 10.5, after: 20.5 }];
+
+  it('draw a dashed marker at the first point of the new regime and the levels before and after it', () => {
+    const svg = svgOf({ series: [series('a', values, { changes })] });
+    const group =
+      /<g class="change-points" fill="none" stroke="([^"]+)"><path d="M([\d.]+) ([\d.]+)V([\d.]+)" stroke-width="1" stroke-dasharray="2 3"\/><path d="M([\d.]+) ([\d.]+)H([\d.]+)M([\d.]+) ([\d.]+)H([\d.]+)"/.exec(
+        svg,
+      );
+    expect(group, svg).not.toBeNull();
+    const [, , markerX, , , x0, yBefore, x1, x2, yAfter, x3] = (group as RegExpExecArray).map(Number);
+    expect(group?.[1]).toBe(SERIES_COLORS[0]);
+    // the marker and the end of "before" / start of "after" are at the 5th point; levels span their segments
+    expect(x1).toBe(markerX);
+    expect(x2).toBe(markerX);
+    expect(x0).toBeLessThan(markerX as number);
+    expect(x3).toBeGreaterThan(markerX as number);
+    // screen y grows downward: the higher level is drawn above the lower one
+    expect(yAfter).toBeLessThan(yBefore as number);
+    expect(texts(svg)).toContain('Change point (levels before and after)');
+  });
+
+  it('are not drawn, nor in the legend, without change points', () => {
+    const svg = svgOf({ series: [series('a', values)] });
+    expect(svg).not.toContain('change-points');
+    expect(texts(svg)).not.toContain('Change point (levels before and after)');
+  });
+
+  it('must point inside the series', () => {
+    expect(() =>
+      svgOf({ series: [series('a', values, { changes: [{ index: 8, before: 1, after: 2 }] })] }),
+    ).toThrow('series[0].changes[0].index: must be below the number of points (8), got 8');
+  });
+});

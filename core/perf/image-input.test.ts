@@ -5,7 +5,7 @@ import {
   plotImageBuffers,
   PLOT_IMAGE_MAX_SERIES,
   type PlotImageInput,
-} from './image.js';
+} from './image-input.js';
 
 const line = (n = 3) => ({
   label: 'main / linux / bench',

@@ -1,0 +1,81 @@
+import { useEffect, useMemo } from 'preact/hooks';
+import { api } from '../api/client.js';
+import type { PerfJson } from '../api/perf-types.js';
+import { Empty, ErrorMessage, Loading } from '../components/status.js';
+import { useApi } from '../lib/use-api.js';
+import type { ProjectContext } from '../pages/project/context.js';
+import { PerfPlot, preloadPlot } from './lazy-plot.js';
+import { buildPlotData, logAxis } from './series.js';
+
+const NO_HIDDEN: ReadonlySet<number> = new Set();
+const DAY = 86_400_000;
+
+/** The series of a report, an alert or a threshold, as the perf query names them, with a time window. */
+export interface History {
+  readonly branches: readonly string[];
+  readonly testbeds: readonly string[];
+  readonly benchmarks: readonly string[];
+  readonly measures: readonly string[];
+  readonly start_time: number;
+  readonly end_time: number;
+}
+
+/** A window of `days` before and after a moment (a report's start), in epoch milliseconds. */
+export function around(iso: string, days = 30): { start_time: number; end_time: number } {
+  const at = Date.parse(iso);
+  return { start_time: at - days * DAY, end_time: at + days * DAY };
+}
+
+/**
+ * A plot of some series over a window with their limits; the points of `highlight` (a report) ringed. The pages
+ * where people look for a regression (report, alert, threshold) show one.
+ */
+export function HistoryPlot({
+  ctx,
+  history,
+  highlight,
+  label,
+}: {
+  ctx: ProjectContext;
+  history: History;
+  highlight?: string;
+  label: string;
+}) {
+  useEffect(() => void preloadPlot(), []);
+  const perf = useApi(
+    (signal) =>
+      api.get<PerfJson>(
+        `${ctx.path}/perf`,
+        {
+          branches: history.branches.join(','),
+          testbeds: history.testbeds.join(','),
+          benchmarks: history.benchmarks.join(','),
+          measures: history.measures.join(','),
+          start_time: history.start_time,
+          end_time: history.end_time,
+          threshold_models: 'false',
+        },
+        signal,
+      ),
+    [ctx.path, JSON.stringify(history)],
+  );
+  const data = useMemo(
+    () => (perf.data ? buildPlotData(perf.data, 'date_time', logAxis('auto', perf.data)) : undefined),
+    [perf.data],
+  );
+  if (perf.error) return <ErrorMessage error={perf.error} />;
+  if (!data) return <Loading what="Loading the plot" />;
+  if (data.series.length === 0) return <Empty title="No results in this window." />;
+  return (
+    <PerfPlot
+      data={data}
+      hidden={NO_HIDDEN}
+      bounds={true}
+      yAxis={data.log ? 'log' : 'linear'}
+      height={300}
+      highlight={highlight}
+      reportHref={(uuid) => `${ctx.base}/reports/${uuid}`}
+      label={label}
+    />
+  );
+}

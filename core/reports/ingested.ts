@@ -1,0 +1,40 @@
+import type { Boundary } from '../boundaries/boundary-columns.js';
+import type {
+  AlertRecord,
+  BranchRecord,
+  DimensionRecord,
+  HeadRecord,
+  MeasureRecord,
+  ProjectRecord,
+  ReportRecord,
+  TestbedRecord,
+  UserRecord,
+  VersionRecord,
+} from '../storage/records.js';
+import type { Tested } from './boundary-job.js';
+
+/** One stored metric with everything the response shows about it. */
+export interface IngestedMetric {
+  readonly id: bigint;
+  readonly uuid: string;
+  readonly iteration: number;
+  readonly benchmark: DimensionRecord;
+  readonly measure: MeasureRecord;
+  readonly value: number;
+  readonly lower_value: number | null;
+  readonly upper_value: number | null;
+  readonly tested: Tested | null;
+  readonly boundary: Boundary | null;
+}
+
+export interface Ingested {
+  readonly report: ReportRecord;
+  readonly project: ProjectRecord;
+  readonly user: UserRecord | null;
+  readonly branch: BranchRecord;
+  readonly head: HeadRecord;
+  readonly version: VersionRecord;
+  readonly testbed: TestbedRecord;
+  readonly metrics: readonly IngestedMetric[];
+  readonly alerts: readonly { alert: AlertRecord; metric: IngestedMetric }[];
+}

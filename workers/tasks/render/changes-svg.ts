@@ -1,0 +1,43 @@
+import type { PlotImageSeries } from '../../../core/index.js';
+import type { Rect } from './axes.js';
+import { seriesColor } from './palette.js';
+import { px } from './paths.js';
+import type { Scale } from './scale.js';
+
+/**
+ * The change points of every series (series i in palette color i): a dashed vertical line across the plot at
+ * the first point of each new regime, and each segment's mean level (`before` from the previous change point or
+ * the first point, `after` up to the next change point or the last point) as a horizontal line over it.
+ */
+export function changesSvg(series: readonly PlotImageSeries[], x: Scale, y: Scale, plot: Rect): string {
+  const out: string[] = [];
+  series.forEach((s, i) => {
+    const changes = s.changes ?? [];
+    if (changes.length === 0) return;
+    const at = (index: number) => x.map(s.x[index] as number);
+    const markers: string[] = [];
+    const levels: string[] = [];
+    changes.forEach((change, k) => {
+      const from = changes[k - 1]?.index ?? 0;
+      const to = changes[k + 1]?.index ?? s.x.length;
+      const start = at(change.index);
+      if (!Number.isFinite(start)) return;
+      markers.push(`M${px(start)} ${px(plot.top)}V${px(plot.bottom)}`);
+      for (const [level, x0, x1] of [
+        [change.before, at(from), start],
+        [change.after, start, at(to - 1)],
+      ] as const) {
+        const h = y.map(level);
+        if (Number.isFinite(h) && Number.isFinite(x0) && Number.isFinite(x1))
+          levels.push(`M${px(x0)} ${px(h)}H${px(x1)}`);
+      }
+    });
+    const color = seriesColor(i);
+    out.push(
+      `<g class="change-points" fill="none" stroke="${color}">` +
+        `<path d="${markers.join('')}" stroke-width="1" stroke-dasharray="2 3"/>` +
+        `<path d="${levels.join('')}" stroke-width="2.5" stroke-opacity="0.6"/></g>`,
+    );
+  });
+  return out.join('');
+}

@@ -24,7 +24,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { DuckDBInstance } from '@duckdb/node-api';
+import { fillHistory, seedRun } from './lib/seed-history.js';
 import { summarize } from './lib/measure.js';
 import { BenchReport } from './lib/report.js';
 
@@ -85,50 +85,15 @@ async function startApi(): Promise<{ url: string; child: ChildProcess; stop(): P
 /** Creates the public project through the API (anonymous run), then fills the fact table with bare SQL. */
 async function seed(): Promise<void> {
   const api = await startApi();
-  const time = new Date(START).toISOString();
-  const response = await fetch(`${api.url}/v0/run`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      project: 'load',
-      branch: 'main',
-      testbed: 'ci',
-      start_time: time,
-      end_time: time,
-      results: [JSON.stringify({ 'b-0': { latency: { value: 1 }, throughput: { value: 1 } } })],
-      settings: { adapter: 'json' },
-    }),
-  });
-  if (response.status !== 201) throw new Error(`seed run answered ${response.status}`);
+  await seedRun(api.url, 'load', START);
   await api.stop();
-  const instance = await DuckDBInstance.create(file);
-  const c = await instance.connect();
-  const head = '(SELECT head_id FROM branch LIMIT 1)';
-  await c.run('BEGIN');
-  await c.run('DELETE FROM metric; DELETE FROM report; DELETE FROM head_version; DELETE FROM version');
-  await c.run(`INSERT INTO benchmark (uuid, project_id, name, slug, archived, created, modified)
-    SELECT uuid(), 1, 'b-' || i, 'b-' || i, false, now()::TIMESTAMP, now()::TIMESTAMP FROM range(1, ${BENCHMARKS}) t(i)`);
-  await c.run('DELETE FROM series');
-  await c.run(`INSERT INTO series (id, project_id, testbed_id, benchmark_id, measure_id)
-    SELECT row_number() OVER (), 1, 1, b.id, m.id FROM benchmark b, measure m`);
-  await c.run(`INSERT INTO version (id, uuid, project_id, number, hash, created)
-    SELECT r, uuid(), 1, r, NULL, now()::TIMESTAMP FROM range(${REPORTS}) t(r)`);
-  await c.run(`INSERT INTO head_version SELECT ${head}, r FROM range(${REPORTS}) t(r)`);
-  await c.run(`INSERT INTO report (id, uuid, project_id, user_id, branch_id, head_id, version_id, testbed_id, adapter,
-      idempotency_key, start_time, end_time, created)
-    SELECT r, uuid(), 1, NULL, 1, ${head}, r, 1, 'json', NULL,
-      make_timestamp((${START} + r * ${STEP})::BIGINT * 1000), make_timestamp((${START} + r * ${STEP} + 60000)::BIGINT * 1000),
-      now()::TIMESTAMP
-    FROM range(${REPORTS}) t(r)`);
-  await c.run(`INSERT INTO metric (id, uuid, project_id, report_id, iteration, series_id, head_id, version_id,
-      start_time, end_time, value)
-    SELECT r.id * 100000 + s.id, uuidv7(), 1, r.id, 0, s.id, r.head_id, r.version_id, r.start_time, r.end_time,
-      100 + s.id % 97 + random()
-    FROM report r, series s ORDER BY s.id, r.start_time`);
-  await c.run('COMMIT');
-  await c.run('CHECKPOINT');
-  c.closeSync();
-  instance.closeSync();
+  await fillHistory(file, {
+    benchmarks: BENCHMARKS,
+    reports: REPORTS,
+    startMs: START,
+    stepMs: STEP,
+    order: 'series',
+  });
 }
 
 function memory(pid: number): { rss: number; peak: number } {

@@ -43,6 +43,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { fillHistory, seedRun } from './lib/seed-history.js';
 import { createLogger } from '../core/index.js';
 import { duckdbStorage } from '../plugins/storage/duckdb/index.js';
 import { perf } from '../plugins/storage/duckdb/repositories/perf.js';
@@ -60,51 +61,15 @@ const file = join(dir, 'perf.db');
 /** Creates the project through the API, then fills the fact table with bare SQL (time-ordered, as ingest would). */
 async function seed(): Promise<void> {
   const server = await startBenchServer(file);
-  const now = new Date(YEAR_START).toISOString();
-  const response = await fetch(`${server.url}/v0/run`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      project: 'perf',
-      branch: 'main',
-      testbed: 'ci',
-      start_time: now,
-      end_time: now,
-      results: [JSON.stringify({ 'b-0': { latency: { value: 1 }, throughput: { value: 1 } } })],
-      settings: { adapter: 'json' },
-    }),
-  });
-  if (response.status !== 201) throw new Error(`seed run answered ${response.status}`);
+  await seedRun(server.url, 'perf', YEAR_START);
   await server.close();
-  const instance = await DuckDBInstance.create(file);
-  const c = await instance.connect();
-  await c.run('BEGIN');
-  await c.run(`DELETE FROM metric; DELETE FROM report; DELETE FROM head_version; DELETE FROM version`);
-  await c.run(`INSERT INTO benchmark (uuid, project_id, name, slug, archived, created, modified)
-    SELECT uuid(), 1, 'b-' || i, 'b-' || i, false, now()::TIMESTAMP, now()::TIMESTAMP FROM range(1, ${BENCHMARKS}) t(i)`);
-  await c.run(`DELETE FROM series`);
-  await c.run(`INSERT INTO series (id, project_id, testbed_id, benchmark_id, measure_id)
-    SELECT row_number() OVER (), 1, 1, b.id, m.id FROM benchmark b, measure m`);
-  await c.run(`INSERT INTO version (id, uuid, project_id, number, hash, created)
-    SELECT r, uuid(), 1, r, NULL, now()::TIMESTAMP FROM range(${REPORTS}) t(r)`);
-  await c.run(
-    `INSERT INTO head_version SELECT (SELECT head_id FROM branch LIMIT 1), r FROM range(${REPORTS}) t(r)`,
-  );
-  await c.run(`INSERT INTO report (id, uuid, project_id, user_id, branch_id, head_id, version_id, testbed_id, adapter,
-      idempotency_key, start_time, end_time, created)
-    SELECT r, uuid(), 1, NULL, 1, (SELECT head_id FROM branch LIMIT 1), r, 1, 'json', NULL,
-      make_timestamp((${YEAR_START} + r * ${STEP})::BIGINT * 1000), make_timestamp((${YEAR_START} + r * ${STEP} + 60000)::BIGINT * 1000),
-      now()::TIMESTAMP
-    FROM range(${REPORTS}) t(r)`);
-  await c.run(`INSERT INTO metric (id, uuid, project_id, report_id, iteration, series_id, head_id, version_id,
-      start_time, end_time, value)
-    SELECT r.id * 100000 + s.id, uuidv7(), 1, r.id, 0, s.id, r.head_id, r.version_id, r.start_time, r.end_time,
-      100 + s.id % 97 + random()
-    FROM report r, series s ORDER BY r.start_time, s.id`);
-  await c.run('COMMIT');
-  await c.run('CHECKPOINT');
-  c.closeSync();
-  instance.closeSync();
+  await fillHistory(file, {
+    benchmarks: BENCHMARKS,
+    reports: REPORTS,
+    startMs: YEAR_START,
+    stepMs: STEP,
+    order: 'time',
+  });
 }
 
 const names = (from: number, count: number) =>

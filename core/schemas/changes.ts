@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { detectionParamsSchema } from '../detection/params.js';
-import { projectSchema } from './accounts.js';
 import { dateTimeSchema, uuidSchema } from './common.js';
-import { branchSchema, dimensionSchema, measureSchema } from './dimensions.js';
-import { perfQuerySchema } from './perf.js';
+import { perfAnswerSchema, perfQuerySchema, perfSeriesSchema } from './perf.js';
 import { metricSchema } from './reports.js';
 
 /** The perf query's selection (branches, heads, testbeds, benchmarks, measures, time window) plus the detector's settings. */
@@ -28,16 +26,9 @@ export const changePointSchema = z.object({
   p_value: z.number().describe('Two-sided Student t-test of the two segments'),
 });
 
-export const perfChangesSchema = z.object({
-  project: projectSchema,
-  start_time: dateTimeSchema.nullable(),
-  end_time: dateTimeSchema.nullable(),
+export const perfChangesSchema = perfAnswerSchema.extend({
   results: z.array(
-    z.object({
-      branch: branchSchema,
-      testbed: dimensionSchema,
-      benchmark: dimensionSchema,
-      measure: measureSchema,
+    perfSeriesSchema.extend({
       points: z.int().describe('Points in the series the detector read'),
       change_points: z.array(changePointSchema),
     }),

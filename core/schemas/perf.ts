@@ -110,19 +110,21 @@ export const perfPointSchema = z.object({
   boundary: boundarySchema.nullable(),
   alert: alertBriefSchema.nullable(),
 });
-export const perfSchema = z.object({
+/** What every per-series answer (perf points, change points) starts with: the project and the time window. */
+export const perfAnswerSchema = z.object({
   project: projectSchema,
   start_time: dateTimeSchema.nullable(),
   end_time: dateTimeSchema.nullable(),
-  results: z.array(
-    z.object({
-      branch: branchSchema,
-      testbed: dimensionSchema,
-      benchmark: dimensionSchema,
-      measure: measureSchema,
-      metrics: z.array(perfPointSchema),
-    }),
-  ),
+});
+/** One series of a perf selection: a branch, testbed, benchmark and measure. */
+export const perfSeriesSchema = z.object({
+  branch: branchSchema,
+  testbed: dimensionSchema,
+  benchmark: dimensionSchema,
+  measure: measureSchema,
+});
+export const perfSchema = perfAnswerSchema.extend({
+  results: z.array(perfSeriesSchema.extend({ metrics: z.array(perfPointSchema) })),
 });
 
 export const PLOTS_MAX = 64;

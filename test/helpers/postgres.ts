@@ -1,0 +1,215 @@
+import { execFile, execFileSync, type ExecFileOptions } from 'node:child_process';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** The role and password every throwaway cluster has (scram over TCP, trust on its own socket). */
+export const PG_USER = 'benchtrack';
+export const PG_PASSWORD = 'benchtrack-pg-secret-0001';
+
+export interface LocalPostgres {
+  /** postgres://benchtrack:<password>@127.0.0.1:<port>/postgres */
+  readonly url: string;
+  readonly port: number;
+  /** The cluster's data directory. */
+  readonly dataDir: string;
+  /** A new empty database; answers its URL. */
+  createDatabase(name: string): Promise<string>;
+  /** Runs SQL through psql against a database (default `postgres`); answers psql's unaligned output. */
+  sql(query: string, database?: string): Promise<string>;
+  /** Stops the cluster at once (`immediate`), as a crash would. */
+  kill(): Promise<void>;
+  /** Stops the cluster and removes its directory. */
+  stop(): Promise<void>;
+}
+
+/** Debian's PostgreSQL binaries (`postgresql` package): the newest /usr/lib/postgresql/<major>/bin, or PG_BIN. */
+export function postgresBin(): string {
+  if (process.env.PG_BIN) return process.env.PG_BIN;
+  const root = '/usr/lib/postgresql';
+  const majors = existsSync(root)
+    ? readdirSync(root)
+        .filter((name) => existsSync(join(root, name, 'bin', 'initdb')))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  if (majors.length === 0)
+    throw new Error(
+      'PostgreSQL is not installed: apt-get install postgresql (or set PG_BIN to its bin directory)',
+    );
+  return join(root, majors[0]!, 'bin');
+}
+
+/** PostgreSQL refuses to run as root: as root, the cluster runs as Debian's `postgres` user (or `nobody`). */
+function clusterOwner(): { uid: number; gid: number } | undefined {
+  if (userInfo().uid !== 0) return undefined;
+  for (const name of ['postgres', 'nobody']) {
+    const line = execFileSyncText('id', ['-u', name]);
+    if (line) return { uid: Number(line), gid: Number(execFileSyncText('id', ['-g', name])) };
+  }
+  throw new Error('running as root and neither a postgres nor a nobody user exists to own the test cluster');
+}
+
+function execFileSyncText(file: string, args: string[]): string | undefined {
+  try {
+    return execFileSync(file, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+interface Cluster {
+  readonly dir: string;
+  readonly dataDir: string;
+  readonly port: number;
+  readonly owner: { uid: number; gid: number } | undefined;
+}
+
+function ownedDir(owner: Cluster['owner'], prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  if (owner) chownSync(dir, owner.uid, owner.gid);
+  return dir;
+}
+
+async function exec(cluster: Pick<Cluster, 'owner' | 'dir'>, tool: string, args: string[]): Promise<string> {
+  const options: ExecFileOptions = {
+    cwd: cluster.dir,
+    env: { PATH: process.env.PATH, PGPASSWORD: PG_PASSWORD, LC_ALL: 'C' },
+    ...(cluster.owner ?? {}),
+  };
+  try {
+    const { stdout } = await run(join(postgresBin(), tool), args, { ...options, encoding: 'utf8' });
+    return stdout;
+  } catch (error) {
+    const failure = error as Error & { stderr?: string };
+    throw new Error(`${tool} ${args.join(' ')} failed: ${failure.stderr ?? failure.message}`);
+  }
+}
+
+/** Settings for a disposable test cluster: no durability work, small memory. */
+const SETTINGS = ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off', 'max_connections=200'];
+
+async function startCluster(cluster: Cluster): Promise<void> {
+  const options = [
+    `-p ${cluster.port}`,
+    `-k ${cluster.dir}`,
+    '-c listen_addresses=127.0.0.1',
+    ...SETTINGS.map((setting) => `-c ${setting}`),
+  ].join(' ');
+  await exec(cluster, 'pg_ctl', [
+    '-D',
+    cluster.dataDir,
+    '-l',
+    join(cluster.dir, 'log'),
+    '-o',
+    options,
+    '-w',
+    'start',
+  ]);
+}
+
+function handle(cluster: Cluster): LocalPostgres {
+  const url = (database: string) =>
+    `postgres://${PG_USER}:${PG_PASSWORD}@127.0.0.1:${cluster.port}/${encodeURIComponent(database)}`;
+  let stopped = false;
+  const stopWith = async (mode: string) => {
+    if (stopped) return;
+    stopped = true;
+    await exec(cluster, 'pg_ctl', ['-D', cluster.dataDir, '-m', mode, '-w', 'stop']).catch(() => undefined);
+  };
+  const sql = (query: string, database = 'postgres') =>
+    exec(cluster, 'psql', [
+      '-h',
+      cluster.dir,
+      '-p',
+      String(cluster.port),
+      '-U',
+      PG_USER,
+      '-d',
+      database,
+      '-XAtc',
+      query,
+    ]);
+  return {
+    url: url('postgres'),
+    port: cluster.port,
+    dataDir: cluster.dataDir,
+    sql,
+    async createDatabase(name) {
+      await sql(`CREATE DATABASE "${name.replaceAll('"', '""')}"`);
+      return url(name);
+    },
+    kill: () => stopWith('immediate'),
+    async stop() {
+      await stopWith('fast');
+      rmSync(cluster.dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A throwaway PostgreSQL cluster: initdb in a temp directory (as an unprivileged user), listening on 127.0.0.1 and a
+ * free port, a `benchtrack` superuser with a password. Takes about 1-2 s. Call `stop()` after.
+ */
+export async function startPostgres(): Promise<LocalPostgres> {
+  const owner = clusterOwner();
+  const dir = ownedDir(owner, 'benchtrack-pg-');
+  const cluster: Cluster = { dir, dataDir: join(dir, 'data'), port: await freePort(), owner };
+  const pwfile = join(dir, 'pwfile');
+  writeFileSync(pwfile, `${PG_PASSWORD}\n`);
+  if (owner) chownSync(pwfile, owner.uid, owner.gid);
+  await exec(cluster, 'initdb', [
+    '-D',
+    cluster.dataDir,
+    '-U',
+    PG_USER,
+    `--pwfile=${pwfile}`,
+    '--auth-local=trust',
+    '--auth-host=scram-sha-256',
+    '-E',
+    'UTF8',
+    '--locale=C',
+  ]);
+  await startCluster(cluster);
+  return handle(cluster);
+}
+
+/**
+ * A streaming read replica of `primary` in a second cluster on another port: pg_basebackup of the running primary
+ * (`-R` writes the standby settings), then started as a hot standby.
+ */
+export async function startReplica(primary: LocalPostgres): Promise<LocalPostgres> {
+  const owner = clusterOwner();
+  const dir = ownedDir(owner, 'benchtrack-pg-replica-');
+  const cluster: Cluster = { dir, dataDir: join(dir, 'data'), port: await freePort(), owner };
+  mkdirSync(cluster.dataDir, { mode: 0o700 });
+  if (owner) chownSync(cluster.dataDir, owner.uid, owner.gid);
+  await exec(cluster, 'pg_basebackup', [
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(primary.port),
+    '-U',
+    PG_USER,
+    '-D',
+    cluster.dataDir,
+    '-R',
+    '-X',
+    'stream',
+    '--checkpoint=fast',
+  ]);
+  await startCluster(cluster);
+  return handle(cluster);
+}

@@ -61,6 +61,7 @@ export const postgresStorage = defineStorage<PostgresOptions>({
   aliases: ['postgresql'],
   description: 'PostgreSQL server shared by any number of API processes (database.url: postgres://...)',
   capabilities: { singleWriter: false, columnarReads: true },
+  schemes: ['postgres', 'postgresql'],
   async open(options, { logger }): Promise<Storage> {
     const parsed = optionsSchema.parse(options);
     const database = await Database.open(

@@ -57,8 +57,8 @@ async function migrateLocked(
   for (const migration of migrations) {
     if (migration.version <= current) continue;
     try {
-      await connection.unsafe('BEGIN');
-      for (const statement of migration.statements) await connection.unsafe(statement);
+      // one round trip for the whole migration (the simple protocol runs many statements in one message)
+      await connection.unsafe(['BEGIN', ...migration.statements].join(';\n'));
       await connection.unsafe('INSERT INTO schema_migration VALUES ($1, $2, now())', [
         migration.version,
         migration.name,

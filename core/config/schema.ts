@@ -264,7 +264,8 @@ const DATABASE_URL = /^([a-z][a-z0-9+.-]*):\/\/[^\s]+$/i;
 const databaseUrl = z
   .string({ error: 'must be a string' })
   .regex(DATABASE_URL, {
-    error: 'must be a URL such as postgres://user:password@host:5432/benchtrack (its scheme names the engine)',
+    error:
+      'must be a URL such as postgres://user:password@host:5432/benchtrack (its scheme names the engine)',
   })
   .refine((url) => !/^file:/i.test(url), {
     error: 'must name a database server; the embedded database is database.file (a path)',
@@ -289,7 +290,10 @@ const databaseSchema = z
           'cannot be given with database.file: database.url selects a database server, database.file the embedded database; keep one of them',
       });
   })
-  .transform(({ file, ...database }) => ({ ...database, file: file ?? DEFAULT_DATABASE_FILE }))
+  // the embedded file's default only when no server is named: the configuration then says one place for the data
+  .transform((database) =>
+    database.url === undefined ? { ...database, file: database.file ?? DEFAULT_DATABASE_FILE } : database,
+  )
   .prefault({});
 
 const smtpSchema = z.strictObject({

@@ -18,9 +18,9 @@ export interface StorageChoice {
  */
 export function chooseStorage(
   registry: PluginRegistry,
-  database: { readonly file: string; readonly url?: string | undefined },
+  database: { readonly file?: string | undefined; readonly url?: string | undefined },
 ): StorageChoice {
-  const { url } = database;
+  const { url, file = '' } = database;
   const scheme = url === undefined ? FILE_SCHEME : url.slice(0, url.indexOf(':')).toLowerCase();
   const found = registry.storageFor(scheme);
   if (!found) {
@@ -32,5 +32,5 @@ export function chooseStorage(
       },
     ]);
   }
-  return { plugin: found.plugin, options: url === undefined ? { file: database.file } : { url } };
+  return { plugin: found.plugin, options: url === undefined ? { file } : { url } };
 }

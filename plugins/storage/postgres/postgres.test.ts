@@ -1,15 +1,16 @@
-import { afterAll, beforeAll } from 'vitest';
-import { createLogger } from '../../../core/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger, type Storage } from '../../../core/index.js';
 import { describeStorageContract } from '../../../kit/testing.js';
+import { at, insertReport, insertTestbed, insertWorld, uuid } from '../../../kit/testing/storage/fixtures.js';
 import { startPostgres, type LocalPostgres } from '../../../test/helpers/postgres.js';
 import { postgresStorage } from './index.js';
 
-const logger = createLogger({ name: 'test', log: { mode: 'stderr_terminal', level: 'error' } });
+const logger = createLogger({ name: 'test', log: { mode: 'stderr_terminal', level: 'fatal' } });
 let cluster: LocalPostgres;
 beforeAll(async () => {
   cluster = await startPostgres();
-}, 60_000);
-afterAll(() => cluster?.stop());
+}, 120_000);
+afterAll(() => cluster?.stop(), 120_000);
 let counter = 0;
 
 describeStorageContract('postgres', () => {
@@ -19,4 +20,120 @@ describeStorageContract('postgres', () => {
     reopen: async () => postgresStorage.open({ url: await url }, { logger }),
     cleanup: async () => undefined,
   };
+});
+
+/** `n` storages on one new database, as `n` API processes would have (each its own pool). */
+async function processes(n: number): Promise<{ name: string; storages: Storage[] }> {
+  const name = `processes_${counter++}`;
+  const url = await cluster.createDatabase(name);
+  const storages = await Promise.all(
+    Array.from({ length: n }, () => postgresStorage.open({ url }, { logger })),
+  );
+  return { name, storages };
+}
+
+const closeAll = (storages: readonly Storage[]) => Promise.all(storages.map((s) => s.close()));
+
+describe('postgres: several processes on one database', () => {
+  it('migrates once when processes start at once', async () => {
+    const { storages } = await processes(4);
+    try {
+      expect(storages.filter((s) => s.appliedMigrations.length > 0)).toHaveLength(1);
+      for (const storage of storages) expect(await storage.schemaVersion()).toBe(2);
+    } finally {
+      await closeAll(storages);
+    }
+  });
+
+  it('numbers versions of one head uniquely, creates a dimension and series once, stores an idempotent report once', async () => {
+    const { storages } = await processes(2);
+    const [a, b] = storages as [Storage, Storage];
+    try {
+      const world = await a.transaction((tx) => insertWorld(tx));
+      const key = uuid();
+      // what ingest does per report: the next version of the head, the testbed by name (created when missing), the
+      // series, and the report unless its idempotency key is known
+      const ingest = (storage: Storage, i: number) =>
+        storage.transaction(async (tx) => {
+          const number = ((await tx.heads.latestVersion(world.head.id))?.number ?? 0) + 1;
+          const version = await tx.versions.insert({
+            uuid: uuid(),
+            project_id: world.project.id,
+            number,
+            hash: `hash-${i}`,
+            created: at(i),
+          });
+          await tx.headVersions.link(world.head.id, [version.id]);
+          const [found] = await tx.named.findMany('testbed', world.project.id, ['ci-runner']);
+          const testbed = found ?? (await insertTestbed(tx, world.project.id, 'ci-runner'));
+          const [series] = await tx.named.ensureSeries(world.project.id, testbed.id, [
+            [world.benchmarks[0]!.id, world.measure.id],
+          ]);
+          const idempotencyKey = i % 2 === 0 ? key : null;
+          if (
+            idempotencyKey &&
+            (await tx.reports.find({ project_id: world.project.id, idempotency_key: key }))
+          )
+            return;
+          await insertReport(tx, world, {
+            version,
+            testbed,
+            minute: i,
+            idempotencyKey,
+            points: [{ series: series!, value: i }],
+          });
+        });
+      await Promise.all(Array.from({ length: 24 }, (_, i) => ingest(i % 2 === 0 ? a : b, i)));
+      const stored = await b.read(async (r) => ({
+        versions: (await r.versions.all({ project_id: world.project.id })).map((v) => v.number),
+        testbeds: await r.testbeds.count({ project_id: world.project.id, name: 'ci-runner' }),
+        series: await r.series.count({ project_id: world.project.id }),
+        keyed: await r.reports.count({ project_id: world.project.id, idempotency_key: key }),
+        reports: await r.reports.count({ project_id: world.project.id }),
+      }));
+      expect(stored.versions.sort((x, y) => x - y)).toEqual(Array.from({ length: 24 }, (_, k) => k + 1));
+      expect(stored.testbeds).toBe(1);
+      expect(stored.series).toBe(3); // the world's two, and one on ci-runner
+      expect(stored.keyed).toBe(1);
+      expect(stored.reports).toBe(13); // 12 without a key, one with it
+    } finally {
+      await closeAll(storages);
+    }
+  });
+});
+
+describe('postgres: connection lost', () => {
+  it('fails the transaction with 503 and Retry-After, rolls it back, and reconnects by itself', async () => {
+    const { name, storages } = await processes(1);
+    const [storage] = storages as [Storage];
+    try {
+      let resume!: () => void;
+      const paused = new Promise<void>((resolve) => (resume = resolve));
+      let wrote!: () => void;
+      const written = new Promise<void>((resolve) => (wrote = resolve));
+      const running = storage.transaction(async (tx) => {
+        await tx.meta.set('lost', 'written before the connection was lost');
+        wrote();
+        await paused;
+        await tx.meta.set('after', 'never');
+      });
+      const failure = running.catch((error: unknown) => error);
+      await written;
+      await cluster.sql(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}' AND pid <> pg_backend_pid()`,
+      );
+      resume();
+      const error = (await failure) as Error & { details?: Record<string, unknown> };
+      expect(error.name).toBe('UnavailableError');
+      expect(error.details).toEqual({ retry_after_seconds: 5 });
+      expect(error.message).toContain('the database server cannot be reached');
+      expect(storage.health().status).toBe('unavailable');
+      expect(await storage.read((r) => r.meta.get('lost'))).toBeUndefined();
+      expect(storage.health()).toEqual({ status: 'ok', reopened: 1 });
+      await storage.transaction((tx) => tx.meta.set('lost', 'again'));
+      expect(await storage.read((r) => r.meta.get('lost'))).toBe('again');
+    } finally {
+      await closeAll(storages);
+    }
+  });
 });

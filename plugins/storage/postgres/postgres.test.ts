@@ -5,7 +5,7 @@ import { at, insertReport, insertTestbed, insertWorld, uuid } from '../../../kit
 import { startPostgres, type LocalPostgres } from '../../../test/helpers/postgres.js';
 import { postgresStorage } from './index.js';
 
-const logger = createLogger({ name: 'test', log: { mode: 'stderr_terminal', level: 'fatal' } });
+const logger = createLogger({ name: 'test', log: { mode: 'stderr_terminal', level: 'critical' } });
 let cluster: LocalPostgres;
 beforeAll(async () => {
   cluster = await startPostgres();

@@ -4,6 +4,8 @@ import { describeStorageContract } from '../../../kit/testing.js';
 import { at, insertReport, insertTestbed, insertWorld, uuid } from '../../../kit/testing/storage/fixtures.js';
 import { startPostgres, type LocalPostgres } from '../../../test/helpers/postgres.js';
 import { postgresStorage } from './index.js';
+import { HISTORY_SQL } from './repositories/history.js';
+import { PERF_SQL } from './repositories/perf.js';
 
 const logger = createLogger({ name: 'test', log: { mode: 'stderr_terminal', level: 'critical' } });
 let cluster: LocalPostgres;
@@ -132,6 +134,67 @@ describe('postgres: connection lost', () => {
       expect(storage.health()).toEqual({ status: 'ok', reopened: 1 });
       await storage.transaction((tx) => tx.meta.set('lost', 'again'));
       expect(await storage.read((r) => r.meta.get('lost'))).toBe('again');
+    } finally {
+      await closeAll(storages);
+    }
+  });
+});
+
+describe('postgres: query plans', () => {
+  /** The statement with its parameters written in as literals, for EXPLAIN through psql. */
+  const literal = (sql: string, params: Record<string, string>) =>
+    sql.replace(/\$([a-z_]+)/g, (_match, name: string) => params[name] ?? `$${name}`);
+
+  it('reads history and perf as index range scans of metric per series, never a scan of the table', async () => {
+    const { name, storages } = await processes(1);
+    const [storage] = storages as [Storage];
+    try {
+      const world = await storage.transaction((tx) => insertWorld(tx));
+      const { report, head } = await storage.transaction(async (tx) => {
+        const version = await tx.versions.insert({
+          uuid: uuid(),
+          project_id: world.project.id,
+          number: 1,
+          hash: null,
+          created: at(0),
+        });
+        await tx.headVersions.link(world.head.id, [version.id]);
+        return { ...(await insertReport(tx, world, { version, minute: 0, points: [] })), head: world.head };
+      });
+      // 200,000 metrics over 400 series, then fresh statistics
+      await cluster.sql(
+        `INSERT INTO metric (id, uuid, project_id, report_id, iteration, series_id, head_id, version_id, start_time,
+           end_time, value)
+         SELECT nextval('metric_id_seq'), gen_random_uuid(), ${report.project_id}, ${report.id}, 0, 1000 + i % 400,
+           ${head.id}, ${report.version_id}, now() - i * interval '1 minute', now() - i * interval '1 minute', i
+         FROM generate_series(1, 200000) AS i;
+         ANALYZE`,
+        name,
+      );
+      const plan = (sql: string) => cluster.sql(`EXPLAIN ${sql}`, name);
+      const history = await plan(
+        literal(HISTORY_SQL, {
+          series: `'{1007,1042}'`,
+          n: `'{30,30}'`,
+          since: `'{-Infinity,-Infinity}'`,
+          head: String(head.id),
+        }),
+      );
+      expect(history).toContain('Index Scan Backward using metric_series_time on metric');
+      expect(history).not.toContain('Seq Scan on metric');
+      const perf = await plan(
+        literal(PERF_SQL, {
+          series: `'{1007,1042}'`,
+          heads: `'{${head.id},${head.id}}'`,
+          start: String(Date.now() - 86_400_000),
+          end: String(Date.now()),
+          limit: '1000000',
+        }),
+      );
+      expect(perf).toMatch(
+        /Index Scan using metric_series_time on metric|Bitmap Index Scan on metric_series_time/,
+      );
+      expect(perf).not.toContain('Seq Scan on metric');
     } finally {
       await closeAll(storages);
     }

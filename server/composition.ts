@@ -48,7 +48,8 @@ export interface ComposedApi {
 
 /** The storage engine the configuration selects, as a registered plugin id and its options. */
 function storageEngine(database: Config['database']): { id: string; options: Record<string, unknown> } {
-  return { id: 'duckdb', options: { file: database.file } };
+  const { file, memory_limit } = database;
+  return { id: 'duckdb', options: { file, ...(memory_limit ? { memory_limit } : {}) } };
 }
 
 /**

@@ -90,6 +90,8 @@ export class Database {
       throw openError(path, error);
     }
     openFiles.add(path);
+    const setting = await handle.writer.runAndReadAll(`SELECT current_setting('memory_limit')`);
+    logger.info({ path, memory_limit: setting.getRows()[0]?.[0] }, 'database opened');
     return new Database(path, options, handle, logger);
   }
 

@@ -37,7 +37,11 @@ const definitionSchema = z.discriminatedUnion(
     z.object({
       kind: z.literal('storage'),
       ...meta,
-      capabilities: z.object({ singleWriter: z.boolean(), columnarReads: z.boolean() }),
+      capabilities: z.object({
+        singleWriter: z.boolean(),
+        columnarReads: z.boolean(),
+        exclusive: z.boolean(),
+      }),
       open: fn,
     }),
   ],

@@ -38,9 +38,11 @@ export type DuckDbOptions = z.input<typeof optionsSchema>;
 export const duckdbStorage = defineStorage<DuckDbOptions>({
   id: 'duckdb',
   description: 'Embedded DuckDB database in one file (database.file)',
-  capabilities: { singleWriter: true, columnarReads: true },
+  capabilities: { singleWriter: true, columnarReads: true, exclusive: true },
   async open(options, { logger }): Promise<Storage> {
     const parsed = optionsSchema.parse(options);
+    // an in-process history cache is exact only while this process is the database's only writer
+    const { exclusive } = this.capabilities;
     const log = logger.child({ plugin: 'duckdb' });
     const database = await Database.open(
       {
@@ -77,10 +79,14 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
               meta: metaWriter(connection),
               ...accountWriters(connection),
               ...dimensionWriters(connection),
-              ...metricWriters(connection, (count) => {
-                appended += count;
-                return database.reserveMetricIds(connection, count);
-              }),
+              ...metricWriters(
+                connection,
+                (count) => {
+                  appended += count;
+                  return database.reserveMetricIds(connection, count);
+                },
+                exclusive ? database.historyCache : undefined,
+              ),
             },
             'transaction',
           );

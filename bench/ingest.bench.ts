@@ -30,6 +30,7 @@ import { performance } from 'node:perf_hooks';
 import { DuckDBInstance, DuckDBTimestampValue } from '@duckdb/node-api';
 import { createLogger } from '../core/index.js';
 import { duckdbStorage } from '../plugins/storage/duckdb/index.js';
+import { HistoryCache } from '../plugins/storage/duckdb/history-cache.js';
 import { history } from '../plugins/storage/duckdb/repositories/history.js';
 import { summarize } from './lib/measure.js';
 import { Random } from './lib/random.js';
@@ -159,6 +160,39 @@ async function raw(): Promise<number[]> {
   return times.slice(10);
 }
 
+/** The history read of a report's 200 series from the table, and from a warm history cache, in one run. */
+async function historyRead(): Promise<{ table: number[]; cached: number[] }> {
+  const instance = await DuckDBInstance.create(file);
+  const c = await instance.connect();
+  const [head, series] = (
+    await c.runAndReadAll(
+      `SELECT (SELECT head_id FROM report ORDER BY id DESC LIMIT 1), list(DISTINCT series_id) FROM metric`,
+    )
+  ).getRowsJS()[0] as [number, number[]];
+  const request = {
+    headId: head,
+    series: Int32Array.from(series),
+    maxSamples: new Int32Array(series.length).fill(64),
+    since: new Float64Array(series.length).fill(-Infinity),
+  };
+  const cache = new HistoryCache();
+  await history(c, request, cache);
+  cache.end(true);
+  const table: number[] = [];
+  const cached: number[] = [];
+  for (let k = 0; k < 40; k++) {
+    let started = performance.now();
+    await history(c, request);
+    table.push(performance.now() - started);
+    started = performance.now();
+    await history(c, request, cache);
+    cached.push(performance.now() - started);
+  }
+  c.closeSync();
+  instance.closeSync();
+  return { table: table.slice(5), cached: cached.slice(5) };
+}
+
 const report = new BenchReport(
   'ingest: 100 benchmarks x 2 measures, t_test thresholds, 1,000,000 metrics seeded',
 );
@@ -199,6 +233,9 @@ try {
   await server.close();
 
   const floor = summarize(await raw());
+  const read = await historyRead();
+  const fromTable = summarize(read.table);
+  const fromCache = summarize(read.cached);
   report
     .add(
       'ingest/report',
@@ -219,6 +256,19 @@ try {
       `p50 ${floor.p50Ms.toFixed(1)} ms (Appender 200 rows + history query)`,
     )
     .ratio('ingest/report', 'raw DuckDB (Appender + history query)', latency.p50Ms, floor.p50Ms)
+    .add(
+      'ingest/history-read',
+      'latency',
+      fromCache.p50Ms * 1e6,
+      `p50 ${fromCache.p50Ms.toFixed(2)} ms from the history cache (200 series x 64)`,
+    )
+    .ratio('ingest/history-read', 'the same read from the table', fromCache.p50Ms, fromTable.p50Ms)
+    .add(
+      'ingest/history-read-table',
+      'latency',
+      fromTable.p50Ms * 1e6,
+      `p50 ${fromTable.p50Ms.toFixed(2)} ms from the table`,
+    )
     .print();
 } finally {
   rmSync(dir, { recursive: true, force: true });

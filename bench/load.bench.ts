@@ -17,13 +17,12 @@
  * At rest about 220 MB; (b) runs after (a) in the same process, so its peak includes what (a) left in DuckDB's
  * buffer pool (1,139 MB before, 491 MB after).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { memory, resetPeak, startApi as startApiProcess, type ApiProcess } from './lib/api-process.js';
 import { fillHistory, seedRun } from './lib/seed-history.js';
 import { summarize } from './lib/measure.js';
 import { BenchReport } from './lib/report.js';
@@ -37,50 +36,7 @@ const root = process.env.BENCH_SERVER_ROOT ?? resolve(fileURLToPath(import.meta.
 const dir = mkdtempSync(join(tmpdir(), 'benchtrack-load-'));
 const file = join(dir, 'load.db');
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  await new Promise((done) => server.close(done));
-  return port;
-}
-
-/** A real API process from `root`, with its own memory, on a free port. */
-async function startApi(): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
-  const port = await freePort();
-  const config = {
-    security: { secret_key: 'load-bench-secret-key-0123456789abcdef' },
-    server: { bind_address: `127.0.0.1:${port}`, request_body_max_bytes: 64 * 1024 * 1024 },
-    database: { file },
-    logging: { log: { stderr_terminal: { level: 'error' } } },
-  };
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/main.ts')], {
-    cwd: root,
-    env: { ...process.env, BENCHTRACK_CONFIG: JSON.stringify(config), UV_THREADPOOL_SIZE: '16' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    if (
-      await fetch(`${url}/v0/server/version`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      break;
-    if (i > 600) throw new Error('the API did not start in 60 s');
-    await new Promise((done) => setTimeout(done, 100));
-  }
-  return {
-    url,
-    child,
-    stop: () =>
-      new Promise((done) => {
-        child.once('exit', () => done());
-        child.kill('SIGTERM');
-      }),
-  };
-}
+const startApi = () => startApiProcess(root, { file });
 
 /** Creates the public project through the API (anonymous run), then fills the fact table with bare SQL. */
 async function seed(): Promise<void> {
@@ -96,12 +52,6 @@ async function seed(): Promise<void> {
   });
 }
 
-function memory(pid: number): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+) kB`).exec(status)?.[1] ?? Number.NaN);
-  return { rss: kb('VmRSS') * 1024, peak: kb('VmHWM') * 1024 };
-}
-
 interface Outcome {
   readonly statuses: Record<number, number>;
   readonly bytes: number;
@@ -112,10 +62,10 @@ interface Outcome {
 }
 
 /** Fires `CONCURRENT` copies of `url` at once, reading every answer whole, while probing the event loop. */
-async function scenario(api: { url: string; child: ChildProcess }, path: string): Promise<Outcome> {
+async function scenario(api: ApiProcess, path: string): Promise<Outcome> {
   const pid = api.child.pid as number;
   const rssBefore = memory(pid).rss;
-  writeFileSync(`/proc/${pid}/clear_refs`, '5'); // resets VmHWM to the current RSS
+  resetPeak(pid);
   let probing = true;
   const probes: number[] = [];
   const probe = (async () => {
@@ -155,7 +105,7 @@ const perf = (extra = '') =>
 const report = new BenchReport(
   `load: ${CONCURRENT} concurrent heavy anonymous requests, ${BENCHMARKS} benchmarks x 2 measures x ${REPORTS} reports`,
 );
-let api: Awaited<ReturnType<typeof startApi>> | undefined;
+let api: ApiProcess | undefined;
 try {
   await seed();
   api = await startApi();

@@ -184,6 +184,12 @@ describe('rules', () => {
     ],
     [{ database: { data_store: { service: 'gcs' } } }, 'database.data_store.service: must be cloud_s3'],
     [
+      { database: { memory_limit: '2 gigs' } },
+      'database.memory_limit: must be a number and a unit (MB, GB, TB, MiB, GiB or TiB), such as 1GiB, got "2 gigs"',
+    ],
+    [{ database: { memory_limit: '64MiB' } }, 'database.memory_limit: must be at least 128MiB, got "64MiB"'],
+    [{ database: { memory_limit: 2048 } }, 'database.memory_limit: must be a string such as 1GiB'],
+    [
       { smtp: { hostname: 'h', username: 'u', secret: 'smtp-secret', from_name: 'n', from_email: 'nope' } },
       'smtp.from_email: must be an e-mail address',
     ],
@@ -390,6 +396,7 @@ describe('database.url', () => {
 
   it.each([
     [{ url, file: '/data/b.db' }, 'database.url: cannot be given with database.file'],
+    [{ url, memory_limit: '2GiB' }, 'database.memory_limit: applies to the embedded database only'],
     [{ url: 'db.example:5432/benchtrack' }, 'database.url: must be a URL such as postgres://'],
     [
       { url: 'file:///data/b.db' },

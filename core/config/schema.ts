@@ -258,6 +258,40 @@ const dataStoreSchema = z.strictObject({
 
 export type DataStoreConfig = z.output<typeof dataStoreSchema>;
 
+/** A memory size in DuckDB's notation: a number and a unit (MB, GB, TB decimal; MiB, GiB, TiB binary). */
+const MEMORY_SIZE = /^(\d+(?:\.\d+)?)\s*(MB|GB|TB|MiB|GiB|TiB)$/;
+const MEMORY_UNITS: Record<string, number> = {
+  MB: 1e6,
+  GB: 1e9,
+  TB: 1e12,
+  MiB: 2 ** 20,
+  GiB: 2 ** 30,
+  TiB: 2 ** 40,
+};
+/** Below this, DuckDB fails ordinary perf queries and ingest for want of buffer space. */
+const MEMORY_LIMIT_MIN_BYTES = 128 * 2 ** 20;
+
+/** Bytes of a size in DuckDB's notation, or undefined when it is not one. */
+function memorySizeBytes(size: string): number | undefined {
+  const match = MEMORY_SIZE.exec(size);
+  return match ? Number(match[1]) * (MEMORY_UNITS[match[2] as string] as number) : undefined;
+}
+
+/**
+ * Extension: the most memory the database engine may hold for its buffers, caches and the intermediate results
+ * of queries (DuckDB's `memory_limit`; larger sorts and joins spill to disk next to the database file).
+ */
+const memoryLimit = z
+  .string({ error: 'must be a string such as 1GiB' })
+  .refine((value) => memorySizeBytes(value) !== undefined, {
+    abort: true,
+    error: (issue) =>
+      `must be a number and a unit (MB, GB, TB, MiB, GiB or TiB), such as 1GiB, got ${JSON.stringify(issue.input)}`,
+  })
+  .refine((value) => (memorySizeBytes(value) ?? 0) >= MEMORY_LIMIT_MIN_BYTES, {
+    error: (issue) => `must be at least 128MiB, got ${JSON.stringify(issue.input)}`,
+  });
+
 /** `scheme://...`: the scheme names the storage engine (postgres and postgresql are built in). */
 const DATABASE_URL = /^([a-z][a-z0-9+.-]*):\/\/[^\s]+$/i;
 
@@ -279,6 +313,7 @@ const databaseSchema = z
   .strictObject({
     file: z.string().min(1, { error: 'must not be empty' }).optional(),
     url: databaseUrl.optional(),
+    memory_limit: memoryLimit.optional(),
     data_store: dataStoreSchema.optional(),
   })
   .superRefine((database, ctx) => {
@@ -288,6 +323,13 @@ const databaseSchema = z
         path: ['url'],
         message:
           'cannot be given with database.file: database.url selects a database server, database.file the embedded database; keep one of them',
+      });
+    if (database.url !== undefined && database.memory_limit !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['memory_limit'],
+        message:
+          'applies to the embedded database only: a database server (database.url) sizes its own memory; remove it',
       });
   })
   // the embedded file's default only when no server is named: the configuration then says one place for the data

@@ -38,7 +38,11 @@ const definitionSchema = z.discriminatedUnion(
     z.object({
       kind: z.literal('storage'),
       ...meta,
-      capabilities: z.object({ singleWriter: z.boolean(), columnarReads: z.boolean() }),
+      capabilities: z.object({
+        singleWriter: z.boolean(),
+        columnarReads: z.boolean(),
+        exclusive: z.boolean(),
+      }),
       schemes: z
         .array(z.string().regex(SCHEME, { error: 'must be a lower-case URL scheme without ":" (postgres)' }))
         .min(1, { error: 'must list at least one URL scheme (file for database.file)' }),

@@ -8,7 +8,7 @@ const engine = (id: string, schemes: string[]) =>
   defineStorage({
     id,
     description: `${id} engine`,
-    capabilities: { singleWriter: false, columnarReads: true },
+    capabilities: { singleWriter: false, columnarReads: true, exclusive: false },
     schemes,
     open: () => Promise.reject(new Error('not opened in this test')),
   });

@@ -8,19 +8,23 @@ export const FILE_SCHEME = 'file';
 /** The storage engine a configuration selects, and the options to open it with. */
 export interface StorageChoice {
   readonly plugin: StoragePlugin;
-  readonly options: { readonly url: string } | { readonly file: string };
+  readonly options: { readonly url: string } | { readonly file: string; readonly memory_limit?: string };
 }
 
 /**
  * Chooses the engine by `database`: the registered storage plugin that lists `database.url`'s scheme, opened
- * with `{ url }`, or without a URL the one that lists `file`, opened with `{ file }`. Nothing else names an
+ * with `{ url }`, or without a URL the one that lists `file`, opened with `{ file, memory_limit }`. Nothing else names an
  * engine; a third-party engine is chosen the same way once `plugins` loads it.
  */
 export function chooseStorage(
   registry: PluginRegistry,
-  database: { readonly file?: string | undefined; readonly url?: string | undefined },
+  database: {
+    readonly file?: string | undefined;
+    readonly url?: string | undefined;
+    readonly memory_limit?: string | undefined;
+  },
 ): StorageChoice {
-  const { url, file = '' } = database;
+  const { url, file = '', memory_limit } = database;
   const scheme = url === undefined ? FILE_SCHEME : url.slice(0, url.indexOf(':')).toLowerCase();
   const found = registry.storageFor(scheme);
   if (!found) {
@@ -32,5 +36,6 @@ export function chooseStorage(
       },
     ]);
   }
-  return { plugin: found.plugin, options: url === undefined ? { file } : { url } };
+  if (url !== undefined) return { plugin: found.plugin, options: { url } };
+  return { plugin: found.plugin, options: { file, ...(memory_limit === undefined ? {} : { memory_limit }) } };
 }

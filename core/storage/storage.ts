@@ -45,6 +45,12 @@ export interface StorageCapabilities {
   readonly singleWriter: boolean;
   /** History and perf queries return columnar typed arrays. */
   readonly columnarReads: boolean;
+  /**
+   * This process is the only one that writes the database (DuckDB: the file is locked to one process). Only
+   * then may the engine keep stored data in process memory between transactions (DuckDB keeps the newest
+   * values of the series ingest tests); an engine shared by several API processes sets it false.
+   */
+  readonly exclusive: boolean;
 }
 
 export interface AppliedMigration {

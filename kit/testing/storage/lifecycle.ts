@@ -28,6 +28,7 @@ export function describeLifecycle(open: Opener): void {
       const storage = await open();
       expect(typeof storage.capabilities.singleWriter).toBe('boolean');
       expect(typeof storage.capabilities.columnarReads).toBe('boolean');
+      expect(typeof storage.capabilities.exclusive).toBe('boolean');
     });
 
     it('reports ok health when open and closed health after close', async () => {

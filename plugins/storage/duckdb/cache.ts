@@ -99,12 +99,22 @@ export class StatementCache {
     return tables.size > 0 ? [...tables] : undefined;
   }
 
+  /** Told of every write statement noted: its target table ('*': unknown) and whether it only inserts. */
+  onWrite: (table: string, insert: boolean) => void = () => undefined;
+
   /** Notes a statement that is not a plain SELECT: what it writes stops being served until the transaction ends. */
   noteWrite(sql: string): void {
     if (/^\s*(BEGIN|COMMIT|ROLLBACK|ABORT|CHECKPOINT|SET|RESET|PRAGMA|EXPLAIN|DESCRIBE|SHOW)\b/i.test(sql))
       return;
-    const target = /^\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+"?(\w+)"?/i.exec(sql);
-    this.#written.add(target ? (target[1] as string).toLowerCase() : '*');
+    const target = /^\s*(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+"?(\w+)"?/i.exec(sql);
+    const table = target ? (target[2] as string).toLowerCase() : '*';
+    this.#written.add(table);
+    this.onWrite(table, target !== null && /^INSERT/i.test(target[1] as string));
+  }
+
+  /** Notes an Appender on `table`: rows inserted (the metrics writer tells the history cache what they are). */
+  noteAppend(table: string): void {
+    this.#written.add(table);
   }
 
   get(key: string, tables: readonly string[]): readonly unknown[] | undefined {

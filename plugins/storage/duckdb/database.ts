@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { StorageError, type Logger, type StorageHealth } from '../../../kit/index.js';
 import { isRead, ReadCache, StatementCache } from './cache.js';
+import { HistoryCache } from './history-cache.js';
 import { committedAnyway, failureOf, unavailable } from './failures.js';
 import {
   closeHandle,
@@ -64,6 +65,8 @@ export class Database {
   cache = new StatementCache();
   /** Answers of the same tables for the readers, exact for each reader's snapshot (cache.ts). */
   readCache = new ReadCache();
+  /** The newest values of the series ingest tests (history-cache.ts). */
+  historyCache = new HistoryCache();
 
   private constructor(
     readonly path: string,
@@ -90,6 +93,8 @@ export class Database {
       throw openError(path, error);
     }
     openFiles.add(path);
+    const setting = await handle.writer.runAndReadAll(`SELECT current_setting('memory_limit')`);
+    logger.info({ path, memory_limit: setting.getRows()[0]?.[0] }, 'database opened');
     return new Database(path, options, handle, logger);
   }
 
@@ -185,10 +190,12 @@ export class Database {
       await this.#commit();
     } catch {
       await this.#rollback();
+      this.historyCache.end(false);
       return false;
     } finally {
       this.cache.endTransaction();
     }
+    this.historyCache.end(true);
     group.forEach((write, i) => write.resolve(results[i]));
     return true;
   }
@@ -199,9 +206,11 @@ export class Database {
       await writer.run('BEGIN TRANSACTION');
       const result = await write.fn(writer);
       await this.#commit();
+      this.historyCache.end(true);
       write.resolve(result);
     } catch (error) {
       await this.#rollback();
+      this.historyCache.end(false);
       write.reject(error);
     } finally {
       this.cache.endTransaction();
@@ -349,6 +358,8 @@ export class Database {
     this.#generation++;
     this.cache = new StatementCache();
     this.readCache = new ReadCache();
+    this.historyCache = new HistoryCache();
+    this.cache.onWrite = (table, insert) => this.historyCache.changed(table, insert);
     this.#nextMetricId = undefined;
     useStatementCache(handle.writer, this.cache);
     watchWrites(handle.writer, this.cache);
@@ -409,7 +420,7 @@ function watchWrites(writer: DuckDBConnection, cache: StatementCache): void {
   const createAppender = writer.createAppender.bind(writer);
   Object.defineProperty(writer, 'createAppender', {
     value: (table: string, ...rest: unknown[]) => {
-      cache.noteWrite(`INSERT INTO ${table}`);
+      cache.noteAppend(table);
       return (createAppender as (...args: unknown[]) => ReturnType<DuckDBConnection['createAppender']>)(
         table,
         ...rest,

@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger, StorageError } from '../../../core/index.js';
 import { describeStorageContract } from '../../../kit/testing.js';
-import { duckdbStorage } from './index.js';
+import { DEFAULT_MEMORY_LIMIT, duckdbStorage } from './index.js';
 
 const logger = createLogger({ name: 'test', log: { mode: 'stderr_terminal', level: 'error' } });
 const root = mkdtempSync(join(tmpdir(), 'benchtrack-duckdb-'));
@@ -73,5 +73,40 @@ describe('duckdb storage location', () => {
     } finally {
       holder.kill('SIGKILL');
     }
+  });
+});
+
+describe('duckdb memory limit', () => {
+  /** The memory_limit DuckDB reports when the storage opens, as logged. */
+  async function openedWith(options: { memory_limit?: string }): Promise<unknown> {
+    const log = join(root, `open-${counter++}.log`);
+    const fileLogger = createLogger({
+      name: 'test',
+      log: { mode: 'file', level: 'info', path: log, if_exists: 'truncate' },
+    });
+    const storage = await duckdbStorage.open(
+      { file: join(root, `limit-${counter++}.db`), ...options },
+      { logger: fileLogger },
+    );
+    await storage.close();
+    const opened = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((entry) => entry.msg === 'database opened');
+    return opened?.memory_limit;
+  }
+
+  it('opens the engine with the memory_limit it is given', async () => {
+    expect(await openedWith({ memory_limit: '300MiB' })).toBe('300.0 MiB');
+  });
+
+  it('caps the engine at 1GiB unless told otherwise', async () => {
+    expect(DEFAULT_MEMORY_LIMIT).toBe('1GiB');
+    expect(await openedWith({})).toBe('1.0 GiB');
+  });
+
+  it('refuses a memory_limit DuckDB would not read', async () => {
+    await expect(openedWith({ memory_limit: 'lots' })).rejects.toThrow('memory_limit must look like 1GiB');
   });
 });

@@ -10,6 +10,8 @@ export interface DatabaseOptions {
   readonly readers: number;
   /** DuckDB's checkpoint_threshold: the WAL size at which a commit checkpoints (DuckDB's default: 16MB). */
   readonly checkpointThreshold?: string;
+  /** DuckDB's memory_limit ('1GiB'; DuckDB's default: 80% of the machine's memory). */
+  readonly memoryLimit?: string;
 }
 
 /** An open instance and its connections; replaced as a whole when the database is reopened. */
@@ -26,6 +28,7 @@ export async function connectAll(path: string, options: DatabaseOptions): Promis
   const instance = await DuckDBInstance.create(path, {
     autoinstall_known_extensions: 'false',
     autoload_known_extensions: 'false',
+    ...(options.memoryLimit ? { memory_limit: options.memoryLimit } : {}),
     ...(options.checkpointThreshold ? { checkpoint_threshold: options.checkpointThreshold } : {}),
   });
   try {

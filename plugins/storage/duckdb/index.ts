@@ -11,6 +11,9 @@ import { metricReaders, metricWriters } from './repositories/metrics.js';
 import { scoped } from './scope.js';
 import { snapshotTo } from './snapshot.js';
 
+/** The engine's memory ceiling when database.memory_limit is not set. */
+export const DEFAULT_MEMORY_LIMIT = '1GiB';
+
 const optionsSchema = z.strictObject({
   file: z.string().min(1, { error: 'database file must not be empty' }),
   readers: z.number().int().min(1).max(64).default(4),
@@ -19,6 +22,14 @@ const optionsSchema = z.strictObject({
     .string()
     .regex(/^\d+(\.\d+)?\s*(B|KB|MB|GB|KiB|MiB|GiB)$/i, { error: 'checkpoint_threshold must look like 16MB' })
     .optional(),
+  /**
+   * DuckDB's memory_limit: the most its buffer manager holds (cached blocks, query state); larger sorts and
+   * joins spill to `<file>.tmp`. Bounds the engine's share of the process's memory (docs/server-config.md).
+   */
+  memory_limit: z
+    .string()
+    .regex(/^\d+(\.\d+)?\s*(MB|GB|TB|MiB|GiB|TiB)$/, { error: 'memory_limit must look like 1GiB' })
+    .default(DEFAULT_MEMORY_LIMIT),
 });
 
 export type DuckDbOptions = z.input<typeof optionsSchema>;
@@ -27,13 +38,20 @@ export type DuckDbOptions = z.input<typeof optionsSchema>;
 export const duckdbStorage = defineStorage<DuckDbOptions>({
   id: 'duckdb',
   description: 'Embedded DuckDB database in one file (database.file)',
-  capabilities: { singleWriter: true, columnarReads: true },
+  capabilities: { singleWriter: true, columnarReads: true, exclusive: true },
   schemes: ['file'],
   async open(options, { logger }): Promise<Storage> {
     const parsed = optionsSchema.parse(options);
+    // an in-process history cache is exact only while this process is the database's only writer
+    const { exclusive } = this.capabilities;
     const log = logger.child({ plugin: 'duckdb' });
     const database = await Database.open(
-      { file: parsed.file, readers: parsed.readers, checkpointThreshold: parsed.checkpoint_threshold },
+      {
+        file: parsed.file,
+        readers: parsed.readers,
+        checkpointThreshold: parsed.checkpoint_threshold,
+        memoryLimit: parsed.memory_limit,
+      },
       log,
     );
     let appliedMigrations;
@@ -62,10 +80,14 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
               meta: metaWriter(connection),
               ...accountWriters(connection),
               ...dimensionWriters(connection),
-              ...metricWriters(connection, (count) => {
-                appended += count;
-                return database.reserveMetricIds(connection, count);
-              }),
+              ...metricWriters(
+                connection,
+                (count) => {
+                  appended += count;
+                  return database.reserveMetricIds(connection, count);
+                },
+                exclusive ? database.historyCache : undefined,
+              ),
             },
             'transaction',
           );

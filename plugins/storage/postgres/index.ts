@@ -60,7 +60,7 @@ export const postgresStorage = defineStorage<PostgresOptions>({
   id: 'postgres',
   aliases: ['postgresql'],
   description: 'PostgreSQL server shared by any number of API processes (database.url: postgres://...)',
-  capabilities: { singleWriter: false, columnarReads: true },
+  capabilities: { singleWriter: false, columnarReads: true, exclusive: false },
   schemes: ['postgres', 'postgresql'],
   async open(options, { logger }): Promise<Storage> {
     const parsed = optionsSchema.parse(options);

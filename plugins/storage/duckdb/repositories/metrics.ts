@@ -10,6 +10,7 @@ import type {
   ReportRecord,
   WriteRepositories,
 } from '../../../../kit/index.js';
+import type { HistoryCache } from '../history-cache.js';
 import { execute, ident, query } from '../sql.js';
 import { tableReader, tableWriter, type TableSpec } from '../table.js';
 import { history } from './history.js';
@@ -69,9 +70,14 @@ function appendId(appender: DuckDBAppender, id: number): void {
 /** Reserves `count` consecutive metric ids and returns the first. */
 export type IdReserver = (count: number) => Promise<bigint>;
 
-function metricsWriter(connection: DuckDBConnection, reserveIds: IdReserver): MetricsWriter {
+function metricsWriter(
+  connection: DuckDBConnection,
+  reserveIds: IdReserver,
+  cache: HistoryCache | undefined,
+): MetricsWriter {
   return {
     ...metricsReader(connection),
+    history: (request) => history(connection, request, cache),
     async append(report: ReportRecord, m) {
       const count = m.uuid.length;
       const ids = new BigInt64Array(count);
@@ -107,6 +113,17 @@ function metricsWriter(connection: DuckDBConnection, reserveIds: IdReserver): Me
       } finally {
         appender.closeSync();
       }
+      cache?.appended(
+        report.head_id,
+        m.series,
+        Array.from(ids, (id, i) => ({
+          value: m.value[i] as number,
+          id: Number(id),
+          start: report.start_time.getTime(),
+          report: report.id,
+          iteration: m.iteration[i] as number,
+        })),
+      );
       return ids;
     },
     async deleteReport(reportId) {
@@ -239,13 +256,15 @@ export function metricReaders(
   };
 }
 
+/** `cache`: the writer's history cache, which only an exclusive storage keeps (history-cache.ts). */
 export function metricWriters(
   connection: DuckDBConnection,
   reserveIds: IdReserver,
+  cache: HistoryCache | undefined,
 ): Pick<WriteRepositories, 'reports' | 'metrics' | 'named' | 'plots'> {
   return {
     reports: { ...tableWriter<ReportRecord, never>(connection, reports), ...reportsReader(connection) },
-    metrics: metricsWriter(connection, reserveIds),
+    metrics: metricsWriter(connection, reserveIds, cache),
     named: namedWriter(connection),
     plots: tableWriter(connection, plots),
   };

@@ -1,0 +1,70 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+export interface ApiProcess {
+  readonly url: string;
+  readonly child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as { port: number };
+  await new Promise((done) => server.close(done));
+  return port;
+}
+
+/**
+ * A real `benchtrack-api` process from the checkout at `root` over `database` (the configuration's database
+ * section), on a free port, with memory of its own that `memory` reads.
+ */
+export async function startApi(root: string, database: Record<string, unknown>): Promise<ApiProcess> {
+  const port = await freePort();
+  const config = {
+    security: { secret_key: 'bench-api-secret-key-0123456789abcdef' },
+    server: { bind_address: `127.0.0.1:${port}`, request_body_max_bytes: 64 * 1024 * 1024 },
+    database,
+    logging: { log: { stderr_terminal: { level: 'error' } } },
+  };
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/main.ts')], {
+    cwd: root,
+    env: { ...process.env, BENCHTRACK_CONFIG: JSON.stringify(config), UV_THREADPOOL_SIZE: '16' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    if (
+      await fetch(`${url}/v0/server/version`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
+    if (i > 600) throw new Error('the API did not start in 60 s');
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  return {
+    url,
+    child,
+    stop: () =>
+      new Promise((done) => {
+        child.once('exit', () => done());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Resident memory of a process now, and its peak since it started or since `resetPeak`. */
+export function memory(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+) kB`).exec(status)?.[1] ?? Number.NaN);
+  return { rss: kb('VmRSS') * 1024, peak: kb('VmHWM') * 1024 };
+}
+
+/** Resets a process's peak resident memory (VmHWM) to its current resident memory. */
+export function resetPeak(pid: number): void {
+  writeFileSync(`/proc/${pid}/clear_refs`, '5');
+}

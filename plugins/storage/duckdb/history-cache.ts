@@ -1,0 +1,147 @@
+/**
+ * The newest values of the series ingest tests, kept in memory on the writer so a report's history read, the
+ * largest statement of ingest, mostly disappears: one report of 200 series reads 200 entries here instead of
+ * the metric table.
+ *
+ * Why it is exact: it lives beside the writer connection of a file only this process can open (the storage's
+ * `exclusive` capability), and write transactions run one at a time. An entry holds, for one series on one
+ * head, its newest `n` values in history order (report start time, report, iteration; newest first), or all of
+ * them when there are fewer (`complete`). Within a transaction, entries read from the table or changed by the
+ * transaction's own appends are kept apart and become the committed ones only when the transaction commits;
+ * a rollback, or any statement that changes history otherwise (a metric, report, version or head_version row
+ * updated or deleted, anything whose target cannot be told, compaction's table swap), empties the cache. Rows
+ * inserted into report, version and head_version leave entries exact: a report's metrics arrive only through
+ * `append`, and a head's versions are linked either when the version is new (it has no metrics yet) or when the
+ * head is new (nothing is cached for it).
+ */
+
+/** Values kept at most over all entries (about 40 bytes each); the least recently used entries go first. */
+export const HISTORY_CACHE_SAMPLES = 1_000_000;
+
+/** Tables whose rows, changed other than by an insert, change some series' history. */
+const HISTORY_TABLES = ['metric', 'report', 'version', 'head_version'];
+
+/** One value of a series: what history answers, and what orders it. */
+export interface CachedSample {
+  readonly value: number;
+  readonly id: number;
+  readonly start: number;
+  readonly report: number;
+  readonly iteration: number;
+}
+
+export interface HistoryEntry {
+  /** Newest first. */
+  readonly samples: readonly CachedSample[];
+  /** At most this many are kept. */
+  readonly capacity: number;
+  /** True when `samples` is the whole history of the series on the head. */
+  readonly complete: boolean;
+}
+
+const key = (head: number, series: number) => `${head}:${series}`;
+
+/** Newer first: by start time, then report, then iteration. */
+function newer(a: CachedSample, b: CachedSample): boolean {
+  return a.start !== b.start
+    ? a.start > b.start
+    : a.report !== b.report
+      ? a.report > b.report
+      : a.iteration > b.iteration;
+}
+
+export class HistoryCache {
+  readonly #committed = new Map<string, HistoryEntry>();
+  #size = 0;
+  /** Entries read or changed by the running transaction. */
+  readonly #pending = new Map<string, HistoryEntry>();
+  /** The running transaction changed history in a way the cache does not follow. */
+  #poisoned = false;
+  #hits = 0;
+  #misses = 0;
+
+  /** An entry that holds the newest `n` values of the series, as the running transaction sees them. */
+  get(head: number, series: number, n: number): HistoryEntry | undefined {
+    const k = key(head, series);
+    const entry = this.#poisoned ? undefined : (this.#pending.get(k) ?? this.#touch(k));
+    if (entry && (entry.complete || entry.capacity >= n)) {
+      this.#hits++;
+      return entry;
+    }
+    this.#misses++;
+    return undefined;
+  }
+
+  /** Keeps what the running transaction read from the table: the newest `capacity` values or all of them. */
+  set(head: number, series: number, samples: readonly CachedSample[], capacity: number): void {
+    if (this.#poisoned) return;
+    this.#pending.set(key(head, series), {
+      samples: samples.slice(0, capacity),
+      capacity,
+      complete: samples.length < capacity,
+    });
+  }
+
+  /** Values the running transaction appended to series on a head. */
+  appended(head: number, series: ArrayLike<number>, samples: readonly CachedSample[]): void {
+    if (this.#poisoned) return;
+    for (let i = 0; i < samples.length; i++) {
+      const k = key(head, series[i] as number);
+      const entry = this.#pending.get(k) ?? this.#committed.get(k);
+      if (entry) this.#pending.set(k, insert(entry, samples[i] as CachedSample));
+    }
+  }
+
+  /** A statement other than a plain SELECT or an append ran on the writer: `table` is its target ('*': unknown). */
+  changed(table: string, insert: boolean): void {
+    if (table === '*' || (!insert && HISTORY_TABLES.includes(table)) || (insert && table === 'metric'))
+      this.#poisoned = true;
+  }
+
+  /** The running transaction ended: its entries become the committed ones, or everything is dropped. */
+  end(committed: boolean): void {
+    if (committed && !this.#poisoned) {
+      for (const [k, entry] of this.#pending) this.#store(k, entry);
+    } else if (this.#pending.size > 0 || this.#poisoned) {
+      this.#committed.clear();
+      this.#size = 0;
+    }
+    this.#pending.clear();
+    this.#poisoned = false;
+  }
+
+  get stats(): { entries: number; samples: number; hits: number; misses: number } {
+    return { entries: this.#committed.size, samples: this.#size, hits: this.#hits, misses: this.#misses };
+  }
+
+  #touch(k: string): HistoryEntry | undefined {
+    const entry = this.#committed.get(k);
+    if (entry) {
+      this.#committed.delete(k);
+      this.#committed.set(k, entry);
+    }
+    return entry;
+  }
+
+  #store(k: string, entry: HistoryEntry): void {
+    this.#size += entry.samples.length - (this.#committed.get(k)?.samples.length ?? 0);
+    this.#committed.delete(k);
+    this.#committed.set(k, entry);
+    for (const [oldest, dropped] of this.#committed) {
+      if (this.#size <= HISTORY_CACHE_SAMPLES) break;
+      this.#committed.delete(oldest);
+      this.#size -= dropped.samples.length;
+    }
+  }
+}
+
+/** The entry with `sample` in its place; the oldest value falls out when the entry is full. */
+function insert(entry: HistoryEntry, sample: CachedSample): HistoryEntry {
+  const samples = [...entry.samples];
+  let at = samples.length;
+  while (at > 0 && newer(sample, samples[at - 1] as CachedSample)) at--;
+  samples.splice(at, 0, sample);
+  const full = samples.length > entry.capacity;
+  if (full) samples.pop();
+  return { samples, capacity: entry.capacity, complete: entry.complete && !full };
+}

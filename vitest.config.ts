@@ -5,11 +5,11 @@ import { defineConfig } from 'vitest/config';
 // app over a real database, and end-to-end tests that spawn the built programs (dist/, compiled once by a global
 // setup) and drive Chromium.
 //
-// Workers: unit tests are CPU-bound, so one per core, sharing modules across files (isolate: false: they stub no
-// modules, globals or environment, and each file opens its own temporary files). Integration and end-to-end files
-// spend most of their time waiting on servers, child processes, worker threads and Chromium, so three run at once
-// on two cores. Projects with different worker counts need their own `sequence.groupOrder`; a project added with
-// the same count and order as another shares its workers and runs alongside it.
+// Workers: two per project on two cores. Unit tests are CPU-bound and share modules across files (isolate: false:
+// they stub no modules, globals or environment, and each file opens its own temporary files). Integration and
+// end-to-end files mostly wait on servers, child processes, worker threads and Chromium (three at once timed out
+// starting servers on the shared 2-core machine). Each project is its own group (`sequence.groupOrder`), so the
+// fast projects finish first; a project added with the same group and worker count shares the workers of that group.
 export default defineConfig({
   test: {
     exclude: ['node_modules/**', 'dist/**'],
@@ -35,7 +35,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/{integration,security}/**/*.test.ts'],
-          maxWorkers: 3,
+          maxWorkers: 2,
           sequence: { groupOrder: 1 },
         },
       },
@@ -45,7 +45,7 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/{cli,browser,examples}/**/*.test.ts'],
           globalSetup: ['test/helpers/build-dist.ts'],
-          maxWorkers: 3,
+          maxWorkers: 2,
           sequence: { groupOrder: 2 },
         },
       },

@@ -64,7 +64,8 @@ export * from './schemas/perf.js';
 export * from './schemas/server.js';
 export * from './perf/resolve.js';
 export * from './perf/shape.js';
-export * from './perf/arrow.js';
+// perf/arrow.js is left out: the workers import it directly, so processes that never answer in Arrow do not load
+// Apache Arrow.
 export * from './perf/perf.js';
 export * from './perf/pinned-plots.js';
 export * from './detection/detect.js';

@@ -1,13 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   createLogger,
-  perfArrow,
   perfCsv,
   perfJson,
   type PerfColumns,
   type PerfShapeInput,
   uuidWords,
 } from '../core/index.js';
+import { perfArrow } from '../core/perf/arrow.js';
 import { INLINE_MAX_POINTS, shapePerf } from './shape-perf.js';
 import { WorkerPool } from './pool.js';
 

@@ -1,5 +1,6 @@
 import type { TransferListItem } from 'node:worker_threads';
-import { perfArrow, perfCsv, perfJson, type PerfShapeInput } from '../core/index.js';
+import { perfCsv, perfJson, type PerfShapeInput } from '../core/index.js';
+import { perfArrow } from '../core/perf/arrow.js';
 import type { WorkerPool } from './pool.js';
 import type { PerfShapeOutput } from './tasks/perf-shape.js';
 

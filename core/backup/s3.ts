@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import type { DataStoreConfig } from '../config/schema.js';
 import { InternalError, UnavailableError } from '../errors.js';
 import { parseAccessPoint, type AccessPoint } from './access-point.js';
@@ -12,18 +11,23 @@ import { parseAccessPoint, type AccessPoint } from './access-point.js';
 const PART_SIZE = 8 * 1024 * 1024;
 const PARTS_AT_ONCE = 4;
 
-/** The S3 data store of `database.data_store`: its client and where its access point points. */
+/**
+ * The S3 data store of `database.data_store`: its client and where its access point points. The AWS SDK is
+ * loaded on first use, not with core: it doubles the start-up time of every process (each CLI command, each
+ * worker thread) that never talks to a data store.
+ */
 export class DataStore {
   readonly point: AccessPoint;
-  readonly #client: S3Client;
+  readonly #settings: S3ClientConfig;
   readonly #bucket: string;
+  #client: Promise<S3Client> | undefined;
 
   constructor(config: DataStoreConfig) {
     const point = parseAccessPoint(config.access_point);
     if (!point) throw new InternalError('database.data_store.access_point passed validation but is no ARN');
     this.point = point;
     this.#bucket = config.endpoint ? point.name : point.arn;
-    this.#client = new S3Client({
+    this.#settings = {
       region: point.region,
       credentials: { accessKeyId: config.access_key_id, secretAccessKey: config.secret_access_key },
       ...(config.endpoint
@@ -35,7 +39,12 @@ export class DataStore {
             responseChecksumValidation: 'WHEN_REQUIRED' as const,
           }
         : {}),
-    });
+    };
+  }
+
+  #connect(): Promise<S3Client> {
+    this.#client ??= import('@aws-sdk/client-s3').then(({ S3Client }) => new S3Client(this.#settings));
+    return this.#client;
   }
 
   /**
@@ -45,8 +54,9 @@ export class DataStore {
   async push(file: string, name: string, sha256: string): Promise<string> {
     const key = `${this.point.prefix}${name}`;
     try {
+      const { Upload } = await import('@aws-sdk/lib-storage');
       await new Upload({
-        client: this.#client,
+        client: await this.#connect(),
         params: { Bucket: this.#bucket, Key: key, Body: createReadStream(file), Metadata: { sha256 } },
         partSize: PART_SIZE,
         queueSize: PARTS_AT_ONCE,
@@ -68,7 +78,10 @@ export class DataStore {
   }
 
   close(): void {
-    this.#client.destroy();
+    void this.#client?.then(
+      (client) => client.destroy(),
+      () => undefined,
+    );
   }
 
   async #hash(key: string): Promise<string> {
@@ -79,7 +92,11 @@ export class DataStore {
 
   async #body(key: string): Promise<Readable> {
     try {
-      const object = await this.#client.send(new GetObjectCommand({ Bucket: this.#bucket, Key: key }));
+      const [client, { GetObjectCommand }] = await Promise.all([
+        this.#connect(),
+        import('@aws-sdk/client-s3'),
+      ]);
+      const object = await client.send(new GetObjectCommand({ Bucket: this.#bucket, Key: key }));
       return object.Body as Readable;
     } catch (error) {
       throw storeError('download', key, error);

@@ -18,6 +18,7 @@ import {
   type DimensionKind,
 } from '../../core/index.js';
 import { listOptions, sendPage, type RouteContext } from '../context.js';
+import { dimensionParams, projectParams } from './params.js';
 
 interface KindRoutes {
   readonly kind: DimensionKind;
@@ -63,7 +64,6 @@ const KINDS: readonly KindRoutes[] = [
   },
 ];
 
-const projectParams = z.object({ project: z.string().describe('Project UUID or slug') });
 const security: Record<string, string[]>[] = [{ bearer: [] }, {}];
 
 type ListQuery = ReturnType<typeof listOptions<'name' | 'created' | 'modified'>> & { archived: boolean };
@@ -73,7 +73,7 @@ type Params = Record<string, string> & { project: string };
 export function dimensionRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
   return async (app) => {
     for (const { kind, path, tag, json, create, update } of KINDS) {
-      const itemParams = projectParams.extend({ [kind]: z.string().describe(`${kind} UUID, slug or name`) });
+      const itemParams = dimensionParams(kind);
       const tags = [tag];
       const refOf = (params: Record<string, string>) => params[kind] as string;
 

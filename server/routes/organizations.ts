@@ -9,16 +9,13 @@ import {
   newOrganizationSchema,
   newProjectSchema,
   organizationSchema,
-  PERMISSIONS,
   projectSchema,
   updateMemberSchema,
   updateOrganizationSchema,
 } from '../../core/index.js';
 import { listOptions, sendPage, type RouteContext } from '../context.js';
+import { memberParams, organizationParams, organizationPermissionParams } from './params.js';
 
-const orgParams = z.object({ organization: z.string().describe('Organization UUID or slug') });
-const memberParams = orgParams.extend({ user: z.string().describe('User UUID or slug') });
-const allowedParams = orgParams.extend({ permission: z.enum(PERMISSIONS) });
 const security = [{ bearer: [] }];
 const tags = ['organizations'];
 
@@ -60,7 +57,7 @@ export function organizationRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
           tags,
           summary: 'View an organization',
           security,
-          params: orgParams,
+          params: organizationParams,
           response: { 200: organizationSchema },
         },
       },
@@ -73,7 +70,7 @@ export function organizationRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
           tags,
           summary: 'Update an organization',
           security,
-          params: orgParams,
+          params: organizationParams,
           body: updateOrganizationSchema,
           response: { 200: organizationSchema },
         },
@@ -84,7 +81,12 @@ export function organizationRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
     app.delete(
       '/organizations/:organization',
       {
-        schema: { tags, summary: 'Delete an organization that has no projects', security, params: orgParams },
+        schema: {
+          tags,
+          summary: 'Delete an organization that has no projects',
+          security,
+          params: organizationParams,
+        },
       },
       async (request, reply) => {
         await ctx.organizations.delete(await request.user(), request.params.organization);
@@ -98,7 +100,7 @@ export function organizationRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
           tags,
           summary: 'Whether the caller has a permission',
           security,
-          params: allowedParams,
+          params: organizationPermissionParams,
           response: { 200: allowedSchema },
         },
       },
@@ -116,7 +118,7 @@ export function organizationRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
           tags,
           summary: 'Claim an organization created by anonymous runs',
           security,
-          params: orgParams,
+          params: organizationParams,
           response: { 201: organizationSchema },
         },
       },
@@ -133,7 +135,7 @@ export function organizationRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
           tags,
           summary: 'List members',
           security,
-          params: orgParams,
+          params: organizationParams,
           querystring: listQuerySchema(['name', 'slug']),
           response: { 200: z.array(memberSchema) },
         },
@@ -155,7 +157,7 @@ export function organizationRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
           tags,
           summary: 'Invite a member by e-mail',
           security,
-          params: orgParams,
+          params: organizationParams,
           body: newMemberSchema,
           response: { 202: authAckSchema },
         },
@@ -215,7 +217,7 @@ export function organizationRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
           tags: ['projects'],
           summary: "List an organization's projects",
           security,
-          params: orgParams,
+          params: organizationParams,
           querystring: listQuerySchema(['name', 'slug', 'created']),
           response: { 200: z.array(projectSchema) },
         },
@@ -237,7 +239,7 @@ export function organizationRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
           tags: ['projects'],
           summary: 'Create a project',
           security,
-          params: orgParams,
+          params: organizationParams,
           body: newProjectSchema,
           response: { 201: projectSchema },
         },

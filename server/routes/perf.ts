@@ -11,15 +11,13 @@ import {
   plotSchema,
   relativeWindow,
   updatePlotSchema,
-  uuidSchema,
   type PerfFormat,
   type PerfImage,
 } from '../../core/index.js';
 import { sendPage, type RouteContext } from '../context.js';
+import { plotParams, projectParams } from './params.js';
 import { encodeBody } from '../encoding.js';
 
-const projectParams = z.object({ project: z.string().describe('Project UUID or slug') });
-const plotParams = projectParams.extend({ plot: uuidSchema });
 const security: Record<string, string[]>[] = [{ bearer: [] }, {}];
 
 const TYPES: Record<PerfFormat, string> = {

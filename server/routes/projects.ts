@@ -1,15 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  allowedSchema,
-  listQuerySchema,
-  PERMISSIONS,
-  projectSchema,
-  updateProjectSchema,
-} from '../../core/index.js';
+import { allowedSchema, listQuerySchema, projectSchema, updateProjectSchema } from '../../core/index.js';
 import { listOptions, sendPage, type RouteContext } from '../context.js';
+import { projectParams, projectPermissionParams } from './params.js';
 
-const projectParams = z.object({ project: z.string().describe('Project UUID or slug') });
 const security = [{ bearer: [] }];
 const tags = ['projects'];
 
@@ -70,7 +64,7 @@ export function projectRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
           tags,
           summary: 'Whether the caller has a permission',
           security,
-          params: projectParams.extend({ permission: z.enum(PERMISSIONS) }),
+          params: projectPermissionParams,
           response: { 200: allowedSchema },
         },
       },

@@ -11,13 +11,10 @@ import {
   reportListQuerySchema,
   reportSchema,
   updateAlertSchema,
-  uuidSchema,
 } from '../../core/index.js';
 import { sendPage, type RouteContext } from '../context.js';
+import { alertParams, metricParams, projectParams, reportParams } from './params.js';
 
-const projectParams = z.object({ project: z.string().describe('Project UUID or slug') });
-const reportParams = projectParams.extend({ report: uuidSchema });
-const alertParams = projectParams.extend({ alert: uuidSchema });
 const security: Record<string, string[]>[] = [{ bearer: [] }, {}];
 
 /**
@@ -132,7 +129,7 @@ export function reportRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
           tags: ['reports'],
           summary: 'One metric with its context, boundary and alert',
           security,
-          params: projectParams.extend({ metric: uuidSchema }),
+          params: metricParams,
           response: { 200: oneMetricSchema },
         },
       },

@@ -10,9 +10,8 @@ import {
   uuidSchema,
 } from '../../core/index.js';
 import { sendPage, type RouteContext } from '../context.js';
+import { projectParams, thresholdParams } from './params.js';
 
-const projectParams = z.object({ project: z.string().describe('Project UUID or slug') });
-const thresholdParams = projectParams.extend({ threshold: uuidSchema });
 const security: Record<string, string[]>[] = [{ bearer: [] }, {}];
 const modelListQuerySchema = listQuerySchema(['created'])
   .pick({ per_page: true, page: true })

@@ -8,12 +8,10 @@ import {
   updateTokenSchema,
   updateUserSchema,
   userSchema,
-  uuidSchema,
 } from '../../core/index.js';
 import { listOptions, sendPage, type RouteContext } from '../context.js';
+import { tokenParams, userParams } from './params.js';
 
-const userParams = z.object({ user: z.string().describe('User UUID or slug') });
-const tokenParams = userParams.extend({ token: uuidSchema.describe('API token UUID') });
 const security = [{ bearer: [] }];
 
 /** `/v0/users`: the server's users (administrators), account settings, and API tokens. */

@@ -42,7 +42,7 @@ export async function startServerProcess(
   {
     logFile,
     command,
-    timeoutMs = 20_000,
+    timeoutMs = 60_000,
   }: { logFile?: string; command?: readonly string[]; timeoutMs?: number } = {},
 ): Promise<ServerProcess> {
   const child = spawnApi(env, command);
@@ -82,7 +82,7 @@ export async function startServerProcess(
 }
 
 /** Runs `benchtrack-api` expecting it to stop by itself (e.g. invalid configuration). */
-export async function runServerProcess(env: NodeJS.ProcessEnv, timeoutMs = 20_000): Promise<RunResult> {
+export async function runServerProcess(env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<RunResult> {
   const child = spawnApi(env);
   let stdout = '';
   let stderr = '';

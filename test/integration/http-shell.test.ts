@@ -95,6 +95,29 @@ describe('server endpoints', () => {
     ).toHaveProperty('version');
   });
 
+  it('GET /v0/server/spec describes each path parameter once: one description and one schema wherever it appears', async () => {
+    const spec = (await t.app.inject({ method: 'GET', url: '/v0/server/spec' })).json() as {
+      paths: Record<string, Record<string, { parameters?: Record<string, any>[] }>>;
+    };
+    const seen = new Map<string, Set<string>>();
+    for (const [path, operations] of Object.entries(spec.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        for (const { in: where, name, description, schema } of operation.parameters ?? []) {
+          if (where !== 'path') continue;
+          expect(description, `${method.toUpperCase()} ${path} {${name}} has no description`).toBeTruthy();
+          const shapes = seen.get(name) ?? new Set<string>();
+          shapes.add(JSON.stringify({ description, schema }));
+          seen.set(name, shapes);
+        }
+      }
+    }
+    expect([...seen.keys()]).toEqual(
+      expect.arrayContaining(['organization', 'project', 'user', 'branch', 'alert']),
+    );
+    for (const [name, shapes] of seen) expect([...shapes], `{${name}}`).toHaveLength(1);
+    expect(JSON.parse([...(seen.get('project') ?? [])][0] ?? '{}').description).toBe('Project UUID or slug');
+  });
+
   it.each([
     '/v0/server/ping',
     '/v0/server/endpoint',

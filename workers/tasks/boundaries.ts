@@ -1,13 +1,12 @@
 import {
   createBoundaryColumns,
-  evaluateModel,
-  InputError,
-  PluginError,
   writeBoundary,
   type BoundaryColumns,
-  type BoundaryJob,
-  type ModelLimits,
-} from '../../core/index.js';
+} from '../../core/boundaries/boundary-columns.js';
+import { evaluateModel } from '../../core/boundaries/evaluate.js';
+import { InputError, PluginError } from '../../core/errors.js';
+import type { ModelLimits } from '../../core/plugins/contracts.js';
+import type { BoundaryJob } from '../../core/services/context.js';
 import { loadModel, type LoadedModel } from './load-model.js';
 import { transferResult } from './transfer.js';
 import { toWireError } from './wire-error.js';

@@ -1,9 +1,6 @@
-import {
-  detectChangePoints,
-  parseDetectionParams,
-  type ChangePointColumns,
-  type ChangePointJob,
-} from '../../core/index.js';
+import type { ChangePointColumns, ChangePointJob } from '../../core/detection/columns.js';
+import { detectChangePoints } from '../../core/detection/detect.js';
+import { parseDetectionParams } from '../../core/detection/params.js';
 import { transferResult } from './transfer.js';
 import { toWireError } from './wire-error.js';
 

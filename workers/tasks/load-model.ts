@@ -1,13 +1,9 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import {
-  InputError,
-  PluginError,
-  PluginRegistry,
-  type BoundaryModelRef,
-  type ModelParams,
-  type ModelPlugin,
-} from '../../core/index.js';
+import { InputError, PluginError } from '../../core/errors.js';
+import type { ModelParams, ModelPlugin } from '../../core/plugins/contracts.js';
+import { PluginRegistry } from '../../core/plugins/registry.js';
+import type { BoundaryModelRef } from '../../core/services/context.js';
 
 export interface LoadedModel {
   readonly plugin: ModelPlugin;

@@ -1,4 +1,5 @@
-import { perfArrow, perfCsv, perfJson, type PerfShapeInput } from '../../core/index.js';
+import { perfArrow } from '../../core/perf/arrow.js';
+import { perfCsv, perfJson, type PerfShapeInput } from '../../core/perf/shape.js';
 import { transferResult } from './transfer.js';
 
 export interface PerfShapeTask {

@@ -1,4 +1,4 @@
-import { parsePlotImageInput, type PlotImageInput } from '../../core/index.js';
+import { parsePlotImageInput, type PlotImageInput } from '../../core/perf/image-input.js';
 import { buildPlotSvg } from './render/svg.js';
 import { rasterize } from './render/rasterize.js';
 import { transferResult } from './transfer.js';

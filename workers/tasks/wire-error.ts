@@ -7,7 +7,7 @@ import {
   NotFoundError,
   PluginError,
   StorageError,
-} from '../../core/index.js';
+} from '../../core/errors.js';
 
 /**
  * An error as it crosses the thread boundary. Structured cloning keeps an Error's message but turns every

@@ -1,4 +1,4 @@
-import type { PlotImageSeries } from '../../../core/index.js';
+import type { PlotImageSeries } from '../../../core/perf/image-input.js';
 import type { Rect } from './axes.js';
 import { seriesColor } from './palette.js';
 import { px } from './paths.js';

@@ -1,4 +1,4 @@
-import type { PlotImage, PlotImageSeries } from '../../../core/index.js';
+import type { PlotImage, PlotImageSeries } from '../../../core/perf/image-input.js';
 import type { ValueRange } from './scale.js';
 
 /** A series with the indexes of its drawable points, in ascending x. */

@@ -1,4 +1,4 @@
-import type { PlotImage } from '../../../core/index.js';
+import type { PlotImage } from '../../../core/perf/image-input.js';
 import {
   AXIS_TITLE_FONT,
   frameSvg,

@@ -6,29 +6,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, startServerProcess } from '../helpers/process.js';
 
 /**
- * Production runs compiled JavaScript: build into a scratch install (package.json, bin/, dist/, and the
- * repository's node_modules) and check that `benchtrack-api` serves and that worker tasks load from dist.
+ * Production runs compiled JavaScript: copy the build (dist/, compiled by the end-to-end global setup), package.json
+ * and bin/ into a scratch install that links the repository's node_modules, and check that `benchtrack-api` serves
+ * and that worker tasks load from dist.
  */
 const root = mkdtempSync(join(tmpdir(), 'benchtrack-production-'));
 
 beforeAll(() => {
-  execFileSync(
-    process.execPath,
-    [
-      join(REPO_ROOT, 'node_modules/typescript/bin/tsc'),
-      '-p',
-      'tsconfig.build.json',
-      '--outDir',
-      join(root, 'dist'),
-      '--tsBuildInfoFile',
-      join(root, 'tsbuildinfo'),
-    ],
-    { cwd: REPO_ROOT, stdio: 'inherit' },
-  );
-  cpSync(join(REPO_ROOT, 'package.json'), join(root, 'package.json'));
-  cpSync(join(REPO_ROOT, 'bin'), join(root, 'bin'), { recursive: true });
+  for (const part of ['package.json', 'bin', 'dist'])
+    cpSync(join(REPO_ROOT, part), join(root, part), { recursive: true });
   symlinkSync(join(REPO_ROOT, 'node_modules'), join(root, 'node_modules'));
-}, 120_000);
+});
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('compiled build', () => {

@@ -4,7 +4,7 @@ import 'uplot/dist/uPlot.min.css';
 import type { YAxis } from '../api/perf-types.js';
 import { useColorScheme } from '../lib/color-scheme.js';
 import { navigate } from '../router.js';
-import { drawAlerts, drawBands, drawHighlight } from './draw.js';
+import { drawAlerts, drawBands, drawChanges, drawHighlight } from './draw.js';
 import { options } from './plot-options.js';
 import type { PlotData } from './series.js';
 import { Tooltip } from './tooltip.js';
@@ -99,6 +99,8 @@ export function PerfPlot({
       drawClear: [(u) => bounds && drawBands(u, data.series, visible)],
       draw: [
         (u) => {
+          // How many change points are drawn, for tools and tests (the markers themselves are canvas).
+          el.dataset.changeMarkers = String(drawChanges(u, data.series, visible));
           drawAlerts(u, data.series, visible);
           if (highlight) drawHighlight(u, data.series, visible, highlight);
         },

@@ -1,4 +1,11 @@
-import type { PerfJson, PerfPoint, PerfSeries, XAxis } from '../api/perf-types.js';
+import type {
+  ChangePointJson,
+  PerfChangesJson,
+  PerfJson,
+  PerfPoint,
+  PerfSeries,
+  XAxis,
+} from '../api/perf-types.js';
 
 /**
  * The perf answer reshaped for uPlot: one shared, sorted x array, and per series y values, limits and the
@@ -27,6 +34,20 @@ export interface PlotSeries {
   /** Index into source.metrics of the point at each x, -1 where the series has none. */
   readonly pointAt: Int32Array;
   readonly alerts: readonly { readonly x: number; readonly active: boolean }[];
+  /** Change points (when asked for), oldest first. */
+  readonly changes: readonly PlotChange[];
+}
+
+/**
+ * A change point placed on the plot: `x` is the place of the first point of the new regime; the mean level
+ * `before` spans from the previous change point (or the series' first point) to it, `after` from it to the next
+ * (or the last point).
+ */
+export interface PlotChange {
+  readonly x: number;
+  readonly from: number;
+  readonly to: number;
+  readonly point: ChangePointJson;
 }
 
 const PALETTE = [
@@ -127,6 +148,7 @@ export function buildPlotData(perf: PerfJson, xAxis: XAxis, logScale: boolean): 
       upper,
       pointAt,
       alerts,
+      changes: [],
     };
   });
   return { xs, series, xAxis, log: logScale, measures };
@@ -161,4 +183,37 @@ export function logAxis(yAxis: 'auto' | 'linear' | 'log', perf: PerfJson): boole
     }
   }
   return min > 0 && max / min >= 1000;
+}
+
+/** A series' identity in an answer: its branch, testbed, benchmark and measure. */
+function identity(s: Pick<PerfSeries, 'branch' | 'testbed' | 'benchmark' | 'measure'>): string {
+  return `${s.branch.uuid} ${s.testbed.uuid} ${s.benchmark.uuid} ${s.measure.uuid}`;
+}
+
+/**
+ * The plot's series with their change points, matched by series identity and by the metric that starts each new
+ * regime (a change point whose metric the plot does not hold, for an answer of other times, is left out).
+ */
+export function withChanges(data: PlotData, answer: PerfChangesJson): PlotData {
+  const found = new Map(answer.results.map((r) => [identity(r), r.change_points]));
+  const series = data.series.map((s): PlotSeries => {
+    const points = found.get(identity(s.source)) ?? [];
+    if (points.length === 0) return s.changes.length === 0 ? s : { ...s, changes: [] };
+    const place = new Map<string, number>();
+    s.pointAt.forEach((m, x) => m >= 0 && place.set(s.source.metrics[m]!.metric.uuid, x));
+    const first = s.pointAt.findIndex((m) => m >= 0);
+    const last = s.pointAt.length - 1 - [...s.pointAt].reverse().findIndex((m) => m >= 0);
+    const placed = points.flatMap((point) => {
+      const x = place.get(point.metric.uuid);
+      return x === undefined ? [] : [{ x, point }];
+    });
+    const changes = placed.map(({ x, point }, k) => ({
+      x,
+      from: placed[k - 1]?.x ?? first,
+      to: placed[k + 1]?.x ?? last,
+      point,
+    }));
+    return { ...s, changes };
+  });
+  return { ...data, series };
 }

@@ -105,7 +105,7 @@ export function drawHighlight(
     if (!visible(index)) return;
     s.pointAt.forEach((m, i) => {
       const value = s.y[i];
-      if (m < 0 || value === null || value === undefined || s.source.metrics[m]!.report !== report) return;
+      if (m < 0 || value === null || value === undefined || s.source.report(m) !== report) return;
       ctx.beginPath();
       ctx.arc(
         u.valToPos(u.data[0][i]!, 'x', true),

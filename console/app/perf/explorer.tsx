@@ -1,11 +1,6 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api } from '../api/client.js';
-import {
-  PERF_IMAGE_LINES_MAX,
-  PERF_PERMUTATIONS_MAX,
-  type PerfChangesJson,
-  type PerfJson,
-} from '../api/perf-types.js';
+import { PERF_IMAGE_LINES_MAX, PERF_PERMUTATIONS_MAX, type PerfChangesJson } from '../api/perf-types.js';
 import type { AlertJson, DimensionJson, ReportJson } from '../api/types.js';
 import { Empty, ErrorMessage, Loading, useTitle } from '../components/status.js';
 import { plural } from '../lib/format.js';
@@ -22,7 +17,6 @@ import { PinForm } from './pin-form.js';
 import { RangeControls } from './range-controls.js';
 import {
   DIMENSION_TABS,
-  explorerQuery,
   hiddenIndices,
   hiddenKeys,
   isComplete,
@@ -34,6 +28,7 @@ import {
   type Selection,
 } from './selection.js';
 import { buildPlotData, logAxis, plotTitle, withChanges } from './series.js';
+import { loadPerf, preloadArrow } from './wire.js';
 
 const TAB_LABELS = {
   branches: 'Branches',
@@ -80,7 +75,7 @@ export function Explorer({ ctx }: { ctx: ProjectContext }) {
   const { query } = useLocation();
   const selection = useMemo(() => parseSelection(query), [query.toString()]);
   useTitle(`${ctx.project.name}: perf`);
-  useEffect(() => void preloadPlot(), []);
+  useEffect(() => void Promise.all([preloadPlot(), preloadArrow()]), []);
   const update = (changes: Partial<Selection>) => {
     const dimensionsChanged = DIMENSION_TABS.some((k) => k in changes) || 'x_axis' in changes;
     setQuery(selectionQuery({ ...selection, ...(dimensionsChanged ? { hidden: [] } : {}), ...changes }));
@@ -112,7 +107,7 @@ export function Explorer({ ctx }: { ctx: ProjectContext }) {
   const perf = useApi(
     (signal) =>
       count > 0 && !tooMany
-        ? api.get<PerfJson>(`${ctx.path}/perf`, explorerQuery(selection), signal).then((answer) => {
+        ? loadPerf(`${ctx.path}/perf`, selection, signal).then((answer) => {
             performance.mark('benchtrack:perf-parsed');
             return answer;
           })
@@ -147,7 +142,7 @@ export function Explorer({ ctx }: { ctx: ProjectContext }) {
     const timer = setTimeout(() => setLegendFor(data));
     return () => clearTimeout(timer);
   }, [data]);
-  const points = data?.series.reduce((sum, s) => sum + s.source.metrics.length, 0) ?? 0;
+  const points = data?.series.reduce((sum, s) => sum + s.source.length, 0) ?? 0;
   const title = data?.series.length === 1 ? data.series[0]!.label : ctx.project.name;
 
   return (

@@ -1,5 +1,5 @@
-import type { PerfJson } from '../api/perf-types.js';
 import { apiUrl } from '../api/client.js';
+import type { SeriesColumns } from './columns.js';
 import { explorerHref, perfQuery, RANGES, type Selection } from './selection.js';
 
 function cell(value: string | number | null | undefined): string {
@@ -9,7 +9,7 @@ function cell(value: string | number | null | undefined): string {
 }
 
 /** Every point of the answer as CSV, one row per metric (users asked to download history: reference 9). */
-export function perfCsv(perf: PerfJson): string {
+export function perfCsv(series: readonly SeriesColumns[]): string {
   const header = [
     'branch',
     'testbed',
@@ -30,8 +30,9 @@ export function perfCsv(perf: PerfJson): string {
     'alert',
   ];
   const rows = [header.join(',')];
-  for (const s of perf.results) {
-    for (const p of s.metrics) {
+  for (const s of series) {
+    for (let i = 0; i < s.length; i++) {
+      const p = s.point(i);
       rows.push(
         [
           s.branch.name,

@@ -203,13 +203,15 @@ export function PerfPlot({
       setPinned(false);
       setHover(null);
     } else if (event.key === 'Enter' && hover) {
-      const point = data.series[hover.series]!.source.metrics[data.series[hover.series]!.pointAt[hover.idx]!];
-      if (point) navigate(reportHref(point.report));
+      const s = data.series[hover.series]!;
+      const m = s.pointAt[hover.idx]!;
+      if (m >= 0) navigate(reportHref(s.source.report(m)));
     }
   };
 
   const series = hover ? data.series[hover.series] : undefined;
-  const point = hover && series ? series.source.metrics[series.pointAt[hover.idx]!] : undefined;
+  const m = hover && series ? series.pointAt[hover.idx]! : -1;
+  const point = series && m >= 0 ? series.source.point(m) : undefined;
   const u = plot.current;
   const offsetLeft = u ? u.over.offsetLeft : 0;
   const offsetTop = u ? u.over.offsetTop : 0;

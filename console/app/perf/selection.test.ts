@@ -100,8 +100,10 @@ describe('explorer selection in the URL', () => {
       new URLSearchParams(`branches=${A}&testbeds=${A}&benchmarks=${A},${B}&measures=${B}`),
     );
     expect(perfQuery(selection)).toEqual({ branches: A, testbeds: A, benchmarks: `${A},${B}`, measures: B });
-    // the explorer leaves out the threshold model of every point (it shows boundaries and alerts only)
-    expect(explorerQuery(selection)).toEqual({ ...perfQuery(selection), threshold_models: 'false' });
+    // the explorer asks for Arrow, or JSON without the threshold model of every point (it shows boundaries and
+    // alerts only)
+    expect(explorerQuery(selection, 'arrow')).toEqual({ ...perfQuery(selection), format: 'arrow' });
+    expect(explorerQuery(selection, 'json')).toEqual({ ...perfQuery(selection), threshold_models: 'false' });
     expect(explorerHref('/perf/p', { benchmarks: [A, B] })).toBe(`/perf/p?benchmarks=${A},${B}`);
     expect(explorerHref('/perf/p', {})).toBe('/perf/p');
   });

@@ -177,9 +177,17 @@ export function perfQuery(selection: Selection, now?: number): Record<string, st
 }
 
 /**
- * The explorer's perf query: without the threshold model of every point, which the explorer does not show
- * (boundaries and alerts stay). That model is about half of an answer with thresholds, and of its parse time.
+ * The explorer's perf query, as an Arrow stream or JSON (see perfWire). JSON without the threshold model of every
+ * point, which the explorer does not show (boundaries and alerts stay): that model is about half of an answer
+ * with thresholds, and of its parse time. Arrow never carries it.
  */
-export function explorerQuery(selection: Selection, now?: number): Record<string, string | number> {
-  return { ...perfQuery(selection, now), threshold_models: 'false' };
+export function explorerQuery(
+  selection: Selection,
+  wire: 'arrow' | 'json',
+  now?: number,
+): Record<string, string | number> {
+  return {
+    ...perfQuery(selection, now),
+    ...(wire === 'arrow' ? { format: 'arrow' } : { threshold_models: 'false' }),
+  };
 }

@@ -4,7 +4,8 @@ import { bearer, signUp, type Session } from '../helpers/accounts.js';
 import { launchBrowser, logInPage, startStack, watchErrors, type Stack } from '../helpers/console.js';
 import { submitRun } from '../helpers/runs.js';
 
-// Issue 18 item 7: change points on the explorer's plot (with a toggle) and on the report that confirmed one.
+// Issue 18 item 7: change points on the explorer's plot (with a toggle) and on the report that confirmed one;
+// issue 19 item 6: the image link in SVG and in the dark theme.
 // Project "steps": 35 daily runs under a change_point threshold; "up" steps from 100 to 110 on day 24 (one
 // confirmed change point, some reports later), "flat" only ripples by ±0.5 %.
 let stack: Stack;
@@ -35,6 +36,7 @@ async function perfUrl(): Promise<string> {
 beforeAll(async () => {
   stack = await startStack();
   browser = await launchBrowser();
+  await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.console });
   ada = await signUp(stack.t, 'Ada Lovelace', 'ada@example.com');
   for (let n = 0; n < DAYS; n++) {
     const report = await submitRun(stack.api, ada.token, {
@@ -120,6 +122,33 @@ describe('change points in the console (Chromium)', () => {
     await page.goto(`${stack.console}/console/projects/steps/reports/${reports[3]}`);
     await page.getByRole('heading', { name: /^Report of / }).waitFor();
     expect(await page.getByTestId('confirmed-changes').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('image link variants (Chromium)', () => {
+  it('copies the image link as PNG or SVG, light or dark, and the snippets follow the choice', async () => {
+    await page.goto(await perfUrl());
+    await page.locator('[data-testid=perf-plot][data-ready]').waitFor();
+    const copied = async (button: string) => {
+      await page.getByRole('button', { name: button }).click();
+      return (await page.evaluate('navigator.clipboard.readText()')) as string;
+    };
+    const plain = new URL(await copied('Copy image link'));
+    expect(plain.searchParams.has('format')).toBe(false);
+    expect(plain.searchParams.has('theme')).toBe(false);
+
+    await page.getByLabel('Image format and theme').selectOption({ label: 'SVG, dark' });
+    const text = await copied('Copy image link');
+    const link = new URL(text);
+    expect(link.pathname).toBe('/v0/projects/steps/perf/img');
+    expect(link.searchParams.get('format')).toBe('svg');
+    expect(link.searchParams.get('theme')).toBe('dark');
+    const image = await fetch(link, { headers: bearer(ada.token) });
+    expect(image.status).toBe(200);
+    expect(image.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');
+    expect(await image.text()).toContain('fill="#0d1117"');
+    expect(await copied('Copy Markdown')).toContain(`(${text})`);
     expect(errors).toEqual([]);
   });
 });

@@ -1,7 +1,9 @@
 /**
- * The web console (issue 10) in Debian's Chromium: the perf explorer opening 255 series x 100 points (the API's
- * largest selection) until it draws, and until it answers a hover; the longest main-thread task meanwhile; the
- * perf request's time; and the initial bundle's gzip size. Five cold runs (a fresh browser profile each).
+ * The web console (issues 10 and 19) in Debian's Chromium: the perf explorer opening 255 series x 100 points with
+ * boundaries (the API's largest selection) until it draws, and until it answers a hover; the longest main-thread
+ * task meanwhile; the perf request's time and bytes; and the initial bundle's gzip size. Five cold runs (a fresh
+ * browser profile each) over each wire, interleaved: the Arrow answer (the explorer's default) and the JSON one
+ * (localStorage benchtrack.perf-wire=json), with the ratio of Arrow to JSON.
  *
  *   npm run bench -- console
  */
@@ -72,6 +74,8 @@ function initialBundle(root: string): { files: string[]; raw: number; gzip: numb
   };
 }
 
+type Wire = 'arrow' | 'json';
+
 interface Run {
   /** Navigation start to the plot drawn (the page's clock). */
   readonly ready: number;
@@ -81,6 +85,9 @@ interface Run {
   /** The perf request: sent at, and its answer complete at. */
   readonly perfStart: number;
   readonly perfEnd: number;
+  /** The perf answer's body: as sent (gzip when the API compressed it) and decoded. */
+  readonly wireBytes: number;
+  readonly bodyBytes: number;
 }
 
 const IN_PAGE = `
@@ -96,12 +103,19 @@ const IN_PAGE = `
   }).observe(document, { childList: true, subtree: true });
 `;
 
-async function openExplorer(url: string): Promise<Run> {
+async function openExplorer(url: string, wire: Wire): Promise<Run> {
   const browser = await launchBrowser();
   try {
     const page = await browser.context.newPage();
-    await page.addInitScript(IN_PAGE);
+    await page.addInitScript(`${IN_PAGE}\nlocalStorage.setItem('benchtrack.perf-wire', '${wire}');`);
+    const answer = page.waitForResponse((r) => r.url().includes('/perf?'), { timeout: 30_000 });
     await page.goto(url);
+    const response = await answer;
+    const type = response.headers()['content-type'] ?? '';
+    if (!type.includes(wire === 'arrow' ? 'apache.arrow' : 'json'))
+      throw new Error(`${wire} run got ${type}`);
+    const bodyBytes = (await response.body()).length;
+    const wireBytes = (await response.request().sizes()).responseBodySize;
     const plot = page.locator('.plot[data-ready="true"]');
     await plot.waitFor({ timeout: 30_000 });
     const status = (await page.getByTestId('plot-status').textContent()) ?? '';
@@ -111,13 +125,14 @@ async function openExplorer(url: string): Promise<Run> {
     const box = (await plot.locator('.u-over').boundingBox())!;
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.getByTestId('plot-tooltip').waitFor();
-    return (await page.evaluate(`({
+    const timings = (await page.evaluate(`({
       ready: performance.getEntriesByName('benchtrack:plot-ready')[0].startTime,
       hover: window.__tooltipAt - window.__hoverAt,
       longestTask: window.__longest,
       perfStart: performance.getEntriesByType('resource').find((e) => e.name.includes('/perf?')).startTime,
       perfEnd: performance.getEntriesByType('resource').find((e) => e.name.includes('/perf?')).responseEnd,
-    })`)) as Run;
+    })`)) as Omit<Run, 'wireBytes' | 'bodyBytes'>;
+    return { ...timings, wireBytes, bodyBytes };
   } finally {
     await browser.close();
   }
@@ -146,50 +161,25 @@ try {
   );
   const url = `${consoleUrl}/perf/${PROJECT}?branches=${branches!.join(',')}&testbeds=${testbeds!.join(',')}&benchmarks=${benchmarks!.join(',')}&measures=${measures!.join(',')}`;
 
-  const runs: Run[] = [];
-  for (let i = 0; i < RUNS; i++) runs.push(await openExplorer(url));
-  const ready = summarize(runs.map((r) => r.ready));
-  const interactive = summarize(runs.map((r) => r.ready + r.hover));
-  const hover = summarize(runs.map((r) => r.hover));
-  const longest = summarize(runs.map((r) => r.longestTask));
-  const sent = summarize(runs.map((r) => r.perfStart));
-  const api = summarize(runs.map((r) => r.perfEnd - r.perfStart));
-  const after = summarize(runs.map((r) => r.ready - r.perfEnd));
-  const ms = (v: number) => `${v.toFixed(0)} ms`;
-  const max = (pick: (r: Run) => number) => ms(Math.max(...runs.map(pick)));
-  report
-    .add(
-      'console/explorer-255x100/plot-drawn',
-      'latency',
-      ready.p50Ms * 1e6,
-      `p50 ${ms(ready.p50Ms)}, max ${max((r) => r.ready)}`,
-    )
-    .add(
-      'console/explorer-255x100/interactive',
-      'latency',
-      interactive.p50Ms * 1e6,
-      `p50 ${ms(interactive.p50Ms)}, max ${max((r) => r.ready + r.hover)} (drawn + first hover answered)`,
-    )
-    .add(
-      'console/explorer-255x100/perf-request-sent',
-      'latency',
-      sent.p50Ms * 1e6,
-      `p50 ${ms(sent.p50Ms)} after navigation`,
-    )
-    .add(
-      'console/explorer-255x100/api-answer',
-      'latency',
-      api.p50Ms * 1e6,
-      `p50 ${ms(api.p50Ms)} (the API: query, JSON, transfer)`,
-    )
-    .add(
-      'console/explorer-255x100/console-after-answer',
-      'latency',
-      after.p50Ms * 1e6,
-      `p50 ${ms(after.p50Ms)}, max ${max((r) => r.ready - r.perfEnd)} (parse, reshape, draw)`,
-    )
-    .add('console/explorer-255x100/hover', 'latency', hover.p50Ms * 1e6, `p50 ${hover.p50Ms.toFixed(1)} ms`)
-    .add('console/explorer-255x100/longest-task', 'latency', longest.p50Ms * 1e6, `p50 ${ms(longest.p50Ms)}`);
+  const runs: Record<Wire, Run[]> = { arrow: [], json: [] };
+  for (let i = 0; i < RUNS; i++) {
+    for (const wire of ['arrow', 'json'] as const) runs[wire].push(await openExplorer(url, wire));
+  }
+  const interactiveOf = (wire: Wire) => summarize(runs[wire].map((r) => r.ready + r.hover)).p50Ms;
+  for (const wire of ['arrow', 'json'] as const) addWire(report, wire, runs[wire]);
+  report.ratio(
+    'console/explorer-255x100/arrow/interactive',
+    'the JSON wire',
+    interactiveOf('arrow'),
+    interactiveOf('json'),
+  );
+  const bytesOf = (wire: Wire) => summarize(runs[wire].map((r) => r.wireBytes)).p50Ms;
+  report.ratio(
+    'console/explorer-255x100/arrow/answer-bytes',
+    'the JSON wire',
+    bytesOf('arrow'),
+    bytesOf('json'),
+  );
   const bundle = initialBundle(build.root);
   report.add(
     'console/initial-bundle',
@@ -203,4 +193,53 @@ try {
   await server.close();
   build.cleanup();
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** One wire's figures. */
+function addWire(report: BenchReport, wire: Wire, runs: readonly Run[]): void {
+  const name = (what: string) => `console/explorer-255x100/${wire}/${what}`;
+  const ready = summarize(runs.map((r) => r.ready));
+  const interactive = summarize(runs.map((r) => r.ready + r.hover));
+  const hover = summarize(runs.map((r) => r.hover));
+  const longest = summarize(runs.map((r) => r.longestTask));
+  const sent = summarize(runs.map((r) => r.perfStart));
+  const api = summarize(runs.map((r) => r.perfEnd - r.perfStart));
+  const after = summarize(runs.map((r) => r.ready - r.perfEnd));
+  const ms = (v: number) => `${v.toFixed(0)} ms`;
+  const max = (pick: (r: Run) => number) => ms(Math.max(...runs.map(pick)));
+  const bytes = (pick: (r: Run) => number) => summarize(runs.map(pick)).p50Ms;
+  report
+    .add(
+      name('answer-bytes'),
+      'file-size',
+      bytes((r) => r.wireBytes),
+      `${(bytes((r) => r.wireBytes) / 1024).toFixed(0)} KiB on the wire, ${(bytes((r) => r.bodyBytes) / 1024).toFixed(0)} KiB decoded`,
+    )
+    .add(
+      name('plot-drawn'),
+      'latency',
+      ready.p50Ms * 1e6,
+      `p50 ${ms(ready.p50Ms)}, max ${max((r) => r.ready)}`,
+    )
+    .add(
+      name('interactive'),
+      'latency',
+      interactive.p50Ms * 1e6,
+      `p50 ${ms(interactive.p50Ms)}, max ${max((r) => r.ready + r.hover)} (drawn + first hover answered)`,
+    )
+    .add(name('perf-request-sent'), 'latency', sent.p50Ms * 1e6, `p50 ${ms(sent.p50Ms)} after navigation`)
+    .add(
+      name('api-answer'),
+      'latency',
+      api.p50Ms * 1e6,
+      `p50 ${ms(api.p50Ms)} (the API: query, ${wire === 'arrow' ? 'Arrow' : 'JSON'}, transfer)`,
+    )
+    .add(
+      name('console-after-answer'),
+      'latency',
+      after.p50Ms * 1e6,
+      `p50 ${ms(after.p50Ms)}, max ${max((r) => r.ready - r.perfEnd)} (parse, reshape, draw)`,
+    )
+    .add(name('hover'), 'latency', hover.p50Ms * 1e6, `p50 ${hover.p50Ms.toFixed(1)} ms`)
+    .add(name('longest-task'), 'latency', longest.p50Ms * 1e6, `p50 ${ms(longest.p50Ms)}`);
 }

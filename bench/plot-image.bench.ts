@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import { parsePlotImageInput, type PlotImageInput } from '../core/index.js';
 import { renderPlotImage } from '../workers/render-image.js';
 import { WorkerPool } from '../workers/pool.js';
-import { renderPng } from '../workers/tasks/plot-image.js';
+import { renderImageBytes } from '../workers/tasks/plot-image.js';
 import { rasterize } from '../workers/tasks/render/rasterize.js';
 import { buildPlotSvg } from '../workers/tasks/render/svg.js';
 import { time, type Timing } from './lib/measure.js';
@@ -51,7 +51,7 @@ async function measure(input: PlotImageInput): Promise<Figures> {
   const copies = Array.from({ length: ITERATIONS + WARMUP }, () => copyImage(input));
   const options = { iterations: ITERATIONS, warmup: WARMUP };
   const pooled = await time(() => renderPlotImage(pool, copies.pop() as PlotImageInput), options);
-  const inline = await time(() => renderPng(input), options);
+  const inline = await time(() => renderImageBytes(input), options);
   const image = parsePlotImageInput(input);
   const svg = buildPlotSvg(image);
   const onePathSvg = buildPlotSvg(image, { linePiece: Number.POSITIVE_INFINITY });

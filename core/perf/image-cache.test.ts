@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ImageCache } from './image-cache.js';
 
-const png = (bytes: number) => ({ etag: `"${bytes}"`, png: new Uint8Array(bytes) });
+const png = (bytes: number) => ({ etag: `"${bytes}"`, bytes: new Uint8Array(bytes) });
 
 describe('image cache', () => {
   it('is bounded by bytes, not by count: the least recently used images go first', () => {
     const cache = new ImageCache(1_000);
     cache.set('a', png(400));
     cache.set('b', png(400));
-    expect(cache.get('a')?.png.byteLength).toBe(400); // a is now the most recently used
+    expect(cache.get('a')?.bytes.byteLength).toBe(400); // a is now the most recently used
     cache.set('c', png(400));
     expect(cache.get('b')).toBeUndefined();
     expect(cache.get('a')).toBeDefined();

@@ -115,6 +115,10 @@ export const plotImageInputSchema = z.object({
       error: 'start must be before end',
     })
     .optional(),
+  /** `light` (white background) or `dark` (GitHub's dark background, lighter lines and text). */
+  theme: z.enum(['light', 'dark']).default('light'),
+  /** `png` (rasterized) or `svg` (the document itself, UTF-8: smaller, sharp at any zoom). */
+  format: z.enum(['png', 'svg']).default('png'),
   /** The y axis is labelled `name (units)`, e.g. `Latency (nanoseconds (ns))`. */
   measure: z.object({ name: text(256), units: text(256) }),
   series: z
@@ -122,7 +126,7 @@ export const plotImageInputSchema = z.object({
     .max(PLOT_IMAGE_MAX_SERIES, { error: `must have at most ${PLOT_IMAGE_MAX_SERIES} series` }),
 });
 
-/** What a caller passes to the `plot-image` task (width and height may be left out). */
+/** What a caller passes to the `plot-image` task (width, height, theme and format may be left out). */
 export type PlotImageInput = z.input<typeof plotImageInputSchema>;
 /** A validated {@link PlotImageInput} with its defaults filled in. */
 export type PlotImage = z.output<typeof plotImageInputSchema>;

@@ -27,18 +27,25 @@ export interface PerfImageOptions {
   readonly boundaries?: boolean;
   /** Draw each series' change points (default detector settings). */
   readonly changes?: boolean;
+  /** Default light. */
+  readonly theme?: 'light' | 'dark';
+  /** Default png. */
+  readonly format?: ImageFormat;
 }
+
+export type ImageFormat = 'png' | 'svg';
 
 export interface PerfImage {
   readonly etag: string;
-  /** `undefined` when the caller already holds this image (its If-None-Match matched). */
-  readonly png: Uint8Array | undefined;
+  readonly format: ImageFormat;
+  /** The PNG or SVG file; `undefined` when the caller already holds this image (its If-None-Match matched). */
+  readonly bytes: Uint8Array | undefined;
   readonly public: boolean;
 }
 
 /**
  * Bytes of rendered images kept, newest used first; an image is reused while its data is unchanged. A PNG of
- * the default size is 30-120 KB, so this holds some hundreds of them.
+ * the default size is 30-120 KB (an SVG about as much), so this holds some hundreds of them.
  */
 export const IMAGE_CACHE_BYTES = 32 * 1024 * 1024;
 
@@ -62,7 +69,7 @@ export class PerfService {
   }
 
   /**
-   * A PNG of up to 8 series of one measure. The ETag covers the query and a fingerprint of the data, so a
+   * A PNG or SVG of up to 8 series of one measure. The ETag covers the query and a fingerprint of the data, so a
    * repeated request for unchanged data is answered from the cache (or with 304) without rendering.
    */
   async image(
@@ -72,6 +79,7 @@ export class PerfService {
     options: PerfImageOptions,
     ifNoneMatch?: string,
   ): Promise<PerfImage> {
+    const format = options.format ?? 'png';
     // The read gathers what to draw; rendering runs after it, so a slow render holds no reader connection.
     const found = await this.ctx.storage.read(async (r): Promise<PerfImage | ImageToRender> => {
       const { project } = await requireProject(r, caller, projectRef, 'view');
@@ -92,9 +100,9 @@ export class PerfService {
       ]);
       const etag = `"${createHash('sha256').update(`${key}|${fingerprint}`).digest('base64url').slice(0, 27)}"`;
       const isPublic = project.visibility === 'public';
-      if (ifNoneMatch === etag) return { etag, png: undefined, public: isPublic };
+      if (ifNoneMatch === etag) return { etag, format, bytes: undefined, public: isPublic };
       const cached = this.#images.get(key);
-      if (cached?.etag === etag) return { etag, png: cached.png, public: isPublic };
+      if (cached?.etag === etag) return { etag, format, bytes: cached.bytes, public: isPublic };
       const columns = await cappedPerf(r, selection.request);
       const ranges = permutationRanges(columns, selection.permutations.length);
       return { etag, public: isPublic, key, permutations: selection.permutations, columns, ranges };
@@ -102,9 +110,11 @@ export class PerfService {
     if (!('columns' in found)) return found;
     const { permutations, columns, ranges } = found;
     const changes = options.changes ? await this.#changes(columns, ranges) : undefined;
-    const png = await this.ctx.renderImage(imageInput(permutations, columns, ranges, keys, options, changes));
-    this.#images.set(found.key, { etag: found.etag, png });
-    return { etag: found.etag, png, public: found.public };
+    const bytes = await this.ctx.renderImage(
+      imageInput(permutations, columns, ranges, keys, options, changes),
+    );
+    this.#images.set(found.key, { etag: found.etag, bytes });
+    return { etag: found.etag, format, bytes, public: found.public };
   }
 
   /** Each permutation's change points, detected in a worker with the default settings. */
@@ -210,7 +220,7 @@ function permutationRanges(c: PerfColumns, count: number): Range[] {
   return ranges;
 }
 
-/** The renderer's input: one line per permutation, x by time or version, limits, alert and change markers. */
+/** The renderer's input: theme and format, one line per permutation, x by time or version, limits, alert and change markers. */
 function imageInput(
   permutations: readonly Permutation[],
   c: PerfColumns,
@@ -226,6 +236,8 @@ function imageInput(
     ...(options.height ? { height: options.height } : {}),
     xAxis: options.x_axis,
     yAxis: options.y_axis,
+    theme: options.theme ?? 'light',
+    format: options.format ?? 'png',
     measure: { name: measure?.name ?? 'Measure', units: measure?.units ?? '' },
     ...(options.x_axis === 'date_time' && (keys.start_time !== undefined || keys.end_time !== undefined)
       ? {

@@ -85,6 +85,16 @@ export const perfImageQuerySchema = perfQuerySchema
       .describe(
         "true draws each series' change points (default detector settings): a dashed marker at the first point of each new regime and the mean levels before and after it",
       ),
+    theme: z
+      .enum(['light', 'dark'])
+      .default('light')
+      .describe('dark draws on a dark background (#0d1117) with lighter lines and text, for dark pages'),
+    format: z
+      .enum(['png', 'svg'])
+      .default('png')
+      .describe(
+        'svg answers the SVG document (image/svg+xml) instead of a PNG: smaller and sharp at any zoom. Chosen by this parameter only, not by Accept, which browsers fill with image/svg+xml for every image',
+      ),
   })
   .superRefine((query, ctx) => {
     if (query.window !== undefined && (query.start_time !== undefined || query.end_time !== undefined)) {

@@ -38,7 +38,7 @@ export type BoundaryEngine = (job: BoundaryJob) => Promise<BoundaryColumns>;
 /** Turns perf columns into the answer's bytes (in a worker when the answer is large). */
 export type PerfShaper = (input: PerfShapeInput, format: 'json' | 'csv' | 'arrow') => Promise<Uint8Array>;
 
-/** Renders a plot image to PNG bytes (in a worker). */
+/** Renders a plot image to PNG or SVG bytes, as its input says (in a worker). */
 export type ImageRenderer = (input: PlotImageInput) => Promise<Uint8Array>;
 
 /** What the services share: storage, tokens, mail, plugins, the running configuration and the clock. */

@@ -35,14 +35,23 @@ function formatOf(request: FastifyRequest, requested: PerfFormat | undefined): P
   return 'json';
 }
 
-/** Images are cheap to revalidate: public ones may be cached by anyone for a minute, private ones only by the client. */
+const IMAGE_TYPES: Record<PerfImage['format'], string> = {
+  png: 'image/png',
+  svg: 'image/svg+xml; charset=utf-8',
+};
+
+/**
+ * Images are cheap to revalidate: public ones may be cached by anyone for a minute, private ones only by the
+ * client. An SVG opened on its own is a document of the API's origin: its policy lets it run and load nothing.
+ */
 function sendImage(reply: FastifyReply, image: PerfImage) {
   reply.header('ETag', image.etag);
   reply.header('Cache-Control', image.public ? 'public, max-age=60' : 'private, max-age=0, must-revalidate');
-  if (!image.png) return reply.status(304).send();
+  if (!image.bytes) return reply.status(304).send();
+  if (image.format === 'svg') reply.header('Content-Security-Policy', "default-src 'none'");
   return reply
-    .type('image/png')
-    .send(Buffer.from(image.png.buffer, image.png.byteOffset, image.png.byteLength));
+    .type(IMAGE_TYPES[image.format])
+    .send(Buffer.from(image.bytes.buffer, image.bytes.byteOffset, image.bytes.byteLength));
 }
 
 /** Perf queries (JSON, CSV, Arrow), perf images, and pinned plots with their images. */
@@ -99,19 +108,21 @@ export function perfRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
         preHandler: ctx.heavy,
         schema: {
           tags: ['perf'],
-          summary: 'PNG plot of up to 8 series of one measure (ETag, Cache-Control; 304 when unchanged)',
+          summary:
+            'PNG or SVG plot of up to 8 series of one measure, light or dark (ETag, Cache-Control; 304 when unchanged)',
           security,
           params: projectParams,
           querystring: perfImageQuerySchema,
         },
       },
       async (request, reply) => {
-        const { title, x_axis, y_axis, width, height, window, changes, ...keys } = request.query;
+        const { title, x_axis, y_axis, width, height, window, changes, theme, format, ...keys } =
+          request.query;
         const image = await ctx.perf.image(
           await request.caller(),
           request.params.project,
           window === undefined ? keys : { ...keys, ...relativeWindow(window, ctx.services.now()) },
-          { title, x_axis, y_axis, width, height, changes },
+          { title, x_axis, y_axis, width, height, changes, theme, format },
           request.headers['if-none-match'],
         );
         return sendImage(reply, image);

@@ -215,6 +215,18 @@ describe('perf query', () => {
     expect(table.schema.fields.map((f) => f.name)).toContain('upper_limit');
     expect(table.getChild('benchmark')?.get(0)).toBe('parse');
     expect(table.getChild('value')?.get(0)).toBe(200);
+    // repeated texts are dictionary-encoded; `series` indexes the series' JSON in the schema's metadata
+    expect(String(table.schema.fields.find((f) => f.name === 'report')?.type)).toBe(
+      'Dictionary<Int32, Utf8>',
+    );
+    const series = JSON.parse(table.schema.metadata.get('benchtrack.series')!) as {
+      benchmark: { name: string; uuid: string };
+      measure: { units: string };
+    }[];
+    const first = series[table.getChild('series')!.get(0) as number]!;
+    expect(first.benchmark.name).toBe('parse');
+    expect(first.benchmark.uuid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(first.measure.units).toBe('nanoseconds (ns)');
   });
 });
 

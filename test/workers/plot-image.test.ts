@@ -7,7 +7,7 @@ import { errorName, type PlotImageInput } from '../../core/index.js';
 import { benchImage, copyImage } from '../../bench/lib/plot-data.js';
 import { renderPlotImage } from '../../workers/render-image.js';
 import { WorkerPool } from '../../workers/pool.js';
-import { renderPng } from '../../workers/tasks/plot-image.js';
+import { renderImageBytes } from '../../workers/tasks/plot-image.js';
 import { FONT_FAMILY } from '../../workers/tasks/render/svg.js';
 
 const pool = new WorkerPool(pino({ level: 'silent', customLevels: { critical: 60 } }), { maxThreads: 2 });
@@ -61,7 +61,7 @@ describe('plot-image task', () => {
     const input = benchImage(8, 1000, true);
     const first = await renderPlotImage(pool, copyImage(input));
     const second = await renderPlotImage(pool, copyImage(input));
-    const inline = await renderPng(copyImage(input));
+    const inline = await renderImageBytes(copyImage(input));
     expect(Buffer.from(first).equals(Buffer.from(second))).toBe(true);
     expect(Buffer.from(first).equals(Buffer.from(inline))).toBe(true);
   });

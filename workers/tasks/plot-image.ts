@@ -5,26 +5,28 @@ import { transferResult } from './transfer.js';
 import { toWireError } from './wire-error.js';
 
 export interface PlotImageOutput {
-  /** The PNG file's bytes. */
-  readonly png: Uint8Array;
+  /** The image file's bytes: a PNG, or the SVG document as UTF-8 (the input's `format`). */
+  readonly bytes: Uint8Array;
 }
 
 /**
- * Renders a plot image in the calling thread: validates the input, builds the SVG, rasterizes it. The pool's
- * workers and inline callers (tests, benchmarks) share it.
+ * Renders a plot image in the calling thread: validates the input, builds the SVG, rasterizes it unless SVG was
+ * asked for. The pool's workers and inline callers (tests, benchmarks) share it.
  */
-export async function renderPng(input: PlotImageInput): Promise<Uint8Array> {
-  return rasterize(buildPlotSvg(parsePlotImageInput(input)));
+export async function renderImageBytes(input: PlotImageInput): Promise<Uint8Array> {
+  const image = parsePlotImageInput(input);
+  const svg = buildPlotSvg(image);
+  return image.format === 'svg' ? new Uint8Array(Buffer.from(svg, 'utf8')) : rasterize(svg);
 }
 
 /**
- * Task `plot-image`: the PNG of a plot, its buffer moved (not copied) back to the caller. Errors are thrown in
+ * Task `plot-image`: the image's bytes, their buffer moved (not copied) back to the caller. Errors are thrown in
  * their wire form (see wire-error.ts), so an invalid input reaches the caller as an InputError.
  */
 export default async function plotImage(input: PlotImageInput): Promise<PlotImageOutput> {
   try {
-    const png = await renderPng(input);
-    return transferResult({ png }, [png]);
+    const bytes = await renderImageBytes(input);
+    return transferResult({ bytes }, [bytes]);
   } catch (error) {
     throw toWireError(error);
   }

@@ -55,6 +55,8 @@ export interface RequestOptions {
   readonly signal?: AbortSignal;
   /** Send the request without the session (public views, and auth endpoints). */
   readonly anonymous?: boolean;
+  /** The answer's bytes as they came (an Arrow stream), not parsed as JSON. */
+  readonly bytes?: boolean;
 }
 
 const prefetched = new Map<string, { token: string | undefined; response: Promise<Response> }>();
@@ -114,12 +116,15 @@ export async function request<T>(
   }
   const total = Number(response.headers.get('x-total-count') ?? '0');
   if (response.status === 204) return { data: undefined as T, total };
+  if (options.bytes) return { data: new Uint8Array(await response.arrayBuffer()) as T, total };
   return { data: (await response.json()) as T, total };
 }
 
 export const api = {
   get: <T>(path: string, query?: Query, signal?: AbortSignal) =>
     request<T>('GET', path, { query, signal }).then((r) => r.data),
+  bytes: (path: string, query?: Query, signal?: AbortSignal) =>
+    request<Uint8Array>('GET', path, { query, signal, bytes: true }).then((r) => r.data),
   list: <T>(path: string, query?: Query, signal?: AbortSignal) =>
     request<T[]>('GET', path, { query, signal }),
   post: <T>(path: string, body: unknown) => request<T>('POST', path, { body }).then((r) => r.data),

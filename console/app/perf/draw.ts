@@ -105,7 +105,7 @@ export function drawHighlight(
     if (!visible(index)) return;
     s.pointAt.forEach((m, i) => {
       const value = s.y[i];
-      if (m < 0 || value === null || value === undefined || s.source.metrics[m]!.report !== report) return;
+      if (m < 0 || value === null || value === undefined || s.source.report(m) !== report) return;
       ctx.beginPath();
       ctx.arc(
         u.valToPos(u.data[0][i]!, 'x', true),
@@ -118,4 +118,51 @@ export function drawHighlight(
     });
   });
   ctx.restore();
+}
+
+/**
+ * Each change point of the visible series in the series' color: a dashed vertical line at the first point of the
+ * new regime, and the mean levels before and after it as thick translucent lines over their segments. Returns
+ * how many change points it drew.
+ */
+export function drawChanges(
+  u: uPlot,
+  series: readonly PlotSeries[],
+  visible: (index: number) => boolean,
+): number {
+  const { ctx } = u;
+  const { top, height } = u.bbox;
+  const at = (i: number) => u.valToPos(u.data[0][i]!, 'x', true);
+  let drawn = 0;
+  ctx.save();
+  series.forEach((s, index) => {
+    if (!visible(index) || s.changes.length === 0) return;
+    ctx.strokeStyle = s.color;
+    for (const change of s.changes) {
+      const x = at(change.x);
+      ctx.globalAlpha = 0.9;
+      ctx.lineWidth = devicePixelRatio;
+      ctx.setLineDash([3 * devicePixelRatio, 3 * devicePixelRatio]);
+      ctx.beginPath();
+      ctx.moveTo(x, top);
+      ctx.lineTo(x, top + height);
+      ctx.stroke();
+      ctx.globalAlpha = 0.5;
+      ctx.lineWidth = 3 * devicePixelRatio;
+      ctx.setLineDash([]);
+      ctx.beginPath();
+      for (const [level, from, to] of [
+        [change.point.before, change.from, change.x],
+        [change.point.after, change.x, change.to],
+      ] as const) {
+        const y = u.valToPos(level, scaleOf(s), true);
+        ctx.moveTo(at(from), y);
+        ctx.lineTo(at(to), y);
+      }
+      ctx.stroke();
+      drawn++;
+    }
+  });
+  ctx.restore();
+  return drawn;
 }

@@ -1,12 +1,13 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api } from '../api/client.js';
-import { PERF_IMAGE_LINES_MAX, PERF_PERMUTATIONS_MAX, type PerfJson } from '../api/perf-types.js';
+import { PERF_IMAGE_LINES_MAX, PERF_PERMUTATIONS_MAX, type PerfChangesJson } from '../api/perf-types.js';
 import type { AlertJson, DimensionJson, ReportJson } from '../api/types.js';
 import { Empty, ErrorMessage, Loading, useTitle } from '../components/status.js';
 import { plural } from '../lib/format.js';
 import { useApi } from '../lib/use-api.js';
 import type { ProjectContext } from '../pages/project/context.js';
 import { setQuery, useLocation } from '../router.js';
+import { ChangeList } from './change-list.js';
 import { download, perfCsv } from './export.js';
 import { Embed } from './embed.js';
 import { Legend } from './legend.js';
@@ -16,17 +17,18 @@ import { PinForm } from './pin-form.js';
 import { RangeControls } from './range-controls.js';
 import {
   DIMENSION_TABS,
-  explorerQuery,
   hiddenIndices,
   hiddenKeys,
   isComplete,
   parseSelection,
+  perfQuery,
   permutations,
   selectionQuery,
   type DimensionTab,
   type Selection,
 } from './selection.js';
-import { buildPlotData, logAxis, plotTitle } from './series.js';
+import { buildPlotData, logAxis, plotTitle, withChanges } from './series.js';
+import { loadPerf, preloadArrow } from './wire.js';
 
 const TAB_LABELS = {
   branches: 'Branches',
@@ -73,7 +75,7 @@ export function Explorer({ ctx }: { ctx: ProjectContext }) {
   const { query } = useLocation();
   const selection = useMemo(() => parseSelection(query), [query.toString()]);
   useTitle(`${ctx.project.name}: perf`);
-  useEffect(() => void preloadPlot(), []);
+  useEffect(() => void Promise.all([preloadPlot(), preloadArrow()]), []);
   const update = (changes: Partial<Selection>) => {
     const dimensionsChanged = DIMENSION_TABS.some((k) => k in changes) || 'x_axis' in changes;
     setQuery(selectionQuery({ ...selection, ...(dimensionsChanged ? { hidden: [] } : {}), ...changes }));
@@ -105,19 +107,30 @@ export function Explorer({ ctx }: { ctx: ProjectContext }) {
   const perf = useApi(
     (signal) =>
       count > 0 && !tooMany
-        ? api.get<PerfJson>(`${ctx.path}/perf`, explorerQuery(selection), signal).then((answer) => {
+        ? loadPerf(`${ctx.path}/perf`, selection, signal).then((answer) => {
             performance.mark('benchtrack:perf-parsed');
             return answer;
           })
         : Promise.resolve(undefined),
     [queryKey],
   );
-  const data = useMemo(() => {
+  const changes = useApi(
+    (signal) =>
+      selection.changes && count > 0 && !tooMany
+        ? api.get<PerfChangesJson>(`${ctx.path}/perf/changes`, perfQuery(selection), signal)
+        : Promise.resolve(undefined),
+    [queryKey, selection.changes],
+  );
+  const plotted = useMemo(() => {
     if (!perf.data) return undefined;
     const data = buildPlotData(perf.data, selection.x_axis, logAxis(selection.y_axis, perf.data));
     performance.mark('benchtrack:plot-data');
     return data;
   }, [perf.data, selection.x_axis, selection.y_axis]);
+  const data = useMemo(
+    () => (plotted && selection.changes && changes.data ? withChanges(plotted, changes.data) : plotted),
+    [plotted, selection.changes, changes.data],
+  );
   const hidden = useMemo(
     () => hiddenIndices(selection, data?.series.map((s) => s.source) ?? []),
     [data, selection.hidden.join(',')],
@@ -129,7 +142,7 @@ export function Explorer({ ctx }: { ctx: ProjectContext }) {
     const timer = setTimeout(() => setLegendFor(data));
     return () => clearTimeout(timer);
   }, [data]);
-  const points = data?.series.reduce((sum, s) => sum + s.source.metrics.length, 0) ?? 0;
+  const points = data?.series.reduce((sum, s) => sum + s.source.length, 0) ?? 0;
   const title = data?.series.length === 1 ? data.series[0]!.label : ctx.project.name;
 
   return (
@@ -222,6 +235,9 @@ export function Explorer({ ctx }: { ctx: ProjectContext }) {
           />
         )}
         <ErrorMessage error={perf.error} />
+        {selection.changes && changes.error && (
+          <ErrorMessage error={`The change points could not be loaded: ${changes.error.message}`} />
+        )}
         {perf.error && (
           <p>
             <button type="button" onClick={perf.reload}>
@@ -252,6 +268,16 @@ export function Explorer({ ctx }: { ctx: ProjectContext }) {
               Drag across the plot to zoom, double-click to zoom out; hover or focus it and use the arrow keys
               for details.
             </p>
+            {selection.changes &&
+              (changes.data ? (
+                <ChangeList
+                  data={data}
+                  hidden={hidden}
+                  reportHref={(uuid) => `${ctx.base}/reports/${uuid}`}
+                />
+              ) : (
+                !changes.error && <Loading what="Finding change points" />
+              ))}
             {legendFor === data && (
               <Legend
                 data={data}

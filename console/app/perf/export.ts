@@ -1,5 +1,5 @@
-import type { PerfJson } from '../api/perf-types.js';
 import { apiUrl } from '../api/client.js';
+import type { SeriesColumns } from './columns.js';
 import { explorerHref, perfQuery, RANGES, type Selection } from './selection.js';
 
 function cell(value: string | number | null | undefined): string {
@@ -9,7 +9,7 @@ function cell(value: string | number | null | undefined): string {
 }
 
 /** Every point of the answer as CSV, one row per metric (users asked to download history: reference 9). */
-export function perfCsv(perf: PerfJson): string {
+export function perfCsv(series: readonly SeriesColumns[]): string {
   const header = [
     'branch',
     'testbed',
@@ -30,8 +30,9 @@ export function perfCsv(perf: PerfJson): string {
     'alert',
   ];
   const rows = [header.join(',')];
-  for (const s of perf.results) {
-    for (const p of s.metrics) {
+  for (const s of series) {
+    for (let i = 0; i < s.length; i++) {
+      const p = s.point(i);
       rows.push(
         [
           s.branch.name,
@@ -69,12 +70,23 @@ export function download(name: string, text: string, type: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
+/** The image's format and theme (`format=`, `theme=`; the defaults, PNG and light, are left out of the link). */
+export interface ImageStyle {
+  readonly format: 'png' | 'svg';
+  readonly theme: 'light' | 'dark';
+}
+
 /**
- * The embeddable PNG of the selection (GET /v0/projects/{p}/perf/img): the API draws one measure and at most
+ * The embeddable image of the selection (GET /v0/projects/{p}/perf/img): the API draws one measure and at most
  * eight lines, so the first measure is taken. A relative range stays relative (`window=` seconds up to now), so
  * an image embedded in a README rolls forward; dates stay dates.
  */
-export function imageUrl(project: string, selection: Selection, title: string): string {
+export function imageUrl(
+  project: string,
+  selection: Selection,
+  title: string,
+  style: ImageStyle = { format: 'png', theme: 'light' },
+): string {
   const days = RANGES.find(([key]) => key === selection.range)?.[2];
   const query = perfQuery(selection);
   if (days) delete query.start_time;
@@ -85,6 +97,8 @@ export function imageUrl(project: string, selection: Selection, title: string): 
     title,
     ...(selection.x_axis !== 'date_time' ? { x_axis: selection.x_axis } : {}),
     ...(selection.y_axis !== 'auto' ? { y_axis: selection.y_axis } : {}),
+    ...(style.format !== 'png' ? { format: style.format } : {}),
+    ...(style.theme !== 'light' ? { theme: style.theme } : {}),
   });
 }
 

@@ -5,6 +5,7 @@ import { Empty, ErrorMessage, Loading } from '../components/status.js';
 import { useApi } from '../lib/use-api.js';
 import type { ProjectContext } from '../pages/project/context.js';
 import { PerfPlot, preloadPlot } from './lazy-plot.js';
+import { jsonColumns } from './columns.js';
 import { buildPlotData, logAxis } from './series.js';
 
 const NO_HIDDEN: ReadonlySet<number> = new Set();
@@ -59,10 +60,11 @@ export function HistoryPlot({
       ),
     [ctx.path, JSON.stringify(history)],
   );
-  const data = useMemo(
-    () => (perf.data ? buildPlotData(perf.data, 'date_time', logAxis('auto', perf.data)) : undefined),
-    [perf.data],
-  );
+  const data = useMemo(() => {
+    if (!perf.data) return undefined;
+    const columns = jsonColumns(perf.data);
+    return buildPlotData(columns, 'date_time', logAxis('auto', columns));
+  }, [perf.data]);
   if (perf.error) return <ErrorMessage error={perf.error} />;
   if (!data) return <Loading what="Loading the plot" />;
   if (data.series.length === 0) return <Empty title="No results in this window." />;

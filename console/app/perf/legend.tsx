@@ -54,7 +54,6 @@ export function Legend({
           </thead>
           <tbody>
             {data.series.map((s, i) => {
-              const last = s.source.metrics.at(-1);
               const alerts = s.alerts.filter((a) => a.active).length;
               return (
                 <tr key={i} class={hidden.has(i) ? 'muted' : undefined}>
@@ -81,9 +80,10 @@ export function Legend({
                   <td>{s.source.testbed.name}</td>
                   <td>{s.source.measure.name}</td>
                   <td class="num">
-                    {formatNumber(last?.metric.value)} <span class="muted">{s.source.measure.units}</span>
+                    {formatNumber(s.source.length > 0 ? s.source.value[s.source.length - 1] : null)}{' '}
+                    <span class="muted">{s.source.measure.units}</span>
                   </td>
-                  <td class="num">{s.source.metrics.length}</td>
+                  <td class="num">{s.source.length}</td>
                 </tr>
               );
             })}

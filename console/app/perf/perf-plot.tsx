@@ -4,7 +4,7 @@ import 'uplot/dist/uPlot.min.css';
 import type { YAxis } from '../api/perf-types.js';
 import { useColorScheme } from '../lib/color-scheme.js';
 import { navigate } from '../router.js';
-import { drawAlerts, drawBands, drawHighlight } from './draw.js';
+import { drawAlerts, drawBands, drawChanges, drawHighlight } from './draw.js';
 import { options } from './plot-options.js';
 import type { PlotData } from './series.js';
 import { Tooltip } from './tooltip.js';
@@ -99,6 +99,8 @@ export function PerfPlot({
       drawClear: [(u) => bounds && drawBands(u, data.series, visible)],
       draw: [
         (u) => {
+          // How many change points are drawn, for tools and tests (the markers themselves are canvas).
+          el.dataset.changeMarkers = String(drawChanges(u, data.series, visible));
           drawAlerts(u, data.series, visible);
           if (highlight) drawHighlight(u, data.series, visible, highlight);
         },
@@ -201,13 +203,15 @@ export function PerfPlot({
       setPinned(false);
       setHover(null);
     } else if (event.key === 'Enter' && hover) {
-      const point = data.series[hover.series]!.source.metrics[data.series[hover.series]!.pointAt[hover.idx]!];
-      if (point) navigate(reportHref(point.report));
+      const s = data.series[hover.series]!;
+      const m = s.pointAt[hover.idx]!;
+      if (m >= 0) navigate(reportHref(s.source.report(m)));
     }
   };
 
   const series = hover ? data.series[hover.series] : undefined;
-  const point = hover && series ? series.source.metrics[series.pointAt[hover.idx]!] : undefined;
+  const m = hover && series ? series.pointAt[hover.idx]! : -1;
+  const point = series && m >= 0 ? series.source.point(m) : undefined;
   const u = plot.current;
   const offsetLeft = u ? u.over.offsetLeft : 0;
   const offsetTop = u ? u.over.offsetTop : 0;

@@ -2,6 +2,7 @@ import { prefetch } from '../api/client.js';
 import { PERF_PERMUTATIONS_MAX } from '../api/perf-types.js';
 import { match } from '../router.js';
 import { explorerQuery, parseSelection, permutations } from './selection.js';
+import { perfWire } from './wire.js';
 
 /**
  * At page load on an explorer URL, asks for the perf answer at once: it is the slowest request, and otherwise it
@@ -13,5 +14,5 @@ export function prefetchExplorer(path: string, search: string): void {
   const selection = parseSelection(new URLSearchParams(search));
   const count = permutations(selection);
   if (count === 0 || count > PERF_PERMUTATIONS_MAX) return;
-  prefetch(`/projects/${encodeURIComponent(params.project!)}/perf`, explorerQuery(selection));
+  prefetch(`/projects/${encodeURIComponent(params.project!)}/perf`, explorerQuery(selection, perfWire()));
 }

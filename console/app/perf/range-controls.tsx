@@ -93,6 +93,14 @@ export function RangeControls({
         />
         Boundaries
       </label>
+      <label class="check">
+        <input
+          type="checkbox"
+          checked={selection.changes}
+          onChange={(e) => onChange({ changes: e.currentTarget.checked })}
+        />
+        Change points
+      </label>
     </form>
   );
 }

@@ -16,7 +16,7 @@ const B = '22222222-2222-4222-8222-222222222222';
 
 describe('explorer selection in the URL', () => {
   it('reads every parameter and writes it back the same', () => {
-    const text = `branches=${A}&testbeds=${B}&benchmarks=${A},${B}&measures=${A}&range=30d&x_axis=version&y_axis=log&bounds=false&hidden=0.0.1.0&tab=measures`;
+    const text = `branches=${A}&testbeds=${B}&benchmarks=${A},${B}&measures=${A}&range=30d&x_axis=version&y_axis=log&bounds=false&changes=true&hidden=0.0.1.0&tab=measures`;
     const selection = parseSelection(new URLSearchParams(text));
     expect(selection).toMatchObject({
       branches: [A],
@@ -27,19 +27,21 @@ describe('explorer selection in the URL', () => {
       x_axis: 'version',
       y_axis: 'log',
       bounds: false,
+      changes: true,
       hidden: ['0.0.1.0'],
       tab: 'measures',
     });
     expect(selectionQuery(selection).toString().replace(/%2C/g, ',')).toBe(text);
   });
 
-  it('defaults to all time, dates on x, a linear y axis, boundaries shown and the benchmarks tab', () => {
+  it('defaults to all time, dates on x, a linear y axis, boundaries shown, no change points and the benchmarks tab', () => {
     const selection = parseSelection(new URLSearchParams(''));
     expect(selection).toMatchObject({
       range: 'all',
       x_axis: 'date_time',
       y_axis: 'auto',
       bounds: true,
+      changes: false,
       tab: 'benchmarks',
     });
     expect(selectionQuery(selection).toString()).toBe('');
@@ -98,8 +100,10 @@ describe('explorer selection in the URL', () => {
       new URLSearchParams(`branches=${A}&testbeds=${A}&benchmarks=${A},${B}&measures=${B}`),
     );
     expect(perfQuery(selection)).toEqual({ branches: A, testbeds: A, benchmarks: `${A},${B}`, measures: B });
-    // the explorer leaves out the threshold model of every point (it shows boundaries and alerts only)
-    expect(explorerQuery(selection)).toEqual({ ...perfQuery(selection), threshold_models: 'false' });
+    // the explorer asks for Arrow, or JSON without the threshold model of every point (it shows boundaries and
+    // alerts only)
+    expect(explorerQuery(selection, 'arrow')).toEqual({ ...perfQuery(selection), format: 'arrow' });
+    expect(explorerQuery(selection, 'json')).toEqual({ ...perfQuery(selection), threshold_models: 'false' });
     expect(explorerHref('/perf/p', { benchmarks: [A, B] })).toBe(`/perf/p?benchmarks=${A},${B}`);
     expect(explorerHref('/perf/p', {})).toBe('/perf/p');
   });

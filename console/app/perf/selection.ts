@@ -17,6 +17,8 @@ export interface Selection {
   readonly y_axis: YAxis;
   /** Draw boundary bands and limits. */
   readonly bounds: boolean;
+  /** Ask the API for each series' change points and draw them (off by default: one more query). */
+  readonly changes: boolean;
   /** Series hidden from the plot, by identity (see seriesKey), so a range that leaves some out hides no other. */
   readonly hidden: readonly string[];
   /** The picker's open tab. */
@@ -57,6 +59,7 @@ export function parseSelection(query: URLSearchParams): Selection {
     x_axis: query.get('x_axis') === 'version' ? 'version' : 'date_time',
     y_axis: query.get('y_axis') === 'log' ? 'log' : query.get('y_axis') === 'linear' ? 'linear' : 'auto',
     bounds: query.get('bounds') !== 'false',
+    changes: query.get('changes') === 'true',
     hidden: list(query, 'hidden').filter((key) => /^\d+\.\d+\.\d+\.\d+$/.test(key)),
     tab: tab && DIMENSION_TABS.includes(tab) ? tab : 'benchmarks',
   };
@@ -76,6 +79,7 @@ export function selectionQuery(selection: Partial<Selection>): URLSearchParams {
   if (selection.x_axis && selection.x_axis !== 'date_time') query.set('x_axis', selection.x_axis);
   if (selection.y_axis && selection.y_axis !== 'auto') query.set('y_axis', selection.y_axis);
   if (selection.bounds === false) query.set('bounds', 'false');
+  if (selection.changes) query.set('changes', 'true');
   if (selection.hidden && selection.hidden.length > 0) query.set('hidden', selection.hidden.join(','));
   if (selection.tab && selection.tab !== 'benchmarks') query.set('tab', selection.tab);
   return query;
@@ -173,9 +177,17 @@ export function perfQuery(selection: Selection, now?: number): Record<string, st
 }
 
 /**
- * The explorer's perf query: without the threshold model of every point, which the explorer does not show
- * (boundaries and alerts stay). That model is about half of an answer with thresholds, and of its parse time.
+ * The explorer's perf query, as an Arrow stream or JSON (see perfWire). JSON without the threshold model of every
+ * point, which the explorer does not show (boundaries and alerts stay): that model is about half of an answer
+ * with thresholds, and of its parse time. Arrow never carries it.
  */
-export function explorerQuery(selection: Selection, now?: number): Record<string, string | number> {
-  return { ...perfQuery(selection, now), threshold_models: 'false' };
+export function explorerQuery(
+  selection: Selection,
+  wire: 'arrow' | 'json',
+  now?: number,
+): Record<string, string | number> {
+  return {
+    ...perfQuery(selection, now),
+    ...(wire === 'arrow' ? { format: 'arrow' } : { threshold_models: 'false' }),
+  };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PerfJson, PerfPoint } from '../api/perf-types.js';
+import { jsonColumns } from './columns.js';
 import { buildPlotData, logAxis, seriesColor } from './series.js';
 
 function point(day: number, value: number, extra: Partial<PerfPoint> = {}): PerfPoint {
@@ -40,7 +41,7 @@ function series(benchmark: string, measure: string, metrics: PerfPoint[]) {
 }
 
 const perf = (results: ReturnType<typeof series>[]) =>
-  ({ project: {}, start_time: null, end_time: null, results }) as unknown as PerfJson;
+  jsonColumns({ project: {}, start_time: null, end_time: null, results } as unknown as PerfJson);
 
 describe('perf answer to plot data', () => {
   it('aligns series on one sorted x array with gaps where a series has no point', () => {

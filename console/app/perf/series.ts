@@ -1,4 +1,5 @@
-import type { PerfJson, PerfPoint, PerfSeries, XAxis } from '../api/perf-types.js';
+import type { ChangePointJson, PerfChangesJson, XAxis } from '../api/perf-types.js';
+import type { SeriesColumns, SeriesInfo } from './columns.js';
 
 /**
  * The perf answer reshaped for uPlot: one shared, sorted x array, and per series y values, limits and the
@@ -16,7 +17,7 @@ export interface PlotData {
 }
 
 export interface PlotSeries {
-  readonly source: PerfSeries;
+  readonly source: SeriesColumns;
   readonly label: string;
   readonly color: string;
   /** 0 for the first measure (left axis), 1 for the second (right axis). */
@@ -24,9 +25,23 @@ export interface PlotSeries {
   readonly y: (number | null)[];
   readonly lower: (number | null)[] | undefined;
   readonly upper: (number | null)[] | undefined;
-  /** Index into source.metrics of the point at each x, -1 where the series has none. */
+  /** Index into the source's points of the point at each x, -1 where the series has none. */
   readonly pointAt: Int32Array;
   readonly alerts: readonly { readonly x: number; readonly active: boolean }[];
+  /** Change points (when asked for), oldest first. */
+  readonly changes: readonly PlotChange[];
+}
+
+/**
+ * A change point placed on the plot: `x` is the place of the first point of the new regime; the mean level
+ * `before` spans from the previous change point (or the series' first point) to it, `after` from it to the next
+ * (or the last point).
+ */
+export interface PlotChange {
+  readonly x: number;
+  readonly from: number;
+  readonly to: number;
+  readonly point: ChangePointJson;
 }
 
 const PALETTE = [
@@ -47,15 +62,15 @@ export function seriesColor(index: number): string {
   return PALETTE[index] ?? `hsl(${(index * 137.508) % 360} 65% 42%)`;
 }
 
-function xOf(point: PerfPoint, axis: XAxis): number {
-  // Iterations of one report share its start time and version: a small offset keeps each its own place.
+/** The x of point `i`: iterations of one report share its start time and version, a small offset keeps each its own place. */
+function xOf(s: SeriesColumns, i: number, axis: XAxis): number {
   return axis === 'version'
-    ? point.version.number + point.iteration * 1e-3
-    : Date.parse(point.start_time) / 1000 + point.iteration * 1e-3;
+    ? s.version[i]! + s.iteration[i]! * 1e-3
+    : s.start[i]! / 1000 + s.iteration[i]! * 1e-3;
 }
 
 export function seriesLabel(
-  series: PerfSeries,
+  series: SeriesInfo,
   parts: { branch: boolean; testbed: boolean; measure: boolean },
 ): string {
   return [
@@ -68,8 +83,7 @@ export function seriesLabel(
     .join(' · ');
 }
 
-export function buildPlotData(perf: PerfJson, xAxis: XAxis, logScale: boolean): PlotData {
-  const results = perf.results;
+export function buildPlotData(results: readonly SeriesColumns[], xAxis: XAxis, logScale: boolean): PlotData {
   const measures: { uuid: string; name: string; units: string }[] = [];
   for (const r of results) {
     if (!measures.some((m) => m.uuid === r.measure.uuid)) {
@@ -77,7 +91,7 @@ export function buildPlotData(perf: PerfJson, xAxis: XAxis, logScale: boolean): 
     }
   }
   // Only what varies goes into labels: one branch and one testbed need not be repeated on every line.
-  const distinct = (pick: (s: PerfSeries) => string) => new Set(results.map(pick)).size > 1;
+  const distinct = (pick: (s: SeriesInfo) => string) => new Set(results.map(pick)).size > 1;
   const parts = {
     branch: distinct((s) => s.branch.uuid),
     testbed: distinct((s) => s.testbed.uuid),
@@ -85,10 +99,10 @@ export function buildPlotData(perf: PerfJson, xAxis: XAxis, logScale: boolean): 
   };
 
   let count = 0;
-  for (const r of results) count += r.metrics.length;
+  for (const r of results) count += r.length;
   const all = new Float64Array(count);
   let at = 0;
-  for (const r of results) for (const p of r.metrics) all[at++] = xOf(p, xAxis);
+  for (const r of results) for (let i = 0; i < r.length; i++) all[at++] = xOf(r, i, xAxis);
   all.sort();
   let unique = 0;
   for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[unique - 1]) all[unique++] = all[i]!;
@@ -96,27 +110,26 @@ export function buildPlotData(perf: PerfJson, xAxis: XAxis, logScale: boolean): 
   const index = new Map<number, number>();
   xs.forEach((x, i) => index.set(x, i));
 
-  const positive = (v: number | null | undefined) =>
-    v === null || v === undefined || (logScale && v <= 0) ? null : v;
+  const positive = (v: number) => (Number.isNaN(v) || (logScale && v <= 0) ? null : v);
   const series = results.map((source, s): PlotSeries => {
     const y: (number | null)[] = new Array(xs.length).fill(null);
     const pointAt = new Int32Array(xs.length).fill(-1);
     let lower: (number | null)[] | undefined;
     let upper: (number | null)[] | undefined;
     const alerts: { x: number; active: boolean }[] = [];
-    source.metrics.forEach((point, m) => {
-      const i = index.get(xOf(point, xAxis))!;
-      y[i] = positive(point.metric.value);
+    for (let m = 0; m < source.length; m++) {
+      const i = index.get(xOf(source, m, xAxis))!;
+      y[i] = positive(source.value[m]!);
       pointAt[i] = m;
-      const boundary = point.boundary;
-      if (boundary?.lower_limit !== null && boundary?.lower_limit !== undefined) {
-        (lower ??= new Array(xs.length).fill(null))[i] = positive(boundary.lower_limit);
+      if (!Number.isNaN(source.lowerLimit[m]!)) {
+        (lower ??= new Array(xs.length).fill(null))[i] = positive(source.lowerLimit[m]!);
       }
-      if (boundary?.upper_limit !== null && boundary?.upper_limit !== undefined) {
-        (upper ??= new Array(xs.length).fill(null))[i] = positive(boundary.upper_limit);
+      if (!Number.isNaN(source.upperLimit[m]!)) {
+        (upper ??= new Array(xs.length).fill(null))[i] = positive(source.upperLimit[m]!);
       }
-      if (point.alert) alerts.push({ x: i, active: point.alert.status === 'active' });
-    });
+      const alert = source.alert(m);
+      if (alert) alerts.push({ x: i, active: alert === 'active' });
+    }
     return {
       source,
       label: seriesLabel(source, parts),
@@ -127,6 +140,7 @@ export function buildPlotData(perf: PerfJson, xAxis: XAxis, logScale: boolean): 
       upper,
       pointAt,
       alerts,
+      changes: [],
     };
   });
   return { xs, series, xAxis, log: logScale, measures };
@@ -134,7 +148,7 @@ export function buildPlotData(perf: PerfJson, xAxis: XAxis, logScale: boolean): 
 
 /** A title naming what a plot shows ("decode, encode · Latency on main"), for a pin given none. */
 export function plotTitle(data: PlotData): string {
-  const names = (pick: (s: PerfSeries) => string) => [...new Set(data.series.map((s) => pick(s.source)))];
+  const names = (pick: (s: SeriesInfo) => string) => [...new Set(data.series.map((s) => pick(s.source)))];
   const benchmarks = names((s) => s.benchmark.name);
   const shown =
     benchmarks.length > 3
@@ -149,16 +163,48 @@ export function plotTitle(data: PlotData): string {
  * Whether a y axis set to `auto` is logarithmic: as in the API's images, when every value is above zero and the
  * largest is at least 1000 times the smallest.
  */
-export function logAxis(yAxis: 'auto' | 'linear' | 'log', perf: PerfJson): boolean {
+export function logAxis(yAxis: 'auto' | 'linear' | 'log', results: readonly SeriesColumns[]): boolean {
   if (yAxis !== 'auto') return yAxis === 'log';
   let min = Infinity;
   let max = -Infinity;
-  for (const series of perf.results) {
-    for (const point of series.metrics) {
-      const value = point.metric.value;
+  for (const series of results) {
+    for (const value of series.value) {
       if (value < min) min = value;
       if (value > max) max = value;
     }
   }
   return min > 0 && max / min >= 1000;
+}
+
+/** A series' identity in an answer: its branch, testbed, benchmark and measure. */
+function identity(s: SeriesInfo): string {
+  return `${s.branch.uuid} ${s.testbed.uuid} ${s.benchmark.uuid} ${s.measure.uuid}`;
+}
+
+/**
+ * The plot's series with their change points, matched by series identity and by the point (report and iteration)
+ * that starts each new regime (a change point whose point the plot does not hold, for other times, is left out).
+ */
+export function withChanges(data: PlotData, answer: PerfChangesJson): PlotData {
+  const found = new Map(answer.results.map((r) => [identity(r), r.change_points]));
+  const series = data.series.map((s): PlotSeries => {
+    const points = found.get(identity(s.source)) ?? [];
+    if (points.length === 0) return s.changes.length === 0 ? s : { ...s, changes: [] };
+    const place = new Map<string, number>();
+    s.pointAt.forEach((m, x) => m >= 0 && place.set(`${s.source.report(m)} ${s.source.iteration[m]}`, x));
+    const first = s.pointAt.findIndex((m) => m >= 0);
+    const last = s.pointAt.length - 1 - [...s.pointAt].reverse().findIndex((m) => m >= 0);
+    const placed = points.flatMap((point) => {
+      const x = place.get(`${point.report} ${point.iteration}`);
+      return x === undefined ? [] : [{ x, point }];
+    });
+    const changes = placed.map(({ x, point }, k) => ({
+      x,
+      from: placed[k - 1]?.x ?? first,
+      to: placed[k + 1]?.x ?? last,
+      point,
+    }));
+    return { ...s, changes };
+  });
+  return { ...data, series };
 }

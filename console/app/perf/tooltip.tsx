@@ -1,5 +1,5 @@
-import type { PerfPoint } from '../api/perf-types.js';
 import { formatDateTime, formatNumber, shortHash } from '../lib/format.js';
+import type { PlotPoint } from './columns.js';
 import type { PlotSeries } from './series.js';
 
 /** "900 – 1,100", "≤ 1,100" or "≥ 900": a threshold often limits one side only. */
@@ -19,7 +19,7 @@ export function Tooltip({
   style,
 }: {
   series: PlotSeries;
-  point: PerfPoint;
+  point: PlotPoint;
   reportHref: (uuid: string) => string;
   pinned: boolean;
   style: Record<string, string>;

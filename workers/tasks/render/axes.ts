@@ -1,5 +1,5 @@
 import { escapeXml } from './escape.js';
-import { INK } from './palette.js';
+import type { Theme } from './palette.js';
 import { px } from './paths.js';
 import type { Scale } from './scale.js';
 import { textWidth, truncateEnd } from './text-width.js';
@@ -39,7 +39,13 @@ export function ticksWidth(ticks: readonly Tick[]): number {
 }
 
 /** Horizontal gridlines, tick marks and right-aligned labels of the y axis, and its rotated title. */
-export function yAxisSvg(ticks: readonly Tick[], scale: Scale, plot: Rect, title: string): string {
+export function yAxisSvg(
+  ticks: readonly Tick[],
+  scale: Scale,
+  plot: Rect,
+  title: string,
+  ink: Theme,
+): string {
   const grid: string[] = [];
   const labels: string[] = [];
   for (const tick of ticks) {
@@ -53,9 +59,9 @@ export function yAxisSvg(ticks: readonly Tick[], scale: Scale, plot: Rect, title
   const titleY = (plot.top + plot.bottom) / 2;
   const shown = truncateEnd(title, plot.bottom - plot.top, AXIS_TITLE_FONT);
   return (
-    `<path d="${grid.join('')}" stroke="${INK.grid}" stroke-width="1" fill="none"/>` +
-    `<g fill="${INK.muted}" font-size="${TICK_FONT}" text-anchor="end">${labels.join('')}</g>` +
-    `<text transform="translate(${px(titleX)},${px(titleY)}) rotate(-90)" text-anchor="middle" font-size="${AXIS_TITLE_FONT}" fill="${INK.text}">${escapeXml(shown)}</text>`
+    `<path d="${grid.join('')}" stroke="${ink.grid}" stroke-width="1" fill="none"/>` +
+    `<g fill="${ink.muted}" font-size="${TICK_FONT}" text-anchor="end">${labels.join('')}</g>` +
+    `<text transform="translate(${px(titleX)},${px(titleY)}) rotate(-90)" text-anchor="middle" font-size="${AXIS_TITLE_FONT}" fill="${ink.text}">${escapeXml(shown)}</text>`
   );
 }
 
@@ -70,6 +76,7 @@ export function xAxisSvg(
   width: number,
   title: string,
   titleOffset: number,
+  ink: Theme,
 ): string {
   const grid: string[] = [];
   const labels: string[] = [];
@@ -81,9 +88,9 @@ export function xAxisSvg(
   }
   const titleX = (plot.left + plot.right) / 2;
   return (
-    `<path d="${grid.join('')}" stroke="${INK.grid}" stroke-width="1" fill="none"/>` +
-    `<g fill="${INK.muted}" font-size="${TICK_FONT}" text-anchor="middle">${labels.join('')}</g>` +
-    `<text x="${px(titleX)}" y="${px(plot.bottom + titleOffset)}" text-anchor="middle" font-size="${AXIS_TITLE_FONT}" fill="${INK.text}">${escapeXml(title)}</text>`
+    `<path d="${grid.join('')}" stroke="${ink.grid}" stroke-width="1" fill="none"/>` +
+    `<g fill="${ink.muted}" font-size="${TICK_FONT}" text-anchor="middle">${labels.join('')}</g>` +
+    `<text x="${px(titleX)}" y="${px(plot.bottom + titleOffset)}" text-anchor="middle" font-size="${AXIS_TITLE_FONT}" fill="${ink.text}">${escapeXml(title)}</text>`
   );
 }
 
@@ -95,8 +102,8 @@ function centered(text: string, x: number, y: number, width: number): string {
 }
 
 /** The plot area's outline, drawn last so lines at the edge do not cover it. */
-export function frameSvg(plot: Rect): string {
+export function frameSvg(plot: Rect, ink: Theme): string {
   const left = crisp(plot.left);
   const top = crisp(plot.top);
-  return `<rect x="${px(left)}" y="${px(top)}" width="${px(crisp(plot.right) - left)}" height="${px(crisp(plot.bottom) - top)}" fill="none" stroke="${INK.frame}" stroke-width="1"/>`;
+  return `<rect x="${px(left)}" y="${px(top)}" width="${px(crisp(plot.right) - left)}" height="${px(crisp(plot.bottom) - top)}" fill="none" stroke="${ink.frame}" stroke-width="1"/>`;
 }

@@ -1,6 +1,6 @@
 import type { PlotImageSeries } from '../../../core/perf/image-input.js';
 import type { Rect } from './axes.js';
-import { seriesColor } from './palette.js';
+import { seriesColor, type Theme } from './palette.js';
 import { px } from './paths.js';
 import type { Scale } from './scale.js';
 
@@ -9,7 +9,13 @@ import type { Scale } from './scale.js';
  * the first point of each new regime, and each segment's mean level (`before` from the previous change point or
  * the first point, `after` up to the next change point or the last point) as a horizontal line over it.
  */
-export function changesSvg(series: readonly PlotImageSeries[], x: Scale, y: Scale, plot: Rect): string {
+export function changesSvg(
+  series: readonly PlotImageSeries[],
+  x: Scale,
+  y: Scale,
+  plot: Rect,
+  theme: Theme,
+): string {
   const out: string[] = [];
   series.forEach((s, i) => {
     const changes = s.changes ?? [];
@@ -32,7 +38,7 @@ export function changesSvg(series: readonly PlotImageSeries[], x: Scale, y: Scal
           levels.push(`M${px(x0)} ${px(h)}H${px(x1)}`);
       }
     });
-    const color = seriesColor(i);
+    const color = seriesColor(theme, i);
     out.push(
       `<g class="change-points" fill="none" stroke="${color}">` +
         `<path d="${markers.join('')}" stroke-width="1" stroke-dasharray="2 3"/>` +

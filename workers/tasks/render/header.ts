@@ -1,5 +1,5 @@
 import { escapeXml } from './escape.js';
-import { INK } from './palette.js';
+import type { Theme } from './palette.js';
 import { truncateEnd } from './text-width.js';
 
 const TITLE_FONT = 18;
@@ -10,7 +10,12 @@ const EDGE = 16;
  * The centered title (bold, shortened with an ellipsis to the width) and, under it, the label parts every series
  * shares (see splitSharedParts). `height` is where the plot area may start.
  */
-export function headerSvg(title: string, subtitle: string, width: number): { svg: string; height: number } {
+export function headerSvg(
+  title: string,
+  subtitle: string,
+  width: number,
+  ink: Theme,
+): { svg: string; height: number } {
   const lines: string[] = [];
   let y = EDGE;
   for (const [text, size, bold] of [
@@ -21,7 +26,7 @@ export function headerSvg(title: string, subtitle: string, width: number): { svg
     y += size;
     const shown = truncateEnd(text, width - 2 * EDGE, size, bold);
     const weight = bold ? ' font-weight="bold"' : '';
-    const fill = bold ? INK.text : INK.muted;
+    const fill = bold ? ink.text : ink.muted;
     lines.push(
       `<text x="${width / 2}" y="${y}" text-anchor="middle" font-size="${size}"${weight} fill="${fill}">${escapeXml(shown)}</text>`,
     );

@@ -1,5 +1,5 @@
 import { escapeXml } from './escape.js';
-import { INK } from './palette.js';
+import type { Theme } from './palette.js';
 import { px } from './paths.js';
 import { shortenLabel } from './shared-labels.js';
 import { textWidth } from './text-width.js';
@@ -64,7 +64,7 @@ export function layoutLegend(entries: readonly LegendEntry[], width: number): Le
   return { items, rows, height: rows * LEGEND_ROW };
 }
 
-function swatch(kind: LegendSwatch, color: string, x: number, y: number): string {
+function swatch(kind: LegendSwatch, color: string, x: number, y: number, ink: Theme): string {
   switch (kind) {
     case 'line':
       return `<path d="M${px(x)},${px(y)}h${SWATCH}" stroke="${color}" stroke-width="3"/>`;
@@ -74,22 +74,22 @@ function swatch(kind: LegendSwatch, color: string, x: number, y: number): string
         `<path d="M${px(x)},${px(y - 6)}h${SWATCH}M${px(x)},${px(y + 6)}h${SWATCH}" stroke="${color}" stroke-width="1" stroke-dasharray="4 3"/>`
       );
     case 'alert':
-      return alertMarker(x + SWATCH / 2, y, color);
+      return alertMarker(x + SWATCH / 2, y, color, ink);
   }
 }
 
-/** The alert marker: a dark ring around a dot of the series' color, readable over any line color. */
-export function alertMarker(x: number, y: number, color: string): string {
-  return `<circle cx="${px(x)}" cy="${px(y)}" r="6" fill="#ffffff" stroke="${INK.text}" stroke-width="2"/><circle cx="${px(x)}" cy="${px(y)}" r="3" fill="${color}"/>`;
+/** The alert marker: a ring in the text's color around a dot of the series' color, readable over any line color. */
+export function alertMarker(x: number, y: number, color: string, ink: Theme): string {
+  return `<circle cx="${px(x)}" cy="${px(y)}" r="6" fill="${ink.background}" stroke="${ink.text}" stroke-width="2"/><circle cx="${px(x)}" cy="${px(y)}" r="3" fill="${color}"/>`;
 }
 
 /** The legend's SVG, its first row centered on `top + LEGEND_ROW / 2`, shifted right by `offset`. */
-export function legendSvg(layout: LegendLayout, top: number, offset = 0): string {
+export function legendSvg(layout: LegendLayout, top: number, offset: number, ink: Theme): string {
   return layout.items
     .map(({ entry, x, row, text }) => {
       const y = top + row * LEGEND_ROW + LEGEND_ROW / 2;
       const label = `<text x="${px(x + offset + SWATCH + SWATCH_GAP)}" y="${px(y + 4)}">${escapeXml(text)}</text>`;
-      return swatch(entry.swatch, entry.color, x + offset, y) + label;
+      return swatch(entry.swatch, entry.color, x + offset, y, ink) + label;
     })
     .join('');
 }

@@ -1,5 +1,5 @@
 import { alertMarker } from './legend.js';
-import { seriesColor, tint } from './palette.js';
+import { seriesColor, tint, type Theme } from './palette.js';
 import { alertPoints, bandPath, chains, pieces, polyline, px, simplify, type Chain } from './paths.js';
 import type { PreparedSeries } from './points.js';
 import type { Scale } from './scale.js';
@@ -13,7 +13,7 @@ export const LINE_PIECE = 64;
 const LINE_TOLERANCE = 0.25;
 const LIMIT_TOLERANCE = 0.5;
 /**
- * Limit lines are the series' color lightened toward white rather than drawn translucent: an opaque stroke
+ * Limit lines are the series' color moved toward the background rather than drawn translucent: an opaque stroke
  * rasterizes about 20 ms faster for eight series (a translucent one is composited through a mask).
  */
 const LIMIT_TINT = 0.35;
@@ -34,6 +34,7 @@ export function seriesSvg(
   x: Scale,
   y: Scale,
   plotWidth: number,
+  theme: Theme,
   linePiece = LINE_PIECE,
 ): SeriesLayers {
   const bands: string[] = [];
@@ -41,13 +42,13 @@ export function seriesSvg(
   const lines: string[] = [];
   const markers: string[] = [];
   series.forEach((s, index) => {
-    const color = seriesColor(index);
+    const color = seriesColor(theme, index);
     const band = bandPath(s, x, y, LIMIT_TOLERANCE);
     if (band !== '') bands.push(`<path d="${band}" fill="${color}" fill-opacity="0.13"/>`);
     for (const column of [s.source.lower, s.source.upper]) {
       if (!column) continue;
       const d = chains(s, column, x, y, true, LIMIT_TOLERANCE).map(polyline).join(' ');
-      if (d !== '') limits.push(`<path d="${d}" stroke="${tint(color, LIMIT_TINT)}"/>`);
+      if (d !== '') limits.push(`<path d="${d}" stroke="${tint(color, LIMIT_TINT, theme.background)}"/>`);
     }
     const [exact = []] = chains(s, s.source.y, x, y, false, 0);
     // a sparse line gets a dot on every point, so it keeps every point; a dense one is simplified
@@ -58,7 +59,7 @@ export function seriesSvg(
     if (sparse) markers.push(dots(line, color));
     const alerts = alertPoints(s, x, y);
     for (let k = 0; k < alerts.length; k += 2) {
-      markers.push(alertMarker(alerts[k] as number, alerts[k + 1] as number, color));
+      markers.push(alertMarker(alerts[k] as number, alerts[k + 1] as number, color, theme));
     }
   });
   return {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parsePlotImageInput, type PlotImageInput } from '../../../core/index.js';
-import { SERIES_COLORS } from './palette.js';
+import { LIGHT } from './palette.js';
 import { axisTitle, buildPlotSvg, FONT_FAMILY, NO_DATA_MESSAGE } from './svg.js';
 
 const DAY = 86_400_000;
@@ -140,9 +140,9 @@ describe('buildPlotSvg', () => {
   });
 
   it('gives each of eight series its own color', () => {
-    const svg = svgOf({ series: SERIES_COLORS.map((_, i) => series(`s${i}`, [i, i + 1, i])) });
-    for (const color of SERIES_COLORS) expect(svg).toContain(`<g stroke="${color}">`);
-    expect(new Set(SERIES_COLORS).size).toBe(8);
+    const svg = svgOf({ series: LIGHT.series.map((_, i) => series(`s${i}`, [i, i + 1, i])) });
+    for (const color of LIGHT.series) expect(svg).toContain(`<g stroke="${color}">`);
+    expect(new Set(LIGHT.series).size).toBe(8);
   });
 
   it('draws the boundary band, limit lines and alert markers, and explains them in the legend', () => {
@@ -216,7 +216,7 @@ describe('change points', () => {
       );
     expect(group, svg).not.toBeNull();
     const [, , markerX, , , x0, yBefore, x1, x2, yAfter, x3] = (group as RegExpExecArray).map(Number);
-    expect(group?.[1]).toBe(SERIES_COLORS[0]);
+    expect(group?.[1]).toBe(LIGHT.series[0]);
     // the marker and the end of "before" / start of "after" are at the 5th point; levels span their segments
     expect(x1).toBe(markerX);
     expect(x2).toBe(markerX);

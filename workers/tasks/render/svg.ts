@@ -12,7 +12,7 @@ import {
 import { cleanText } from './escape.js';
 import { headerSvg } from './header.js';
 import { layoutLegend, legendSvg, type LegendEntry } from './legend.js';
-import { INK, seriesColor } from './palette.js';
+import { seriesColor, THEMES, type Theme } from './palette.js';
 import { prepareSeries, seriesFeatures, valueRange, xExtent, type PreparedSeries } from './points.js';
 import { chooseYScale, linearScale, logScale, type ValueRange } from './scale.js';
 import { changesSvg } from './changes-svg.js';
@@ -43,6 +43,7 @@ export interface SvgOptions {
  */
 export function buildPlotSvg(image: PlotImage, options: SvgOptions = {}): string {
   const { width, height } = image;
+  const theme = THEMES[image.theme];
   const series = prepareSeries(image);
   const range = valueRange(series);
   const yType = chooseYScale(image.yAxis, range);
@@ -52,23 +53,26 @@ export function buildPlotSvg(image: PlotImage, options: SvgOptions = {}): string
     hasChanges: image.series.some((s) => (s.changes?.length ?? 0) > 0),
   };
   const labels = splitSharedParts(image.series.map((s, i) => cleanText(s.label) || `Series ${i + 1}`));
-  const header = headerSvg(cleanText(image.title ?? ''), labels.shared, width);
-  const legend = layoutLegend(legendEntries(labels.distinct, features), width - 2 * EDGE);
+  const header = headerSvg(cleanText(image.title ?? ''), labels.shared, width, theme);
+  const legend = layoutLegend(legendEntries(labels.distinct, features, theme), width - 2 * EDGE);
   const top = header.height;
   const titleOffset = xTitleOffset(image.xAxis);
   const bottom = height - (titleOffset + 10 + legend.height + 8);
   const yTitle = axisTitle(image.measure);
   const parts = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="${FONT_FAMILY}" font-size="${TICK_FONT}">`,
-    `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
+    `<rect width="${width}" height="${height}" fill="${theme.background}"/>`,
     header.svg,
   ];
   if (extent === undefined) {
-    parts.push(emptyPlot({ left: EDGE, top, right: width - EDGE, bottom }, width, yTitle, image));
+    parts.push(emptyPlot({ left: EDGE, top, right: width - EDGE, bottom }, width, yTitle, image, theme));
   } else {
-    parts.push(plotBody(image, series, { range, yType, extent, top, bottom, yTitle }, options));
+    parts.push(plotBody(image, series, { range, yType, extent, top, bottom, yTitle }, theme, options));
   }
-  parts.push(`<g fill="${INK.text}">${legendSvg(legend, bottom + titleOffset + 10, EDGE)}</g>`, '</svg>');
+  parts.push(
+    `<g fill="${theme.text}">${legendSvg(legend, bottom + titleOffset + 10, EDGE, theme)}</g>`,
+    '</svg>',
+  );
   return parts.join('');
 }
 
@@ -86,6 +90,7 @@ function plotBody(
   image: PlotImage,
   series: readonly PreparedSeries[],
   layout: BodyLayout,
+  theme: Theme,
   options: SvgOptions,
 ): string {
   const { top, bottom, range, yType, yTitle } = layout;
@@ -96,26 +101,26 @@ function plotBody(
   const yScale = (yType === 'log' ? logScale : linearScale)(y.domain, [bottom, top]);
   const x = xTicks(image, layout.extent, plot.right - plot.left);
   const xScale = linearScale(x.domain, [plot.left, plot.right]);
-  const layers = seriesSvg(series, xScale, yScale, plot.right - plot.left, options.linePiece);
+  const layers = seriesSvg(series, xScale, yScale, plot.right - plot.left, theme, options.linePiece);
   return [
-    yAxisSvg(y.ticks, yScale, plot, yTitle),
-    xAxisSvg(x.ticks, xScale, plot, image.width, x.title, xTitleOffset(image.xAxis)),
+    yAxisSvg(y.ticks, yScale, plot, yTitle, theme),
+    xAxisSvg(x.ticks, xScale, plot, image.width, x.title, xTitleOffset(image.xAxis), theme),
     layers.bands,
     layers.limits,
     layers.lines,
-    changesSvg(image.series, xScale, yScale, plot),
+    changesSvg(image.series, xScale, yScale, plot, theme),
     layers.markers,
-    frameSvg(plot),
+    frameSvg(plot, theme),
   ].join('');
 }
 
 /** The frame, axis titles and centered message of an image with nothing to draw. */
-function emptyPlot(plot: Rect, width: number, yTitle: string, image: PlotImage): string {
+function emptyPlot(plot: Rect, width: number, yTitle: string, image: PlotImage, theme: Theme): string {
   const xTitle = image.xAxis === 'version' ? 'Branch version' : 'Date (UTC)';
-  const message = `<text x="${(plot.left + plot.right) / 2}" y="${(plot.top + plot.bottom) / 2 + 6}" text-anchor="middle" font-size="16" fill="${INK.muted}">${NO_DATA_MESSAGE}</text>`;
+  const message = `<text x="${(plot.left + plot.right) / 2}" y="${(plot.top + plot.bottom) / 2 + 6}" text-anchor="middle" font-size="16" fill="${theme.muted}">${NO_DATA_MESSAGE}</text>`;
   const framed: Rect = { ...plot, left: plot.left + AXIS_TITLE_FONT + 16 };
   return (
-    yAxisSvg([], linearScale([0, 1], [plot.bottom, plot.top]), framed, yTitle) +
+    yAxisSvg([], linearScale([0, 1], [plot.bottom, plot.top]), framed, yTitle, theme) +
     xAxisSvg(
       [],
       linearScale([0, 1], [framed.left, plot.right]),
@@ -123,8 +128,9 @@ function emptyPlot(plot: Rect, width: number, yTitle: string, image: PlotImage):
       width,
       xTitle,
       xTitleOffset(image.xAxis),
+      theme,
     ) +
-    frameSvg(framed) +
+    frameSvg(framed, theme) +
     message
   );
 }
@@ -180,11 +186,16 @@ function xTicks(
 function legendEntries(
   labels: readonly string[],
   features: { hasLimits: boolean; hasAlerts: boolean; hasChanges: boolean },
+  theme: Theme,
 ): LegendEntry[] {
-  const entries: LegendEntry[] = labels.map((text, i) => ({ swatch: 'line', color: seriesColor(i), text }));
-  if (features.hasLimits) entries.push({ swatch: 'band', color: INK.muted, text: 'Boundary limits' });
-  if (features.hasAlerts) entries.push({ swatch: 'alert', color: INK.muted, text: 'Alert' });
+  const entries: LegendEntry[] = labels.map((text, i) => ({
+    swatch: 'line',
+    color: seriesColor(theme, i),
+    text,
+  }));
+  if (features.hasLimits) entries.push({ swatch: 'band', color: theme.muted, text: 'Boundary limits' });
+  if (features.hasAlerts) entries.push({ swatch: 'alert', color: theme.muted, text: 'Alert' });
   if (features.hasChanges)
-    entries.push({ swatch: 'line', color: INK.muted, text: 'Change point (levels before and after)' });
+    entries.push({ swatch: 'line', color: theme.muted, text: 'Change point (levels before and after)' });
   return entries;
 }

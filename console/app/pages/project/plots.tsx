@@ -7,6 +7,7 @@ import { formatDuration } from '../../lib/format.js';
 import { useApi } from '../../lib/use-api.js';
 import { PerfPlot, preloadPlot } from '../../perf/lazy-plot.js';
 import { explorerHref } from '../../perf/selection.js';
+import { jsonColumns } from '../../perf/columns.js';
 import { buildPlotData, logAxis } from '../../perf/series.js';
 import { tabHref, type ProjectContext } from './context.js';
 
@@ -28,10 +29,11 @@ function PinnedPlot({ ctx, plot }: { ctx: ProjectContext; plot: PlotJson }) {
       ),
     [plot.uuid, plot.modified],
   );
-  const data = useMemo(
-    () => (perf.data ? buildPlotData(perf.data, plot.x_axis, logAxis(plot.y_axis, perf.data)) : undefined),
-    [perf.data, plot.x_axis, plot.y_axis],
-  );
+  const data = useMemo(() => {
+    if (!perf.data) return undefined;
+    const columns = jsonColumns(perf.data);
+    return buildPlotData(columns, plot.x_axis, logAxis(plot.y_axis, columns));
+  }, [perf.data, plot.x_axis, plot.y_axis]);
   if (perf.error) return <ErrorMessage error={perf.error} />;
   if (!data) return <Loading what="Loading the plot" />;
   if (data.series.length === 0)

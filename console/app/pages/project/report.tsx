@@ -1,7 +1,7 @@
 import { api } from '../../api/client.js';
 import type { AlertJson, ReportJson } from '../../api/types.js';
 import { Empty, ErrorMessage, Loading, PageHeader } from '../../components/status.js';
-import { formatDateTime, formatNumber, shortHash } from '../../lib/format.js';
+import { formatDateTime, formatNumber, formatPercent, shortHash } from '../../lib/format.js';
 import { useApi } from '../../lib/use-api.js';
 import { around, HistoryPlot } from '../../perf/history-plot.js';
 import { explorerHref } from '../../perf/selection.js';
@@ -69,7 +69,39 @@ function AlertsCallout({ ctx, report }: { ctx: ProjectContext; report: ReportJso
 }
 
 /**
- * One report: its alerts, a plot per measure of its benchmarks around it (its points ringed), and every result
+ * The change points this report confirmed (alerts of change_point thresholds): where each new regime starts,
+ * which may be some reports earlier, and its levels before and after.
+ */
+function ConfirmedChanges({ ctx, alerts }: { ctx: ProjectContext; alerts: readonly AlertJson[] }) {
+  return (
+    <section class="callout" aria-labelledby="confirmed-changes" data-testid="confirmed-changes">
+      <h2 id="confirmed-changes">Change points this report confirmed</h2>
+      <ul>
+        {alerts.map((a) => {
+          const change = a.change_point!;
+          return (
+            <li key={a.uuid}>
+              <a href={`${ctx.base}/alerts/${a.uuid}`}>
+                <strong>{a.benchmark.name}</strong> ({a.measure.name})
+              </a>
+              : {formatNumber(change.before)} → {formatNumber(change.after)} {a.measure.units} (
+              {formatPercent(change.change === null ? null : change.change * 100)}), from{' '}
+              {change.report === a.report ? (
+                'this report'
+              ) : (
+                <a href={`${ctx.base}/reports/${change.report}`}>the report where the new level starts</a>
+              )}{' '}
+              <span class="muted small">p = {change.p_value.toPrecision(2)}</span>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
+/**
+ * One report: its alerts, the change points it confirmed, a plot per measure of its benchmarks around it (its points ringed), and every result
  * with its change against the baseline and the limit, alerted rows first.
  */
 export function Report({ ctx, uuid }: { ctx: ProjectContext; uuid: string }) {
@@ -81,6 +113,7 @@ export function Report({ ctx, uuid }: { ctx: ProjectContext; uuid: string }) {
   if (loaded.error) return <ErrorMessage error={loaded.error} />;
   if (!report) return <Loading what="Loading the report" />;
   const alerts = new Map((report.alerts ?? []).map((a) => [a.metric.uuid, a]));
+  const changes = (report.alerts ?? []).filter((a) => a.change_point !== null);
   const iterations = report.results ?? [];
   const version = report.branch.head.version;
   const results = iterations.flat();
@@ -114,6 +147,7 @@ export function Report({ ctx, uuid }: { ctx: ProjectContext; uuid: string }) {
         <dd>{report.user?.name ?? 'anonymous'}</dd>
       </dl>
       {(report.alerts?.length ?? 0) > 0 && <AlertsCallout ctx={ctx} report={report} />}
+      {changes.length > 0 && <ConfirmedChanges ctx={ctx} alerts={changes} />}
       {measures.map((measure) => (
         <div key={measure.uuid} class="report-plot">
           <h2>

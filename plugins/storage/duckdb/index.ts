@@ -7,6 +7,7 @@ import { migrations } from './migrations/index.js';
 import { accountReaders, accountWriters } from './repositories/accounts.js';
 import { dimensionReaders, dimensionWriters } from './repositories/dimensions.js';
 import { metaReader, metaWriter } from './repositories/meta.js';
+import { plusReaders, plusWriters } from './repositories/plus.js';
 import { metricReaders, metricWriters } from './repositories/metrics.js';
 import { scoped } from './scope.js';
 import { snapshotTo } from './snapshot.js';
@@ -65,6 +66,7 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
                 appended += count;
                 return database.reserveMetricIds(connection, count);
               }),
+              ...plusWriters(connection),
             },
             'transaction',
           );
@@ -91,6 +93,7 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
               ...accountReaders(connection),
               ...dimensionReaders(connection),
               ...metricReaders(connection),
+              ...plusReaders(connection),
             },
             'read',
           );

@@ -21,6 +21,7 @@ import {
   ThresholdsService,
   Tokens,
   UsersService,
+  UsageService,
   type Config,
   type Logger,
   type Mailer,
@@ -87,6 +88,7 @@ const SERVICES = [
   AlertsService,
   PerfService,
   PerfChangesService,
+  UsageService,
 ] as const;
 
 /**

@@ -14,6 +14,7 @@ import {
   ProjectsService,
   ReportsService,
   ThresholdsService,
+  UsageService,
   UsersService,
   type DroppableKey,
   type LiveConfig,
@@ -41,6 +42,7 @@ export interface RouteContext {
   readonly users: UsersService;
   readonly apiTokens: ApiTokensService;
   readonly organizations: OrganizationsService;
+  readonly usage: UsageService;
   readonly members: MembersService;
   readonly projects: ProjectsService;
   readonly dimensions: DimensionsService;
@@ -69,6 +71,7 @@ export function routeContext(container: DependencyContainer, reconfigure?: Recon
     users: get(UsersService),
     apiTokens: get(ApiTokensService),
     organizations: get(OrganizationsService),
+    usage: get(UsageService),
     members: get(MembersService),
     projects: get(ProjectsService),
     dimensions: get(DimensionsService),

@@ -86,7 +86,9 @@ export async function verifyLicense(
     throw new InputError(`license: claim lvl must be one of ${PLAN_LEVELS.join(', ')}`);
   }
   if (typeof ent !== 'number' || !Number.isSafeInteger(ent) || ent < 0) {
-    throw new InputError('license: claim ent (metrics per billing period) must be a whole number of at least 0');
+    throw new InputError(
+      'license: claim ent (metrics per billing period) must be a whole number of at least 0',
+    );
   }
   return {
     organization: sub,
@@ -113,7 +115,9 @@ export async function issueLicense(
   claims: { organization: string; level: PlanLevel; entitlement: number; period: LicensePeriod },
   now: Date,
 ): Promise<string> {
-  const key = await importPKCS8(privateKeyPem, 'ES256');
+  const key = await importPKCS8(privateKeyPem, 'ES256').catch(() => {
+    throw new InputError('the private key must be a P-256 key in PKCS #8 PEM (-----BEGIN PRIVATE KEY-----)');
+  });
   const issued = Math.floor(now.getTime() / 1000);
   return new SignJWT({ lvl: claims.level, ent: claims.entitlement })
     .setProtectedHeader({ alg: 'ES256', typ: 'JWT' })

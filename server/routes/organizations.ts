@@ -13,6 +13,7 @@ import {
   projectSchema,
   updateMemberSchema,
   updateOrganizationSchema,
+  usageSchema,
 } from '../../core/index.js';
 import { listOptions, sendPage, type RouteContext } from '../context.js';
 
@@ -108,6 +109,19 @@ export function organizationRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
           request.params.organization,
           request.params.permission,
         ),
+    );
+    app.get(
+      '/organizations/:organization/usage',
+      {
+        schema: {
+          tags,
+          summary: 'Metrics used in the current period against the license or the daily quota',
+          security,
+          params: orgParams,
+          response: { 200: usageSchema },
+        },
+      },
+      async (request) => ctx.usage.get(await request.user(), request.params.organization),
     );
     app.post(
       '/organizations/:organization/claim',

@@ -276,6 +276,19 @@ function organizationEndpoints(): Endpoint[] {
       public: row(400, 404, 403, 204, 204),
     },
     {
+      name: 'organization usage',
+      method: 'GET',
+      path: () => '/v0/organizations/acme/usage',
+      public: row(400, 404, 403, 200, 200),
+    },
+    {
+      name: 'remove organization license (manage)',
+      method: 'PATCH',
+      path: () => '/v0/organizations/acme',
+      body: () => ({ license: null }),
+      public: row(400, 404, 403, 200, 200),
+    },
+    {
       name: 'organization allowed',
       method: 'GET',
       path: () => '/v0/organizations/acme/allowed/manage',

@@ -37,6 +37,7 @@ export * from './organizations/members.js';
 export * from './plus/license.js';
 export * from './plus/plan.js';
 export * from './plus/usage.js';
+export * from './plus/stats.js';
 export * from './schemas/plus.js';
 export * from './projects/projects.js';
 export * from './schemas/common.js';

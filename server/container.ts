@@ -22,6 +22,7 @@ import {
   Tokens,
   UsersService,
   UsageService,
+  StatsService,
   type Config,
   type Logger,
   type Mailer,
@@ -89,6 +90,7 @@ const SERVICES = [
   PerfService,
   PerfChangesService,
   UsageService,
+  StatsService,
 ] as const;
 
 /**

@@ -14,6 +14,7 @@ import {
   ProjectsService,
   ReportsService,
   ThresholdsService,
+  StatsService,
   UsageService,
   UsersService,
   type DroppableKey,
@@ -43,6 +44,7 @@ export interface RouteContext {
   readonly apiTokens: ApiTokensService;
   readonly organizations: OrganizationsService;
   readonly usage: UsageService;
+  readonly stats: StatsService;
   readonly members: MembersService;
   readonly projects: ProjectsService;
   readonly dimensions: DimensionsService;
@@ -72,6 +74,7 @@ export function routeContext(container: DependencyContainer, reconfigure?: Recon
     apiTokens: get(ApiTokensService),
     organizations: get(OrganizationsService),
     usage: get(UsageService),
+    stats: get(StatsService),
     members: get(MembersService),
     projects: get(ProjectsService),
     dimensions: get(DimensionsService),

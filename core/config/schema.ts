@@ -354,7 +354,7 @@ const plusSchema = z.strictObject({
       z.string().regex(PUBLIC_KEY_PEM, { error: 'must be a PEM public key (-----BEGIN PUBLIC KEY-----)' }),
       { error: 'must be a list of PEM public keys' },
     )
-    .default([]),
+    .optional(),
   /** The daily metric quota of organizations without a paid plan; absent: no quota. */
   rate_limiting: z.strictObject({ daily_metrics: integer(1, 2 ** 31 - 1) }).optional(),
   disaster_recovery: z

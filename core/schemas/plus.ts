@@ -18,3 +18,39 @@ export const usageSchema = z.object({
     .describe("The license's metrics per period, or the daily quota; null when unlimited"),
 });
 export type UsageJson = z.infer<typeof usageSchema>;
+
+const windowCounts = z.object({
+  day: z.number().int().describe('Created today (UTC)'),
+  week: z.number().int().describe('Created in the last 7 UTC days, today included'),
+  month: z.number().int().describe('Created in the last 30 UTC days, today included'),
+  total: z.number().int(),
+});
+export type WindowCounts = z.infer<typeof windowCounts>;
+
+export const serverStatsSchema = z.object({
+  timestamp: dateTimeSchema,
+  users: windowCounts,
+  organizations: windowCounts,
+  projects: windowCounts,
+  reports: windowCounts,
+  metrics: windowCounts,
+  top_projects: z
+    .array(z.object({ uuid: uuidSchema, name: z.string(), slug: z.string(), reports: z.number().int() }))
+    .describe('The projects with the most reports in the last 30 days'),
+  daily_metrics: z
+    .array(z.object({ day: z.string(), metrics: z.number().int() }))
+    .describe('Metrics submitted per UTC day over the last 30 days (days with none left out)'),
+  snapshots: z
+    .array(
+      z.object({
+        day: z.string(),
+        users: z.number().int(),
+        organizations: z.number().int(),
+        projects: z.number().int(),
+        reports: z.number().int(),
+        metrics: z.number().int(),
+      }),
+    )
+    .describe('Totals of the daily snapshots of the last 365 days, oldest first (plus.stats.offset)'),
+});
+export type ServerStatsJson = z.infer<typeof serverStatsSchema>;

@@ -109,6 +109,12 @@ const ENDPOINTS: Endpoint[] = [
   },
   ...organizationEndpoints(),
   { name: 'list users', method: 'GET', path: () => '/v0/users', public: row(400, 403, 403, 403, 200) },
+  {
+    name: 'server statistics',
+    method: 'GET',
+    path: () => '/v0/server/stats',
+    public: row(400, 403, 403, 403, 200),
+  },
   ...userEndpoints(),
   ...dimensionEndpoints(),
   {

@@ -38,6 +38,7 @@ export * from './plus/license.js';
 export * from './plus/plan.js';
 export * from './plus/usage.js';
 export * from './plus/stats.js';
+export * from './plus/codehost.js';
 export * from './schemas/plus.js';
 export * from './projects/projects.js';
 export * from './schemas/common.js';

@@ -9,6 +9,7 @@ import {
   AlertsService,
   ApiTokensService,
   AuthService,
+  CodehostService,
   Backups,
   DimensionsService,
   MembersService,
@@ -136,6 +137,7 @@ export function createApiContainer(parts: ApiParts): DependencyContainer {
     single(Service, (c) => new Service(c.resolve(SERVICE_CONTEXT)));
   single(Backups, (c) => new Backups(c.resolve(STORAGE), c.resolve(LOGGER)));
   single(PlotsService, (c) => new PlotsService(c.resolve(SERVICE_CONTEXT), c.resolve(PerfService)));
+  single(CodehostService, (c) => new CodehostService(c.resolve(SERVICE_CONTEXT), c.resolve(AuthService)));
   single(
     Authenticator,
     (c) =>

@@ -15,6 +15,7 @@ import {
   ReportsService,
   ThresholdsService,
   StatsService,
+  CodehostService,
   UsageService,
   UsersService,
   type DroppableKey,
@@ -45,6 +46,7 @@ export interface RouteContext {
   readonly organizations: OrganizationsService;
   readonly usage: UsageService;
   readonly stats: StatsService;
+  readonly codehost: CodehostService;
   readonly members: MembersService;
   readonly projects: ProjectsService;
   readonly dimensions: DimensionsService;
@@ -75,6 +77,7 @@ export function routeContext(container: DependencyContainer, reconfigure?: Recon
     organizations: get(OrganizationsService),
     usage: get(UsageService),
     stats: get(StatsService),
+    codehost: get(CodehostService),
     members: get(MembersService),
     projects: get(ProjectsService),
     dimensions: get(DimensionsService),

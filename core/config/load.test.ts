@@ -323,10 +323,6 @@ describe('keys accepted by the schema but not implemented', () => {
       { plus: { disaster_recovery: { replicas: [{ scheme: 'file', path: '/backup' }] } } },
       'plus.disaster_recovery: is not implemented yet (continuous replication',
     ],
-    [
-      { plus: { codehost: { client_id: 'id', client_secret: 'oauth-secret-value' } } },
-      'plus.codehost: is not implemented yet (login through a code host',
-    ],
   ])('refuses %j at start', (document, message) => {
     const lines = issues(() =>
       loadConfig({ env: { [CONFIG_ENV]: JSON.stringify(document) }, defaultPath: missing }),

@@ -87,6 +87,7 @@ export const updateOrganizationSchema = z.strictObject({
   slug: slugSchema.optional(),
   license: z
     .string({ error: 'must be a license (a JWT) or null' })
+    .min(1, { error: 'must not be empty; send null to remove the license' })
     .max(4096, { error: 'must be at most 4096 characters' })
     .nullable()
     .optional()

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PLAN_LEVELS } from '../plus/license.js';
+import { authUserSchema } from './accounts.js';
 import { dateTimeSchema, uuidSchema } from './common.js';
 
 export const usageSchema = z.object({
@@ -54,3 +55,24 @@ export const serverStatsSchema = z.object({
     .describe('Totals of the daily snapshots of the last 365 days, oldest first (plus.stats.offset)'),
 });
 export type ServerStatsJson = z.infer<typeof serverStatsSchema>;
+
+export const oauthQuerySchema = z.strictObject({
+  invite: z.string().min(1).max(4096).optional().describe('Invitation token to accept once logged in'),
+  claim: uuidSchema.optional().describe('UUID of an unclaimed organization to claim once logged in'),
+  plan: z
+    .enum(PLAN_LEVELS)
+    .optional()
+    .describe('Plan level chosen before logging in; returned with the login'),
+});
+export const oauthUrlSchema = z.object({
+  url: z
+    .string()
+    .describe("The code host's authorize URL, carrying the signed state (valid 10 minutes, once)"),
+});
+export const oauthLoginSchema = z.strictObject({
+  code: z.string().min(1, { error: 'must not be empty' }).max(1024),
+  state: z.string().min(1, { error: 'must not be empty' }).max(8192),
+});
+export const oauthUserSchema = authUserSchema.extend({
+  plan: z.enum(PLAN_LEVELS).optional().describe('The plan level the login started with'),
+});

@@ -77,6 +77,8 @@ export interface OrganizationsReader extends TableReader<OrganizationRecord> {
   ): Promise<Page<OrganizationRecord>>;
   /** Members of an organization with their roles. */
   members(organizationId: number, options: ListOptions<MemberRecord>): Promise<Page<MemberRecord>>;
+  /** Organizations that hold a license (valid or not), in id order. */
+  licensed(): Promise<OrganizationRecord[]>;
 }
 
 export interface ProjectsReader extends TableReader<ProjectRecord> {

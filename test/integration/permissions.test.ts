@@ -109,6 +109,20 @@ const ENDPOINTS: Endpoint[] = [
   },
   ...organizationEndpoints(),
   { name: 'list users', method: 'GET', path: () => '/v0/users', public: row(400, 403, 403, 403, 200) },
+  // plus.codehost is not configured here: a clear 403 for everyone (with or without credentials).
+  {
+    name: 'start a GitHub login',
+    method: 'GET',
+    path: () => '/v0/auth/github',
+    public: { ...row(403, 403, 403, 403, 403), revoked: 403, expired: 403 },
+  },
+  {
+    name: 'finish a GitHub login',
+    method: 'POST',
+    path: () => '/v0/auth/github',
+    body: () => ({ code: 'c', state: 's' }),
+    public: { ...row(403, 403, 403, 403, 403), revoked: 403, expired: 403 },
+  },
   {
     name: 'server statistics',
     method: 'GET',

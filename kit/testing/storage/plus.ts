@@ -102,6 +102,23 @@ export function describePlus(open: Opener): void {
       });
     });
 
+    it('lists the organizations that hold a license', async () => {
+      const storage = await open();
+      expect(await storage.read((r) => r.organizations.licensed())).toEqual([]);
+      const licensed = await storage.transaction(async (tx) => {
+        await insertOrganization(tx);
+        const a = await insertOrganization(tx);
+        const b = await insertOrganization(tx);
+        await tx.organizations.update({ id: b.id }, { license: 'b.b.b' });
+        await tx.organizations.update({ id: a.id }, { license: 'a.a.a' });
+        return [
+          { ...a, license: 'a.a.a' },
+          { ...b, license: 'b.b.b' },
+        ];
+      });
+      expect(await storage.read((r) => r.organizations.licensed())).toEqual(licensed);
+    });
+
     it('keeps one snapshot per day, the first saved', async () => {
       const storage = await open();
       const saved = await storage.transaction(async (tx) => [

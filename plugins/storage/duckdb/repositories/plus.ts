@@ -46,8 +46,8 @@ function usageWriter(connection: DuckDBConnection): UsageWriter {
 
 function statsReader(connection: DuckDBConnection): StatsReader {
   return {
-    async created(since) {
-      const after = since ? 'WHERE created >= $since' : '';
+    async created(since = new Date(0)) {
+      const after = 'WHERE created >= $since';
       const [row] = await query<Record<'users' | 'organizations' | 'projects' | 'reports', bigint>>(
         connection,
         `SELECT (SELECT count(*) FROM users ${after}) AS users,

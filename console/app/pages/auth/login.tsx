@@ -3,6 +3,7 @@ import { api } from '../../api/client.js';
 import { ActionForm, Field } from '../../components/form.js';
 import { PageHeader } from '../../components/status.js';
 import { navigate, useLocation } from '../../router.js';
+import { GitHubLogin } from './github.js';
 import { rememberPending } from './pending.js';
 
 function AuthFrame({ title, children }: { title: string; children: preact.ComponentChildren }) {
@@ -41,6 +42,7 @@ export function Login() {
           />
         </Field>
       </ActionForm>
+      <GitHubLogin invite={invite} />
       <p class="muted">
         No account yet?{' '}
         <a href={`/auth/signup${invite ? `?invite=${encodeURIComponent(invite)}` : ''}`}>Sign up</a>
@@ -100,6 +102,7 @@ export function Signup() {
           I agree to the terms of use of this server
         </label>
       </ActionForm>
+      <GitHubLogin invite={invite} />
       <p class="muted">
         Have an account? <a href="/auth/login">Log in</a>
       </p>

@@ -1,5 +1,5 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { group } from '../lib/command-kit.js';
+import { describe } from '../lib/command-catalogue.js';
 import { UsageError } from '../lib/errors.js';
 
 interface IssueOptions {
@@ -30,7 +30,13 @@ function count(value: string): number {
 
 /** `benchtrack license issue`: signs a license offline; nothing is sent anywhere. */
 export function registerLicenseCommand(program: Command): void {
-  const license = group(program, 'license');
+  const license = program
+    .command('license')
+    .description(describe('license'))
+    .addHelpText(
+      'after',
+      '\nExamples:\n  benchtrack license issue --key license.key --organization <uuid> --level team --entitlement 1000000',
+    );
   license
     .command('issue')
     .description('Issue a license for an organization, signed with a private key')
@@ -50,9 +56,7 @@ export function registerLicenseCommand(program: Command): void {
       const { readFile } = await import('node:fs/promises');
       const { issueLicense, uuidSchema } = await import('../../core/index.js');
       if (!uuidSchema.safeParse(o.organization).success) {
-        throw new UsageError(
-          `--organization must be the organization's UUID, got "${o.organization}"`,
-        );
+        throw new UsageError(`--organization must be the organization's UUID, got "${o.organization}"`);
       }
       const pem = await readFile(o.key, 'utf8');
       const jwt = await issueLicense(

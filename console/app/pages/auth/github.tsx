@@ -4,7 +4,7 @@ import type { AuthUserJson } from '../../api/types.js';
 import { ErrorMessage, Loading } from '../../components/status.js';
 import { navigate, useLocation } from '../../router.js';
 import { startSession } from '../../session.js';
-import { AuthFrame } from './login.js';
+import { AuthFrame } from './frame.js';
 import { rememberPending, takeNext } from './pending.js';
 
 /**

@@ -1,19 +1,10 @@
 import { useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import { ActionForm, Field } from '../../components/form.js';
-import { PageHeader } from '../../components/status.js';
 import { navigate, useLocation } from '../../router.js';
+import { AuthFrame } from './frame.js';
 import { GitHubLogin } from './github.js';
 import { rememberPending } from './pending.js';
-
-function AuthFrame({ title, children }: { title: string; children: preact.ComponentChildren }) {
-  return (
-    <section class="auth card">
-      <PageHeader title={title} />
-      {children}
-    </section>
-  );
-}
 
 /** Log in by e-mail link: the API mails (or logs) a link to /auth/confirm. */
 export function Login() {
@@ -109,5 +100,3 @@ export function Signup() {
     </AuthFrame>
   );
 }
-
-export { AuthFrame };

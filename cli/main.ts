@@ -32,6 +32,7 @@ const MODULES: Record<CommandModule, () => Promise<Register>> = {
   accounts: async () => (await import('./commands/accounts.js')).registerAccountCommands,
   perf: async () => (await import('./commands/perf.js')).registerPerfCommands,
   server: async () => (await import('./commands/server.js')).registerServerCommands,
+  license: async () => (await import('./commands/license.js')).registerLicenseCommand,
   compose: async () => (await import('./commands/compose.js')).registerComposeCommands,
 };
 

@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'conflict'
   | 'unauthorized'
   | 'forbidden'
+  | 'payment_required'
   | 'rate_limited'
   | 'payload_too_large'
   | 'config_invalid'
@@ -25,6 +26,7 @@ export type ErrorName =
   | 'ConflictError'
   | 'UnauthorizedError'
   | 'ForbiddenError'
+  | 'PaymentRequiredError'
   | 'RateLimitError'
   | 'PayloadTooLargeError'
   | 'ConfigError'
@@ -78,6 +80,12 @@ export class UnauthorizedError extends BenchtrackError {
 export class ForbiddenError extends BenchtrackError {
   readonly name = 'ForbiddenError';
   readonly code = 'forbidden';
+}
+
+/** The organization's license does not cover what was asked (more metrics than its entitlement, say). */
+export class PaymentRequiredError extends BenchtrackError {
+  readonly name = 'PaymentRequiredError';
+  readonly code = 'payment_required';
 }
 
 /** Too many attempts; every refusal says when to retry (the HTTP answer's Retry-After). */

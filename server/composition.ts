@@ -4,6 +4,7 @@ import {
   createLogger,
   PluginRegistry,
   secretValues,
+  StatsService,
   type Config,
   type Logger,
   type Mailer,
@@ -12,8 +13,9 @@ import {
 } from '../core/index.js';
 import { registerBuiltins } from '../plugins/index.js';
 import { WorkerPool, type WorkerPoolOptions } from '../workers/pool.js';
-import { createApiContainer, type RunningConfig } from './container.js';
+import { CLOCK, createApiContainer, type RunningConfig } from './container.js';
 import { ServerRuntime } from './runtime.js';
+import { StatsSchedule } from './stats-schedule.js';
 
 /** Where the configuration came from: relative plugin paths resolve against `baseDir`, updates go to `configPath`. */
 export interface ConfigOrigin {
@@ -101,6 +103,8 @@ export async function composeApi(
     ...(replace.heavyLimit ? { heavyLimit: replace.heavyLimit } : {}),
     ...(replace.authAttemptsPerMinute ? { authAttemptsPerMinute: replace.authAttemptsPerMinute } : {}),
   });
+  const stats = new StatsSchedule(container.resolve(StatsService), running, logger, container.resolve(CLOCK));
+  stats.start();
   return {
     container,
     runtime: new ServerRuntime(container, origin.configPath, origin.baseDir),
@@ -110,6 +114,7 @@ export async function composeApi(
     storage,
     pool,
     async close() {
+      await stats.stop();
       await pool.close();
       await storage.close();
     },

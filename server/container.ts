@@ -9,6 +9,7 @@ import {
   AlertsService,
   ApiTokensService,
   AuthService,
+  CodehostService,
   Backups,
   DimensionsService,
   MembersService,
@@ -21,6 +22,8 @@ import {
   ThresholdsService,
   Tokens,
   UsersService,
+  UsageService,
+  StatsService,
   type Config,
   type Logger,
   type Mailer,
@@ -87,6 +90,8 @@ const SERVICES = [
   AlertsService,
   PerfService,
   PerfChangesService,
+  UsageService,
+  StatsService,
 ] as const;
 
 /**
@@ -132,6 +137,7 @@ export function createApiContainer(parts: ApiParts): DependencyContainer {
     single(Service, (c) => new Service(c.resolve(SERVICE_CONTEXT)));
   single(Backups, (c) => new Backups(c.resolve(STORAGE), c.resolve(LOGGER)));
   single(PlotsService, (c) => new PlotsService(c.resolve(SERVICE_CONTEXT), c.resolve(PerfService)));
+  single(CodehostService, (c) => new CodehostService(c.resolve(SERVICE_CONTEXT), c.resolve(AuthService)));
   single(
     Authenticator,
     (c) =>

@@ -14,6 +14,9 @@ import {
   ProjectsService,
   ReportsService,
   ThresholdsService,
+  StatsService,
+  CodehostService,
+  UsageService,
   UsersService,
   type DroppableKey,
   type LiveConfig,
@@ -41,6 +44,9 @@ export interface RouteContext {
   readonly users: UsersService;
   readonly apiTokens: ApiTokensService;
   readonly organizations: OrganizationsService;
+  readonly usage: UsageService;
+  readonly stats: StatsService;
+  readonly codehost: CodehostService;
   readonly members: MembersService;
   readonly projects: ProjectsService;
   readonly dimensions: DimensionsService;
@@ -69,6 +75,9 @@ export function routeContext(container: DependencyContainer, reconfigure?: Recon
     users: get(UsersService),
     apiTokens: get(ApiTokensService),
     organizations: get(OrganizationsService),
+    usage: get(UsageService),
+    stats: get(StatsService),
+    codehost: get(CodehostService),
     members: get(MembersService),
     projects: get(ProjectsService),
     dimensions: get(DimensionsService),

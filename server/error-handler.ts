@@ -16,6 +16,7 @@ const STATUS: Record<ErrorName, number> = {
   ConfigError: 400,
   PluginError: 400,
   UnauthorizedError: 401,
+  PaymentRequiredError: 402,
   ForbiddenError: 403,
   NotFoundError: 404,
   ConflictError: 409,

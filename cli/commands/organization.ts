@@ -3,7 +3,7 @@ import { apiCommand, group, listOptions, listQuery, type ListOptions, segment } 
 
 const ROLES = ['leader', 'member'];
 
-/** `benchtrack organization` (alias `org`): list, create, view, update, delete, allowed, claim. */
+/** `benchtrack organization` (alias `org`): list, create, view, update, delete, allowed, claim, usage. */
 export function registerOrganizationCommands(program: Command): void {
   const org = group(program, 'organization');
   apiCommand<ListOptions>(
@@ -59,20 +59,48 @@ export function registerOrganizationCommands(program: Command): void {
         }),
       ),
   );
-  apiCommand<{ name?: string; slug?: string }>(
+  apiCommand<{ name?: string; slug?: string; license?: string }>(
     org,
     {
       name: 'update <organization>',
       aliases: ['edit'],
-      description: "Change an organization's name or slug",
-      examples: ['benchtrack org update acme --name "Acme Corp"'],
+      description: "Change an organization's name, slug or license",
+      examples: [
+        'benchtrack org update acme --name "Acme Corp"',
+        'benchtrack org update acme --license "$(cat acme.license)"',
+        'benchtrack org update acme --license _',
+      ],
+      notes: 'Setting or removing the license needs the manage permission (leaders and administrators).',
     },
-    (c) => c.option('--name <name>', 'new name').option('--slug <slug>', 'new slug'),
+    (c) =>
+      c
+        .option('--name <name>', 'new name')
+        .option('--slug <slug>', 'new slug')
+        .option('--license <jwt|_>', 'the license (a JWT); _ removes it'),
     async (ctx, [id], o) =>
       ctx.print(
         await ctx.client.patch(`/v0/organizations/${segment(id ?? '')}`, {
-          body: { name: o.name, slug: o.slug },
+          body: {
+            name: o.name,
+            slug: o.slug,
+            ...(o.license === undefined ? {} : { license: o.license === '_' ? null : o.license }),
+          },
           schema: ctx.core.organizationSchema,
+        }),
+      ),
+  );
+  apiCommand(
+    org,
+    {
+      name: 'usage <organization>',
+      description: 'Metrics used in the current period, against the license or the daily quota',
+      examples: ['benchtrack org usage acme'],
+    },
+    () => undefined,
+    async (ctx, [id]) =>
+      ctx.print(
+        await ctx.client.get(`/v0/organizations/${segment(id ?? '')}/usage`, {
+          schema: ctx.core.usageSchema,
         }),
       ),
   );

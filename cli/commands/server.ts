@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { apiCommand, group } from '../lib/command-kit.js';
 import { UsageError } from '../lib/errors.js';
 
-/** `benchtrack server`: version, OpenAPI document, and the running configuration (administrators). */
+/** `benchtrack server`: version, OpenAPI document, backup, statistics and the running configuration. */
 export function registerServerCommands(program: Command): void {
   const server = group(program, 'server');
   apiCommand(
@@ -63,6 +63,19 @@ export function registerServerCommands(program: Command): void {
         .finally(() => stop());
       ctx.print(answer);
     },
+  );
+  apiCommand(
+    server,
+    {
+      name: 'stats',
+      description: 'Server statistics (server administrators): computed by the server, never sent anywhere',
+      examples: ['benchtrack server stats', "benchtrack server stats | jq '.metrics'"],
+      notes:
+        'Counts of users, organizations, projects, reports and metrics created today, in the last 7 and 30 UTC days and in total; the most active projects; metrics per day; and the daily snapshots (plus.stats).',
+    },
+    () => undefined,
+    async (ctx) =>
+      ctx.print(await ctx.client.get('/v0/server/stats', { schema: ctx.core.serverStatsSchema })),
   );
   const config = group(server, 'config', 'The running configuration (server administrators)');
   apiCommand(

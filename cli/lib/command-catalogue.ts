@@ -14,6 +14,7 @@ export type CommandModule =
   | 'accounts'
   | 'perf'
   | 'server'
+  | 'license'
   | 'compose';
 
 export interface CommandEntry {
@@ -57,7 +58,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: 'organization',
     aliases: ['org'],
     module: 'organization',
-    description: 'Organizations: list, create, view, update, delete',
+    description: 'Organizations: list, create, view, update (name, slug, license), delete, usage',
   },
   {
     name: 'member',
@@ -120,7 +121,16 @@ export const COMMANDS: readonly CommandEntry[] = [
     module: 'perf',
     description: 'Plots pinned to a project dashboard: list, create, view, update, delete',
   },
-  { name: 'server', module: 'server', description: 'The API server: version, OpenAPI spec, configuration' },
+  {
+    name: 'server',
+    module: 'server',
+    description: 'The API server: version, OpenAPI spec, configuration, backup, statistics',
+  },
+  {
+    name: 'license',
+    module: 'license',
+    description: 'Issue an organization license from a private key (offline; for the license vendor)',
+  },
   {
     name: 'up',
     module: 'compose',

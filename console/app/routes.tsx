@@ -1,6 +1,8 @@
 import type { ComponentChildren, JSX } from 'preact';
 import { useEffect } from 'preact/hooks';
+import { ServerStats } from './pages/admin/stats.js';
 import { Confirm } from './pages/auth/confirm.js';
+import { GitHubCallback } from './pages/auth/github.js';
 import { Invite } from './pages/auth/invite.js';
 import { Login, Signup } from './pages/auth/login.js';
 import { Logout } from './pages/auth/logout.js';
@@ -44,6 +46,7 @@ const routes: Route[] = [
   { pattern: '/auth/signup', render: () => <Signup /> },
   { pattern: '/auth/login', render: () => <Login /> },
   { pattern: '/auth/confirm', render: () => <Confirm /> },
+  { pattern: '/auth/github', render: () => <GitHubCallback /> },
   { pattern: '/auth/invite', render: () => <Invite /> },
   { pattern: '/auth/logout', render: () => <Logout /> },
   { pattern: '/projects', render: () => <Projects console={false} /> },
@@ -62,6 +65,7 @@ const routes: Route[] = [
     console: true,
     render: (p) => <OrganizationSettings org={p.org!} />,
   },
+  { pattern: '/console/admin/stats', console: true, render: () => <ServerStats /> },
   { pattern: '/console/users/:user/tokens', console: true, render: (p) => <Tokens user={p.user!} /> },
   { pattern: '/console/users/:user/tokens/add', console: true, render: (p) => <TokenAdd user={p.user!} /> },
   { pattern: '/console/users/:user/settings', console: true, render: (p) => <Account user={p.user!} /> },

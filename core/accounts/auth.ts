@@ -33,22 +33,7 @@ export class AuthService {
       if (input.slug && (await tx.users.find({ slug: input.slug }))) {
         throw new ConflictError(`user slug "${input.slug}" is taken; choose another or leave it out`);
       }
-      const now = this.ctx.now();
-      const first = (await tx.users.count({})) === 0;
-      const user = await tx.users.insert({
-        uuid: randomUUID(),
-        name: input.name,
-        slug: input.slug ?? (await uniqueSlug(input.name, async (slug) => !!(await tx.users.find({ slug })))),
-        email: input.email,
-        admin: first,
-        locked: false,
-        created: now,
-        modified: now,
-      });
-      if (input.invite) await this.#acceptInvitation(tx, user, input.invite);
-      else await personalOrganization(tx, user, now);
-      if (input.claim) await claimOrganization(tx, user, input.claim, now);
-      return { user, created: true };
+      return { user: await this.#createUser(tx, input), created: true };
     });
     const message = user.locked
       ? lockedMail(user)
@@ -104,6 +89,29 @@ export class AuthService {
       await spendLink(tx.meta, purpose, found.uuid, claims.seq);
       return purpose === 'email' ? moveToAddress(tx, found, claims.email, this.ctx.now()) : found;
     });
+    return this.#session(user);
+  }
+
+  /**
+   * Logs in the owner of an address a code host has verified, creating the account when there is none, and
+   * honours the invitation or claim the login started with. Answers like {@link confirm}.
+   */
+  async signInVerified(
+    identity: { email: string; name: string },
+    state: { invite?: string | undefined; claim?: string | undefined },
+  ) {
+    const user = await this.ctx.storage.transaction(async (tx) => {
+      const found = await tx.users.find({ email: identity.email });
+      if (!found) return this.#createUser(tx, { ...identity, ...state });
+      if (found.locked) throw new ForbiddenError('this account is locked; ask a server administrator');
+      if (state.invite) await this.#acceptInvitation(tx, found, state.invite);
+      if (state.claim) await claimOrganization(tx, found, state.claim, this.ctx.now());
+      return found;
+    });
+    return this.#session(user);
+  }
+
+  async #session(user: UserRecord) {
     const session = await this.ctx.tokens.issue('client', user.uuid);
     return {
       user: userJson(user),
@@ -111,6 +119,35 @@ export class AuthService {
       creation: session.issued.toISOString(),
       expiration: session.expires.toISOString(),
     };
+  }
+
+  /** A new account (the server's first is its administrator) with its personal organization or invitation. */
+  async #createUser(
+    tx: WriteRepositories,
+    input: {
+      name: string;
+      slug?: string | undefined;
+      email: string;
+      invite?: string | undefined;
+      claim?: string | undefined;
+    },
+  ): Promise<UserRecord> {
+    const now = this.ctx.now();
+    const first = (await tx.users.count({})) === 0;
+    const user = await tx.users.insert({
+      uuid: randomUUID(),
+      name: input.name,
+      slug: input.slug ?? (await uniqueSlug(input.name, async (slug) => !!(await tx.users.find({ slug })))),
+      email: input.email,
+      admin: first,
+      locked: false,
+      created: now,
+      modified: now,
+    });
+    if (input.invite) await this.#acceptInvitation(tx, user, input.invite);
+    else await personalOrganization(tx, user, now);
+    if (input.claim) await claimOrganization(tx, user, input.claim, now);
+    return user;
   }
 
   /** Accepts an invitation for the logged-in user (spec: invitations can be accepted while logged in). */

@@ -4,10 +4,11 @@ import { UnauthorizedError } from '../errors.js';
 
 /**
  * Token audiences: the e-mailed login link (short-lived), the e-mailed link that confirms a new address, the
- * console session (days), API tokens (chosen lifetime, revocable) and invitations. A token is only accepted
+ * console session (days), API tokens (chosen lifetime, revocable), invitations and the state of a code-host login
+ * (ten minutes, single-use). A token is only accepted
  * where its audience is expected.
  */
-export type Audience = 'auth' | 'email' | 'client' | 'api_key' | 'invite';
+export type Audience = 'auth' | 'email' | 'client' | 'api_key' | 'invite' | 'oauth';
 
 /** Default lifetimes in seconds. */
 export const TOKEN_TTL = {
@@ -15,6 +16,7 @@ export const TOKEN_TTL = {
   email: 60 * 60,
   client: 30 * 24 * 3600,
   invite: 7 * 24 * 3600,
+  oauth: 600,
   /** API tokens without a chosen lifetime: effectively unlimited (u32::MAX seconds, as the reference). */
   api_key: 4_294_967_295,
 } as const satisfies Record<Audience, number>;
@@ -28,6 +30,14 @@ export interface Claims extends JWTPayload {
   email?: string;
   /** E-mailed links: the user's link sequence number when it was sent (see `links.ts`). */
   seq?: number;
+  /** Code-host login: what to do once the user is known (an invitation to accept, an organization to claim). */
+  state?: OAuthState;
+}
+
+export interface OAuthState {
+  readonly invite?: string;
+  readonly claim?: string;
+  readonly plan?: string;
 }
 
 export interface IssuedToken {
@@ -51,7 +61,7 @@ export class Tokens {
   async issue(
     audience: Audience,
     subject: string,
-    options: { ttlSeconds?: number; jti?: string; email?: string; seq?: number } = {},
+    options: { ttlSeconds?: number; jti?: string; email?: string; seq?: number; state?: OAuthState } = {},
   ): Promise<IssuedToken> {
     const { issuer, secret_key } = this.config.current.security;
     const issuedSeconds = Math.floor(this.now().getTime() / 1000);
@@ -59,6 +69,7 @@ export class Tokens {
     const jwt = new SignJWT({
       ...(options.email ? { email: options.email } : {}),
       ...(options.seq !== undefined ? { seq: options.seq } : {}),
+      ...(options.state ? { state: options.state } : {}),
     })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setIssuer(issuer)
@@ -105,7 +116,9 @@ function describeFailure(error: unknown, audience: Audience): string {
       ? 'confirmation link'
       : audience === 'invite'
         ? 'invitation'
-        : 'token';
+        : audience === 'oauth'
+          ? 'login state'
+          : 'token';
   if (error instanceof errors.JWTExpired) return `the ${what} has expired; ${renew(audience)}`;
   if (error instanceof errors.JWTClaimValidationFailed)
     return `the ${what} is not valid here (${error.claim}); ${renew(audience)}`;
@@ -124,5 +137,7 @@ function renew(audience: Audience): string {
       return 'log in again';
     case 'api_key':
       return 'create a new API token';
+    case 'oauth':
+      return 'start the login again';
   }
 }

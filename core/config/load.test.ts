@@ -329,11 +329,6 @@ describe('keys accepted by the schema but not implemented', () => {
       { plus: { disaster_recovery: { replicas: [{ scheme: 'file', path: '/backup' }] } } },
       'plus.disaster_recovery: is not implemented yet (continuous replication',
     ],
-    [
-      { plus: { codehost: { client_id: 'id', client_secret: 'oauth-secret-value' } } },
-      'plus.codehost: is not implemented yet (login through a code host',
-    ],
-    [{ plus: { stats: {} } }, 'plus.stats: is not implemented yet (the daily usage statistics report'],
   ])('refuses %j at start', (document, message) => {
     const lines = issues(() =>
       loadConfig({ env: { [CONFIG_ENV]: JSON.stringify(document) }, defaultPath: missing }),
@@ -341,6 +336,14 @@ describe('keys accepted by the schema but not implemented', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(`invalid configuration (environment variable ${CONFIG_ENV}): ${message}`);
     expect(lines[0]).toContain('remove it from the configuration');
+  });
+
+  it('accepts plus.stats, which is implemented', () => {
+    const { config } = loadConfig({
+      env: { [CONFIG_ENV]: '{"plus":{"stats":{"enabled":false}}}' },
+      defaultPath: missing,
+    });
+    expect(config.plus?.stats).toEqual({ offset: 11_242, enabled: false });
   });
 
   it('accepts an empty plus table', () => {

@@ -402,8 +402,34 @@ const replicaSchema = z.discriminatedUnion(
   { error: discriminator('scheme', ['file', 'sftp', 's3', 'abs', 'gcs']) },
 );
 
+const url = (fallback: string) => z.url({ error: 'must be a URL' }).default(fallback);
+
+/**
+ * OAuth2 login through GitHub. The three URLs are an extension of the spec's keys: set them to a GitHub
+ * Enterprise Server's (`https://<host>/login/oauth/authorize`, `https://<host>/login/oauth/access_token`,
+ * `https://<host>/api/v3`).
+ */
+const codehostSchema = z.strictObject({
+  client_id: required(),
+  client_secret: secret(),
+  authorize_url: url('https://github.com/login/oauth/authorize'),
+  token_url: url('https://github.com/login/oauth/access_token'),
+  api_url: url('https://api.github.com'),
+});
+
+const PUBLIC_KEY_PEM = /^-----BEGIN PUBLIC KEY-----\s[A-Za-z0-9+/=\s]+-----END PUBLIC KEY-----\s*$/;
+
 const plusSchema = z.strictObject({
-  codehost: z.strictObject({ client_id: required(), client_secret: secret() }).optional(),
+  codehost: codehostSchema.optional(),
+  /** Extension: public keys (SPKI PEM) trusted to sign organization licenses, besides the built-in one. */
+  license_keys: z
+    .array(
+      z.string().regex(PUBLIC_KEY_PEM, { error: 'must be a PEM public key (-----BEGIN PUBLIC KEY-----)' }),
+      { error: 'must be a list of PEM public keys' },
+    )
+    .optional(),
+  /** The daily metric quota of organizations without a paid plan; absent: no quota. */
+  rate_limiting: z.strictObject({ daily_metrics: integer(1, 2 ** 31 - 1) }).optional(),
   disaster_recovery: z
     .strictObject({
       busy_timeout: integer(0, 2 ** 31 - 1).default(5000),

@@ -11,16 +11,6 @@ const UNIMPLEMENTED: readonly { path: string; what: string; present: (config: Pa
     what: 'continuous replication; take backups with POST /v0/server/backup or `benchtrack server backup` instead',
     present: (config) => config.plus?.disaster_recovery !== undefined,
   },
-  {
-    path: 'plus.codehost',
-    what: 'login through a code host (OAuth2); users sign up and log in by e-mail',
-    present: (config) => config.plus?.codehost !== undefined,
-  },
-  {
-    path: 'plus.stats',
-    what: 'the daily usage statistics report',
-    present: (config) => config.plus?.stats !== undefined,
-  },
 ];
 
 /** One issue per configured key that is not implemented yet, so the server refuses to start with it. */

@@ -5,6 +5,7 @@ import type { UserCaller } from '../accounts/users.js';
 import type { Permission } from '../access/permissions.js';
 import { requireOrganization } from '../access/resolve.js';
 import { ConflictError } from '../errors.js';
+import { verifyLicense } from '../plus/license.js';
 import {
   organizationJson,
   type newOrganizationSchema,
@@ -65,7 +66,20 @@ export class OrganizationsService {
 
   async update(caller: UserCaller, ref: string, patch: z.output<typeof updateOrganizationSchema>) {
     const updated = await this.ctx.storage.transaction(async (tx) => {
-      const { organization } = await requireOrganization(tx, caller, ref, 'edit');
+      const { organization } = await requireOrganization(
+        tx,
+        caller,
+        ref,
+        patch.license === undefined ? 'edit' : 'manage',
+      );
+      if (patch.license) {
+        await verifyLicense(
+          patch.license,
+          organization.uuid,
+          this.ctx.config.current.plus?.license_keys ?? [],
+          this.ctx.now(),
+        );
+      }
       if (
         patch.slug &&
         patch.slug !== organization.slug &&

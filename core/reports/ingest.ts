@@ -7,6 +7,7 @@ import { NotFoundError } from '../errors.js';
 import { alertLimit, type BoundaryLimit } from '../boundaries/alert.js';
 import { boundaryAt, type Boundary } from '../boundaries/boundary-columns.js';
 import type { ServiceContext } from '../services/context.js';
+import { chargeMetrics } from '../plus/quota.js';
 import { isUuid } from '../slug.js';
 import type {
   BranchRecord,
@@ -41,9 +42,10 @@ export interface IngestInput {
 }
 
 /**
- * Writes one report inside the caller's transaction: dimensions (get-or-create, unarchive), version, inline
- * thresholds, the report, its metrics in one bulk append, their boundaries (one history query, one boundary
- * job), and alerts. Any error leaves nothing behind (the transaction rolls back).
+ * Writes one report inside the caller's transaction: the organization's metric count (refused over its quota or
+ * license), dimensions (get-or-create, unarchive), version, inline thresholds, the report, its metrics in one
+ * bulk append, their boundaries (one history query, one boundary job), and alerts. Any error leaves nothing
+ * behind (the transaction rolls back).
  */
 export async function ingest(
   ctx: ServiceContext,
@@ -54,6 +56,8 @@ export async function ingest(
 ): Promise<Ingested> {
   const now = ctx.now();
   const { project } = target;
+  const organization = await tx.organizations.find({ id: project.organization_id });
+  if (organization) await chargeMetrics(ctx, tx, organization, prepared.metrics.length, now);
   const branch = await resolveBranch(tx, project.id, input.branch, input.start_point, now);
   const testbed = (await ensureDimension(tx, project.id, 'testbed', input.testbed, now)) as TestbedRecord;
   const head = (await tx.heads.find({ id: branch.head_id as number })) as HeadRecord;

@@ -85,11 +85,19 @@ export const newOrganizationSchema = z.strictObject({ name: nameSchema, slug: sl
 export const updateOrganizationSchema = z.strictObject({
   name: nameSchema.optional(),
   slug: slugSchema.optional(),
+  license: z
+    .string({ error: 'must be a license (a JWT) or null' })
+    .min(1, { error: 'must not be empty; send null to remove the license' })
+    .max(4096, { error: 'must be at most 4096 characters' })
+    .nullable()
+    .optional()
+    .describe('The license JWT (needs the manage permission); null removes it'),
 });
 export const organizationSchema = z.object({
   uuid: uuidSchema,
   name: z.string(),
   slug: z.string(),
+  license: z.string().nullable().describe('The license JWT, as set'),
   claimed: dateTimeSchema.nullable(),
   created: dateTimeSchema,
   modified: dateTimeSchema,
@@ -167,6 +175,7 @@ export function organizationJson(organization: OrganizationRecord): z.infer<type
     uuid: organization.uuid,
     name: organization.name,
     slug: organization.slug,
+    license: organization.license,
     claimed: organization.claimed ? iso(organization.claimed) : null,
     created: iso(organization.created),
     modified: iso(organization.modified),

@@ -83,6 +83,8 @@ export interface OrganizationsReader extends TableReader<OrganizationRecord> {
   ): Promise<Page<OrganizationRecord>>;
   /** Members of an organization with their roles. */
   members(organizationId: number, options: ListOptions<MemberRecord>): Promise<Page<MemberRecord>>;
+  /** Organizations that hold a license (valid or not), in id order. */
+  licensed(): Promise<OrganizationRecord[]>;
 }
 
 export interface ProjectsReader extends TableReader<ProjectRecord> {
@@ -204,6 +206,38 @@ export interface NamedBatchWriter extends NamedBatchReader {
   ): Promise<Int32Array>;
 }
 
+/** Days are UTC calendar days written `YYYY-MM-DD`; ranges of days include both ends. */
+export interface UsageReader {
+  /** Metrics counted for one organization (or, with `null`, every organization) on the days `from`..`to`. */
+  metrics(organizationId: number | null, from: string, to: string): Promise<number>;
+  /** Metrics counted per day on the days `from`..`to`, every organization together, oldest first; days with none are left out. */
+  daily(from: string, to: string): Promise<{ day: string; metrics: number }[]>;
+}
+
+export interface UsageWriter extends UsageReader {
+  /**
+   * Adds `count` to the organization's metrics of `day` (one row per organization and day) and returns the new
+   * total of that day. One atomic statement, so concurrent transactions, also of other processes on a shared
+   * database, never lose a count.
+   */
+  addMetrics(organizationId: number, day: string, count: number): Promise<number>;
+}
+
+/** Counts for server statistics, and the daily snapshots of them. */
+export interface StatsReader {
+  /** Users, organizations, projects and reports created at or after `since` (every row when absent). */
+  created(since?: Date): Promise<{ users: number; organizations: number; projects: number; reports: number }>;
+  /** The projects with the most reports created at or after `since`, most first (ties: lower id first). */
+  topProjects(since: Date, limit: number): Promise<{ project_id: number; reports: number }[]>;
+  /** Snapshots of the days from `from` on, oldest first; `stats` is the JSON text that was saved. */
+  snapshots(from: string): Promise<{ day: string; stats: string }[]>;
+}
+
+export interface StatsWriter extends StatsReader {
+  /** Saves the snapshot of `day` unless one exists; true when this call saved it. */
+  saveSnapshot(day: string, stats: string): Promise<boolean>;
+}
+
 /** Repositories usable on a read snapshot. */
 export interface ReadRepositories {
   readonly meta: MetaReader;
@@ -228,6 +262,8 @@ export interface ReadRepositories {
   readonly metrics: MetricsReader;
   readonly named: NamedBatchReader;
   readonly plots: TableReader<PlotRecord>;
+  readonly usage: UsageReader;
+  readonly stats: StatsReader;
 }
 
 /** Repositories usable inside a write transaction. */
@@ -273,6 +309,8 @@ export interface WriteRepositories extends ReadRepositories {
   readonly metrics: MetricsWriter;
   readonly named: NamedBatchWriter;
   readonly plots: TableWriter<PlotRecord, New<PlotRecord>>;
+  readonly usage: UsageWriter;
+  readonly stats: StatsWriter;
 }
 
 /** What a maintenance pass did: the fact table rewritten for fast reads, or nothing to do. */

@@ -5,6 +5,7 @@ import { describeColumns } from './storage/columns.js';
 import { describeDimensions } from './storage/dimensions.js';
 import { useStorages, type StorageHarness } from './storage/harness.js';
 import { describeLifecycle } from './storage/lifecycle.js';
+import { describePlus } from './storage/plus.js';
 import { describeReports } from './storage/reports.js';
 import { describeTables } from './storage/tables.js';
 import { describeTransactions } from './storage/transactions.js';
@@ -28,5 +29,6 @@ export function describeStorageContract(name: string, createHarness: () => Stora
     describeReports(open);
     describeColumns(open);
     describeCascades(open);
+    describePlus(open);
   });
 }

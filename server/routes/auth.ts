@@ -6,13 +6,17 @@ import {
   authUserSchema,
   confirmSchema,
   loginSchema,
+  oauthLoginSchema,
+  oauthQuerySchema,
+  oauthUrlSchema,
+  oauthUserSchema,
   organizationSchema,
   signupSchema,
 } from '../../core/index.js';
 import type { RouteContext } from '../context.js';
 
 /**
- * `/v0/auth/*`: sign-up, login by e-mail link, confirmation, invitations. Requests that may send an e-mail are
+ * `/v0/auth/*`: sign-up, login by e-mail link or GitHub, confirmation, invitations. Requests that may send an e-mail are
  * limited per client address; confirmations are limited by their failures only, so a valid link always works.
  */
 export function authRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
@@ -49,6 +53,36 @@ export function authRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => reply.status(202).send(await ctx.accounts.login(request.body)),
+    );
+
+    app.get(
+      '/auth/github',
+      {
+        ...limited,
+        schema: {
+          tags: ['auth'],
+          summary:
+            'Start a login with GitHub (plus.codehost, and an organization with an enterprise license): the URL to send the browser to',
+          querystring: oauthQuerySchema,
+          response: { 200: oauthUrlSchema },
+        },
+      },
+      async (request) => ctx.codehost.authorizeUrl(request.query),
+    );
+
+    app.post(
+      '/auth/github',
+      {
+        ...limited,
+        schema: {
+          tags: ['auth'],
+          summary:
+            'Finish a login with GitHub: exchange the code for the primary verified e-mail, log in or sign up, and get a session token',
+          body: oauthLoginSchema,
+          response: { 200: oauthUserSchema },
+        },
+      },
+      async (request) => ctx.codehost.login(request.body),
     );
 
     app.post(

@@ -12,6 +12,7 @@ import {
   projectSchema,
   updateMemberSchema,
   updateOrganizationSchema,
+  usageSchema,
 } from '../../core/index.js';
 import { listOptions, sendPage, type RouteContext } from '../context.js';
 import { memberParams, organizationParams, organizationPermissionParams } from './params.js';
@@ -110,6 +111,19 @@ export function organizationRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
           request.params.organization,
           request.params.permission,
         ),
+    );
+    app.get(
+      '/organizations/:organization/usage',
+      {
+        schema: {
+          tags,
+          summary: 'Metrics used in the current period against the license or the daily quota',
+          security,
+          params: organizationParams,
+          response: { 200: usageSchema },
+        },
+      },
+      async (request) => ctx.usage.get(await request.user(), request.params.organization),
     );
     app.post(
       '/organizations/:organization/claim',

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { BMF_JSON_SCHEMA, packageInfo, serverVersionSchema } from '../../core/index.js';
+import { BMF_JSON_SCHEMA, packageInfo, serverStatsSchema, serverVersionSchema } from '../../core/index.js';
 import type { RouteContext } from '../context.js';
 
 const consoleSchema = z.object({ url: z.string().describe('URL of the web console (console.url)') });
@@ -26,9 +26,22 @@ const healthSchema = z.object({
 /** Seconds a monitor is asked to wait before asking again when something is failing. */
 const HEALTH_RETRY_AFTER_SECONDS = 5;
 
-/** `/v0/server/*`: version, health, OpenAPI document, BMF JSON Schema, console location. */
-export function serverRoutes({ config, pool, services }: RouteContext): FastifyPluginAsyncZod {
+/** `/v0/server/*`: version, health, statistics, OpenAPI document, BMF JSON Schema, console location. */
+export function serverRoutes({ config, pool, services, stats }: RouteContext): FastifyPluginAsyncZod {
   return async (app) => {
+    app.get(
+      '/server/stats',
+      {
+        schema: {
+          tags: ['server'],
+          summary:
+            'Server statistics (administrators): counts per day, week, month and in total, the most active projects, daily ingest, and the daily snapshots. Computed here; nothing is sent anywhere.',
+          security: [{ bearer: [] }],
+          response: { 200: serverStatsSchema },
+        },
+      },
+      async (request) => stats.get(await request.user()),
+    );
     app.get(
       '/server/version',
       {

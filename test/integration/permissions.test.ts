@@ -109,6 +109,26 @@ const ENDPOINTS: Endpoint[] = [
   },
   ...organizationEndpoints(),
   { name: 'list users', method: 'GET', path: () => '/v0/users', public: row(400, 403, 403, 403, 200) },
+  // plus.codehost is not configured here: a clear 403 for everyone (with or without credentials).
+  {
+    name: 'start a GitHub login',
+    method: 'GET',
+    path: () => '/v0/auth/github',
+    public: { ...row(403, 403, 403, 403, 403), revoked: 403, expired: 403 },
+  },
+  {
+    name: 'finish a GitHub login',
+    method: 'POST',
+    path: () => '/v0/auth/github',
+    body: () => ({ code: 'c', state: 's' }),
+    public: { ...row(403, 403, 403, 403, 403), revoked: 403, expired: 403 },
+  },
+  {
+    name: 'server statistics',
+    method: 'GET',
+    path: () => '/v0/server/stats',
+    public: row(400, 403, 403, 403, 200),
+  },
   ...userEndpoints(),
   ...dimensionEndpoints(),
   {
@@ -274,6 +294,19 @@ function organizationEndpoints(): Endpoint[] {
       path: (_p, n) => `/v0/organizations/doomed-organization-${n}`,
       prepare: (_p, n) => organizationWithMember(`doomed-organization-${n}`),
       public: row(400, 404, 403, 204, 204),
+    },
+    {
+      name: 'organization usage',
+      method: 'GET',
+      path: () => '/v0/organizations/acme/usage',
+      public: row(400, 404, 403, 200, 200),
+    },
+    {
+      name: 'remove organization license (manage)',
+      method: 'PATCH',
+      path: () => '/v0/organizations/acme',
+      body: () => ({ license: null }),
+      public: row(400, 404, 403, 200, 200),
     },
     {
       name: 'organization allowed',

@@ -31,3 +31,4 @@ export interface AuthUserJson {
   readonly creation: string;
   readonly expiration: string;
 }
+export type { ServerStatsJson, UsageJson } from '../../../core/schemas/plus.js';

@@ -7,6 +7,7 @@ import { migrations } from './migrations/index.js';
 import { accountReaders, accountWriters } from './repositories/accounts.js';
 import { dimensionReaders, dimensionWriters } from './repositories/dimensions.js';
 import { metaReader, metaWriter } from './repositories/meta.js';
+import { plusReaders, plusWriters } from './repositories/plus.js';
 import { metricReaders, metricWriters } from './repositories/metrics.js';
 import { scoped } from './scope.js';
 import { snapshotTo } from './snapshot.js';
@@ -88,6 +89,7 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
                 },
                 exclusive ? database.historyCache : undefined,
               ),
+              ...plusWriters(connection),
             },
             'transaction',
           );
@@ -114,6 +116,7 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
               ...accountReaders(connection),
               ...dimensionReaders(connection),
               ...metricReaders(connection),
+              ...plusReaders(connection),
             },
             'read',
           );

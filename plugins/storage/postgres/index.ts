@@ -7,6 +7,7 @@ import { accountReaders, accountWriters } from './repositories/accounts.js';
 import { dimensionReaders, dimensionWriters } from './repositories/dimensions.js';
 import { metaReader, metaWriter } from './repositories/meta.js';
 import { metricReaders, metricWriters } from './repositories/metrics.js';
+import { plusReaders, plusWriters } from './repositories/plus.js';
 import { scoped } from './scope.js';
 import type { Connection } from './sql.js';
 
@@ -26,6 +27,7 @@ function writeRepositories(connection: Connection) {
     ...accountWriters(connection),
     ...dimensionWriters(connection),
     ...metricWriters(connection),
+    ...plusWriters(connection),
   };
 }
 
@@ -35,6 +37,7 @@ function readRepositories(connection: Connection) {
     ...accountReaders(connection),
     ...dimensionReaders(connection),
     ...metricReaders(connection),
+    ...plusReaders(connection),
   };
 }
 

@@ -4,6 +4,7 @@ import { describeStorageContract } from '../../../kit/testing.js';
 import { at, insertReport, insertTestbed, insertWorld, uuid } from '../../../kit/testing/storage/fixtures.js';
 import { startPostgres, type LocalPostgres } from '../../../test/helpers/postgres.js';
 import { postgresStorage } from './index.js';
+import { migrations } from './migrations/index.js';
 import { HISTORY_SQL } from './repositories/history.js';
 import { PERF_SQL } from './repositories/perf.js';
 
@@ -41,7 +42,7 @@ describe('postgres: several processes on one database', () => {
     const { storages } = await processes(4);
     try {
       expect(storages.filter((s) => s.appliedMigrations.length > 0)).toHaveLength(1);
-      for (const storage of storages) expect(await storage.schemaVersion()).toBe(2);
+      for (const storage of storages) expect(await storage.schemaVersion()).toBe(migrations.length);
     } finally {
       await closeAll(storages);
     }

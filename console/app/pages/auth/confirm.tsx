@@ -5,7 +5,7 @@ import { ActionButton, ActionForm, Field } from '../../components/form.js';
 import { ErrorMessage, Loading } from '../../components/status.js';
 import { navigate, useLocation } from '../../router.js';
 import { startSession } from '../../session.js';
-import { AuthFrame } from './login.js';
+import { AuthFrame } from './frame.js';
 import { pendingEmail, takeNext } from './pending.js';
 
 async function confirm(token: string): Promise<void> {

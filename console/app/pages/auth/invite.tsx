@@ -4,7 +4,7 @@ import { ActionButton } from '../../components/form.js';
 import { ErrorMessage } from '../../components/status.js';
 import { navigate, useLocation } from '../../router.js';
 import { useSession } from '../../session.js';
-import { AuthFrame } from './login.js';
+import { AuthFrame } from './frame.js';
 
 /** An invitation link (`/auth/invite?token=`): accepted while logged in (spec: Authentication 8). */
 export function Invite() {

@@ -1,18 +1,10 @@
 import { useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import { ActionForm, Field } from '../../components/form.js';
-import { PageHeader } from '../../components/status.js';
 import { navigate, useLocation } from '../../router.js';
+import { AuthFrame } from './frame.js';
+import { GitHubLogin } from './github.js';
 import { rememberPending } from './pending.js';
-
-function AuthFrame({ title, children }: { title: string; children: preact.ComponentChildren }) {
-  return (
-    <section class="auth card">
-      <PageHeader title={title} />
-      {children}
-    </section>
-  );
-}
 
 /** Log in by e-mail link: the API mails (or logs) a link to /auth/confirm. */
 export function Login() {
@@ -41,6 +33,7 @@ export function Login() {
           />
         </Field>
       </ActionForm>
+      <GitHubLogin invite={invite} />
       <p class="muted">
         No account yet?{' '}
         <a href={`/auth/signup${invite ? `?invite=${encodeURIComponent(invite)}` : ''}`}>Sign up</a>
@@ -100,11 +93,10 @@ export function Signup() {
           I agree to the terms of use of this server
         </label>
       </ActionForm>
+      <GitHubLogin invite={invite} />
       <p class="muted">
         Have an account? <a href="/auth/login">Log in</a>
       </p>
     </AuthFrame>
   );
 }
-
-export { AuthFrame };

@@ -72,6 +72,14 @@ function organizationsReader(connection: DuckDBConnection): OrganizationsReader 
       );
       return { items, total: Number(count?.total ?? 0) };
     },
+    // Bound, not a constant: a prepared statement without parameters, planned while every license was NULL,
+    // read garbage strings once licenses were set (DuckDB 1.x, reproduced by the storage contract).
+    licensed: () =>
+      query<OrganizationRecord>(
+        connection,
+        'SELECT * FROM organization WHERE coalesce(license, $none) <> $none ORDER BY id',
+        { none: '' },
+      ),
     async members(organizationId, options) {
       const p = pageSql(users, options, 'u.');
       const from = `FROM organization_role r JOIN users u ON u.id = r.user_id

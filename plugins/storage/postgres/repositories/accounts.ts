@@ -71,6 +71,11 @@ function organizationsReader(connection: Connection): OrganizationsReader {
       );
       return { items, total: Number(count?.total ?? 0) };
     },
+    licensed: () =>
+      query<OrganizationRecord>(
+        connection,
+        `SELECT * FROM organization WHERE coalesce(license, '') <> '' ORDER BY id`,
+      ),
     async members(organizationId, options) {
       const p = pageSql(users, options, 'u.');
       const from = `FROM organization_role r JOIN users u ON u.id = r.user_id

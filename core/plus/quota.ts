@@ -1,0 +1,44 @@
+import { PaymentRequiredError, RateLimitError } from '../errors.js';
+import type { ServiceContext } from '../services/context.js';
+import type { OrganizationRecord } from '../storage/records.js';
+import type { WriteRepositories } from '../storage/storage.js';
+import { isPaid, nextUtcMidnight, planOf, utcDay } from './plan.js';
+
+/**
+ * Counts a report's metrics for its organization inside the report's own transaction and refuses the report
+ * when they do not fit: over a license's entitlement for its billing period (402), or, for organizations without
+ * a paid plan, over the daily quota `plus.rate_limiting.daily_metrics` when it is set (429). The count is one
+ * upsert of the organization's row of the day, so it is atomic whatever the number of API processes; a refused
+ * report rolls back with its count, and nothing of it is stored.
+ */
+export async function chargeMetrics(
+  ctx: ServiceContext,
+  tx: WriteRepositories,
+  organization: OrganizationRecord,
+  count: number,
+  now: Date,
+): Promise<void> {
+  const today = utcDay(now);
+  const todays = await tx.usage.addMetrics(organization.id, today, count);
+  const plan = await planOf(ctx, organization);
+  if (plan.license && isPaid(plan)) {
+    const used = await tx.usage.metrics(organization.id, utcDay(plan.license.issued), today);
+    if (used > plan.license.entitlement) {
+      throw new PaymentRequiredError(
+        `organization "${organization.slug}" has used ${used - count} of the ${plan.license.entitlement} metrics its ${plan.level} license allows until ${plan.license.expires.toISOString()}; this report has ${count}: renew or upgrade the license (organization update --license)`,
+      );
+    }
+    return;
+  }
+  const quota = ctx.config.current.plus?.rate_limiting?.daily_metrics;
+  if (quota !== undefined && todays > quota) {
+    const retryAfter = Math.ceil((nextUtcMidnight(now).getTime() - now.getTime()) / 1000);
+    const how = organization.claimed
+      ? 'add a license to the organization (organization update --license)'
+      : 'claim the organization (organization claim) and add a license';
+    throw new RateLimitError(
+      `organization "${organization.slug}" may submit ${quota} metrics per UTC day without a paid plan and has submitted ${todays - count} today; this report has ${count}: wait until 00:00 UTC, or ${how}`,
+      retryAfter,
+    );
+  }
+}

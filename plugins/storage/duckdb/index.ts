@@ -10,6 +10,7 @@ import { metaReader, metaWriter } from './repositories/meta.js';
 import { metricReaders, metricWriters } from './repositories/metrics.js';
 import { scoped } from './scope.js';
 import { snapshotTo } from './snapshot.js';
+import { duckdbTransfer } from './transfer.js';
 
 const optionsSchema = z.strictObject({
   file: z.string().min(1, { error: 'database file must not be empty' }),
@@ -52,6 +53,7 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
     return {
       capabilities: this.capabilities,
       appliedMigrations,
+      transfer: duckdbTransfer(database),
       schemaVersion: () => database.read(recordedVersion),
       async transaction(fn) {
         let appended = 0;

@@ -1,0 +1,128 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorName, type Config, type Storage } from '../../core/index.js';
+import { openDatabase } from '../../server/composition.js';
+import { databaseAt, migrateCommand } from '../../server/migrate.js';
+import { bearer, createProject, signUp, type Session } from '../helpers/accounts.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { seedHistory, submitRun } from '../helpers/runs.js';
+
+const PERF = 'branches=main&testbeds=linux&benchmarks=parse,sort&measures=latency';
+
+let dir: string;
+let source: string;
+let admin: Session;
+let before: Answers;
+let config: Config;
+
+type Answers = Awaited<ReturnType<typeof answers>>;
+
+/** What a user sees of the project: reports, alerts, perf. */
+async function answers(t: TestApp, token: string) {
+  const get = async (url: string) => {
+    const response = await t.app.inject({ method: 'GET', url, headers: bearer(token) });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json() as unknown;
+  };
+  return {
+    reports: await get('/v0/projects/moved/reports?per_page=255&expand=true'),
+    alerts: await get('/v0/projects/moved/alerts?per_page=255'),
+    perf: await get(`/v0/projects/moved/perf?${PERF}`),
+  };
+}
+
+const open = (database: Config['database']) => openDatabase(database, silent());
+function silent() {
+  const logger = {
+    child: () => logger,
+    info() {},
+    warn() {},
+    error() {},
+    debug() {},
+    trace() {},
+    fatal() {},
+  };
+  return logger as unknown as Parameters<typeof openDatabase>[1];
+}
+
+/** Rows per table, as the engine exports them. */
+async function countsOf(storage: Storage): Promise<Record<string, number>> {
+  const totals: Record<string, number> = {};
+  for await (const batch of storage.transfer!.exportRows()) totals[batch.table] = batch.total;
+  return totals;
+}
+
+async function counts(location: string): Promise<Record<string, number>> {
+  const storage = await open(databaseAt(location));
+  try {
+    return await countsOf(storage);
+  } finally {
+    await storage.close();
+  }
+}
+
+const migrate = (...args: string[]) => migrateCommand(args, config, open);
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'benchtrack-migrate-'));
+  source = join(dir, 'source.db');
+  const t = await createTestApp({ database: { file: source } });
+  config = t.config;
+  admin = await signUp(t, 'Admin User', 'admin@example.com');
+  await createProject(t, admin, 'admin-user', { name: 'Moved' });
+  const api = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  await seedHistory(api, admin.token, 'moved', { benchmarks: ['parse', 'sort'], jump: 'sort' });
+  before = await answers(t, admin.token);
+  await t.close();
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('benchtrack-api migrate', () => {
+  it('copies every table with ids preserved, and the copy answers as the original', async () => {
+    const target = join(dir, 'copy.db');
+    const copied = await migrate('--to', target);
+    const original = await counts(source);
+    expect(original.metric).toBeGreaterThan(0);
+    expect(original.alert).toBe(1);
+    expect(copied).toEqual(original);
+    expect(await counts(target)).toEqual(original);
+
+    const t = await createTestApp({ database: { file: target } });
+    try {
+      expect(await answers(t, admin.token)).toEqual(before);
+      // id generators continue after the copied ids: new rows of every kind go in
+      const api = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+      await submitRun(api, admin.token, {
+        project: 'moved',
+        branch: 'after-move',
+        testbed: 'new-testbed',
+        start: new Date(),
+        results: { compile: { latency: { value: 5 } } },
+      });
+      expect((await countsOf(t.storage)).report).toBe((original.report as number) + 1);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('refuses a target that holds data, and leaves it as it was', async () => {
+    const target = join(dir, 'twice.db');
+    await migrate('--from', source, '--to', target);
+    const first = await counts(target);
+    const error = await migrate('--from', source, '--to', target).catch((e: unknown) => e);
+    expect(errorName(error)).toBe('ConflictError');
+    expect((error as Error).message).toMatch(
+      /is not empty \(table \w+ has \d+ rows\): migrate into a new, empty/,
+    );
+    expect(await counts(target)).toEqual(first);
+  });
+
+  it('names --to when it is missing', async () => {
+    const error = await migrate('--from', source).catch((e: unknown) => e);
+    expect(errorName(error)).toBe('InputError');
+    expect((error as Error).message).toContain('--to is required');
+  });
+});

@@ -2,12 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { errorName, type Config, type Storage } from '../../core/index.js';
 import { openDatabase } from '../../server/composition.js';
 import { databaseAt, migrateCommand } from '../../server/migrate.js';
 import { bearer, createProject, signUp, type Session } from '../helpers/accounts.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { freshPostgresDatabase, onPostgres } from '../helpers/engine.js';
 import { seedHistory, submitRun } from '../helpers/runs.js';
 
 const PERF = 'branches=main&testbeds=linux&benchmarks=parse,sort&measures=latency';
@@ -80,20 +81,42 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** A new empty database of the project's engine: a file, or a PostgreSQL database dropped after the test. */
+async function emptyDatabase(name: string): Promise<string> {
+  if (!onPostgres) return join(dir, `${name}.db`);
+  const { url, drop } = await freshPostgresDatabase();
+  onTestFinished(drop);
+  // the template is migrated: a fresh database holds the schema and no row
+  return url;
+}
+
+async function expectSameAnswers(location: string) {
+  const t = await createTestApp({ database: databaseAt(location) });
+  try {
+    expect(await answers(t, admin.token)).toEqual(before);
+  } finally {
+    await t.close();
+  }
+}
+
 describe('benchtrack-api migrate', () => {
+  // embedded: DuckDB -> DuckDB; integration-postgres: DuckDB -> PostgreSQL -> DuckDB
   it('copies every table with ids preserved, and the copy answers as the original', async () => {
-    const target = join(dir, 'copy.db');
-    const copied = await migrate('--to', target);
     const original = await counts(source);
     expect(original.metric).toBeGreaterThan(0);
     expect(original.alert).toBe(1);
-    expect(copied).toEqual(original);
-    expect(await counts(target)).toEqual(original);
+    const hops = [await emptyDatabase('copy'), ...(onPostgres ? [join(dir, 'back.db')] : [])];
+    let from = source;
+    for (const to of hops) {
+      expect(await migrate('--from', from, '--to', to)).toEqual(original);
+      expect(await counts(to)).toEqual(original);
+      await expectSameAnswers(to);
+      from = to;
+    }
 
-    const t = await createTestApp({ database: { file: target } });
+    // id generators continue after the copied ids: new rows of every kind go in
+    const t = await createTestApp({ database: { file: from } });
     try {
-      expect(await answers(t, admin.token)).toEqual(before);
-      // id generators continue after the copied ids: new rows of every kind go in
       const api = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
       await submitRun(api, admin.token, {
         project: 'moved',
@@ -109,7 +132,7 @@ describe('benchtrack-api migrate', () => {
   });
 
   it('refuses a target that holds data, and leaves it as it was', async () => {
-    const target = join(dir, 'twice.db');
+    const target = await emptyDatabase('twice');
     await migrate('--from', source, '--to', target);
     const first = await counts(target);
     const error = await migrate('--from', source, '--to', target).catch((e: unknown) => e);

@@ -2,6 +2,7 @@ import type { PluginRegistry } from '../core/index.js';
 import { builtinAdapters } from './adapters/index.js';
 import { registerBuiltinModels } from './models/index.js';
 import duckdbStorage from './storage/duckdb/index.js';
+import postgresStorage from './storage/postgres/index.js';
 
 /**
  * The built-in plugins, registered by the composition roots through the same contract third parties use.
@@ -10,6 +11,7 @@ import duckdbStorage from './storage/duckdb/index.js';
  */
 export async function registerBuiltins(registry: PluginRegistry): Promise<void> {
   registry.register(duckdbStorage);
+  registry.register(postgresStorage);
   for (const adapter of builtinAdapters) registry.register(adapter);
   await registerBuiltinModels(registry);
 }

@@ -1,5 +1,6 @@
 import type { DependencyContainer } from 'tsyringe';
 import {
+  chooseStorage,
   createLogger,
   PluginRegistry,
   secretValues,
@@ -46,11 +47,6 @@ export interface ComposedApi {
   close(): Promise<void>;
 }
 
-/** The storage engine the configuration selects, as a registered plugin id and its options. */
-function storageEngine(database: Config['database']): { id: string; options: Record<string, unknown> } {
-  return { id: 'duckdb', options: { file: database.file } };
-}
-
 /**
  * Opens a database file with the storage engine the configuration selects (restore checks a backup this way);
  * the plugins the configuration lists are not loaded.
@@ -61,9 +57,8 @@ export async function storageOpener(
 ): Promise<(file: string) => Promise<Storage>> {
   const registry = new PluginRegistry();
   await registerBuiltins(registry);
-  const engine = storageEngine(config.database);
-  const plugin = registry.get('storage', engine.id).plugin;
-  return (file) => plugin.open({ ...engine.options, file }, { logger });
+  const { plugin, options } = chooseStorage(registry, config.database);
+  return (file) => plugin.open({ ...options, file }, { logger });
 }
 
 /**
@@ -73,8 +68,8 @@ export async function storageOpener(
 export async function openDatabase(database: Config['database'], logger: Logger): Promise<Storage> {
   const registry = new PluginRegistry();
   await registerBuiltins(registry);
-  const engine = storageEngine(database);
-  return registry.get('storage', engine.id).plugin.open(engine.options, { logger });
+  const { plugin, options } = chooseStorage(registry, database);
+  return plugin.open(options, { logger });
 }
 
 /**
@@ -103,10 +98,8 @@ export async function composeApi(
     for (const { plugin } of plugins)
       logger.info({ plugin: plugin.id, kind: plugin.kind, module: entry.module }, 'plugin loaded');
   }
-  const engine = storageEngine(config.database);
-  const storage = await registry
-    .get('storage', engine.id)
-    .plugin.open({ ...replace.storage, ...engine.options }, { logger });
+  const engine = chooseStorage(registry, config.database);
+  const storage = await engine.plugin.open({ ...replace.storage, ...engine.options }, { logger });
   const pool = new WorkerPool(logger, replace.pool);
   const container = createApiContainer({
     config: running,

@@ -1,12 +1,19 @@
 import { parseArgs } from 'node:util';
-import { copyDatabase, InputError, type Config, type CopyProgress, type Storage } from '../core/index.js';
+import {
+  copyDatabase,
+  DEFAULT_DATABASE_FILE,
+  InputError,
+  type Config,
+  type CopyProgress,
+  type Storage,
+} from '../core/index.js';
 
 export const MIGRATE_USAGE =
   'usage: benchtrack-api migrate --to <postgres://... URL | database file> [--from <URL | database file>]';
 
 /** Where a database is: a URL (`postgres://...`) or the path of an embedded database file. */
 export function databaseAt(location: string): Config['database'] {
-  return location.includes('://') ? ({ url: location } as unknown as Config['database']) : { file: location };
+  return location.includes('://') ? { url: location, file: DEFAULT_DATABASE_FILE } : { file: location };
 }
 
 /** A progress line per table on stderr: rewritten in place on a terminal, one line per tenth otherwise. */

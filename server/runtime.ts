@@ -15,6 +15,8 @@ import {
   REDACTED,
   redactConfig,
   SECRET_PATHS,
+  URL_SECRET_PATHS,
+  keepUrlPassword,
   type Config,
   type LiveConfig,
   type Logger,
@@ -235,21 +237,30 @@ function listenerChanged(a: Config, b: Config): boolean {
 function keepRedactedSecrets(document: unknown, current: Config): unknown {
   const copy = structuredClone(document);
   for (const path of SECRET_PATHS) restore(copy, current, path);
+  for (const path of URL_SECRET_PATHS) restore(copy, current, path, keepUrlPassword);
   return copy;
 }
 
-function restore(target: unknown, source: unknown, path: readonly string[]): void {
+/** A secret sent back as `************` keeps the current one. */
+const keepRedacted = (sent: unknown, current: unknown) => (sent === REDACTED ? current : sent);
+
+function restore(
+  target: unknown,
+  source: unknown,
+  path: readonly string[],
+  keep: (sent: unknown, current: unknown) => unknown = keepRedacted,
+): void {
   if (typeof target !== 'object' || target === null || typeof source !== 'object' || source === null) return;
   const [head, ...rest] = path;
   if (head === undefined) return;
   if (head === '*') {
     if (!Array.isArray(target) || !Array.isArray(source)) return;
-    target.forEach((item, i) => restore(item, source[i], rest));
+    target.forEach((item, i) => restore(item, source[i], rest, keep));
     return;
   }
   const t = target as Record<string, unknown>;
   const s = source as Record<string, unknown>;
   if (rest.length === 0) {
-    if (t[head] === REDACTED) t[head] = s[head];
-  } else restore(t[head], s[head], rest);
+    if (head in t) t[head] = keep(t[head], s[head]);
+  } else restore(t[head], s[head], rest, keep);
 }

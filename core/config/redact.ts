@@ -13,6 +13,42 @@ export const SECRET_PATHS: readonly (readonly string[])[] = [
   ['plus', 'disaster_recovery', 'replicas', '*', 'account_key'],
 ];
 
+/**
+ * Key paths of connection URLs (`scheme://user:password@host/...`): only their password is a secret, so the
+ * host and database stay readable in logs and in the returned configuration.
+ */
+export const URL_SECRET_PATHS: readonly (readonly string[])[] = [['database', 'url']];
+
+/** The password of a URL as written in it (percent-encoded), if it has one. */
+function urlPassword(url: string): string | undefined {
+  try {
+    return new URL(url).password || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A URL with its password replaced by {@link REDACTED}; the URL as it is when it has none. */
+export function redactUrl(url: string): string {
+  const password = urlPassword(url);
+  if (password === undefined) return url;
+  const parsed = new URL(url);
+  parsed.password = REDACTED;
+  return parsed.href;
+}
+
+/**
+ * A URL sent back with a {@link REDACTED} password (as `redactUrl` showed it) keeps the password of `current`,
+ * the URL it replaces; any other URL is taken as sent.
+ */
+export function keepUrlPassword(sent: unknown, current: unknown): unknown {
+  if (typeof sent !== 'string' || typeof current !== 'string') return sent;
+  if (urlPassword(sent) !== REDACTED) return sent;
+  const parsed = new URL(sent);
+  parsed.password = urlPassword(current) ?? '';
+  return parsed.href;
+}
+
 type Json = unknown;
 
 function visit(
@@ -41,6 +77,11 @@ export function redactConfig<T>(config: T): T {
       if (parent[key] !== undefined && parent[key] !== null) parent[key] = REDACTED;
     });
   }
+  for (const path of URL_SECRET_PATHS) {
+    visit(copy, path, (parent, key) => {
+      if (typeof parent[key] === 'string') parent[key] = redactUrl(parent[key]);
+    });
+  }
   return copy;
 }
 
@@ -53,5 +94,20 @@ export function secretValues(config: unknown): string[] {
       if (typeof value === 'string' && value.length > 0) out.push(value);
     });
   }
+  for (const path of URL_SECRET_PATHS) {
+    visit(config, path, (parent, key) => {
+      const password = typeof parent[key] === 'string' ? urlPassword(parent[key]) : undefined;
+      // as written in the URL and decoded, which is how a driver's message would quote it
+      if (password !== undefined) out.push(password, safeDecode(password));
+    });
+  }
   return out;
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }

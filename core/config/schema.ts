@@ -258,11 +258,38 @@ const dataStoreSchema = z.strictObject({
 
 export type DataStoreConfig = z.output<typeof dataStoreSchema>;
 
+/** `scheme://...`: the scheme names the storage engine (postgres and postgresql are built in). */
+const DATABASE_URL = /^([a-z][a-z0-9+.-]*):\/\/[^\s]+$/i;
+
+const databaseUrl = z
+  .string({ error: 'must be a string' })
+  .regex(DATABASE_URL, {
+    error: 'must be a URL such as postgres://user:password@host:5432/benchtrack (its scheme names the engine)',
+  })
+  .refine((url) => !/^file:/i.test(url), {
+    error: 'must name a database server; the embedded database is database.file (a path)',
+  });
+
+/**
+ * `database.url` selects a database server (the engine serving its scheme); `database.file` alone, or nothing,
+ * selects the embedded database file. Both at once is an error: which one holds the data would be a guess.
+ */
 const databaseSchema = z
   .strictObject({
-    file: z.string().min(1, { error: 'must not be empty' }).default(DEFAULT_DATABASE_FILE),
+    file: z.string().min(1, { error: 'must not be empty' }).optional(),
+    url: databaseUrl.optional(),
     data_store: dataStoreSchema.optional(),
   })
+  .superRefine((database, ctx) => {
+    if (database.file !== undefined && database.url !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['url'],
+        message:
+          'cannot be given with database.file: database.url selects a database server, database.file the embedded database; keep one of them',
+      });
+  })
+  .transform(({ file, ...database }) => ({ ...database, file: file ?? DEFAULT_DATABASE_FILE }))
   .prefault({});
 
 const smtpSchema = z.strictObject({

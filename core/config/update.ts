@@ -3,7 +3,11 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { errorName, type ConfigIssue } from '../errors.js';
 import { toModuleSpecifier, type PluginRegistry } from '../plugins/registry.js';
+import { redactUrl } from './redact.js';
 import type { Config } from './schema.js';
+
+/** The database a configuration opens, as a message shows it (a URL without its password). */
+const databaseOf = (config: Config) => (config.database.url ? redactUrl(config.database.url) : config.database.file);
 
 /** Keys a runtime update may leave out of the document only when the caller confirms it (`?confirm=`). */
 export const DROPPABLE_KEYS = ['security.secret_key', 'database'] as const;
@@ -35,10 +39,11 @@ export function droppedKeyIssues(
     });
   }
   const databaseChanged = JSON.stringify(next.database) !== JSON.stringify(previous.database);
-  if (doc.database?.file === undefined && databaseChanged && !confirmed.includes('database')) {
+  const named = doc.database?.file !== undefined || doc.database?.url !== undefined;
+  if (!named && databaseChanged && !confirmed.includes('database')) {
     issues.push({
       path: 'database.file',
-      message: `is missing: the next start would open ${next.database.file} instead of ${previous.database.file}, without the data there. Send the database section back, or repeat with ?confirm=database (benchtrack server config update --confirm database)`,
+      message: `is missing: the next start would open ${databaseOf(next)} instead of ${databaseOf(previous)}, without the data there. Send the database section back, or repeat with ?confirm=database (benchtrack server config update --confirm database)`,
     });
   }
   return issues;

@@ -89,6 +89,12 @@ export interface StorageContext {
 /** A storage engine: opens (and migrates) a database and returns repository-level operations. */
 export interface StoragePlugin<O = unknown> extends PluginMeta<'storage'> {
   readonly capabilities: StorageCapabilities;
+  /**
+   * How the configuration selects this engine: `database.url: <scheme>://...` opens the engine that lists the
+   * URL's scheme, with the options `{ url }`; the scheme `file` stands for `database.file`, opened with
+   * `{ file }` (the embedded default). Each scheme belongs to one registered engine.
+   */
+  readonly schemes: readonly string[];
   open(options: O, context: StorageContext): Promise<Storage>;
 }
 

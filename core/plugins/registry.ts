@@ -11,6 +11,7 @@ import {
 } from './contracts.js';
 
 const ID = /^[a-z][a-z0-9]*(?:[_-][a-z0-9]+)*$/;
+const SCHEME = /^[a-z][a-z0-9+.-]*$/;
 
 const zodSchemaLike = z.custom<z.ZodType>(
   (value) =>
@@ -38,6 +39,9 @@ const definitionSchema = z.discriminatedUnion(
       kind: z.literal('storage'),
       ...meta,
       capabilities: z.object({ singleWriter: z.boolean(), columnarReads: z.boolean() }),
+      schemes: z
+        .array(z.string().regex(SCHEME, { error: 'must be a lower-case URL scheme without ":" (postgres)' }))
+        .min(1, { error: 'must list at least one URL scheme (file for database.file)' }),
       open: fn,
     }),
   ],
@@ -89,6 +93,7 @@ export class PluginRegistry {
         );
       }
     }
+    if (plugin.kind === 'storage') this.#checkSchemes(plugin, label, module);
     let parsedOptions: unknown = options;
     if (plugin.optionsSchema) {
       const result = plugin.optionsSchema.safeParse(options ?? {});
@@ -184,6 +189,22 @@ export class PluginRegistry {
     return [...this.#entries.values()].filter((entry) => entry.plugin.kind === kind) as RegisteredPlugin<
       PluginOfKind<K>
     >[];
+  }
+
+  /** The storage engine that serves a URL scheme (`file`: database.file), if one is registered. */
+  storageFor(scheme: string): RegisteredPlugin<PluginOfKind<'storage'>> | undefined {
+    return this.list('storage').find((entry) => entry.plugin.schemes.includes(scheme));
+  }
+
+  #checkSchemes(plugin: PluginOfKind<'storage'>, label: string, module: string | undefined): void {
+    for (const scheme of plugin.schemes) {
+      const other = this.storageFor(scheme);
+      if (other)
+        throw new PluginError(
+          `${label} serves the URL scheme "${scheme}", already served by ${describe(other.plugin, other.module)}`,
+          { module },
+        );
+    }
   }
 
   #resolve(kind: PluginKind, name: string): string | undefined {

@@ -287,12 +287,13 @@ export interface StorageHealth {
   /**
    * `disk_full`: the last write failed for lack of disk space (reads still work; the next write that succeeds
    * clears it). `reopening`: the engine gave up on the database after a fatal I/O error and it is being reopened;
-   * every call fails until it is. `closed`: the storage has been closed.
+   * every call fails until it is. `unavailable`: the database server cannot be reached (refused or lost the
+   * connection); calls fail until it answers again. `closed`: the storage has been closed.
    */
-  readonly status: 'ok' | 'disk_full' | 'reopening' | 'closed';
+  readonly status: 'ok' | 'disk_full' | 'reopening' | 'unavailable' | 'closed';
   /** When the current state began (RFC 3339); absent when ok. */
   readonly since?: string;
-  /** Times the database was reopened after a fatal error since the start. */
+  /** Times the database was reopened after a fatal error, or its server answered again after being lost, since the start. */
   readonly reopened: number;
 }
 

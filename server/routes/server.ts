@@ -8,7 +8,7 @@ const healthSchema = z.object({
   status: z.enum(['ok', 'unavailable']),
   message: z.string().optional().describe('The failing parts, when status is unavailable'),
   database: z.object({
-    status: z.enum(['ok', 'disk_full', 'reopening', 'closed']),
+    status: z.enum(['ok', 'disk_full', 'reopening', 'unavailable', 'closed']),
     since: z.string().optional().describe('When the current state began (RFC 3339)'),
     reopened: z.number().int().describe('Times the database was reopened after a fatal error'),
   }),

@@ -29,6 +29,7 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
   id: 'duckdb',
   description: 'Embedded DuckDB database in one file (database.file)',
   capabilities: { singleWriter: true, columnarReads: true },
+  schemes: ['file'],
   async open(options, { logger }): Promise<Storage> {
     const parsed = optionsSchema.parse(options);
     const log = logger.child({ plugin: 'duckdb' });

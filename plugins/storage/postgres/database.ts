@@ -1,0 +1,168 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import postgres, { type Sql } from 'postgres';
+import { StorageError, type Logger, type StorageHealth } from '../../../kit/index.js';
+import { connectionLost, retryable, unavailable } from './failures.js';
+import type { Connection } from './sql.js';
+
+export interface DatabaseOptions {
+  /** postgres:// or postgresql:// URL; its password never appears in a message or a log line. */
+  readonly url: string;
+  /** Connections of this process's pool at most. */
+  readonly maxConnections: number;
+  /** Seconds to wait for a connection to open before the call fails as unavailable. */
+  readonly connectTimeoutSeconds: number;
+}
+
+/** Attempts of a write transaction that keeps failing for a retryable reason (serialization, deadlock, race). */
+const MAX_ATTEMPTS = 40;
+
+/** Where a URL points, for messages: user, host, port and database, never the password. */
+export function describeUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const user = parsed.username ? `${decodeURIComponent(parsed.username)}@` : '';
+    return `${parsed.protocol}//${user}${parsed.host}${parsed.pathname}`;
+  } catch {
+    return 'an unparsable URL';
+  }
+}
+
+/**
+ * One PostgreSQL database through a pool of connections. Write transactions are SERIALIZABLE and run again when
+ * PostgreSQL aborts one for a conflict with another writer (any process): together with the unique indexes this is
+ * the correctness DuckDB's single writer gives for free. Reads run in REPEATABLE READ READ ONLY transactions, one
+ * snapshot each. A lost connection fails the call with an UnavailableError (503, Retry-After) and marks the
+ * database unavailable until a call or a probe succeeds; the pool opens new connections by itself.
+ */
+export class Database {
+  #closed = false;
+  #lost: Date | undefined;
+  #probing: Promise<void> | undefined;
+  #recovered = 0;
+  readonly #inFlight = new Set<Promise<unknown>>();
+
+  private constructor(
+    readonly sql: Sql,
+    readonly where: string,
+    private readonly logger: Logger,
+  ) {}
+
+  static async open(options: DatabaseOptions, logger: Logger): Promise<Database> {
+    const where = describeUrl(options.url);
+    const sql = postgres(options.url, {
+      max: options.maxConnections,
+      connect_timeout: options.connectTimeoutSeconds,
+      types: { bigint: postgres.BigInt },
+      onnotice: () => undefined,
+      connection: { application_name: 'benchtrack' },
+    });
+    try {
+      await sql.unsafe('SELECT 1');
+    } catch (error) {
+      await sql.end({ timeout: 0 });
+      const reason = (error as { code?: string }).code ?? (error as Error).message;
+      throw new StorageError(
+        `cannot connect to the PostgreSQL database of database.url (${where}): ${reason}; check database.url (host, port, user, password, database name) and that the server is running and accepts connections`,
+        {},
+        { cause: error },
+      );
+    }
+    return new Database(sql, where, logger);
+  }
+
+  /**
+   * Runs `fn` in a SERIALIZABLE transaction, again (on fresh state) when PostgreSQL aborts it for a conflict with a
+   * concurrent writer or a unique race, with a short random pause so the competitors spread out.
+   */
+  transaction<T>(fn: (connection: Connection) => Promise<T>): Promise<T> {
+    return this.#track(async () => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return (await this.sql.begin('isolation level serializable', fn)) as T;
+        } catch (error) {
+          if (attempt >= MAX_ATTEMPTS || !retryable(error)) throw error;
+          await sleep(Math.random() * Math.min(2 ** attempt, 100));
+        }
+      }
+    });
+  }
+
+  /** Runs `fn` in a read-only transaction: one snapshot for all it reads, concurrent with everything. */
+  read<T>(fn: (connection: Connection) => Promise<T>): Promise<T> {
+    return this.#track(
+      async () => (await this.sql.begin('isolation level repeatable read read only', fn)) as T,
+    );
+  }
+
+  /** Runs `fn` on the pool outside any transaction (bookkeeping reads). */
+  run<T>(fn: (connection: Connection) => Promise<T>): Promise<T> {
+    return this.#track(() => fn(this.sql));
+  }
+
+  health(): StorageHealth {
+    if (this.#closed) return { status: 'closed', reopened: this.#recovered };
+    if (!this.#lost) return { status: 'ok', reopened: this.#recovered };
+    this.#probe();
+    return { status: 'unavailable', since: this.#lost.toISOString(), reopened: this.#recovered };
+  }
+
+  /** Waits for running work, then closes every connection. Idempotent. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await Promise.allSettled([...this.#inFlight]);
+    await this.#probing;
+    await this.sql.end({ timeout: 5 });
+  }
+
+  /** Tracks a call until it settles; a lost connection becomes an UnavailableError and marks the database. */
+  #track<T>(work: () => Promise<T>): Promise<T> {
+    if (this.#closed) return Promise.reject(new StorageError(`database ${this.where} is closed`));
+    const tracked = work().then(
+      (result) => {
+        this.#reachable();
+        return result;
+      },
+      (error: unknown) => {
+        if (!connectionLost(error)) throw error;
+        this.#unreachable(error);
+        throw unavailable(error);
+      },
+    );
+    this.#inFlight.add(tracked);
+    const forget = () => this.#inFlight.delete(tracked);
+    tracked.then(forget, forget);
+    return tracked;
+  }
+
+  #unreachable(error: unknown): void {
+    if (this.#lost) return;
+    this.#lost = new Date();
+    this.logger.error(
+      { err: error, database: this.where },
+      'database server unreachable: calls fail with 503 until it answers again',
+    );
+  }
+
+  #reachable(): void {
+    if (!this.#lost) return;
+    this.#lost = undefined;
+    this.#recovered++;
+    this.logger.warn(
+      { database: this.where, reconnected: this.#recovered },
+      'database server reachable again',
+    );
+  }
+
+  /** While unavailable, health checks ask the server (one at a time), so health recovers without traffic. */
+  #probe(): void {
+    if (this.#probing || this.#closed) return;
+    this.#probing = this.sql
+      .unsafe('SELECT 1')
+      .then(
+        () => this.#reachable(),
+        () => undefined,
+      )
+      .finally(() => (this.#probing = undefined));
+  }
+}

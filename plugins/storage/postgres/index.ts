@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { defineStorage, type Storage } from '../../../kit/index.js';
+import { Database } from './database.js';
+import { migrate, recordedVersion } from './migrate.js';
+import { migrations } from './migrations/index.js';
+import { accountReaders, accountWriters } from './repositories/accounts.js';
+import { dimensionReaders, dimensionWriters } from './repositories/dimensions.js';
+import { metaReader, metaWriter } from './repositories/meta.js';
+import { metricReaders, metricWriters } from './repositories/metrics.js';
+import { scoped } from './scope.js';
+import type { Connection } from './sql.js';
+
+const optionsSchema = z.strictObject({
+  url: z.string().regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// or postgresql:// URL' }),
+  /** Connections of this process's pool at most (the server's max_connections is shared by every process). */
+  max_connections: z.number().int().min(1).max(1000).default(10),
+  /** Seconds to wait for a new connection before a call fails with 503. */
+  connect_timeout_seconds: z.number().int().min(1).max(600).default(10),
+});
+
+export type PostgresOptions = z.input<typeof optionsSchema>;
+
+function writeRepositories(connection: Connection) {
+  return {
+    meta: metaWriter(connection),
+    ...accountWriters(connection),
+    ...dimensionWriters(connection),
+    ...metricWriters(connection),
+  };
+}
+
+function readRepositories(connection: Connection) {
+  return {
+    meta: metaReader(connection),
+    ...accountReaders(connection),
+    ...dimensionReaders(connection),
+    ...metricReaders(connection),
+  };
+}
+
+/** Runs `fn` on repositories that refuse every call once it has returned. */
+async function within<R extends object, T>(
+  repos: R,
+  kind: 'transaction' | 'read',
+  fn: (repos: R) => Promise<T>,
+) {
+  const scope = scoped(repos, kind);
+  try {
+    return await fn(scope.repos);
+  } finally {
+    scope.end();
+  }
+}
+
+/**
+ * PostgreSQL, selected by `database.url: postgres://...`: several API processes share one database. Writers of
+ * every process run concurrently (SERIALIZABLE transactions, run again on conflict), so `singleWriter` is false.
+ */
+export const postgresStorage = defineStorage<PostgresOptions>({
+  id: 'postgres',
+  aliases: ['postgresql'],
+  description: 'PostgreSQL server shared by any number of API processes (database.url: postgres://...)',
+  capabilities: { singleWriter: false, columnarReads: true },
+  schemes: ['postgres', 'postgresql'],
+  async open(options, { logger }): Promise<Storage> {
+    const parsed = optionsSchema.parse(options);
+    const database = await Database.open(
+      {
+        url: parsed.url,
+        maxConnections: parsed.max_connections,
+        connectTimeoutSeconds: parsed.connect_timeout_seconds,
+      },
+      logger.child({ plugin: 'postgres' }),
+    );
+    const log = logger.child({ plugin: 'postgres', database: database.where });
+    let appliedMigrations;
+    try {
+      appliedMigrations = await migrate(database.sql, migrations, database.where);
+    } catch (error) {
+      await database.close();
+      throw error;
+    }
+    for (const migration of appliedMigrations)
+      log.info({ migration: migration.version, migration_name: migration.name }, 'migration applied');
+    return {
+      capabilities: this.capabilities,
+      appliedMigrations,
+      schemaVersion: () => database.run(recordedVersion),
+      transaction: (fn) =>
+        database.transaction((connection) => within(writeRepositories(connection), 'transaction', fn)),
+      read: (fn) => database.read((connection) => within(readRepositories(connection), 'read', fn)),
+      health: () => database.health(),
+      close: () => database.close(),
+    };
+  },
+});
+
+export default postgresStorage;

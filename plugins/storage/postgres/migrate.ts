@@ -1,0 +1,85 @@
+import { StorageError, type AppliedMigration } from '../../../kit/index.js';
+import type { Sql } from 'postgres';
+import type { Connection } from './sql.js';
+
+/** One forward-only schema change. Its statements run in one transaction with its bookkeeping row. */
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly statements: readonly string[];
+}
+
+/** The advisory lock every process takes to migrate: N processes starting at once migrate once. */
+const MIGRATION_LOCK = 0x62656e63; // 'benc'
+
+/**
+ * Applies every migration newer than the database's recorded version, each in its own transaction, and records
+ * it in `schema_migration`, holding an advisory lock meanwhile: a process that starts while another migrates
+ * waits, then finds the schema current. A database written by a newer Benchtrack is refused.
+ */
+export async function migrate(
+  sql: Sql,
+  migrations: readonly Migration[],
+  where: string,
+): Promise<AppliedMigration[]> {
+  const connection = await sql.reserve();
+  try {
+    await connection.unsafe('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    try {
+      return await migrateLocked(connection, migrations, where);
+    } finally {
+      await connection.unsafe('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    }
+  } finally {
+    connection.release();
+  }
+}
+
+async function migrateLocked(
+  connection: Connection,
+  migrations: readonly Migration[],
+  where: string,
+): Promise<AppliedMigration[]> {
+  await connection.unsafe(`SET client_min_messages = warning;
+    CREATE TABLE IF NOT EXISTS schema_migration (
+      version INTEGER PRIMARY KEY,
+      name TEXT NOT NULL,
+      applied_at TIMESTAMPTZ NOT NULL
+    )`);
+  const current = await recordedVersion(connection);
+  const latest = migrations.at(-1)?.version ?? 0;
+  if (current > latest) {
+    throw new StorageError(
+      `database ${where} has schema version ${current}, newer than this Benchtrack knows (${latest}); upgrade Benchtrack or restore a backup taken before the upgrade`,
+    );
+  }
+  const applied: AppliedMigration[] = [];
+  for (const migration of migrations) {
+    if (migration.version <= current) continue;
+    try {
+      // one round trip for the whole migration (the simple protocol runs many statements in one message)
+      await connection.unsafe(['BEGIN', ...migration.statements].join(';\n'));
+      await connection.unsafe('INSERT INTO schema_migration VALUES ($1, $2, now())', [
+        migration.version,
+        migration.name,
+      ]);
+      await connection.unsafe('COMMIT');
+    } catch (error) {
+      await connection.unsafe('ROLLBACK').catch(() => undefined);
+      throw new StorageError(
+        `migration ${migration.version} (${migration.name}) failed on ${where}: ${(error as Error).message}; the database was left at version ${applied.at(-1)?.version ?? current}`,
+        {},
+        { cause: error },
+      );
+    }
+    applied.push({ version: migration.version, name: migration.name });
+  }
+  return applied;
+}
+
+export async function recordedVersion(connection: Connection): Promise<number> {
+  const [row] = await connection.unsafe(
+    'SELECT coalesce(max(version), 0)::int AS version FROM schema_migration',
+  );
+  return Number(row?.version ?? 0);
+}

@@ -1,0 +1,122 @@
+import type { PerfColumns, PerfRequest } from '../../../../kit/index.js';
+import { query, queryValues, type Connection } from '../sql.js';
+
+/** The permutations, numbered from 0 in request order. */
+const PERM = `perm AS (SELECT series_id, head_id, (pos - 1)::int AS pos
+  FROM unnest($series::int[], $heads::int[]) WITH ORDINALITY AS p(series_id, head_id, pos))`;
+
+/** Metrics of the permutations within the time range: one index range scan of metric per series. */
+const POINTS = `FROM perm
+  JOIN metric m ON m.series_id = perm.series_id
+    AND m.start_time >= to_timestamp($start::float8 / 1000) AND m.end_time <= to_timestamp($end::float8 / 1000)
+  JOIN head_version hv ON hv.version_id = m.version_id AND hv.head_id = perm.head_id`;
+
+const ms = (column: string) => `(extract(epoch FROM ${column}) * 1000)::float8`;
+
+/** Every permutation in one statement, joined to the few small tables the points show. */
+const PERF_SQL = `WITH ${PERM}
+  SELECT perm.pos, r.uuid::text, m.iteration, ${ms('m.start_time')}, ${ms('m.end_time')}, v.number, v.hash,
+    m.uuid::text, m.value, m.lower_value, m.upper_value, m.threshold_id, m.model_id, m.baseline, m.lower_limit,
+    m.upper_limit, a.uuid::text, a.boundary_limit, a.status, ${ms('a.modified')}
+  ${POINTS}
+  JOIN version v ON v.id = m.version_id
+  JOIN report r ON r.id = m.report_id
+  LEFT JOIN alert a ON a.metric_id = m.id
+  ORDER BY perm.pos, v.number, m.start_time, m.iteration
+  LIMIT $limit::bigint`;
+
+const FAR_PAST = -62_135_596_800_000; // 0001-01-01
+const FAR_FUTURE = 253_402_300_799_000; // 9999-12-31
+
+function perfParams(request: PerfRequest) {
+  return {
+    limit: request.limit ?? Number.MAX_SAFE_INTEGER,
+    series: request.series,
+    heads: request.heads,
+    start: request.start ?? FAR_PAST,
+    end: request.end ?? FAR_FUTURE,
+  };
+}
+
+function empty(count: number) {
+  const nan = () => new Float64Array(count).fill(Number.NaN);
+  const strings = () => new Array<string | null>(count).fill(null);
+  return {
+    count,
+    permutation: new Int32Array(count),
+    report: new Uint32Array(4 * count),
+    iteration: new Int32Array(count),
+    start: nan(),
+    end: nan(),
+    version: new Int32Array(count),
+    hash: strings(),
+    uuid: new Uint32Array(4 * count),
+    value: nan(),
+    lower: nan(),
+    upper: nan(),
+    threshold: new Int32Array(count),
+    model: new Int32Array(count),
+    baseline: nan(),
+    lowerLimit: nan(),
+    upperLimit: nan(),
+    alert: strings(),
+    alertLimit: strings(),
+    alertStatus: strings(),
+    alertModified: nan(),
+  };
+}
+
+/** A UUID's text as four 32-bit words, word k of point i at `k * count + i` (the layout of PerfColumns). */
+function putUuid(words: Uint32Array, count: number, i: number, text: string): void {
+  const hex = text.replaceAll('-', '');
+  for (let k = 0; k < 4; k++) words[k * count + i] = Number.parseInt(hex.slice(8 * k, 8 * k + 8), 16);
+}
+
+const num = (value: unknown, absent: number) => (value === null ? absent : (value as number));
+
+export async function perf(connection: Connection, request: PerfRequest): Promise<PerfColumns> {
+  if (request.series.length === 0) return empty(0);
+  const rows = await queryValues(connection, PERF_SQL, perfParams(request));
+  const out = empty(rows.length);
+  const { count } = out;
+  rows.forEach((row, i) => {
+    out.permutation[i] = row[0] as number;
+    putUuid(out.report, count, i, row[1] as string);
+    out.iteration[i] = row[2] as number;
+    out.start[i] = row[3] as number;
+    out.end[i] = row[4] as number;
+    out.version[i] = row[5] as number;
+    out.hash[i] = row[6] as string | null;
+    putUuid(out.uuid, count, i, row[7] as string);
+    out.value[i] = row[8] as number;
+    out.lower[i] = num(row[9], Number.NaN);
+    out.upper[i] = num(row[10], Number.NaN);
+    out.threshold[i] = num(row[11], 0);
+    out.model[i] = num(row[12], 0);
+    out.baseline[i] = num(row[13], Number.NaN);
+    out.lowerLimit[i] = num(row[14], Number.NaN);
+    out.upperLimit[i] = num(row[15], Number.NaN);
+    out.alert[i] = row[16] as string | null;
+    out.alertLimit[i] = row[17] as string | null;
+    out.alertStatus[i] = row[18] as string | null;
+    out.alertModified[i] = num(row[19], Number.NaN);
+  });
+  return out;
+}
+
+/**
+ * Count, newest metric id, newest report id and newest alert change of what the perf query would return: a cheap
+ * fingerprint that changes whenever the answer does (ids come from sequences and are never reused).
+ */
+export async function perfFingerprint(connection: Connection, request: PerfRequest): Promise<string> {
+  if (request.series.length === 0) return 'empty';
+  const [row] = await query<{ n: bigint; newest: bigint | null; report: number | null; alerts: Date | null }>(
+    connection,
+    `WITH ${PERM}
+     SELECT count(*) AS n, max(m.id) AS newest, max(m.report_id) AS report, max(a.modified) AS alerts
+     ${POINTS}
+     LEFT JOIN alert a ON a.metric_id = m.id`,
+    perfParams(request),
+  );
+  return `${row?.n ?? 0}:${row?.newest ?? 0}:${row?.report ?? 0}:${row?.alerts?.getTime() ?? 0}`;
+}

@@ -9,6 +9,7 @@ import { metaReader, metaWriter } from './repositories/meta.js';
 import { metricReaders, metricWriters } from './repositories/metrics.js';
 import { scoped } from './scope.js';
 import type { Connection } from './sql.js';
+import { postgresTransfer } from './transfer.js';
 
 const optionsSchema = z.strictObject({
   url: z.string().regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// or postgresql:// URL' }),
@@ -85,6 +86,7 @@ export const postgresStorage = defineStorage<PostgresOptions>({
     return {
       capabilities: this.capabilities,
       appliedMigrations,
+      transfer: postgresTransfer(database),
       schemaVersion: () => database.run(recordedVersion),
       transaction: (fn) =>
         database.transaction((connection) => within(writeRepositories(connection), 'transaction', fn)),

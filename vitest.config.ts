@@ -38,7 +38,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'e2e',
-          include: ['test/{cli,browser,examples}/**/*.test.ts'],
+          include: ['test/{cli,browser,examples,scale}/**/*.test.ts'],
           globalSetup: ['test/helpers/build-dist.ts'],
         },
       },

@@ -264,7 +264,8 @@ const DATABASE_URL = /^([a-z][a-z0-9+.-]*):\/\/[^\s]+$/i;
 const databaseUrl = z
   .string({ error: 'must be a string' })
   .regex(DATABASE_URL, {
-    error: 'must be a URL such as postgres://user:password@host:5432/benchtrack (its scheme names the engine)',
+    error:
+      'must be a URL such as postgres://user:password@host:5432/benchtrack (its scheme names the engine)',
   })
   .refine((url) => !/^file:/i.test(url), {
     error: 'must name a database server; the embedded database is database.file (a path)',
@@ -278,9 +279,18 @@ const databaseSchema = z
   .strictObject({
     file: z.string().min(1, { error: 'must not be empty' }).optional(),
     url: databaseUrl.optional(),
+    /** Read-only URLs of streaming replicas of database.url's database, for perf queries and lists. */
+    replicas: z.array(databaseUrl).max(16, { error: 'must list at most 16 replicas' }).optional(),
     data_store: dataStoreSchema.optional(),
   })
   .superRefine((database, ctx) => {
+    if (database.replicas !== undefined && database.url === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['replicas'],
+        message:
+          'needs database.url: read replicas are copies of a database server (the embedded database.file has none); set database.url or remove database.replicas',
+      });
     if (database.file !== undefined && database.url !== undefined)
       ctx.addIssue({
         code: 'custom',

@@ -8,7 +8,8 @@ export const FILE_SCHEME = 'file';
 /** The storage engine a configuration selects, and the options to open it with. */
 export interface StorageChoice {
   readonly plugin: StoragePlugin;
-  readonly options: { readonly url: string } | { readonly file: string };
+  readonly options:
+    { readonly url: string; readonly replicas?: readonly string[] } | { readonly file: string };
 }
 
 /**
@@ -18,7 +19,11 @@ export interface StorageChoice {
  */
 export function chooseStorage(
   registry: PluginRegistry,
-  database: { readonly file: string; readonly url?: string | undefined },
+  database: {
+    readonly file: string;
+    readonly url?: string | undefined;
+    readonly replicas?: readonly string[] | undefined;
+  },
 ): StorageChoice {
   const { url } = database;
   const scheme = url === undefined ? FILE_SCHEME : url.slice(0, url.indexOf(':')).toLowerCase();
@@ -32,5 +37,9 @@ export function chooseStorage(
       },
     ]);
   }
-  return { plugin: found.plugin, options: url === undefined ? { file: database.file } : { url } };
+  if (url === undefined) return { plugin: found.plugin, options: { file: database.file } };
+  return {
+    plugin: found.plugin,
+    options: database.replicas ? { url, replicas: database.replicas } : { url },
+  };
 }

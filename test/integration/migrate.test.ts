@@ -103,39 +103,44 @@ async function expectSameAnswers(location: string) {
 
 describe('benchtrack-api migrate', () => {
   // embedded: DuckDB -> DuckDB; integration-postgres: DuckDB -> PostgreSQL -> DuckDB
-  it('copies every table with ids preserved, and the copy answers as the original', async () => {
-    const original = await counts(source);
-    expect(original.metric).toBeGreaterThan(0);
-    expect(original.alert).toBe(1);
-    const hops = [await emptyDatabase('copy'), ...(onPostgres ? [join(dir, 'back.db')] : [])];
-    let from = source;
-    for (const to of hops) {
-      expect(await migrate('--from', from, '--to', to)).toEqual(original);
-      expect(await counts(to)).toEqual(original);
-      await expectSameAnswers(to);
-      from = to;
-    }
-
-    // id generators continue after the copied ids: new rows of every kind go in, on every engine
-    for (const location of hops) {
-      const t = await createTestApp({
-        database: location.includes('://') ? { url: location } : { file: location },
-      });
-      try {
-        const api = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-        await submitRun(api, admin.token, {
-          project: 'moved',
-          branch: 'after-move',
-          testbed: 'new-testbed',
-          start: new Date(),
-          results: { compile: { latency: { value: 5 } } },
-        });
-        expect((await countsOf(t.storage)).report).toBe((original.report as number) + 1);
-      } finally {
-        await t.close();
+  // three copies and an app over each: about 15 s alone, twice that on a busy machine
+  it(
+    'copies every table with ids preserved, and the copy answers as the original',
+    { timeout: 120_000 },
+    async () => {
+      const original = await counts(source);
+      expect(original.metric).toBeGreaterThan(0);
+      expect(original.alert).toBe(1);
+      const hops = [await emptyDatabase('copy'), ...(onPostgres ? [join(dir, 'back.db')] : [])];
+      let from = source;
+      for (const to of hops) {
+        expect(await migrate('--from', from, '--to', to)).toEqual(original);
+        expect(await counts(to)).toEqual(original);
+        await expectSameAnswers(to);
+        from = to;
       }
-    }
-  });
+
+      // id generators continue after the copied ids: new rows of every kind go in, on every engine
+      for (const location of hops) {
+        const t = await createTestApp({
+          database: location.includes('://') ? { url: location } : { file: location },
+        });
+        try {
+          const api = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+          await submitRun(api, admin.token, {
+            project: 'moved',
+            branch: 'after-move',
+            testbed: 'new-testbed',
+            start: new Date(),
+            results: { compile: { latency: { value: 5 } } },
+          });
+          expect((await countsOf(t.storage)).report).toBe((original.report as number) + 1);
+        } finally {
+          await t.close();
+        }
+      }
+    },
+  );
 
   it('refuses a target that holds data, and leaves it as it was', async () => {
     const target = await emptyDatabase('twice');

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import {
   copyDatabase,
@@ -54,7 +55,13 @@ export async function migrateCommand(
   }
   const { to, from } = parsed.values;
   if (to === undefined || to === '') throw new InputError(`--to is required\n${MIGRATE_USAGE}`);
-  const source = await open(from === undefined ? config.database : databaseAt(from));
+  const sourceDatabase = from === undefined ? config.database : databaseAt(from);
+  // opening a file that is not there would create an empty database and copy nothing
+  if (sourceDatabase.url === undefined && !existsSync(sourceDatabase.file))
+    throw new InputError(
+      `the source database file ${sourceDatabase.file} does not exist; name an existing one with --from, or set database.file`,
+    );
+  const source = await open(sourceDatabase);
   try {
     const target = await open(databaseAt(to));
     try {

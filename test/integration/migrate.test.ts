@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -152,6 +152,15 @@ describe('benchtrack-api migrate', () => {
       /is not empty \(table \w+ has \d+ rows\): migrate into a new, empty/,
     );
     expect(await counts(target)).toEqual(first);
+  });
+
+  it('refuses a source file that does not exist, creating nothing', async () => {
+    const missing = join(dir, 'missing.db');
+    const error = await migrate('--from', missing, '--to', join(dir, 'never.db')).catch((e: unknown) => e);
+    expect(errorName(error)).toBe('InputError');
+    expect((error as Error).message).toContain(`the source database file ${missing} does not exist`);
+    expect(existsSync(missing)).toBe(false);
+    expect(existsSync(join(dir, 'never.db'))).toBe(false);
   });
 
   it('names --to when it is missing', async () => {

@@ -1,20 +1,13 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import {
-  copyDatabase,
-  DEFAULT_DATABASE_FILE,
-  InputError,
-  type Config,
-  type CopyProgress,
-  type Storage,
-} from '../core/index.js';
+import { copyDatabase, InputError, type Config, type CopyProgress, type Storage } from '../core/index.js';
 
 export const MIGRATE_USAGE =
   'usage: benchtrack-api migrate --to <postgres://... URL | database file> [--from <URL | database file>]';
 
 /** Where a database is: a URL (`postgres://...`) or the path of an embedded database file. */
 export function databaseAt(location: string): Config['database'] {
-  return location.includes('://') ? { url: location, file: DEFAULT_DATABASE_FILE } : { file: location };
+  return location.includes('://') ? { url: location } : { file: location };
 }
 
 /** A progress line per table on stderr: rewritten in place on a terminal, one line per tenth otherwise. */
@@ -57,7 +50,7 @@ export async function migrateCommand(
   if (to === undefined || to === '') throw new InputError(`--to is required\n${MIGRATE_USAGE}`);
   const sourceDatabase = from === undefined ? config.database : databaseAt(from);
   // opening a file that is not there would create an empty database and copy nothing
-  if (sourceDatabase.url === undefined && !existsSync(sourceDatabase.file))
+  if (sourceDatabase.file !== undefined && !existsSync(sourceDatabase.file))
     throw new InputError(
       `the source database file ${sourceDatabase.file} does not exist; name an existing one with --from, or set database.file`,
     );

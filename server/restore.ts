@@ -25,6 +25,10 @@ export async function restoreCommand(
   }
   const [source, ...extra] = parsed.positionals;
   if (source === undefined || extra.length > 0) throw new InputError(RESTORE_USAGE);
+  if (config.database.file === undefined)
+    throw new InputError(
+      "restore rebuilds the embedded database of database.file; this configuration names a database server (database.url): restore it with the server's own tools",
+    );
   const result = await restoreDatabase({
     source,
     target: config.database.file,

@@ -34,7 +34,8 @@ export interface BackupResult {
 }
 
 export interface BackupSettings {
-  readonly databaseFile: string;
+  /** The embedded database's file (backups are written beside it); absent when the database is a server. */
+  readonly databaseFile: string | undefined;
   readonly dataStore: DataStoreConfig | undefined;
 }
 
@@ -53,7 +54,10 @@ export class Backups {
 
   async create(options: BackupOptions, settings: BackupSettings): Promise<BackupResult> {
     const { backup } = this.storage;
-    if (!backup) throw new InputError('this storage engine cannot make backups');
+    if (!backup || settings.databaseFile === undefined)
+      throw new InputError(
+        'this storage engine cannot make backups: back the database server up with its own tools (pg_dump, base backups)',
+      );
     if (options.remove && !options.dataStore)
       throw new InputError('remove: deletes the local copy after a push, so it needs data_store as well');
     if (options.dataStore && !settings.dataStore)
@@ -63,7 +67,10 @@ export class Backups {
     if (this.#running) throw new ConflictError('a backup is already running; wait for it to finish');
     this.#running = true;
     try {
-      return await this.#create(options, settings, (file) => backup.call(this.storage, file));
+      const { databaseFile, dataStore } = settings;
+      return await this.#create(options, { databaseFile, dataStore }, (file) =>
+        backup.call(this.storage, file),
+      );
     } finally {
       this.#running = false;
     }
@@ -71,7 +78,7 @@ export class Backups {
 
   async #create(
     options: BackupOptions,
-    settings: BackupSettings,
+    settings: BackupSettings & { databaseFile: string },
     snapshot: (file: string) => Promise<void>,
   ): Promise<BackupResult> {
     const started = performance.now();

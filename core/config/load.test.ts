@@ -375,3 +375,38 @@ describe('database.data_store.access_point', () => {
     ]);
   });
 });
+
+describe('database.url', () => {
+  const url = 'postgres://bench:pa%3As%40word-0001@db.example:5432/benchtrack';
+  it('selects a database server, and no embedded file then', () => {
+    const { config } = parseConfigDocument({ database: { url } }, source);
+    expect(config.database).toEqual({ url });
+  });
+
+  it('is absent when only database.file is given', () => {
+    const { config } = parseConfigDocument({ database: { file: '/data/b.db' } }, source);
+    expect(config.database).toEqual({ file: '/data/b.db' });
+  });
+
+  it.each([
+    [{ url, file: '/data/b.db' }, 'database.url: cannot be given with database.file'],
+    [{ url: 'db.example:5432/benchtrack' }, 'database.url: must be a URL such as postgres://'],
+    [
+      { url: 'file:///data/b.db' },
+      'database.url: must name a database server; the embedded database is database.file',
+    ],
+    [{ url: 42 }, 'database.url: must be a string'],
+  ])('rejects %j', (database, expected) => {
+    const lines = issues(() => parseConfigDocument({ database }, source));
+    expect(
+      lines.some((line) => line.includes(expected)),
+      lines.join('\n'),
+    ).toBe(true);
+  });
+
+  it('shows the URL without its password, and gives the password (encoded and decoded) to the log scrubber', () => {
+    const { config } = parseConfigDocument({ database: { url } }, source);
+    expect(redactConfig(config).database.url).toBe(`postgres://bench:${REDACTED}@db.example:5432/benchtrack`);
+    expect(secretValues(config)).toEqual(expect.arrayContaining(['pa%3As%40word-0001', 'pa:s@word-0001']));
+  });
+});

@@ -299,7 +299,10 @@ const databaseSchema = z
           'cannot be given with database.file: database.url selects a database server, database.file the embedded database; keep one of them',
       });
   })
-  .transform(({ file, ...database }) => ({ ...database, file: file ?? DEFAULT_DATABASE_FILE }))
+  // the embedded file's default only when no server is named: the configuration then says one place for the data
+  .transform((database) =>
+    database.url === undefined ? { ...database, file: database.file ?? DEFAULT_DATABASE_FILE } : database,
+  )
   .prefault({});
 
 const smtpSchema = z.strictObject({

@@ -7,7 +7,8 @@ import { redactUrl } from './redact.js';
 import type { Config } from './schema.js';
 
 /** The database a configuration opens, as a message shows it (a URL without its password). */
-const databaseOf = (config: Config) => (config.database.url ? redactUrl(config.database.url) : config.database.file);
+const databaseOf = (config: Config) =>
+  config.database.url ? redactUrl(config.database.url) : config.database.file;
 
 /** Keys a runtime update may leave out of the document only when the caller confirms it (`?confirm=`). */
 export const DROPPABLE_KEYS = ['security.secret_key', 'database'] as const;

@@ -20,12 +20,12 @@ export interface StorageChoice {
 export function chooseStorage(
   registry: PluginRegistry,
   database: {
-    readonly file: string;
+    readonly file?: string | undefined;
     readonly url?: string | undefined;
     readonly replicas?: readonly string[] | undefined;
   },
 ): StorageChoice {
-  const { url } = database;
+  const { url, file = '' } = database;
   const scheme = url === undefined ? FILE_SCHEME : url.slice(0, url.indexOf(':')).toLowerCase();
   const found = registry.storageFor(scheme);
   if (!found) {
@@ -37,7 +37,7 @@ export function chooseStorage(
       },
     ]);
   }
-  if (url === undefined) return { plugin: found.plugin, options: { file: database.file } };
+  if (url === undefined) return { plugin: found.plugin, options: { file } };
   return {
     plugin: found.plugin,
     options: database.replicas ? { url, replicas: database.replicas } : { url },

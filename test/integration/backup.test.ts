@@ -48,7 +48,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
   await s3?.close();
-  rmSync(dirname(t.config.database.file), { recursive: true, force: true });
+  rmSync(dirname(t.config.database.file!), { recursive: true, force: true });
 });
 
 const backup = (payload: unknown, session = admin) =>
@@ -58,7 +58,8 @@ const backup = (payload: unknown, session = admin) =>
     headers: bearer(session.token),
     payload: payload as object,
   });
-const backupFiles = () => readdirSync(dirname(t.config.database.file)).filter((f) => f.startsWith('backup-'));
+const backupFiles = () =>
+  readdirSync(dirname(t.config.database.file!)).filter((f) => f.startsWith('backup-'));
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
 /** `benchtrack-api restore ...` as a process, configured to rebuild `target`. */
@@ -140,7 +141,7 @@ describe.skipIf(onPostgres)('POST /v0/server/backup', () => {
     expect(made).toMatchObject({
       compressed: false,
       pushed_to: null,
-      file: join(dirname(t.config.database.file), made.name),
+      file: join(dirname(t.config.database.file!), made.name),
     });
     expect(statSync(made.file).size).toBe(made.size);
     expect(sha256(made.file)).toBe(made.sha256);
@@ -172,7 +173,7 @@ describe.skipIf(onPostgres)('POST /v0/server/backup', () => {
       file: null,
       pushed_to: `s3://backups/nightly/${made.name}`,
     });
-    expect(existsSync(join(dirname(t.config.database.file), made.name))).toBe(false);
+    expect(existsSync(join(dirname(t.config.database.file!), made.name))).toBe(false);
     const object = join(s3.directory, 'backups', 'nightly', `${made.name}._S3rver_object`);
     const stored = readFileSync(object);
     expect(createHash('sha256').update(stored).digest('hex')).toBe(made.sha256);
@@ -202,7 +203,7 @@ describe.skipIf(onPostgres)('POST /v0/server/backup', () => {
   it('refuses to restore over a database a running server holds, even with --force', async () => {
     const response = await backup({});
     const made = response.json();
-    const result = await restore(t.config.database.file, [made.file, '--force']);
+    const result = await restore(t.config.database.file!, [made.file, '--force']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('in use by another process');
   });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFIG_ENV, createLogger, parseConfigDocument, REDACTED } from '../../core/index.js';
 import { bearer, lastLinkTo, signUp, type Session } from '../helpers/accounts.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { PG_PASSWORD, startPostgres, type LocalPostgres } from '../helpers/postgres.js';
 
 // Secrets in logs: redacted where they stand as a whole token or under a secret's key, and nowhere else (a
 // short secret must not turn every matching letter of every line into ************). Secrets too short to be
@@ -175,5 +176,53 @@ describe('a running server', () => {
     t.logger.warn(`relay refused the login for u with ${secret}`);
     expect(t.logText()).not.toContain(secret);
     expect(t.logText()).toContain(`relay refused the login for u with ${REDACTED}`);
+  });
+});
+
+describe('a running server on PostgreSQL', () => {
+  let cluster: LocalPostgres;
+  let t: TestApp;
+  let admin: Session;
+  let configPath: string;
+  let url: string;
+  const savedEnv = process.env[CONFIG_ENV];
+  beforeAll(async () => {
+    cluster = await startPostgres();
+    url = await cluster.createDatabase('redaction');
+    configPath = join(mkdtempSync(join(tmpdir(), 'benchtrack-config-')), 'benchtrack.json');
+    t = await createTestApp({ database: { url } }, { configPath });
+    admin = await signUp(t, 'Admin User', 'admin@example.com');
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+    await cluster?.stop();
+    if (savedEnv === undefined) delete process.env[CONFIG_ENV];
+    else process.env[CONFIG_ENV] = savedEnv;
+  }, 120_000);
+  const getConfig = async () =>
+    (await t.app.inject({ method: 'GET', url: '/v0/server/config', headers: bearer(admin.token) })).json();
+
+  it('shows database.url with its password redacted, host, port and database intact', async () => {
+    const shown = (await getConfig()).database.url as string;
+    expect(shown).toBe(url.replace(`:${PG_PASSWORD}@`, `:${REDACTED}@`));
+    expect(shown).not.toContain(PG_PASSWORD);
+  });
+
+  it('redacts the password wherever a log line quotes the URL', () => {
+    t.logger.error({ detail: `connecting to ${url}` }, `lost ${url}`);
+    expect(t.logText()).toContain(`:${REDACTED}@127.0.0.1`);
+    expect(t.logText()).not.toContain(PG_PASSWORD);
+  });
+
+  it('keeps the password when PUT /v0/server/config sends the redacted URL back', async () => {
+    const response = await t.app.inject({
+      method: 'PUT',
+      url: '/v0/server/config',
+      headers: bearer(admin.token),
+      payload: await getConfig(),
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(JSON.parse(readFileSync(configPath, 'utf8')).database.url).toBe(url);
+    expect((await getConfig()).database.url).not.toContain(PG_PASSWORD);
   });
 });

@@ -93,7 +93,7 @@ describe('PUT /v0/server/config refuses, and changes nothing', () => {
 
   it('a document without the database path, unless confirmed', async () => {
     const doc = await edited((d) => delete d.database);
-    await refused(doc, 400, ['database.file', t.config.database.file]);
+    await refused(doc, 400, ['database.file', t.config.database.file!]);
   });
 
   it('an unknown confirmation', async () => {

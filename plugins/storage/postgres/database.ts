@@ -78,7 +78,7 @@ export class Database {
     return this.#track(async () => {
       for (let attempt = 1; ; attempt++) {
         try {
-          return (await this.sql.begin('isolation level serializable', fn)) as T;
+          return await this.#begin('isolation level serializable', fn);
         } catch (error) {
           if (attempt >= MAX_ATTEMPTS || !retryable(error)) throw error;
           await sleep(Math.random() * Math.min(2 ** attempt, 100));
@@ -89,9 +89,27 @@ export class Database {
 
   /** Runs `fn` in a read-only transaction: one snapshot for all it reads, concurrent with everything. */
   read<T>(fn: (connection: Connection) => Promise<T>): Promise<T> {
-    return this.#track(
-      async () => (await this.sql.begin('isolation level repeatable read read only', fn)) as T,
-    );
+    return this.#track(() => this.#begin('isolation level repeatable read read only', fn));
+  }
+
+  /**
+   * BEGIN, `fn`, COMMIT on one connection of the pool. A pooled connection the server dropped while it was idle
+   * (server restarted, backend terminated) fails at BEGIN: that attempt runs again once, on a new connection,
+   * since nothing of it ran. A connection lost once `fn` has begun fails the call (503): the server rolled the
+   * transaction back.
+   */
+  async #begin<T>(options: string, fn: (connection: Connection) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      let began = false;
+      try {
+        return (await this.sql.begin(options, (tx) => {
+          began = true;
+          return fn(tx);
+        })) as T;
+      } catch (error) {
+        if (began || attempt > 1 || !connectionLost(error)) throw error;
+      }
+    }
   }
 
   /** Runs `fn` on the pool outside any transaction (bookkeeping reads). */

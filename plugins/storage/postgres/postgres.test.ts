@@ -1,15 +1,18 @@
-import { afterAll, beforeAll } from 'vitest';
-import { createLogger } from '../../../core/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger, type Storage } from '../../../core/index.js';
 import { describeStorageContract } from '../../../kit/testing.js';
+import { at, insertReport, insertTestbed, insertWorld, uuid } from '../../../kit/testing/storage/fixtures.js';
 import { startPostgres, type LocalPostgres } from '../../../test/helpers/postgres.js';
 import { postgresStorage } from './index.js';
+import { HISTORY_SQL } from './repositories/history.js';
+import { PERF_SQL } from './repositories/perf.js';
 
-const logger = createLogger({ name: 'test', log: { mode: 'stderr_terminal', level: 'error' } });
+const logger = createLogger({ name: 'test', log: { mode: 'stderr_terminal', level: 'critical' } });
 let cluster: LocalPostgres;
 beforeAll(async () => {
   cluster = await startPostgres();
-}, 60_000);
-afterAll(() => cluster?.stop());
+}, 120_000);
+afterAll(() => cluster?.stop(), 120_000);
 let counter = 0;
 
 describeStorageContract('postgres', () => {
@@ -19,4 +22,181 @@ describeStorageContract('postgres', () => {
     reopen: async () => postgresStorage.open({ url: await url }, { logger }),
     cleanup: async () => undefined,
   };
+});
+
+/** `n` storages on one new database, as `n` API processes would have (each its own pool). */
+async function processes(n: number): Promise<{ name: string; storages: Storage[] }> {
+  const name = `processes_${counter++}`;
+  const url = await cluster.createDatabase(name);
+  const storages = await Promise.all(
+    Array.from({ length: n }, () => postgresStorage.open({ url }, { logger })),
+  );
+  return { name, storages };
+}
+
+const closeAll = (storages: readonly Storage[]) => Promise.all(storages.map((s) => s.close()));
+
+describe('postgres: several processes on one database', () => {
+  it('migrates once when processes start at once', async () => {
+    const { storages } = await processes(4);
+    try {
+      expect(storages.filter((s) => s.appliedMigrations.length > 0)).toHaveLength(1);
+      for (const storage of storages) expect(await storage.schemaVersion()).toBe(2);
+    } finally {
+      await closeAll(storages);
+    }
+  });
+
+  it('numbers versions of one head uniquely, creates a dimension and series once, stores an idempotent report once', async () => {
+    const { storages } = await processes(2);
+    const [a, b] = storages as [Storage, Storage];
+    try {
+      const world = await a.transaction((tx) => insertWorld(tx));
+      const key = uuid();
+      // what ingest does per report: the next version of the head, the testbed by name (created when missing), the
+      // series, and the report unless its idempotency key is known
+      const ingest = (storage: Storage, i: number) =>
+        storage.transaction(async (tx) => {
+          const number = ((await tx.heads.latestVersion(world.head.id))?.number ?? 0) + 1;
+          const version = await tx.versions.insert({
+            uuid: uuid(),
+            project_id: world.project.id,
+            number,
+            hash: `hash-${i}`,
+            created: at(i),
+          });
+          await tx.headVersions.link(world.head.id, [version.id]);
+          const [found] = await tx.named.findMany('testbed', world.project.id, ['ci-runner']);
+          const testbed = found ?? (await insertTestbed(tx, world.project.id, 'ci-runner'));
+          const [series] = await tx.named.ensureSeries(world.project.id, testbed.id, [
+            [world.benchmarks[0]!.id, world.measure.id],
+          ]);
+          const idempotencyKey = i % 2 === 0 ? key : null;
+          if (
+            idempotencyKey &&
+            (await tx.reports.find({ project_id: world.project.id, idempotency_key: key }))
+          )
+            return;
+          await insertReport(tx, world, {
+            version,
+            testbed,
+            minute: i,
+            idempotencyKey,
+            points: [{ series: series!, value: i }],
+          });
+        });
+      await Promise.all(Array.from({ length: 24 }, (_, i) => ingest(i % 2 === 0 ? a : b, i)));
+      const stored = await b.read(async (r) => ({
+        versions: (await r.versions.all({ project_id: world.project.id })).map((v) => v.number),
+        testbeds: await r.testbeds.count({ project_id: world.project.id, name: 'ci-runner' }),
+        series: await r.series.count({ project_id: world.project.id }),
+        keyed: await r.reports.count({ project_id: world.project.id, idempotency_key: key }),
+        reports: await r.reports.count({ project_id: world.project.id }),
+      }));
+      expect(stored.versions.sort((x, y) => x - y)).toEqual(Array.from({ length: 24 }, (_, k) => k + 1));
+      expect(stored.testbeds).toBe(1);
+      expect(stored.series).toBe(3); // the world's two, and one on ci-runner
+      expect(stored.keyed).toBe(1);
+      expect(stored.reports).toBe(13); // 12 without a key, one with it
+    } finally {
+      await closeAll(storages);
+    }
+  });
+});
+
+describe('postgres: connection lost', () => {
+  it('fails the transaction with 503 and Retry-After, rolls it back, and reconnects by itself', async () => {
+    const { name, storages } = await processes(1);
+    const [storage] = storages as [Storage];
+    try {
+      let resume!: () => void;
+      const paused = new Promise<void>((resolve) => (resume = resolve));
+      let wrote!: () => void;
+      const written = new Promise<void>((resolve) => (wrote = resolve));
+      const running = storage.transaction(async (tx) => {
+        await tx.meta.set('lost', 'written before the connection was lost');
+        wrote();
+        await paused;
+        await tx.meta.set('after', 'never');
+      });
+      const failure = running.catch((error: unknown) => error);
+      await written;
+      await cluster.sql(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}' AND pid <> pg_backend_pid()`,
+      );
+      resume();
+      const error = (await failure) as Error & { details?: Record<string, unknown> };
+      expect(error.name).toBe('UnavailableError');
+      expect(error.details).toEqual({ retry_after_seconds: 5 });
+      expect(error.message).toContain('the database server cannot be reached');
+      expect(storage.health().status).toBe('unavailable');
+      expect(await storage.read((r) => r.meta.get('lost'))).toBeUndefined();
+      expect(storage.health()).toEqual({ status: 'ok', reopened: 1 });
+      await storage.transaction((tx) => tx.meta.set('lost', 'again'));
+      expect(await storage.read((r) => r.meta.get('lost'))).toBe('again');
+    } finally {
+      await closeAll(storages);
+    }
+  });
+});
+
+describe('postgres: query plans', () => {
+  /** The statement with its parameters written in as literals, for EXPLAIN through psql. */
+  const literal = (sql: string, params: Record<string, string>) =>
+    sql.replace(/\$([a-z_]+)/g, (_match, name: string) => params[name] ?? `$${name}`);
+
+  it('reads history and perf as index range scans of metric per series, never a scan of the table', async () => {
+    const { name, storages } = await processes(1);
+    const [storage] = storages as [Storage];
+    try {
+      const world = await storage.transaction((tx) => insertWorld(tx));
+      const { report, head } = await storage.transaction(async (tx) => {
+        const version = await tx.versions.insert({
+          uuid: uuid(),
+          project_id: world.project.id,
+          number: 1,
+          hash: null,
+          created: at(0),
+        });
+        await tx.headVersions.link(world.head.id, [version.id]);
+        return { ...(await insertReport(tx, world, { version, minute: 0, points: [] })), head: world.head };
+      });
+      // 200,000 metrics over 400 series, then fresh statistics
+      await cluster.sql(
+        `INSERT INTO metric (id, uuid, project_id, report_id, iteration, series_id, head_id, version_id, start_time,
+           end_time, value)
+         SELECT nextval('metric_id_seq'), gen_random_uuid(), ${report.project_id}, ${report.id}, 0, 1000 + i % 400,
+           ${head.id}, ${report.version_id}, now() - i * interval '1 minute', now() - i * interval '1 minute', i
+         FROM generate_series(1, 200000) AS i;
+         ANALYZE`,
+        name,
+      );
+      const plan = (sql: string) => cluster.sql(`EXPLAIN ${sql}`, name);
+      const history = await plan(
+        literal(HISTORY_SQL, {
+          series: `'{1007,1042}'`,
+          n: `'{30,30}'`,
+          since: `'{-Infinity,-Infinity}'`,
+          head: String(head.id),
+        }),
+      );
+      expect(history).toContain('Index Scan Backward using metric_series_time on metric');
+      expect(history).not.toContain('Seq Scan on metric');
+      const perf = await plan(
+        literal(PERF_SQL, {
+          series: `'{1007,1042}'`,
+          heads: `'{${head.id},${head.id}}'`,
+          start: String(Date.now() - 86_400_000),
+          end: String(Date.now()),
+          limit: '1000000',
+        }),
+      );
+      expect(perf).toMatch(
+        /Index Scan using metric_series_time on metric|Bitmap Index Scan on metric_series_time/,
+      );
+      expect(perf).not.toContain('Seq Scan on metric');
+    } finally {
+      await closeAll(storages);
+    }
+  });
 });

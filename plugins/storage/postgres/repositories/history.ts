@@ -10,7 +10,7 @@ export const HISTORY_CAP = 65_536;
  * statement: a lateral subquery per series, each a backward range scan of the metric (series_id, start_time,
  * report_id, iteration) index that stops after n rows on the head.
  */
-const HISTORY_SQL = `SELECT w.pos::int, m.value, m.id
+export const HISTORY_SQL = `SELECT w.pos::int, m.value, m.id
   FROM unnest($series::int[], $n::int[], $since::float8[]) WITH ORDINALITY AS w(series_id, n, since, pos)
   CROSS JOIN LATERAL (
     SELECT m.value, m.id, m.start_time, m.report_id, m.iteration FROM metric m

@@ -14,7 +14,7 @@ const POINTS = `FROM perm
 const ms = (column: string) => `(extract(epoch FROM ${column}) * 1000)::float8`;
 
 /** Every permutation in one statement, joined to the few small tables the points show. */
-const PERF_SQL = `WITH ${PERM}
+export const PERF_SQL = `WITH ${PERM}
   SELECT perm.pos, r.uuid::text, m.iteration, ${ms('m.start_time')}, ${ms('m.end_time')}, v.number, v.hash,
     m.uuid::text, m.value, m.lower_value, m.upper_value, m.threshold_id, m.model_id, m.baseline, m.lower_limit,
     m.upper_limit, a.uuid::text, a.boundary_limit, a.status, ${ms('a.modified')}

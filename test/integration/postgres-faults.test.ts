@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REDACTED } from '../../core/index.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { freePort, PG_PASSWORD, PG_USER, startPostgres, type LocalPostgres } from '../helpers/postgres.js';
+import { runServerProcess } from '../helpers/process.js';
+
+// PostgreSQL that cannot be reached: at start (the process exits 1 naming database.url, never the password), and
+// while the server runs (503 with Retry-After, health says so, the pool reconnects by itself).
+
+let cluster: LocalPostgres;
+beforeAll(async () => {
+  cluster = await startPostgres();
+}, 120_000);
+afterAll(() => cluster?.stop(), 120_000);
+
+const document = (url: string) => ({
+  security: { secret_key: 'test-secret-key-0123456789abcdef' },
+  server: { bind_address: '127.0.0.1:0' },
+  database: { url },
+});
+
+describe('benchtrack-api with PostgreSQL unreachable at start', () => {
+  it.each([
+    ['nothing listens on the port', async () => `127.0.0.1:${await freePort()}/benchtrack`],
+    ['the database does not exist', async () => `127.0.0.1:${cluster.port}/missing`],
+  ])('exits 1 naming database.url, without the password, when %s', async (_case, where) => {
+    const url = `postgres://${PG_USER}:${PG_PASSWORD}@${await where()}`;
+    const result = await runServerProcess({ BENCHTRACK_CONFIG: JSON.stringify(document(url)) });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      'benchtrack-api: cannot connect to the PostgreSQL database of database.url',
+    );
+    expect(result.stderr).toContain(`postgres://${PG_USER}@${url.split('@')[1]}`);
+    expect(result.stderr).toContain('check database.url');
+    expect(result.stdout + result.stderr).not.toContain(PG_PASSWORD);
+    expect(result.stderr).not.toContain('Server listening');
+  });
+});
+
+describe('a running server when PostgreSQL goes away', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(document(await cluster.createDatabase('faults')));
+  }, 120_000);
+  afterAll(() => t?.close(), 120_000);
+  const projects = () => t.app.inject({ method: 'GET', url: '/v0/projects' });
+  const health = () => t.app.inject({ method: 'GET', url: '/v0/server/health' });
+
+  it('serves on new connections after its backends are terminated', async () => {
+    // a few rounds: whether the pool has seen a connection close before reusing it is a race it must not lose
+    for (let round = 0; round < 5; round++) {
+      expect((await projects()).statusCode).toBe(200);
+      await cluster.sql(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'faults' AND pid <> pg_backend_pid()`,
+      );
+      expect((await projects()).statusCode).toBe(200);
+    }
+    expect((await health()).json().database.status).toBe('ok');
+  });
+
+  it('answers 503 with Retry-After when the server is down, and health names the database', async () => {
+    await cluster.kill();
+    const response = await projects();
+    expect(response.statusCode, response.body).toBe(503);
+    expect(response.headers['retry-after']).toBe('5');
+    expect(response.json().message).toContain('the database server cannot be reached');
+    const checked = await health();
+    expect(checked.statusCode).toBe(503);
+    expect(checked.json().message).toBe('database: unavailable');
+    expect(checked.json().database.status).toBe('unavailable');
+    expect(t.logText()).toContain('database server unreachable');
+    expect(t.logText()).not.toContain(PG_PASSWORD);
+    expect(t.logText()).not.toContain(REDACTED + REDACTED);
+  });
+});

@@ -17,6 +17,7 @@ export * from './boundaries/evaluate.js';
 export * from './boundaries/ignore.js';
 export * from './boundaries/params.js';
 export * from './storage/storage.js';
+export * from './storage/copy.js';
 export * from './storage/engine.js';
 export * from './bmf-json-schema.js';
 export * from './adapters/fold.js';

@@ -64,6 +64,17 @@ export async function storageOpener(
 }
 
 /**
+ * Opens the database a `database` section describes with the engine it selects (migrations applied), without the
+ * plugins the configuration lists (`benchtrack-api migrate` opens two databases this way).
+ */
+export async function openDatabase(database: Config['database'], logger: Logger): Promise<Storage> {
+  const registry = new PluginRegistry();
+  await registerBuiltins(registry);
+  const { plugin, options } = chooseStorage(registry, database);
+  return plugin.open(options, { logger });
+}
+
+/**
  * The composition root of `benchtrack-api`, shared by server/main.ts, the tests and the benchmarks: the logger,
  * the plugins (built-ins and those the configuration lists), the storage engine the configuration selects, the
  * worker pool, and the container that builds every service from them.

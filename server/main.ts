@@ -10,7 +10,8 @@ import {
   type LoadedConfig,
 } from '../core/index.js';
 import { CLOSE_GRACE_MS } from '../workers/pool.js';
-import { composeApi, storageOpener } from './composition.js';
+import { composeApi, openDatabase, storageOpener } from './composition.js';
+import { migrateCommand } from './migrate.js';
 import { restoreCommand } from './restore.js';
 import { STOP_GRACE_MS } from './runtime.js';
 
@@ -89,6 +90,21 @@ async function restore(args: readonly string[]): Promise<void> {
   process.exit(0);
 }
 
-(process.argv[2] === 'restore' ? restore(process.argv.slice(3)) : main()).catch((error: unknown) =>
-  exitWith(error),
-);
+/**
+ * `benchtrack-api migrate --to ...`: copies the configured database (or `--from`) into a new database of any
+ * engine, then exits.
+ */
+async function migrate(args: readonly string[]): Promise<void> {
+  const { config } = loadOrExit();
+  const logger = createLogger({
+    name: config.logging.name,
+    log: { mode: 'stderr_terminal', level: 'warn' },
+    secrets: () => secretValues(config),
+  });
+  await migrateCommand(args, config, (database) => openDatabase(database, logger));
+  process.exit(0);
+}
+
+const commands: Record<string, (args: readonly string[]) => Promise<void>> = { restore, migrate };
+const command = commands[process.argv[2] ?? ''];
+(command ? command(process.argv.slice(3)) : main()).catch((error: unknown) => exitWith(error));

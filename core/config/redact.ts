@@ -17,7 +17,10 @@ export const SECRET_PATHS: readonly (readonly string[])[] = [
  * Key paths of connection URLs (`scheme://user:password@host/...`): only their password is a secret, so the
  * host and database stay readable in logs and in the returned configuration.
  */
-export const URL_SECRET_PATHS: readonly (readonly string[])[] = [['database', 'url']];
+export const URL_SECRET_PATHS: readonly (readonly string[])[] = [
+  ['database', 'url'],
+  ['database', 'replicas', '*'],
+];
 
 /** The password of a URL as written in it (percent-encoded), if it has one. */
 function urlPassword(url: string): string | undefined {
@@ -60,7 +63,11 @@ function visit(
   const [head, ...rest] = path;
   if (head === undefined) return;
   if (head === '*') {
-    if (Array.isArray(node)) for (const item of node) visit(item, rest, onLeaf);
+    if (!Array.isArray(node)) return;
+    // a list of secrets (database.replicas): each element is a leaf
+    if (rest.length === 0)
+      node.forEach((_, index) => onLeaf(node as unknown as Record<string, Json>, String(index)));
+    else for (const item of node) visit(item, rest, onLeaf);
     return;
   }
   const record = node as Record<string, Json>;

@@ -314,9 +314,18 @@ const databaseSchema = z
     file: z.string().min(1, { error: 'must not be empty' }).optional(),
     url: databaseUrl.optional(),
     memory_limit: memoryLimit.optional(),
+    /** Read-only URLs of streaming replicas of database.url's database, for perf queries and lists. */
+    replicas: z.array(databaseUrl).max(16, { error: 'must list at most 16 replicas' }).optional(),
     data_store: dataStoreSchema.optional(),
   })
   .superRefine((database, ctx) => {
+    if (database.replicas !== undefined && database.url === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['replicas'],
+        message:
+          'needs database.url: read replicas are copies of a database server (the embedded database.file has none); set database.url or remove database.replicas',
+      });
     if (database.file !== undefined && database.url !== undefined)
       ctx.addIssue({
         code: 'custom',

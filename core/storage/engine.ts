@@ -8,7 +8,9 @@ export const FILE_SCHEME = 'file';
 /** The storage engine a configuration selects, and the options to open it with. */
 export interface StorageChoice {
   readonly plugin: StoragePlugin;
-  readonly options: { readonly url: string } | { readonly file: string; readonly memory_limit?: string };
+  readonly options:
+    | { readonly url: string; readonly replicas?: readonly string[] }
+    | { readonly file: string; readonly memory_limit?: string };
 }
 
 /**
@@ -22,6 +24,7 @@ export function chooseStorage(
     readonly file?: string | undefined;
     readonly url?: string | undefined;
     readonly memory_limit?: string | undefined;
+    readonly replicas?: readonly string[] | undefined;
   },
 ): StorageChoice {
   const { url, file = '', memory_limit } = database;
@@ -36,6 +39,13 @@ export function chooseStorage(
       },
     ]);
   }
-  if (url !== undefined) return { plugin: found.plugin, options: { url } };
-  return { plugin: found.plugin, options: { file, ...(memory_limit === undefined ? {} : { memory_limit }) } };
+  if (url === undefined)
+    return {
+      plugin: found.plugin,
+      options: { file, ...(memory_limit === undefined ? {} : { memory_limit }) },
+    };
+  return {
+    plugin: found.plugin,
+    options: database.replicas ? { url, replicas: database.replicas } : { url },
+  };
 }

@@ -341,8 +341,36 @@ export interface StorageHealth {
   readonly reopened: number;
 }
 
+/** One value of a row moved between engines: what every engine reads and writes without loss. */
+export type TransferValue = null | boolean | number | bigint | string | Date | readonly number[];
+
+/** Rows of one table of the data model, columns named as in the data model, ids as stored. */
+export interface RowBatch {
+  readonly table: string;
+  readonly columns: readonly string[];
+  readonly rows: readonly (readonly TransferValue[])[];
+  /** Rows of the table in the exported snapshot (for progress). */
+  readonly total: number;
+}
+
+/** Engine-neutral bulk copy of a whole database, for moving it to another engine. */
+export interface StorageTransfer {
+  /**
+   * Every row of every table of the data model (not the engine's own bookkeeping, such as its migrations), in
+   * batches, table after table, from one consistent snapshot.
+   */
+  exportRows(): AsyncIterable<RowBatch>;
+  /**
+   * Writes the batches into this database in bulk, ids preserved, all or nothing; id generators continue after
+   * the highest id copied. Refuses (ConflictError) a database that holds any row. Answers the rows written.
+   */
+  importRows(batches: AsyncIterable<RowBatch>): Promise<number>;
+}
+
 export interface Storage {
   readonly capabilities: StorageCapabilities;
+  /** Bulk export and import for moving between engines; engines without it cannot be migrated from or to. */
+  readonly transfer?: StorageTransfer;
   /** Migrations applied when this storage was opened (empty when the schema was already current). */
   readonly appliedMigrations: readonly AppliedMigration[];
   /** The highest migration version recorded in the database. */

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, startServerProcess } from '../helpers/process.js';
+import { onPostgres } from '../helpers/engine.js';
 
 /**
  * Production runs compiled JavaScript: copy the build (dist/, compiled by the end-to-end global setup), package.json
@@ -19,7 +20,8 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-describe('compiled build', () => {
+// Starts the compiled program on an embedded database file of its own: about the build, not the engine.
+describe.skipIf(onPostgres)('compiled build', () => {
   it('starts benchtrack-api from bin/ and answers /v0/server/version', async () => {
     const server = await startServerProcess(
       {

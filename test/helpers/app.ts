@@ -13,6 +13,7 @@ import {
 import { buildApp, type App } from '../../server/app.js';
 import { composeApi } from '../../server/composition.js';
 import type { WorkerPool, WorkerPoolOptions } from '../../workers/pool.js';
+import { freshPostgresDatabase, onPostgres } from './engine.js';
 
 export interface TestApp {
   /** The application currently listening (a listener restart replaces it). */
@@ -22,7 +23,7 @@ export interface TestApp {
   readonly pool: WorkerPool;
   readonly registry: PluginRegistry;
   readonly logger: Logger;
-  /** Temporary directory holding the database file and the log. */
+  /** Temporary directory holding the log (and the database file on the embedded engine). */
   readonly dir: string;
   /** Everything logged so far (Bunyan JSON lines). */
   logText(): string;
@@ -44,25 +45,37 @@ export interface TestAppOptions {
   readonly heavyLimit?: WorkLimit;
 }
 
-function testConfig(document: ConfigDocument): { config: Config; dir: string; logPath: string } {
+/**
+ * A database of its own: a file in the test's directory, or in the integration-postgres project a fresh PostgreSQL
+ * database (unless the test names a database file, which is then about the embedded engine).
+ */
+async function testDatabase(dir: string, document: ConfigDocument) {
+  if (!onPostgres || document.database?.file !== undefined)
+    return { database: { file: join(dir, 'benchtrack.db'), ...document.database }, drop: async () => {} };
+  const { url, drop } = await freshPostgresDatabase();
+  return { database: { url, ...document.database }, drop };
+}
+
+async function testConfig(document: ConfigDocument) {
   const dir = mkdtempSync(join(tmpdir(), 'benchtrack-test-'));
   const logPath = join(dir, 'api.log');
+  const { database, drop } = await testDatabase(dir, document);
   const { config } = parseConfigDocument(
     {
       security: { secret_key: 'test-secret-key-0123456789abcdef' },
       server: { bind_address: '127.0.0.1:0' },
       logging: { log: { mode: 'file', level: 'debug', path: logPath, if_exists: 'append' } },
-      database: { file: join(dir, 'benchtrack.db') },
       ...document,
+      database,
     },
     { kind: 'default', description: 'test configuration' },
   );
-  return { config, dir, logPath };
+  return { config, dir, logPath, drop };
 }
 
 /** The production composition root over the test configuration, with the parts a test replaces. */
 async function compose(document: ConfigDocument, options: TestAppOptions) {
-  const { config, dir, logPath } = testConfig(document);
+  const { config, dir, logPath, drop } = await testConfig(document);
   const api = await composeApi(
     config,
     {
@@ -77,11 +90,11 @@ async function compose(document: ConfigDocument, options: TestAppOptions) {
       ...(options.storage ? { storage: options.storage } : {}),
     },
   );
-  return { api, dir, logPath };
+  return { api, dir, logPath, drop };
 }
 
 function finish(
-  { api, dir, logPath }: Awaited<ReturnType<typeof compose>>,
+  { api, dir, logPath, drop }: Awaited<ReturnType<typeof compose>>,
   app: () => App,
   stop: () => Promise<void>,
 ): TestApp {
@@ -101,6 +114,7 @@ function finish(
     async close() {
       await stop();
       await api.close();
+      await drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -7,6 +7,7 @@ import { createLogger } from '../../core/index.js';
 import { duckdbStorage } from '../../plugins/storage/duckdb/index.js';
 import { bearer, createProject, signUp } from '../helpers/accounts.js';
 import { createTestApp } from '../helpers/app.js';
+import { onPostgres } from '../helpers/engine.js';
 import { startServerProcess } from '../helpers/process.js';
 
 const bmf = (count: number, value: number) =>
@@ -83,7 +84,9 @@ describe('concurrent ingest', () => {
   });
 });
 
-describe('crash during ingest', () => {
+// A SIGKILL against the embedded engine's WAL, checked by opening the file; on PostgreSQL the same promise (nothing
+// acknowledged is lost) is tested with 3 API processes in test/scale/many-processes.test.ts.
+describe.skipIf(onPostgres)('crash during ingest', () => {
   it('leaves each report entirely present or entirely absent after SIGKILL', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'benchtrack-crash-'));
     const file = join(dir, 'crash.db');

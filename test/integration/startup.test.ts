@@ -5,10 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../core/index.js';
 import { duckdbStorage } from '../../plugins/storage/duckdb/index.js';
 import { REPO_ROOT, runServerProcess, startServerProcess } from '../helpers/process.js';
+import { onPostgres } from '../helpers/engine.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'benchtrack-startup-'));
 
-describe('benchtrack-api process', () => {
+// These spawn benchtrack-api on embedded database files of their own and check the process (configuration errors,
+// logs, signals, plugins), not the engine; they would run the same twice. benchtrack-api processes on PostgreSQL:
+// test/scale/many-processes.test.ts.
+describe.skipIf(onPostgres)('benchtrack-api process', () => {
   it('refuses an invalid configuration before binding, one line per problem', async () => {
     const document = {
       server: { bind_address: '127.0.0.1:0', tls: { type: 'as_file' } },

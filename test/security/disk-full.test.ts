@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createProject, signUp, type Session } from '../helpers/accounts.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { onPostgres } from '../helpers/engine.js';
 import { eventually } from '../helpers/eventually.js';
 
 /**
@@ -104,7 +105,9 @@ afterAll(async () => {
   }
 });
 
-describe('a full disk under the database', () => {
+// About DuckDB's own file on a full disk (a checkpoint that invalidates the database, reopened by the storage);
+// a full disk under a PostgreSQL server is that server's to handle.
+describe.skipIf(onPostgres)('a full disk under the database', () => {
   const written: string[] = [];
   const refused: string[] = [];
 

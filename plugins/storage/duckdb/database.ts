@@ -280,6 +280,11 @@ export class Database {
     return first;
   }
 
+  /** Reads the next metric id from the table again (after a bulk import wrote metrics with their own ids). */
+  forgetMetricIds(): void {
+    this.#nextMetricId = undefined;
+  }
+
   /** Waits for running work, then releases every connection and the file. Idempotent. */
   async close(): Promise<void> {
     if (this.#closed) return;

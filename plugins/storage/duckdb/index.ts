@@ -11,6 +11,7 @@ import { plusReaders, plusWriters } from './repositories/plus.js';
 import { metricReaders, metricWriters } from './repositories/metrics.js';
 import { scoped } from './scope.js';
 import { snapshotTo } from './snapshot.js';
+import { duckdbTransfer } from './transfer.js';
 
 /** The engine's memory ceiling when database.memory_limit is not set. */
 export const DEFAULT_MEMORY_LIMIT = '1GiB';
@@ -72,6 +73,7 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
     return {
       capabilities: this.capabilities,
       appliedMigrations,
+      transfer: duckdbTransfer(database),
       schemaVersion: () => database.read(recordedVersion),
       async transaction(fn) {
         let appended = 0;

@@ -10,6 +10,8 @@ import { metricReaders, metricWriters } from './repositories/metrics.js';
 import { plusReaders, plusWriters } from './repositories/plus.js';
 import { scoped } from './scope.js';
 import type { Connection } from './sql.js';
+import { ReplicaReads } from './replicas.js';
+import { postgresTransfer } from './transfer.js';
 
 const optionsSchema = z.strictObject({
   url: z.string().regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// or postgresql:// URL' }),
@@ -17,6 +19,11 @@ const optionsSchema = z.strictObject({
   max_connections: z.number().int().min(1).max(1000).default(10),
   /** Seconds to wait for a new connection before a call fails with 503. */
   connect_timeout_seconds: z.number().int().min(1).max(600).default(10),
+  /** Streaming read replicas of the same database (database.replicas); reads go there once they caught up. */
+  replicas: z
+    .array(z.string().regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// or postgresql:// URL' }))
+    .max(16)
+    .default([]),
 });
 
 export type PostgresOptions = z.input<typeof optionsSchema>;
@@ -85,15 +92,36 @@ export const postgresStorage = defineStorage<PostgresOptions>({
     }
     for (const migration of appliedMigrations)
       log.info({ migration: migration.version, migration_name: migration.name }, 'migration applied');
+    let reads: ReplicaReads;
+    try {
+      reads = await ReplicaReads.open(
+        database,
+        parsed.replicas,
+        { maxConnections: parsed.max_connections, connectTimeoutSeconds: parsed.connect_timeout_seconds },
+        log,
+      );
+    } catch (error) {
+      await database.close();
+      throw error;
+    }
     return {
       capabilities: this.capabilities,
       appliedMigrations,
+      transfer: postgresTransfer(database),
       schemaVersion: () => database.run(recordedVersion),
-      transaction: (fn) =>
-        database.transaction((connection) => within(writeRepositories(connection), 'transaction', fn)),
-      read: (fn) => database.read((connection) => within(readRepositories(connection), 'read', fn)),
+      async transaction(fn) {
+        const result = await database.transaction((connection) =>
+          within(writeRepositories(connection), 'transaction', fn),
+        );
+        await reads.written();
+        return result;
+      },
+      read: (fn) => reads.read((connection) => within(readRepositories(connection), 'read', fn)),
       health: () => database.health(),
-      close: () => database.close(),
+      async close() {
+        await reads.close();
+        await database.close();
+      },
     };
   },
 });

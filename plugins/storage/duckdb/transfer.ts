@@ -1,0 +1,198 @@
+import {
+  DuckDBTimestampValue,
+  INTEGER,
+  LIST,
+  listValue,
+  type DuckDBAppender,
+  type DuckDBConnection,
+} from '@duckdb/node-api';
+import {
+  ConflictError,
+  StorageError,
+  type RowBatch,
+  type StorageTransfer,
+  type TransferValue,
+} from '../../../kit/index.js';
+import type { Database } from './database.js';
+import { ident } from './sql.js';
+
+/** Rows per exported batch: a few DuckDB chunks, small enough to hold many batches in memory. */
+const BATCH_ROWS = 16_384;
+
+/** The engine's own bookkeeping, not part of the data model. */
+const BOOKKEEPING = 'schema_migration';
+
+interface TargetColumn {
+  readonly name: string;
+  readonly type: string;
+  /** The sequence of `nextval('...')` in the column's default, if any. */
+  readonly sequence: string | undefined;
+}
+
+async function rowsOf(connection: DuckDBConnection, sql: string): Promise<unknown[][]> {
+  return (await connection.runAndReadAll(sql)).getRowsJS() as unknown[][];
+}
+
+async function dataTables(connection: DuckDBConnection): Promise<string[]> {
+  const rows = await rowsOf(
+    connection,
+    `SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' AND table_name <> '${BOOKKEEPING}' ORDER BY table_name`,
+  );
+  return rows.map((row) => String(row[0]));
+}
+
+async function columnsOf(connection: DuckDBConnection, table: string): Promise<TargetColumn[]> {
+  const rows = await rowsOf(
+    connection,
+    `SELECT column_name, data_type, column_default FROM duckdb_columns()
+      WHERE schema_name = 'main' AND table_name = '${table}' ORDER BY column_index`,
+  );
+  return rows.map(([name, type, fallback]) => ({
+    name: String(name),
+    type: String(type),
+    sequence: /nextval\('([a-z_]+)'\)/.exec(String(fallback ?? ''))?.[1],
+  }));
+}
+
+/**
+ * Every table of the data model, batch by batch, from one read transaction on a connection of its own: the
+ * export is the snapshot of the moment the transaction began, and writers never wait for it (MVCC).
+ */
+async function* exportRows(database: Database): AsyncGenerator<RowBatch> {
+  const connection = await database.connect();
+  try {
+    await connection.run('BEGIN TRANSACTION');
+    // the first read anchors the snapshot
+    const tables = await dataTables(connection);
+    for (const table of tables) {
+      const columns = (await columnsOf(connection, table)).map((column) => column.name);
+      const total = Number((await rowsOf(connection, `SELECT count(*) FROM ${ident(table)}`))[0]?.[0]);
+      const order = columns.includes('id') ? 'id' : columns.map(ident).join(', ');
+      const result = await connection.stream(`SELECT * FROM ${ident(table)} ORDER BY ${order}`);
+      let rows: TransferValue[][] = [];
+      for await (const chunk of result.yieldRowsJs()) {
+        rows.push(...(chunk as TransferValue[][]));
+        if (rows.length >= BATCH_ROWS) {
+          yield { table, columns, rows, total };
+          rows = [];
+        }
+      }
+      if (rows.length > 0 || total === 0) yield { table, columns, rows, total };
+    }
+    await connection.run('COMMIT');
+  } finally {
+    database.disconnect(connection);
+  }
+}
+
+function appendValue(appender: DuckDBAppender, type: string, value: TransferValue): void {
+  if (value === null) return appender.appendNull();
+  switch (type) {
+    case 'INTEGER':
+      return appender.appendInteger(Number(value));
+    case 'BIGINT':
+      return appender.appendBigInt(BigInt(value as number | bigint));
+    case 'DOUBLE':
+      return appender.appendDouble(Number(value));
+    case 'BOOLEAN':
+      return appender.appendBoolean(Boolean(value));
+    case 'TIMESTAMP':
+      return appender.appendTimestamp(new DuckDBTimestampValue(BigInt((value as Date).getTime()) * 1000n));
+    case 'INTEGER[]':
+      return appender.appendList(listValue([...(value as readonly number[])]), LIST(INTEGER));
+    default:
+      return appender.appendVarchar(String(value));
+  }
+}
+
+/** Refuses a database with any row: a migration never merges into existing data. */
+async function requireEmpty(connection: DuckDBConnection, path: string): Promise<void> {
+  for (const table of await dataTables(connection)) {
+    const rows = Number((await rowsOf(connection, `SELECT count(*) FROM ${ident(table)}`))[0]?.[0]);
+    if (rows > 0)
+      throw new ConflictError(
+        `the target database ${path} is not empty (table ${table} has ${rows} rows): migrate into a new, empty database`,
+      );
+  }
+}
+
+/** Moves each sequence past the highest id copied into its table, so ids handed out next never collide. */
+async function advanceSequences(connection: DuckDBConnection, tables: ReadonlySet<string>): Promise<void> {
+  for (const table of tables) {
+    for (const column of await columnsOf(connection, table)) {
+      if (!column.sequence) continue;
+      await connection.run(
+        `SELECT max(nextval('${column.sequence}')) FROM range((SELECT coalesce(max(${ident(column.name)}), 0) FROM ${ident(table)}))`,
+      );
+    }
+  }
+}
+
+/** Appends the batches table by table with the Appender, in one write transaction. */
+async function importRows(
+  database: Database,
+  connection: DuckDBConnection,
+  batches: AsyncIterable<RowBatch>,
+): Promise<number> {
+  await requireEmpty(connection, database.path);
+  const written = new Set<string>();
+  let appender: Awaited<ReturnType<typeof openAppender>> | undefined;
+  let rows = 0;
+  for await (const batch of batches) {
+    if (appender?.table !== batch.table) {
+      appender?.appender.closeSync();
+      appender = await openAppender(connection, batch);
+      written.add(batch.table);
+    }
+    const { types, from } = appender;
+    for (const row of batch.rows) {
+      types.forEach((type, k) => appendValue(appender!.appender, type, row[from[k] as number] ?? null));
+      appender.appender.endRow();
+    }
+    rows += batch.rows.length;
+  }
+  appender?.appender.closeSync();
+  await advanceSequences(connection, written);
+  database.forgetMetricIds();
+  return rows;
+}
+
+/**
+ * An appender for `batch.table`: per target column (in table order), its type and where it is in the batch. The
+ * source and target must have the same columns, in any order.
+ */
+async function openAppender(connection: DuckDBConnection, batch: RowBatch) {
+  const columns = await columnsOf(connection, batch.table);
+  if (columns.length === 0)
+    throw new StorageError(`table ${batch.table} does not exist in the target database`);
+  const names = columns.map((column) => column.name);
+  if ([...names].sort().join() !== [...batch.columns].sort().join())
+    throw new StorageError(
+      `table ${batch.table} has columns (${batch.columns.join(', ')}) in the source and (${names.join(', ')}) in the target; migrate between databases of the same Benchtrack version`,
+    );
+  return {
+    table: batch.table,
+    appender: await connection.createAppender(batch.table),
+    types: columns.map((column) => column.type),
+    from: names.map((name) => batch.columns.indexOf(name)),
+  };
+}
+
+/** Bulk export and import of a DuckDB database, for moving it to another engine and back. */
+export function duckdbTransfer(database: Database): StorageTransfer {
+  return {
+    exportRows: () => exportRows(database),
+    importRows(batches) {
+      let started = false;
+      return database.write((connection) => {
+        // a group commit may run a write again; the batches were consumed the first time
+        if (started)
+          throw new StorageError(
+            'a bulk import cannot run twice in one transaction; start the migration again',
+          );
+        started = true;
+        return importRows(database, connection, batches);
+      });
+    },
+  };
+}

@@ -1,0 +1,98 @@
+import type { Logger } from '../../../kit/index.js';
+import { Database } from './database.js';
+import type { Connection } from './sql.js';
+
+/** A WAL position ('16/B374D848') as a number, so positions compare. */
+export function lsn(text: string): bigint {
+  const [high = '0', low = '0'] = text.split('/');
+  return (BigInt(`0x${high}`) << 32n) + BigInt(`0x${low}`);
+}
+
+/** Past every real WAL position: no replica has replayed it. */
+const UNKNOWN = 2n ** 64n;
+
+interface Replica {
+  readonly database: Database;
+  /** The newest WAL position the replica was seen to have replayed. */
+  replayed: bigint;
+}
+
+/**
+ * Reads spread over streaming read replicas, with read-your-writes: after each write transaction this process
+ * notes the primary's WAL position, and a read goes to a replica only once that replica has replayed at least that
+ * far (asked when the last answer is behind); otherwise, or when no replica answers, it goes to the primary. So a
+ * caller who wrote through this process and then reads gets what it wrote, whatever the replication lag.
+ */
+export class ReplicaReads {
+  #written = 0n;
+  #next = 0;
+
+  private constructor(
+    private readonly primary: Database,
+    private readonly replicas: readonly Replica[],
+    private readonly logger: Logger,
+  ) {}
+
+  static async open(
+    primary: Database,
+    urls: readonly string[],
+    options: { maxConnections: number; connectTimeoutSeconds: number },
+    logger: Logger,
+  ): Promise<ReplicaReads> {
+    const replicas: Replica[] = [];
+    try {
+      for (const url of urls)
+        replicas.push({ database: await Database.open({ url, ...options }, logger), replayed: 0n });
+    } catch (error) {
+      await Promise.all(replicas.map((replica) => replica.database.close()));
+      throw error;
+    }
+    return new ReplicaReads(primary, replicas, logger);
+  }
+
+  /**
+   * Notes where the primary's WAL is after a write this process committed. Never throws (the write did commit):
+   * when the position cannot be read, reads stay on the primary until a later write's can.
+   */
+  async written(): Promise<void> {
+    if (this.replicas.length === 0) return;
+    let at = UNKNOWN;
+    try {
+      const [row] = await this.primary.run((sql) =>
+        sql.unsafe<{ at: string }[]>('SELECT pg_current_wal_lsn()::text AS at'),
+      );
+      at = lsn(row?.at ?? '0/0');
+    } catch {
+      // the write committed; the position is unknown, so no replica is known to have it
+    }
+    if (at > this.#written || this.#written === UNKNOWN) this.#written = at;
+  }
+
+  read<T>(fn: (connection: Connection) => Promise<T>): Promise<T> {
+    return this.#pick().then((database) => database.read(fn));
+  }
+
+  close(): Promise<unknown> {
+    return Promise.all(this.replicas.map((replica) => replica.database.close()));
+  }
+
+  /** The next replica in turn that has replayed this process's writes, or the primary. */
+  async #pick(): Promise<Database> {
+    if (this.replicas.length === 0) return this.primary;
+    const replica = this.replicas[this.#next++ % this.replicas.length] as Replica;
+    if (replica.replayed >= this.#written) return replica.database;
+    try {
+      const [row] = await replica.database.run((sql) =>
+        sql.unsafe<{ at: string | null }[]>('SELECT pg_last_wal_replay_lsn()::text AS at'),
+      );
+      replica.replayed = lsn(row?.at ?? '0/0');
+    } catch (error) {
+      this.logger.warn(
+        { err: error, database: replica.database.where },
+        'read replica unreachable: reading from the primary',
+      );
+      return this.primary;
+    }
+    return replica.replayed >= this.#written ? replica.database : this.primary;
+  }
+}

@@ -1,4 +1,5 @@
 import {
+  dateValue,
   DuckDBTimestampValue,
   INTEGER,
   LIST,
@@ -98,6 +99,9 @@ function appendValue(appender: DuckDBAppender, type: string, value: TransferValu
       return appender.appendBoolean(Boolean(value));
     case 'TIMESTAMP':
       return appender.appendTimestamp(new DuckDBTimestampValue(BigInt((value as Date).getTime()) * 1000n));
+    case 'DATE':
+      // a calendar day, exported as midnight UTC by either engine
+      return appender.appendDate(dateValue(Math.floor((value as Date).getTime() / 86_400_000)));
     case 'INTEGER[]':
       return appender.appendList(listValue([...(value as readonly number[])]), LIST(INTEGER));
     default:

@@ -76,3 +76,8 @@ export * from './backup/access-point.js';
 export * from './backup/backup.js';
 export * from './backup/s3.js';
 export * from './backup/restore.js';
+export * from './replication/replication.js';
+export type { ReplicaStatus } from './replication/replica.js';
+export { restoreReplica } from './replication/restore-replica.js';
+export { openStore } from './replication/open-store.js';
+export { durationMs } from './replication/duration.js';

@@ -1,7 +1,9 @@
+import { basename, dirname, join } from 'node:path';
 import type { DependencyContainer } from 'tsyringe';
 import {
   createLogger,
   PluginRegistry,
+  ReplicationService,
   secretValues,
   type Config,
   type Logger,
@@ -42,7 +44,8 @@ export interface ComposedApi {
   readonly registry: PluginRegistry;
   readonly storage: Storage;
   readonly pool: WorkerPool;
-  /** Closes the worker pool and the database (after `runtime.stop()`). */
+  readonly replication: ReplicationService;
+  /** Stops replication (after a last sync), closes the worker pool and the database (after `runtime.stop()`). */
   close(): Promise<void>;
 }
 
@@ -93,9 +96,24 @@ export async function composeApi(
       logger.info({ plugin: plugin.id, kind: plugin.kind, module: entry.module }, 'plugin loaded');
   }
   const engine = storageEngine(config.database);
-  const storage = await registry
-    .get('storage', engine.id)
-    .plugin.open({ ...replace.storage, ...engine.options }, { logger });
+  const plugin = registry.get('storage', engine.id).plugin;
+  const storage = await plugin.open({ ...replace.storage, ...engine.options }, { logger });
+  let replication: ReplicationService;
+  try {
+    replication = new ReplicationService(
+      storage,
+      {
+        replicas: config.plus?.disaster_recovery?.replicas ?? [],
+        work: join(dirname(config.database.file), `.replication-${basename(config.database.file)}`),
+        open: (file) => plugin.open({ ...engine.options, file }, { logger }),
+      },
+      logger.child({ task: 'replication' }),
+    );
+    await replication.start();
+  } catch (error) {
+    await storage.close();
+    throw error;
+  }
   const pool = new WorkerPool(logger, replace.pool);
   const container = createApiContainer({
     config: running,
@@ -103,6 +121,7 @@ export async function composeApi(
     registry,
     storage,
     pool,
+    replication,
     ...(replace.mailer ? { mailer: replace.mailer } : {}),
     ...(replace.now ? { now: replace.now } : {}),
     ...(replace.heavyLimit ? { heavyLimit: replace.heavyLimit } : {}),
@@ -116,7 +135,9 @@ export async function composeApi(
     registry,
     storage,
     pool,
+    replication,
     async close() {
+      await replication.stop();
       await pool.close();
       await storage.close();
     },

@@ -17,6 +17,7 @@ import {
   PerfService,
   PlotsService,
   ProjectsService,
+  ReplicationService,
   ReportsService,
   ThresholdsService,
   Tokens,
@@ -66,6 +67,8 @@ export interface ApiParts {
   readonly registry: PluginRegistry;
   readonly storage: Storage;
   readonly pool: WorkerPool;
+  /** `plus.disaster_recovery` (with no replica when the configuration has none). */
+  readonly replication: ReplicationService;
   /** SMTP or the log, as the configuration says, by default. */
   readonly mailer?: Mailer;
   readonly now?: () => Date;
@@ -105,6 +108,7 @@ export function createApiContainer(parts: ApiParts): DependencyContainer {
   value(REGISTRY, parts.registry);
   value(STORAGE, parts.storage);
   value(POOL, parts.pool);
+  value(ReplicationService, parts.replication);
   value(CLOCK, parts.now ?? (() => new Date()));
   value(HEAVY_LIMIT, parts.heavyLimit ?? defaultHeavyLimit());
   single(MAILER, () => parts.mailer ?? createMailer(parts.config, parts.logger));

@@ -12,6 +12,7 @@ import {
   PerfService,
   PlotsService,
   ProjectsService,
+  ReplicationService,
   ReportsService,
   ThresholdsService,
   UsersService,
@@ -51,6 +52,7 @@ export interface RouteContext {
   readonly changes: PerfChangesService;
   readonly plots: PlotsService;
   readonly backups: Backups;
+  readonly replication: ReplicationService;
   /** The context the services share (for functions that are not services). */
   readonly services: ServiceContext;
   readonly pool: WorkerPool;
@@ -79,6 +81,7 @@ export function routeContext(container: DependencyContainer, reconfigure?: Recon
     changes: get(PerfChangesService),
     plots: get(PlotsService),
     backups: get(Backups),
+    replication: get(ReplicationService),
     services: get(SERVICE_CONTEXT),
     pool: get(POOL),
     heavy: holdHeavyPlace(get(HEAVY_LIMIT)),

@@ -7,11 +7,6 @@ import type { ParsedConfig } from './schema.js';
  */
 const UNIMPLEMENTED: readonly { path: string; what: string; present: (config: ParsedConfig) => boolean }[] = [
   {
-    path: 'plus.disaster_recovery',
-    what: 'continuous replication; take backups with POST /v0/server/backup or `benchtrack server backup` instead',
-    present: (config) => config.plus?.disaster_recovery !== undefined,
-  },
-  {
     path: 'plus.codehost',
     what: 'login through a code host (OAuth2); users sign up and log in by e-mail',
     present: (config) => config.plus?.codehost !== undefined,

@@ -8,6 +8,7 @@ import { accountReaders, accountWriters } from './repositories/accounts.js';
 import { dimensionReaders, dimensionWriters } from './repositories/dimensions.js';
 import { metaReader, metaWriter } from './repositories/meta.js';
 import { metricReaders, metricWriters } from './repositories/metrics.js';
+import { duckdbReplication } from './replication.js';
 import { scoped } from './scope.js';
 import { snapshotTo } from './snapshot.js';
 
@@ -82,6 +83,7 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
       },
       maintain: () => compactor.run(true),
       backup: (file) => snapshotTo(database, file),
+      replication: duckdbReplication(database),
       health: () => database.health(),
       read: (fn) =>
         database.read(async (connection) => {

@@ -10,26 +10,45 @@ const ALIAS = 'benchtrack_backup';
  * waits for it (MVCC). Sequences are copied at their current value, which is at least the snapshot's, so ids
  * handed out after a restore never collide with copied rows.
  */
-export async function snapshotTo(database: Database, file: string): Promise<void> {
+export async function snapshotTo(database: Database, file: string): Promise<void>;
+/** The same, running `inside` on the snapshot's transaction (replication reads the state the copy holds). */
+export async function snapshotTo<T>(
+  database: Database,
+  file: string,
+  inside: (connection: DuckDBConnection) => Promise<T>,
+): Promise<T>;
+export async function snapshotTo<T>(
+  database: Database,
+  file: string,
+  inside?: (connection: DuckDBConnection) => Promise<T>,
+): Promise<T | undefined> {
   const connection = await database.connect();
   try {
     const rows = (await connection.runAndReadAll('SELECT current_database()')).getRows();
     const source = String(rows[0]?.[0]);
     await connection.run('BEGIN TRANSACTION');
-    await copyInTransaction(connection, source, file);
+    const result = await copyInTransaction(connection, source, file, inside);
     await connection.run(`DETACH ${ALIAS}`);
+    return result;
   } finally {
     database.disconnect(connection);
   }
 }
 
-async function copyInTransaction(connection: DuckDBConnection, source: string, file: string): Promise<void> {
+async function copyInTransaction<T>(
+  connection: DuckDBConnection,
+  source: string,
+  file: string,
+  inside: ((connection: DuckDBConnection) => Promise<T>) | undefined,
+): Promise<T | undefined> {
   try {
     // the first read anchors the snapshot before the target exists
     await connection.run('SELECT count(*) FROM schema_migration');
     await connection.run(`ATTACH '${file.replaceAll("'", "''")}' AS ${ALIAS}`);
     await connection.run(`COPY FROM DATABASE ${ident(source)} TO ${ALIAS}`);
+    const result = await inside?.(connection);
     await connection.run('COMMIT');
+    return result;
   } catch (error) {
     await connection.run('ROLLBACK').catch(() => undefined);
     await connection.run(`DETACH DATABASE IF EXISTS ${ALIAS}`).catch(() => undefined);

@@ -1,0 +1,77 @@
+import { mkdir, rm } from 'node:fs/promises';
+import type { ReplicaConfig } from '../config/schema.js';
+import { ConfigError } from '../errors.js';
+import type { Logger } from '../logging.js';
+import type { Storage } from '../storage/storage.js';
+import { durationMs } from './duration.js';
+import { openStore } from './open-store.js';
+import { Replica, type ReplicaStatus } from './replica.js';
+
+export interface ReplicationSettings {
+  readonly replicas: readonly ReplicaConfig[];
+  /** A scratch directory of its own, on the database's disk (snapshots are staged there). */
+  readonly work: string;
+  /** Opens a database file with the storage engine (validation restores into a scratch file). */
+  readonly open: (file: string) => Promise<Storage>;
+}
+
+/** `plus.disaster_recovery`: every replica of the configuration, each in a loop of its own. */
+export class ReplicationService {
+  readonly #replicas: Replica[] = [];
+
+  constructor(
+    storage: Storage,
+    private readonly settings: ReplicationSettings,
+    logger: Logger,
+  ) {
+    const replication = storage.replication;
+    if (settings.replicas.length > 0 && !replication)
+      throw new ConfigError('configuration', [
+        {
+          path: 'plus.disaster_recovery',
+          message:
+            "is for the embedded engine; this storage engine cannot replicate (use the database's own replication)",
+        },
+      ]);
+    settings.replicas.forEach((config, index) => {
+      const { store, prefix } = openStore(config);
+      const log = logger.child({ replica: index, scheme: config.scheme });
+      this.#replicas.push(
+        new Replica(
+          config.scheme,
+          store,
+          prefix,
+          {
+            sync: durationMs(config.sync_interval),
+            snapshot: config.snapshot_interval === undefined ? undefined : durationMs(config.snapshot_interval),
+            retention: durationMs(config.retention),
+            retentionCheck: durationMs(config.retention_check_interval),
+            validation:
+              config.validation_interval === undefined ? undefined : durationMs(config.validation_interval),
+          },
+          replication as NonNullable<Storage['replication']>,
+          `${settings.work}/${index}`,
+          settings.open,
+          log,
+        ),
+      );
+    });
+  }
+
+  async start(): Promise<void> {
+    await rm(this.settings.work, { recursive: true, force: true });
+    for (let index = 0; index < this.#replicas.length; index += 1)
+      await mkdir(`${this.settings.work}/${index}`, { recursive: true });
+    for (const replica of this.#replicas) replica.start();
+  }
+
+  /** Stops every loop after a last sync (call before the storage closes). */
+  async stop(): Promise<void> {
+    await Promise.all(this.#replicas.map((replica) => replica.stop()));
+    await rm(this.settings.work, { recursive: true, force: true });
+  }
+
+  status(): ReplicaStatus[] {
+    return this.#replicas.map((replica) => replica.status());
+  }
+}

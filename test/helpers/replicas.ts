@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { S3_ACCESS_KEY_ID, S3_SECRET, startLocalS3 } from './s3.js';
+import { SFTP_PASSWORD, SFTP_PASSWORD_USER, startSshd } from './sshd.js';
 
 /** A store a replica can point at, started for one test, and the replica object of the configuration. */
 export interface ReplicaServer {
@@ -11,6 +12,8 @@ export interface ReplicaServer {
 
 export interface ReplicaScheme {
   readonly scheme: string;
+  /** The scheme and how it authenticates. */
+  readonly label: string;
   start(): Promise<ReplicaServer>;
 }
 
@@ -18,6 +21,7 @@ export interface ReplicaScheme {
 export const REPLICA_SCHEMES: readonly ReplicaScheme[] = [
   {
     scheme: 'file',
+    label: 'file',
     async start() {
       const path = mkdtempSync(join(tmpdir(), 'benchtrack-replica-file-'));
       return {
@@ -28,6 +32,7 @@ export const REPLICA_SCHEMES: readonly ReplicaScheme[] = [
   },
   {
     scheme: 's3',
+    label: 's3',
     async start() {
       const s3 = await startLocalS3(['replicas']);
       return {
@@ -40,6 +45,42 @@ export const REPLICA_SCHEMES: readonly ReplicaScheme[] = [
           secret_access_key: S3_SECRET,
         },
         close: () => s3.close(),
+      };
+    },
+  },
+  {
+    scheme: 'sftp',
+    label: 'sftp with a key',
+    async start() {
+      const sshd = await startSshd();
+      return {
+        replica: {
+          scheme: 'sftp',
+          host: '127.0.0.1',
+          port: sshd.port,
+          user: sshd.keyUser,
+          key_path: sshd.keyPath,
+          path: join(sshd.keyDirectory, 'replica'),
+        },
+        close: () => sshd.close(),
+      };
+    },
+  },
+  {
+    scheme: 'sftp',
+    label: 'sftp with a password',
+    async start() {
+      const sshd = await startSshd();
+      return {
+        replica: {
+          scheme: 'sftp',
+          host: '127.0.0.1',
+          port: sshd.port,
+          user: SFTP_PASSWORD_USER,
+          password: SFTP_PASSWORD,
+          path: 'replica',
+        },
+        close: () => sshd.close(),
       };
     },
   },

@@ -31,7 +31,7 @@ async function answers(app: TestApp, token: string) {
   };
 }
 
-describe.each(REPLICA_SCHEMES)('plus.disaster_recovery, scheme $scheme', ({ scheme, start }) => {
+describe.each(REPLICA_SCHEMES)('plus.disaster_recovery, scheme $label', ({ scheme, start }) => {
   it('ships every acknowledged report within the sync interval, and a restore gives the same answers', async () => {
     const server = await start();
     const dir = mkdtempSync(join(tmpdir(), `benchtrack-replica-${scheme}-`));
@@ -62,7 +62,7 @@ describe.each(REPLICA_SCHEMES)('plus.disaster_recovery, scheme $scheme', ({ sche
         });
         expect(response.statusCode, response.body).toBe(200);
         const [replica] = response.json().replicas;
-        expect(Date.parse(replica.last_sync)).toBeGreaterThan(acknowledged);
+        expect(Date.parse(replica.last_sync), JSON.stringify(replica)).toBeGreaterThan(acknowledged);
         return replica;
       }, 2_000);
       expect(status).toMatchObject({ scheme, last_error: null, consecutive_failures: 0 });

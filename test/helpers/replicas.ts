@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { AZURE_ACCOUNT, AZURE_KEY, startAzurite } from './azurite.js';
 import { S3_ACCESS_KEY_ID, S3_SECRET, startLocalS3 } from './s3.js';
 import { SFTP_PASSWORD, SFTP_PASSWORD_USER, startSshd } from './sshd.js';
 
@@ -81,6 +82,24 @@ export const REPLICA_SCHEMES: readonly ReplicaScheme[] = [
           path: 'replica',
         },
         close: () => sshd.close(),
+      };
+    },
+  },
+  {
+    scheme: 'abs',
+    label: 'abs',
+    async start() {
+      const azurite = await startAzurite(['replicas']);
+      return {
+        replica: {
+          scheme: 'abs',
+          account_name: AZURE_ACCOUNT,
+          account_key: AZURE_KEY,
+          bucket: 'replicas',
+          path: 'benchtrack/live',
+          endpoint: azurite.endpoint,
+        },
+        close: () => azurite.close(),
       };
     },
   },

@@ -51,7 +51,8 @@ export function readListing(prefix: string, keys: readonly string[]): Map<string
     if (!key.startsWith(prefix + GENERATIONS)) continue;
     const rest = key.slice(prefix.length + GENERATIONS.length).split('/');
     if (rest.length === 2 && rest[1] === 'snapshot.json') generations.set(rest[0] as string, []);
-    const change = rest.length === 3 && rest[1] === 'changes' ? /^(\d{10})\.json$/.exec(rest[2] as string) : null;
+    const change =
+      rest.length === 3 && rest[1] === 'changes' ? /^(\d{10})\.json$/.exec(rest[2] as string) : null;
     if (change) changes.push([rest[0] as string, Number(change[1])]);
   }
   for (const [generation, index] of changes) generations.get(generation)?.push(index);

@@ -43,7 +43,8 @@ export class ReplicationService {
           prefix,
           {
             sync: durationMs(config.sync_interval),
-            snapshot: config.snapshot_interval === undefined ? undefined : durationMs(config.snapshot_interval),
+            snapshot:
+              config.snapshot_interval === undefined ? undefined : durationMs(config.snapshot_interval),
             retention: durationMs(config.retention),
             retentionCheck: durationMs(config.retention_check_interval),
             validation:

@@ -23,8 +23,21 @@ export async function startAzurite(containers: readonly string[]): Promise<Local
   const location = mkdtempSync(join(tmpdir(), 'benchtrack-azurite-'));
   const child = spawn(
     process.execPath,
-    [MAIN, '--blobHost', '127.0.0.1', '--blobPort', '0', '--location', location, '--skipApiVersionCheck', '--loose'],
-    { env: { ...process.env, AZURITE_ACCOUNTS: `${AZURE_ACCOUNT}:${AZURE_KEY}` }, stdio: ['ignore', 'pipe', 'pipe'] },
+    [
+      MAIN,
+      '--blobHost',
+      '127.0.0.1',
+      '--blobPort',
+      '0',
+      '--location',
+      location,
+      '--skipApiVersionCheck',
+      '--loose',
+    ],
+    {
+      env: { ...process.env, AZURITE_ACCOUNTS: `${AZURE_ACCOUNT}:${AZURE_KEY}` },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
   );
   const port = await new Promise<number>((resolve, reject) => {
     let output = '';

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AZURE_ACCOUNT, AZURE_KEY, startAzurite } from './azurite.js';
+import { startLocalGcs } from './gcs.js';
 import { S3_ACCESS_KEY_ID, S3_SECRET, startLocalS3 } from './s3.js';
 import { SFTP_PASSWORD, SFTP_PASSWORD_USER, startSshd } from './sshd.js';
 
@@ -100,6 +101,23 @@ export const REPLICA_SCHEMES: readonly ReplicaScheme[] = [
           endpoint: azurite.endpoint,
         },
         close: () => azurite.close(),
+      };
+    },
+  },
+  {
+    scheme: 'gcs',
+    label: 'gcs (a local stand-in of the JSON API)',
+    async start() {
+      const gcs = await startLocalGcs(['replicas']);
+      const before = process.env.CLOUD_APPLICATION_CREDENTIALS;
+      process.env.CLOUD_APPLICATION_CREDENTIALS = gcs.credentialsFile;
+      return {
+        replica: { scheme: 'gcs', bucket: 'replicas', path: 'benchtrack/live', endpoint: gcs.endpoint },
+        async close() {
+          if (before === undefined) delete process.env.CLOUD_APPLICATION_CREDENTIALS;
+          else process.env.CLOUD_APPLICATION_CREDENTIALS = before;
+          await gcs.close();
+        },
       };
     },
   },

@@ -45,7 +45,11 @@ describe.each(REPLICA_SCHEMES)('plus.disaster_recovery, scheme $label', ({ schem
       const admin = await signUp(t, 'Admin User', 'admin@example.com');
       await createProject(t, admin, 'admin-user', { name: 'Replicated' });
       const api = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-      await seedHistory(api, admin.token, 'replicated', { benchmarks: ['parse', 'sort'], jump: 'sort', days: 6 });
+      await seedHistory(api, admin.token, 'replicated', {
+        benchmarks: ['parse', 'sort'],
+        jump: 'sort',
+        days: 6,
+      });
       for (let i = 0; i < 3; i++)
         await submitRun(api, admin.token, {
           project: 'replicated',

@@ -23,10 +23,12 @@ export function fileStore(path: string): ReplicaStore {
       await copyFile(at(key), file);
     },
     async list(prefix) {
-      const entries = await readdir(path, { recursive: true, withFileTypes: true }).catch((error: unknown) => {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-        throw error;
-      });
+      const entries = await readdir(path, { recursive: true, withFileTypes: true }).catch(
+        (error: unknown) => {
+          if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+          throw error;
+        },
+      );
       return entries
         .filter((entry) => entry.isFile() && !entry.name.endsWith('.tmp'))
         .map((entry) => relative(path, join(entry.parentPath, entry.name)).split(sep).join('/'))

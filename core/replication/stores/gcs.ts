@@ -11,7 +11,7 @@ export const GCS_CREDENTIALS_ENV = 'CLOUD_APPLICATION_CREDENTIALS';
 /**
  * `scheme: gcs`: a Google Cloud Storage bucket through its JSON API, authenticated with the service account
  * whose credentials file `CLOUD_APPLICATION_CREDENTIALS` names. `endpoint` (an extension) points the client at
- * another host; credentials are used there too.
+ * another host, which gets requests signed with the service account's key.
  */
 export function gcsStore(config: GcsConfig): ReplicaStore {
   const keyFilename = process.env[GCS_CREDENTIALS_ENV];
@@ -25,8 +25,11 @@ export function gcsStore(config: GcsConfig): ReplicaStore {
   const client = new Storage({
     keyFilename,
     retryOptions: { autoRetry: false },
+    // another host cannot take part in Google's OAuth token exchange: there the service account signs its own
+    // JWT for each request (JWT access with scopes), which the host checks with the account's public key
     ...(config.endpoint ? { apiEndpoint: config.endpoint, useAuthWithCustomEndpoint: true } : {}),
   });
+  if (config.endpoint) client.authClient.useJWTAccessWithScope = true;
   const bucket = client.bucket(config.bucket);
   return {
     location: `gs://${config.bucket}${config.endpoint ? ` at ${config.endpoint}` : ''}`,

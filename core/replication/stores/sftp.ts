@@ -22,9 +22,7 @@ export function sftpStore(config: SftpConfig): ReplicaStore {
     new Promise<{ client: ssh2.Client; sftp: SFTPWrapper }>((resolve, reject) => {
       const client = new ssh2.Client();
       client
-        .on('ready', () =>
-          client.sftp((error, sftp) => (error ? reject(error) : resolve({ client, sftp }))),
-        )
+        .on('ready', () => client.sftp((error, sftp) => (error ? reject(error) : resolve({ client, sftp }))))
         .on('error', (error) => {
           session = undefined;
           reject(error);

@@ -1,12 +1,6 @@
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type {
-  ChangeFile,
-  ChangeSet,
-  Replication,
-  ReplicaState,
-  TableState,
-} from '../../../kit/index.js';
+import type { ChangeFile, ChangeSet, Replication, ReplicaState, TableState } from '../../../kit/index.js';
 import { SCRATCH_TABLES } from './compaction.js';
 import type { Database } from './database.js';
 import { snapshotTo } from './snapshot.js';
@@ -28,7 +22,8 @@ export function duckdbReplication(database: Database): Replication {
   return {
     commits: () => database.commits,
     snapshot: (file) => snapshotTo(database, file, (connection) => stateOf(connection)),
-    changes: (since, directory) => onSnapshot(database, (connection) => changes(connection, since, directory)),
+    changes: (since, directory) =>
+      onSnapshot(database, (connection) => changes(connection, since, directory)),
     apply: (directory, change) =>
       database.write(async (connection) => {
         for (const { table, mode, file } of change.files) {
@@ -43,7 +38,10 @@ export function duckdbReplication(database: Database): Replication {
   };
 }
 
-async function onSnapshot<T>(database: Database, fn: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+async function onSnapshot<T>(
+  database: Database,
+  fn: (connection: DuckDBConnection) => Promise<T>,
+): Promise<T> {
   const connection = await database.connect();
   try {
     await connection.run('BEGIN TRANSACTION');
@@ -121,7 +119,8 @@ async function replaced(
 /** The state of the database the connection's transaction sees (the default database of the connection). */
 async function stateOf(connection: DuckDBConnection): Promise<ReplicaState> {
   const tables: Record<string, TableState> = {};
-  for (const table of await tablesOf(connection)) tables[table] = await fingerprint(connection, table, 'true');
+  for (const table of await tablesOf(connection))
+    tables[table] = await fingerprint(connection, table, 'true');
   return { tables, sequences: await sequencesOf(connection) };
 }
 

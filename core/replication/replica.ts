@@ -188,6 +188,7 @@ export class Replica {
       this.#status.lastSync = now;
       return;
     }
+    const started = performance.now();
     const directory = await mkdtemp(join(this.work, 'change-'));
     try {
       const change = await this.replication.changes(since, directory);
@@ -203,6 +204,10 @@ export class Replica {
       this.#state = change.state;
       this.#commitsShipped = commits;
       this.#status.lastSync = now;
+      this.logger.debug(
+        { files: change.files.length, ms: Math.round(performance.now() - started) },
+        'replica synced',
+      );
     } finally {
       await rm(directory, { recursive: true, force: true });
     }

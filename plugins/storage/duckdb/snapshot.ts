@@ -2,7 +2,11 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Database } from './database.js';
 import { ident } from './sql.js';
 
-const ALIAS = 'benchtrack_backup';
+/**
+ * Attached databases belong to the instance, not to the connection: two snapshots at once (a backup and a
+ * replica's, or two replicas') under one alias would detach each other's target mid-copy.
+ */
+let snapshots = 0;
 
 /**
  * Copies the database into a new DuckDB file with `COPY FROM DATABASE`, inside one read transaction on a
@@ -26,9 +30,10 @@ export async function snapshotTo<T>(
   try {
     const rows = (await connection.runAndReadAll('SELECT current_database()')).getRows();
     const source = String(rows[0]?.[0]);
+    const alias = `benchtrack_backup_${++snapshots}`;
     await connection.run('BEGIN TRANSACTION');
-    const result = await copyInTransaction(connection, source, file, inside);
-    await connection.run(`DETACH ${ALIAS}`);
+    const result = await copyInTransaction(connection, source, file, alias, inside);
+    await connection.run(`DETACH ${alias}`);
     return result;
   } finally {
     database.disconnect(connection);
@@ -39,19 +44,20 @@ async function copyInTransaction<T>(
   connection: DuckDBConnection,
   source: string,
   file: string,
+  alias: string,
   inside: ((connection: DuckDBConnection) => Promise<T>) | undefined,
 ): Promise<T | undefined> {
   try {
     // the first read anchors the snapshot before the target exists
     await connection.run('SELECT count(*) FROM schema_migration');
-    await connection.run(`ATTACH '${file.replaceAll("'", "''")}' AS ${ALIAS}`);
-    await connection.run(`COPY FROM DATABASE ${ident(source)} TO ${ALIAS}`);
+    await connection.run(`ATTACH '${file.replaceAll("'", "''")}' AS ${alias}`);
+    await connection.run(`COPY FROM DATABASE ${ident(source)} TO ${alias}`);
     const result = await inside?.(connection);
     await connection.run('COMMIT');
     return result;
   } catch (error) {
     await connection.run('ROLLBACK').catch(() => undefined);
-    await connection.run(`DETACH DATABASE IF EXISTS ${ALIAS}`).catch(() => undefined);
+    await connection.run(`DETACH DATABASE IF EXISTS ${alias}`).catch(() => undefined);
     throw error;
   }
 }

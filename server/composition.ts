@@ -100,7 +100,7 @@ export async function composeApi(
   const storage = await plugin.open({ ...replace.storage, ...engine.options }, { logger });
   let replication: ReplicationService;
   try {
-    replication = new ReplicationService(
+    replication = await ReplicationService.create(
       storage,
       {
         replicas: config.plus?.disaster_recovery?.replicas ?? [],

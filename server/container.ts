@@ -17,7 +17,6 @@ import {
   PerfService,
   PlotsService,
   ProjectsService,
-  ReplicationService,
   ReportsService,
   ThresholdsService,
   Tokens,
@@ -26,6 +25,7 @@ import {
   type Logger,
   type Mailer,
   type PluginRegistry,
+  type ReplicationService,
   type ServiceContext,
   type Storage,
   type WorkLimit,
@@ -59,6 +59,7 @@ export const ATTEMPTS: InjectionToken<AttemptLimiter> = Symbol('Attempts');
 /** Failed credentials (tokens, e-mailed links) per client address and per credential. */
 export const FAILURES: InjectionToken<FailureLimiter> = Symbol('Failures');
 export const SERVICE_CONTEXT: InjectionToken<ServiceContext> = Symbol('ServiceContext');
+export const REPLICATION: InjectionToken<ReplicationService> = Symbol('Replication');
 
 /** The parts of the API a composition root provides; those left out get their defaults. */
 export interface ApiParts {
@@ -108,7 +109,7 @@ export function createApiContainer(parts: ApiParts): DependencyContainer {
   value(REGISTRY, parts.registry);
   value(STORAGE, parts.storage);
   value(POOL, parts.pool);
-  value(ReplicationService, parts.replication);
+  value(REPLICATION, parts.replication);
   value(CLOCK, parts.now ?? (() => new Date()));
   value(HEAVY_LIMIT, parts.heavyLimit ?? defaultHeavyLimit());
   single(MAILER, () => parts.mailer ?? createMailer(parts.config, parts.logger));

@@ -12,16 +12,16 @@ import {
   PerfService,
   PlotsService,
   ProjectsService,
-  ReplicationService,
   ReportsService,
   ThresholdsService,
   UsersService,
   type DroppableKey,
   type LiveConfig,
+  type ReplicationService,
   type ServiceContext,
 } from '../core/index.js';
 import type { WorkerPool } from '../workers/pool.js';
-import { ATTEMPTS, CONFIG, FAILURES, HEAVY_LIMIT, POOL, SERVICE_CONTEXT } from './container.js';
+import { ATTEMPTS, CONFIG, FAILURES, HEAVY_LIMIT, POOL, REPLICATION, SERVICE_CONTEXT } from './container.js';
 import { holdHeavyPlace } from './heavy-requests.js';
 import type { AttemptLimiter, FailureLimiter } from './rate-limit.js';
 
@@ -81,7 +81,7 @@ export function routeContext(container: DependencyContainer, reconfigure?: Recon
     changes: get(PerfChangesService),
     plots: get(PlotsService),
     backups: get(Backups),
-    replication: get(ReplicationService),
+    replication: get(REPLICATION),
     services: get(SERVICE_CONTEXT),
     pool: get(POOL),
     heavy: holdHeavyPlace(get(HEAVY_LIMIT)),

@@ -101,7 +101,7 @@ async function fromReplica(
     throw new InputError(
       `${request.source}: plus.disaster_recovery.replicas has no replica ${index}; configure it or name another`,
     );
-  const { store, prefix } = openStore(config);
+  const { store, prefix } = await openStore(config);
   const staged = `${work}.db`;
   try {
     const restored = await restoreReplica(store, prefix, staged, work, request.open);

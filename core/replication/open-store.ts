@@ -1,17 +1,19 @@
 import type { ReplicaConfig } from '../config/schema.js';
-import { absStore } from './stores/abs.js';
-import { fileStore } from './stores/file.js';
-import { gcsStore } from './stores/gcs.js';
-import { s3Store } from './stores/s3.js';
-import { sftpStore } from './stores/sftp.js';
 import { prefixOf, type ReplicaStore } from './store.js';
 
-/** The store of a replica and the key prefix its `path` gives (a `file` replica's path is its directory). */
-export function openStore(config: ReplicaConfig): { store: ReplicaStore; prefix: string } {
+/**
+ * The store of a replica and the key prefix its `path` gives (a `file` replica's path is its directory). Each
+ * scheme's client is loaded when a replica uses it: the cloud SDKs take seconds to load on a busy machine, and a
+ * server without replicas should not pay for them.
+ */
+export async function openStore(config: ReplicaConfig): Promise<{ store: ReplicaStore; prefix: string }> {
   switch (config.scheme) {
-    case 'file':
+    case 'file': {
+      const { fileStore } = await import('./stores/file.js');
       return { store: fileStore(config.path), prefix: '' };
-    case 's3':
+    }
+    case 's3': {
+      const { s3Store } = await import('./stores/s3.js');
       return {
         store: s3Store({
           bucket: config.bucket,
@@ -22,11 +24,18 @@ export function openStore(config: ReplicaConfig): { store: ReplicaStore; prefix:
         }),
         prefix: prefixOf(config.path),
       };
-    case 'sftp':
+    }
+    case 'sftp': {
+      const { sftpStore } = await import('./stores/sftp.js');
       return { store: sftpStore(config), prefix: prefixOf(config.path) };
-    case 'abs':
+    }
+    case 'abs': {
+      const { absStore } = await import('./stores/abs.js');
       return { store: absStore(config), prefix: prefixOf(config.path) };
-    case 'gcs':
+    }
+    case 'gcs': {
+      const { gcsStore } = await import('./stores/gcs.js');
       return { store: gcsStore(config), prefix: prefixOf(config.path) };
+    }
   }
 }

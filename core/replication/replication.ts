@@ -19,11 +19,15 @@ export interface ReplicationSettings {
 export class ReplicationService {
   readonly #replicas: Replica[] = [];
 
-  constructor(
+  private constructor(private readonly settings: ReplicationSettings) {}
+
+  /** Checks the storage can replicate and opens every replica's store (nothing is contacted yet). */
+  static async create(
     storage: Storage,
-    private readonly settings: ReplicationSettings,
+    settings: ReplicationSettings,
     logger: Logger,
-  ) {
+  ): Promise<ReplicationService> {
+    const service = new ReplicationService(settings);
     const replication = storage.replication;
     if (settings.replicas.length > 0 && !replication)
       throw new ConfigError('configuration', [
@@ -33,10 +37,10 @@ export class ReplicationService {
             "is for the embedded engine; this storage engine cannot replicate (use the database's own replication)",
         },
       ]);
-    settings.replicas.forEach((config, index) => {
-      const { store, prefix } = openStore(config);
+    for (const [index, config] of settings.replicas.entries()) {
+      const { store, prefix } = await openStore(config);
       const log = logger.child({ replica: index, scheme: config.scheme });
-      this.#replicas.push(
+      service.#replicas.push(
         new Replica(
           config.scheme,
           store,
@@ -56,7 +60,8 @@ export class ReplicationService {
           log,
         ),
       );
-    });
+    }
+    return service;
   }
 
   async start(): Promise<void> {

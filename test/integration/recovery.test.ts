@@ -59,10 +59,13 @@ describe.each(REPLICA_SCHEMES)('recovery after SIGKILL, scheme $label', ({ start
     };
     try {
       const credentials = process.env.CLOUD_APPLICATION_CREDENTIALS;
-      const server = await startServerProcess({
-        BENCHTRACK_CONFIG: JSON.stringify(document),
-        ...(credentials ? { CLOUD_APPLICATION_CREDENTIALS: credentials } : {}),
-      });
+      const server = await startServerProcess(
+        {
+          BENCHTRACK_CONFIG: JSON.stringify(document),
+          ...(credentials ? { CLOUD_APPLICATION_CREDENTIALS: credentials } : {}),
+        },
+        { timeoutMs: 60_000 },
+      );
       const post = (body: unknown) =>
         fetch(`${server.url}/v0/run`, {
           method: 'POST',
@@ -110,7 +113,10 @@ describe.each(REPLICA_SCHEMES)('recovery after SIGKILL, scheme $label', ({ start
       const copy = await createTestApp({ database: { file } });
       try {
         const fetchReport = async (uuid: string) => {
-          const response = await copy.app.inject({ method: 'GET', url: `/v0/projects/recovery/reports/${uuid}` });
+          const response = await copy.app.inject({
+            method: 'GET',
+            url: `/v0/projects/recovery/reports/${uuid}`,
+          });
           return response.statusCode === 200 ? (response.json() as Acknowledged['body']) : undefined;
         };
         const missing: string[] = [];
@@ -124,7 +130,10 @@ describe.each(REPLICA_SCHEMES)('recovery after SIGKILL, scheme $label', ({ start
           expect(restored.alerts).toEqual(report.body.alerts);
         }
         expect(missing).toEqual([]);
-        const list = await copy.app.inject({ method: 'GET', url: '/v0/projects/recovery/reports?per_page=255' });
+        const list = await copy.app.inject({
+          method: 'GET',
+          url: '/v0/projects/recovery/reports?per_page=255',
+        });
         for (const report of list.json() as { uuid: string; results: unknown[][] }[])
           expect(report.results.flat(), report.uuid).toHaveLength(
             report.uuid === (list.json() as { uuid: string }[]).at(-1)?.uuid ? 1 * BENCHMARKS : BENCHMARKS,
@@ -135,5 +144,5 @@ describe.each(REPLICA_SCHEMES)('recovery after SIGKILL, scheme $label', ({ start
     } finally {
       await store.close();
     }
-  }, 60_000);
+  }, 120_000);
 });

@@ -55,7 +55,7 @@ export function sftpStore(config: SftpConfig): ReplicaStore {
     for (let depth = 1; depth <= parts.length; depth += 1) {
       const path = parts.slice(0, depth).join('/');
       if (path === '' || path === '.') continue;
-      await call<void>((done) => sftp.mkdir(path, (error) => done(null))).catch(() => undefined);
+      await call<void>((done) => sftp.mkdir(path, () => done(null))).catch(() => undefined);
     }
   };
   const walk = async (sftp: SFTPWrapper, directory: string, out: string[]): Promise<void> => {

@@ -320,10 +320,6 @@ describe('secrets', () => {
 describe('keys accepted by the schema but not implemented', () => {
   it.each([
     [
-      { plus: { disaster_recovery: { replicas: [{ scheme: 'file', path: '/backup' }] } } },
-      'plus.disaster_recovery: is not implemented yet (continuous replication',
-    ],
-    [
       { plus: { codehost: { client_id: 'id', client_secret: 'oauth-secret-value' } } },
       'plus.codehost: is not implemented yet (login through a code host',
     ],
@@ -335,6 +331,12 @@ describe('keys accepted by the schema but not implemented', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(`invalid configuration (environment variable ${CONFIG_ENV}): ${message}`);
     expect(lines[0]).toContain('remove it from the configuration');
+  });
+
+  it('accepts plus.disaster_recovery, which is implemented', () => {
+    const document = { plus: { disaster_recovery: { replicas: [{ scheme: 'file', path: '/backup' }] } } };
+    const { config } = loadConfig({ env: { [CONFIG_ENV]: JSON.stringify(document) }, defaultPath: missing });
+    expect(config.plus?.disaster_recovery?.replicas).toHaveLength(1);
   });
 
   it('accepts an empty plus table', () => {

@@ -35,6 +35,9 @@ export interface ReplicaTiming {
 /** What the admin sees of a replica (`GET /v0/server/backup`): times in RFC 3339, null when never. */
 export type ReplicaStatus = z.infer<typeof replicaStatusSchema>;
 
+/** Syncs whose durations set how early the next one starts. */
+const RECENT_SYNCS = 8;
+
 /** Retries after a failure wait from the sync interval, doubling, up to this. */
 const MAX_BACKOFF_MS = 60_000;
 
@@ -49,6 +52,7 @@ export class Replica {
   #index = 0;
   #commitsShipped = -1;
   #failures = 0;
+  #durations: number[] = [];
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
   #stopped = false;
@@ -131,9 +135,10 @@ export class Replica {
       this.#schedule(retryMs);
       return;
     }
-    // the next sync must end within one interval of this one's start: commits made now reach the replica in time
-    const took = performance.now() - started;
-    this.#schedule(Math.max(0, this.timing.sync - 2 * took));
+    // the next sync must end within one interval of this one's start, so that commits made now reach the
+    // replica in time: it starts early by twice the longest of the last few syncs (durations vary with load)
+    this.#durations = [...this.#durations.slice(-(RECENT_SYNCS - 1)), performance.now() - started];
+    this.#schedule(Math.max(0, this.timing.sync - 2 * Math.max(...this.#durations)));
   }
 
   async #due(): Promise<void> {

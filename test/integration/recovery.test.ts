@@ -150,14 +150,14 @@ describe.each(REPLICA_SCHEMES)('recovery after SIGKILL, scheme $label', ({ start
           expect(own(restored.alerts)).toEqual(own(report.body.alerts));
         }
         expect(missing).toEqual([]);
+        // every report in the restored database, acknowledged or caught in flight, is whole
         const list = await copy.app.inject({
           method: 'GET',
-          url: '/v0/projects/recovery/reports?per_page=255',
+          url: '/v0/projects/recovery/reports?per_page=255&expand=true',
         });
-        for (const report of list.json() as { uuid: string; results: unknown[][] }[])
-          expect(report.results.flat(), report.uuid).toHaveLength(
-            report.uuid === (list.json() as { uuid: string }[]).at(-1)?.uuid ? 1 * BENCHMARKS : BENCHMARKS,
-          );
+        const stored = list.json() as { uuid: string; results: unknown[][] }[];
+        expect(stored.length).toBeGreaterThanOrEqual(due.length + 1);
+        for (const report of stored) expect(report.results.flat(), report.uuid).toHaveLength(BENCHMARKS);
       } finally {
         await copy.close();
       }

@@ -1,8 +1,10 @@
+import { basename, dirname, join } from 'node:path';
 import type { DependencyContainer } from 'tsyringe';
 import {
   chooseStorage,
   createLogger,
   PluginRegistry,
+  ReplicationService,
   secretValues,
   StatsService,
   type Config,
@@ -45,7 +47,8 @@ export interface ComposedApi {
   readonly registry: PluginRegistry;
   readonly storage: Storage;
   readonly pool: WorkerPool;
-  /** Closes the worker pool and the database (after `runtime.stop()`). */
+  readonly replication: ReplicationService;
+  /** Stops replication (after a last sync), closes the worker pool and the database (after `runtime.stop()`). */
   close(): Promise<void>;
 }
 
@@ -102,6 +105,24 @@ export async function composeApi(
   }
   const engine = chooseStorage(registry, config.database);
   const storage = await engine.plugin.open({ ...replace.storage, ...engine.options }, { logger });
+  const file = config.database.file;
+  let replication: ReplicationService;
+  try {
+    replication = await ReplicationService.create(
+      storage,
+      {
+        replicas: config.plus?.disaster_recovery?.replicas ?? [],
+        // replicas copy an embedded database file (an engine without one cannot replicate: create refuses)
+        work: file === undefined ? '' : join(dirname(file), `.replication-${basename(file)}`),
+        open: (copy) => engine.plugin.open({ ...engine.options, file: copy }, { logger }),
+      },
+      logger.child({ task: 'replication' }),
+    );
+    await replication.start();
+  } catch (error) {
+    await storage.close();
+    throw error;
+  }
   const pool = new WorkerPool(logger, replace.pool);
   const container = createApiContainer({
     config: running,
@@ -109,6 +130,7 @@ export async function composeApi(
     registry,
     storage,
     pool,
+    replication,
     ...(replace.mailer ? { mailer: replace.mailer } : {}),
     ...(replace.now ? { now: replace.now } : {}),
     ...(replace.heavyLimit ? { heavyLimit: replace.heavyLimit } : {}),
@@ -124,8 +146,10 @@ export async function composeApi(
     registry,
     storage,
     pool,
+    replication,
     async close() {
       await stats.stop();
+      await replication.stop();
       await pool.close();
       await storage.close();
     },

@@ -28,6 +28,7 @@ import {
   type Logger,
   type Mailer,
   type PluginRegistry,
+  type ReplicationService,
   type ServiceContext,
   type Storage,
   type WorkLimit,
@@ -61,6 +62,7 @@ export const ATTEMPTS: InjectionToken<AttemptLimiter> = Symbol('Attempts');
 /** Failed credentials (tokens, e-mailed links) per client address and per credential. */
 export const FAILURES: InjectionToken<FailureLimiter> = Symbol('Failures');
 export const SERVICE_CONTEXT: InjectionToken<ServiceContext> = Symbol('ServiceContext');
+export const REPLICATION: InjectionToken<ReplicationService> = Symbol('Replication');
 
 /** The parts of the API a composition root provides; those left out get their defaults. */
 export interface ApiParts {
@@ -69,6 +71,8 @@ export interface ApiParts {
   readonly registry: PluginRegistry;
   readonly storage: Storage;
   readonly pool: WorkerPool;
+  /** `plus.disaster_recovery` (with no replica when the configuration has none). */
+  readonly replication: ReplicationService;
   /** SMTP or the log, as the configuration says, by default. */
   readonly mailer?: Mailer;
   readonly now?: () => Date;
@@ -110,6 +114,7 @@ export function createApiContainer(parts: ApiParts): DependencyContainer {
   value(REGISTRY, parts.registry);
   value(STORAGE, parts.storage);
   value(POOL, parts.pool);
+  value(REPLICATION, parts.replication);
   value(CLOCK, parts.now ?? (() => new Date()));
   value(HEAVY_LIMIT, parts.heavyLimit ?? defaultHeavyLimit());
   single(MAILER, () => parts.mailer ?? createMailer(parts.config, parts.logger));

@@ -20,10 +20,11 @@ import {
   UsersService,
   type DroppableKey,
   type LiveConfig,
+  type ReplicationService,
   type ServiceContext,
 } from '../core/index.js';
 import type { WorkerPool } from '../workers/pool.js';
-import { ATTEMPTS, CONFIG, FAILURES, HEAVY_LIMIT, POOL, SERVICE_CONTEXT } from './container.js';
+import { ATTEMPTS, CONFIG, FAILURES, HEAVY_LIMIT, POOL, REPLICATION, SERVICE_CONTEXT } from './container.js';
 import { holdHeavyPlace } from './heavy-requests.js';
 import type { AttemptLimiter, FailureLimiter } from './rate-limit.js';
 
@@ -57,6 +58,7 @@ export interface RouteContext {
   readonly changes: PerfChangesService;
   readonly plots: PlotsService;
   readonly backups: Backups;
+  readonly replication: ReplicationService;
   /** The context the services share (for functions that are not services). */
   readonly services: ServiceContext;
   readonly pool: WorkerPool;
@@ -88,6 +90,7 @@ export function routeContext(container: DependencyContainer, reconfigure?: Recon
     changes: get(PerfChangesService),
     plots: get(PlotsService),
     backups: get(Backups),
+    replication: get(REPLICATION),
     services: get(SERVICE_CONTEXT),
     pool: get(POOL),
     heavy: holdHeavyPlace(get(HEAVY_LIMIT)),

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { InputError, restoreDatabase, type Config, type Storage } from '../core/index.js';
 
 export const RESTORE_USAGE =
-  'usage: benchtrack-api restore <backup file | s3://<access point name>/<key>> [--force] [--sha256 <hex>]';
+  'usage: benchtrack-api restore <backup file | s3://<access point name>/<key> | replica[:<n>]> [--force] [--sha256 <hex>]';
 
 /**
  * `benchtrack-api restore`: rebuilds `database.file` of the configuration from a backup, with the server stopped.
@@ -35,6 +35,7 @@ export async function restoreCommand(
     force: parsed.values.force,
     sha256: parsed.values.sha256,
     dataStore: config.database.data_store,
+    replicas: config.plus?.disaster_recovery?.replicas,
     open,
   });
   process.stdout.write(`${JSON.stringify({ restored: source, ...result })}\n`);

@@ -8,7 +8,6 @@ import {
   logFileIssues,
   pluginIssues,
   UnavailableError,
-  unimplementedIssues,
   type DroppableKey,
   parseBindAddress,
   parseConfigDocument,
@@ -119,7 +118,6 @@ export class ServerRuntime {
     const issues = [
       ...droppedKeyIssues(merged, config, previous, confirmed),
       ...logFileIssues(config, previous),
-      ...unimplementedIssues(config),
       ...(await pluginIssues(config.plugins, {
         registry: this.#registry,
         previous: previous.plugins,

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { parseConfigDocument } from '../../core/index.js';
+import { parseConfigDocument, type ConfigDocument } from '../../core/index.js';
 import { composeApi } from '../../server/composition.js';
 
 export interface BenchServer {
@@ -8,13 +8,14 @@ export interface BenchServer {
 }
 
 /** The production server stack (runtime, storage, worker pool) on a database file, listening on 127.0.0.1. */
-export async function startBenchServer(file: string): Promise<BenchServer> {
+export async function startBenchServer(file: string, extra: ConfigDocument = {}): Promise<BenchServer> {
   const { config } = parseConfigDocument(
     {
       security: { secret_key: 'bench-secret-key-0123456789abcdef' },
       server: { bind_address: '127.0.0.1:0', request_body_max_bytes: 64 * 1024 * 1024 },
       database: { file },
       logging: { log: { stderr_terminal: { level: 'error' } } },
+      ...extra,
     },
     { kind: 'default', description: 'bench' },
   );

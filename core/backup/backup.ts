@@ -46,6 +46,12 @@ export interface BackupSettings {
  */
 export class Backups {
   #running = false;
+  #last: BackupResult | undefined;
+
+  /** The last backup this process made, if any. */
+  get last(): BackupResult | undefined {
+    return this.#last;
+  }
 
   constructor(
     private readonly storage: Storage,
@@ -121,6 +127,7 @@ export class Backups {
       duration_ms: Math.round(performance.now() - started),
     };
     this.logger.info({ backup: { ...result } }, 'backup created');
+    this.#last = result;
     return result;
   }
 }

@@ -4,7 +4,9 @@ import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
-import type { DataStoreConfig } from '../config/schema.js';
+import type { DataStoreConfig, ReplicaConfig } from '../config/schema.js';
+import { openStore } from '../replication/open-store.js';
+import { restoreReplica } from '../replication/restore-replica.js';
 import { ConflictError, InputError } from '../errors.js';
 import type { Storage } from '../storage/storage.js';
 import { keyOfUrl, parseAccessPoint } from './access-point.js';
@@ -12,7 +14,10 @@ import { sha256Of } from './backup.js';
 import { DataStore } from './s3.js';
 
 export interface RestoreRequest {
-  /** A backup file (plain or gzipped) or `s3://<access point name>/<key>` of `database.data_store`. */
+  /**
+   * A backup file (plain or gzipped), `s3://<access point name>/<key>` of `database.data_store`, or `replica` /
+   * `replica:<n>`: the first or n-th (from 0) replica of `plus.disaster_recovery`.
+   */
   readonly source: string;
   /** The database file to rebuild. */
   readonly target: string;
@@ -21,6 +26,7 @@ export interface RestoreRequest {
   /** When given, the backup's SHA-256 must match. */
   readonly sha256?: string | undefined;
   readonly dataStore: DataStoreConfig | undefined;
+  readonly replicas?: readonly ReplicaConfig[] | undefined;
   /** Opens a database file with the storage engine (checks it, applies pending migrations). */
   readonly open: (file: string) => Promise<Storage>;
 }
@@ -30,6 +36,8 @@ export interface RestoreResult {
   readonly sha256: string;
   readonly schemaVersion: number;
   readonly duration_ms: number;
+  /** When restored from a replica: where, which generation, how many change sets. */
+  readonly replica?: { readonly location: string; readonly generation: string; readonly changes: number };
 }
 
 const GZIP_MAGIC = [0x1f, 0x8b];
@@ -54,6 +62,8 @@ export async function restoreDatabase(request: RestoreRequest): Promise<RestoreR
   const work = join(dirname(target), `.restore-${randomUUID()}`);
   const staged = `${work}.db`;
   try {
+    const replica = /^replica(?::(\d+))?$/.exec(request.source);
+    if (replica) return await fromReplica(request, Number(replica[1] ?? 0), work, started);
     const local = request.source.startsWith('s3://')
       ? await download(request, `${work}.download`)
       : request.source;
@@ -73,7 +83,42 @@ export async function restoreDatabase(request: RestoreRequest): Promise<RestoreR
     await rename(staged, target);
     return { target, sha256, schemaVersion, duration_ms: Math.round(performance.now() - started) };
   } finally {
-    await Promise.all([`${work}.download`, staged, `${staged}.wal`].map((f) => rm(f, { force: true })));
+    await Promise.all(
+      [`${work}.download`, staged, `${staged}.wal`, work].map((f) => rm(f, { force: true, recursive: true })),
+    );
+  }
+}
+
+/** Rebuilds the target from a replica: its newest generation, checked against the state it recorded. */
+async function fromReplica(
+  request: RestoreRequest,
+  index: number,
+  work: string,
+  started: number,
+): Promise<RestoreResult> {
+  const config = request.replicas?.[index];
+  if (!config)
+    throw new InputError(
+      `${request.source}: plus.disaster_recovery.replicas has no replica ${index}; configure it or name another`,
+    );
+  const { store, prefix } = await openStore(config);
+  const staged = `${work}.db`;
+  try {
+    const restored = await restoreReplica(store, prefix, staged, work, request.open);
+    const storage = await request.open(staged);
+    const schemaVersion = await storage.schemaVersion();
+    await storage.close();
+    await rm(`${request.target}.wal`, { force: true });
+    await rename(staged, request.target);
+    return {
+      target: request.target,
+      sha256: await sha256Of(request.target),
+      schemaVersion,
+      duration_ms: Math.round(performance.now() - started),
+      replica: { location: store.location, generation: restored.generation, changes: restored.changes },
+    };
+  } finally {
+    await store.close();
   }
 }
 

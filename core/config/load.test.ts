@@ -323,27 +323,19 @@ describe('secrets', () => {
   });
 });
 
-describe('keys accepted by the schema but not implemented', () => {
-  it.each([
-    [
-      { plus: { disaster_recovery: { replicas: [{ scheme: 'file', path: '/backup' }] } } },
-      'plus.disaster_recovery: is not implemented yet (continuous replication',
-    ],
-  ])('refuses %j at start', (document, message) => {
-    const lines = issues(() =>
-      loadConfig({ env: { [CONFIG_ENV]: JSON.stringify(document) }, defaultPath: missing }),
-    );
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain(`invalid configuration (environment variable ${CONFIG_ENV}): ${message}`);
-    expect(lines[0]).toContain('remove it from the configuration');
-  });
-
-  it('accepts plus.stats, which is implemented', () => {
+describe('the plus keys', () => {
+  it('accepts plus.stats', () => {
     const { config } = loadConfig({
       env: { [CONFIG_ENV]: '{"plus":{"stats":{"enabled":false}}}' },
       defaultPath: missing,
     });
     expect(config.plus?.stats).toEqual({ offset: 11_242, enabled: false });
+  });
+
+  it('accepts plus.disaster_recovery', () => {
+    const document = { plus: { disaster_recovery: { replicas: [{ scheme: 'file', path: '/backup' }] } } };
+    const { config } = loadConfig({ env: { [CONFIG_ENV]: JSON.stringify(document) }, defaultPath: missing });
+    expect(config.plus?.disaster_recovery?.replicas).toHaveLength(1);
   });
 
   it('accepts an empty plus table', () => {

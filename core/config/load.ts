@@ -4,7 +4,6 @@ import type { z } from 'zod';
 import { ConfigError, type ConfigIssue } from '../errors.js';
 import { formatPath } from '../issues.js';
 import { configSchema, type Config } from './schema.js';
-import { unimplementedIssues } from './unimplemented.js';
 
 export const CONFIG_ENV = 'BENCHTRACK_CONFIG';
 export const CONFIG_PATH_ENV = 'BENCHTRACK_CONFIG_PATH';
@@ -98,8 +97,6 @@ export function parseConfigDocument(
 
 function finish(document: unknown, source: ConfigSource, warnings: string[]): LoadedConfig {
   const { config, warnings: more } = parseConfigDocument(document, source);
-  const unimplemented = unimplementedIssues(config);
-  if (unimplemented.length > 0) throw new ConfigError(source.description, unimplemented);
   return { config, source, warnings: [...warnings, ...more] };
 }
 

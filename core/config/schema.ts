@@ -257,6 +257,7 @@ const dataStoreSchema = z.strictObject({
 });
 
 export type DataStoreConfig = z.output<typeof dataStoreSchema>;
+export type ReplicaConfig = z.output<typeof replicaSchema>;
 
 /** A memory size in DuckDB's notation: a number and a unit (MB, GB, TB decimal; MiB, GiB, TiB binary). */
 const MEMORY_SIZE = /^(\d+(?:\.\d+)?)\s*(MB|GB|TB|MiB|GiB|TiB)$/;
@@ -399,12 +400,16 @@ const replicaSchema = z.discriminatedUnion(
       bucket: required('scheme is abs'),
       path: optionalString,
       account_key: secret('scheme is abs'),
+      /** Extension: the Blob service URL of an emulator or sovereign cloud (default https://<account>.blob.core.windows.net). */
+      endpoint: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional(),
       ...replicaCommon,
     }),
     z.strictObject({
       scheme: z.literal('gcs'),
       bucket: required('scheme is gcs'),
       path: optionalString,
+      /** Extension: the JSON API endpoint of a compatible store (default https://storage.googleapis.com). */
+      endpoint: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional(),
       ...replicaCommon,
     }),
   ],

@@ -35,3 +35,21 @@ export const backupCreatedSchema = z.object({
   duration_ms: z.number().int(),
 });
 export type BackupCreated = z.infer<typeof backupCreatedSchema>;
+
+const time = z.string().nullable();
+export const replicaStatusSchema = z.object({
+  scheme: z.enum(['file', 'sftp', 's3', 'abs', 'gcs']),
+  location: z.string().describe('Where the replica is, without credentials'),
+  generation: z.string().nullable().describe('The generation (snapshot and change sets) being written'),
+  changes: z.number().int().describe('Change sets written in this generation'),
+  last_sync: time.describe('Last time the replica was known to hold every commit (RFC 3339)'),
+  last_snapshot: time,
+  last_validation: time,
+  last_error: z.string().nullable().describe('The last failure, without credentials'),
+  last_error_at: time,
+  consecutive_failures: z.number().int().describe('Failures since the last success; retried with backoff'),
+});
+export const backupStatusSchema = z.object({
+  last_backup: backupCreatedSchema.nullable().describe('The last backup this server process made'),
+  replicas: z.array(replicaStatusSchema).describe('plus.disaster_recovery replicas, in configuration order'),
+});

@@ -367,6 +367,56 @@ export interface StorageTransfer {
   importRows(batches: AsyncIterable<RowBatch>): Promise<number>;
 }
 
+/** A table's content in brief: rows, the sum of its row hashes, and the highest id of an append-only table. */
+export interface TableState {
+  readonly rows: string;
+  readonly hash: string;
+  readonly max_id?: string | null;
+}
+
+/** What a replica holds, table by table, and the value of every id sequence: equal states, equal databases. */
+export interface ReplicaState {
+  readonly tables: Readonly<Record<string, TableState>>;
+  readonly sequences: Readonly<Record<string, string>>;
+}
+
+/** One file of a change: a table's rows that `replace` the table, or that are `append`ed to it. */
+export interface ChangeFile {
+  readonly table: string;
+  readonly mode: 'replace' | 'append';
+  /** The file's name in the directory the change was written to. */
+  readonly file: string;
+}
+
+/** The committed changes since a state, as files, and the state they lead to. */
+export interface ChangeSet {
+  readonly files: readonly ChangeFile[];
+  readonly state: ReplicaState;
+}
+
+/**
+ * The engine's side of continuous replication: a snapshot starts a chain, each change set continues it from the
+ * state the one before led to, and applying the chain to the snapshot rebuilds the database.
+ */
+export interface Replication {
+  /** Committed write transactions since the storage was opened: unchanged, nothing new to ship. */
+  commits(): number;
+  /** Writes a snapshot to `file` (as `backup` does) and returns the state it holds. */
+  snapshot(file: string): Promise<ReplicaState>;
+  /**
+   * Writes into `directory` what changed since `since`, from one consistent read. `'snapshot'` when a change set
+   * cannot express it (rows deleted from an append-only table, a table added or dropped): start a new chain.
+   */
+  changes(since: ReplicaState, directory: string): Promise<ChangeSet | 'snapshot'>;
+  /**
+   * Applies a change set whose files are in `directory`, in one transaction, and moves every sequence up to the
+   * value the change set's state records.
+   */
+  apply(directory: string, change: ChangeSet): Promise<void>;
+  /** The state of the database now. */
+  state(): Promise<ReplicaState>;
+}
+
 export interface Storage {
   readonly capabilities: StorageCapabilities;
   /** Bulk export and import for moving between engines; engines without it cannot be migrated from or to. */
@@ -394,6 +444,8 @@ export interface Storage {
    * `open` accepts, while reads and writes go on. Engines without it cannot serve `POST /v0/server/backup`.
    */
   backup?(file: string): Promise<void>;
+  /** Continuous replication (`plus.disaster_recovery`): engines that can express their changes as files. */
+  readonly replication?: Replication;
   /**
    * The storage's state. A storage that cannot serve for a while (disk full, reopening) fails calls with an
    * UnavailableError whose details carry `retry_after_seconds`.

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   backupCreatedSchema,
   backupRequestSchema,
+  backupStatusSchema,
   DROPPABLE_KEYS,
   ForbiddenError,
   InternalError,
@@ -75,6 +76,26 @@ export function adminRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
           reply.header('X-Benchtrack-Pending-Restart', result.pendingRestart.join(', '));
         }
         return result.config;
+      },
+    );
+
+    app.get(
+      '/server/backup',
+      {
+        schema: {
+          tags,
+          summary: 'The last backup and the state of every replica (last sync, snapshot, validation, error)',
+          security,
+          response: { 200: backupStatusSchema },
+        },
+      },
+      async (request) => {
+        requireAdmin(await request.user());
+        const last = ctx.backups.last;
+        return {
+          last_backup: last ? { ...last, created: last.created.toISOString() } : null,
+          replicas: ctx.replication.status(),
+        };
       },
     );
 

@@ -185,6 +185,12 @@ const ENDPOINTS: Endpoint[] = [
     public: row(400, 403, 403, 403, 200),
   },
   {
+    name: 'view backup and replica status',
+    method: 'GET',
+    path: () => '/v0/server/backup',
+    public: row(400, 403, 403, 403, 200),
+  },
+  {
     // The running configuration sent back unchanged (secrets redacted keep their value): nothing restarts.
     name: 'update server config',
     method: 'PUT',

@@ -37,6 +37,26 @@ describe('benchtrack-api with PostgreSQL unreachable at start', () => {
   });
 });
 
+describe('benchtrack-api with plus.disaster_recovery on PostgreSQL', () => {
+  it('exits 1 pointing to the database server own replication, without a replica secret', async () => {
+    const secret = 'replica-password-0005';
+    const url = await cluster.createDatabase('no-replication');
+    const result = await runServerProcess({
+      BENCHTRACK_CONFIG: JSON.stringify({
+        ...document(url),
+        plus: {
+          disaster_recovery: { replicas: [{ scheme: 'sftp', host: 'h', user: 'u', password: secret }] },
+        },
+      }),
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('plus.disaster_recovery: replicates the embedded database only');
+    expect(result.stderr).toContain('Scaling out');
+    expect(result.stdout + result.stderr).not.toContain(secret);
+    expect(result.stderr).not.toContain('Server listening');
+  });
+});
+
 describe('a running server when PostgreSQL goes away', () => {
   let t: TestApp;
   beforeAll(async () => {

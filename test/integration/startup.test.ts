@@ -59,29 +59,6 @@ describe.skipIf(onPostgres)('benchtrack-api process', () => {
     expect(readFileSync(log, 'utf8')).toBe('old\n');
   });
 
-  it('refuses keys it does not implement before binding, without printing their secrets', async () => {
-    const secrets = ['replica-password-0005'];
-    const result = await runServerProcess({
-      BENCHTRACK_CONFIG: JSON.stringify({
-        server: { bind_address: '127.0.0.1:0' },
-        database: { file: join(dir, 'unimplemented.db') },
-        plus: {
-          disaster_recovery: {
-            replicas: [{ scheme: 'sftp', host: 'h', user: 'u', password: secrets[0] }],
-          },
-        },
-      }),
-    });
-    expect(result.code).toBe(1);
-    const source = 'invalid configuration (environment variable BENCHTRACK_CONFIG)';
-    expect(result.stderr).toContain(
-      `benchtrack-api: ${source}: plus.disaster_recovery: is not implemented yet`,
-    );
-    expect(result.stderr).not.toContain('Server listening');
-    for (const secret of secrets) expect(result.stderr).not.toContain(secret);
-    expect(existsSync(join(dir, 'unimplemented.db'))).toBe(false);
-  });
-
   it('serves, logs Bunyan JSON without secrets, and shuts down cleanly on SIGTERM', async () => {
     const secrets = {
       key: 'top-secret-signing-key-0001',

@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFIG_ENV, createLogger, parseConfigDocument, REDACTED } from '../../core/index.js';
-import { bearer, lastLinkTo, signUp, type Session } from '../helpers/accounts.js';
+import { bearer, createProject, lastLinkTo, signUp, type Session } from '../helpers/accounts.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { eventually } from '../helpers/eventually.js';
+import { startLocalS3 } from '../helpers/s3.js';
 import { PG_PASSWORD, startPostgres, type LocalPostgres } from '../helpers/postgres.js';
 
 // Secrets in logs: redacted where they stand as a whole token or under a secret's key, and nowhere else (a
@@ -225,4 +227,97 @@ describe('a running server on PostgreSQL', () => {
     expect(JSON.parse(readFileSync(configPath, 'utf8')).database.url).toBe(url);
     expect((await getConfig()).database.url).not.toContain(PG_PASSWORD);
   });
+});
+
+describe('replicas that fail', () => {
+  const secrets = {
+    s3: 'wrong-s3-secret-key-0006',
+    sftp: 'wrong-sftp-password-0007',
+    abs: Buffer.from('wrong-azure-account-key-0008').toString('base64'),
+  };
+  // nothing listens on port 9 (discard) of 127.0.0.1 here: connections are refused at once
+  const closed = 'http://127.0.0.1:9';
+
+  it('retry with backoff, never block ingest, show their last error to the admin, and never show a credential', async () => {
+    const s3 = await startLocalS3(['replicas']);
+    const common = { sync_interval: '100ms' };
+    const t = await createTestApp({
+      database: { file: join(dir, 'failing-replicas.db') },
+      plus: {
+        disaster_recovery: {
+          replicas: [
+            {
+              scheme: 's3',
+              bucket: 'replicas',
+              endpoint: s3.endpoint,
+              // s3rver checks the key id, not the signature
+              access_key_id: 'UNKNOWNKEYID',
+              secret_access_key: secrets.s3,
+              ...common,
+            },
+            { scheme: 'sftp', host: '127.0.0.1', port: 9, user: 'u', password: secrets.sftp, ...common },
+            {
+              scheme: 'abs',
+              account_name: 'acct',
+              account_key: secrets.abs,
+              bucket: 'replicas',
+              endpoint: `${closed}/acct`,
+              ...common,
+            },
+          ],
+        },
+      },
+    });
+    try {
+      const admin = await signUp(t, 'Admin User', 'admin@example.com');
+      await createProject(t, admin, 'admin-user', { name: 'Failing' });
+      const started = performance.now();
+      const run = await t.app.inject({
+        method: 'POST',
+        url: '/v0/run',
+        headers: bearer(admin.token),
+        payload: {
+          project: 'failing',
+          start_time: new Date().toISOString(),
+          end_time: new Date().toISOString(),
+          results: [JSON.stringify({ parse: { latency: { value: 1 } } })],
+          settings: { adapter: 'json' },
+        },
+      });
+      expect(run.statusCode, run.body).toBe(201);
+      expect(performance.now() - started).toBeLessThan(5_000);
+      const replicas = await eventually(async () => {
+        const response = await t.app.inject({
+          method: 'GET',
+          url: '/v0/server/backup',
+          headers: bearer(admin.token),
+        });
+        const status = response.json().replicas as { consecutive_failures: number }[];
+        for (const replica of status) expect(replica.consecutive_failures).toBeGreaterThanOrEqual(3);
+        return response;
+      }, 15_000);
+      const body = replicas.body;
+      for (const replica of replicas.json().replicas)
+        expect(replica).toMatchObject({ last_sync: null, last_error: expect.any(String) });
+      const retries = t
+        .logText()
+        .split('\n')
+        .filter((line) => line.includes('replica sync failed: retrying'))
+        .map((line) => JSON.parse(line) as { replica: number; retry_ms: number });
+      const s3Retries = retries.filter((line) => line.replica === 0).map((line) => line.retry_ms);
+      expect(s3Retries.slice(0, 3)).toEqual([200, 400, 800]);
+      const config = (
+        await t.app.inject({ method: 'GET', url: '/v0/server/config', headers: bearer(admin.token) })
+      ).body;
+      for (const secret of Object.values(secrets)) {
+        expect(body).not.toContain(secret);
+        expect(config).not.toContain(secret);
+        expect(t.logText()).not.toContain(secret);
+      }
+      expect(config).toContain(REDACTED);
+    } finally {
+      await t.close();
+      await s3.close();
+    }
+  }, 60_000);
 });

@@ -6,6 +6,8 @@ import type { Database } from './database.js';
 const CLUSTER_ORDER = 'series_id, start_time, report_id, iteration, id';
 /** The `server_meta` key holding the highest metric id the clustered part of the table covers. */
 const CLUSTERED_THROUGH = 'metric.clustered_through';
+/** Tables compaction builds and drops: not part of the data (replication leaves them out). */
+export const SCRATCH_TABLES: readonly string[] = ['metric_compact'];
 /** Below this many rows to cluster, a rewrite is not worth it (a DuckDB row group holds 122,880 rows). */
 export const MIN_TAIL_ROWS = 250_000;
 /**

@@ -61,6 +61,7 @@ export class Database {
   readonly #waitingReaders: ((connection: DuckDBConnection) => void)[] = [];
   readonly #inFlight = new Set<Promise<unknown>>();
   #nextMetricId: bigint | undefined;
+  #commits = 0;
   /** Answers of the small, seldom-written tables ingest reads on every report (writer connection only). */
   cache = new StatementCache();
   /** Answers of the same tables for the readers, exact for each reader's snapshot (cache.ts). */
@@ -101,6 +102,11 @@ export class Database {
   /** The writer connection, for work that runs before the database is shared (migrations). */
   get setupConnection(): DuckDBConnection {
     return this.#live().writer;
+  }
+
+  /** Write transactions committed since the database was opened (replication skips a sync when unchanged). */
+  get commits(): number {
+    return this.#commits;
   }
 
   /** Changes when the database is reopened: a connection from `connect` of an older generation is dead. */
@@ -226,9 +232,11 @@ export class Database {
     this.readCache.beginCommit(written);
     try {
       await this.#current().writer.run('COMMIT');
+      this.#commits += 1;
       if (this.#state.status === 'disk_full') this.#state = { status: 'ok' };
     } catch (error) {
       if (!committedAnyway(error)) throw error;
+      this.#commits += 1;
       this.#failed(error);
     } finally {
       this.readCache.endCommit(written);

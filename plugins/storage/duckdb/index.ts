@@ -9,6 +9,7 @@ import { dimensionReaders, dimensionWriters } from './repositories/dimensions.js
 import { metaReader, metaWriter } from './repositories/meta.js';
 import { plusReaders, plusWriters } from './repositories/plus.js';
 import { metricReaders, metricWriters } from './repositories/metrics.js';
+import { duckdbReplication } from './replication.js';
 import { scoped } from './scope.js';
 import { snapshotTo } from './snapshot.js';
 import { duckdbTransfer } from './transfer.js';
@@ -109,6 +110,7 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
       },
       maintain: () => compactor.run(true),
       backup: (file) => snapshotTo(database, file),
+      replication: duckdbReplication(database),
       health: () => database.health(),
       read: (fn) =>
         database.read(async (connection) => {

@@ -2,7 +2,11 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Database } from './database.js';
 import { ident } from './sql.js';
 
-const ALIAS = 'benchtrack_backup';
+/**
+ * Attached databases belong to the instance, not to the connection: two snapshots at once (a backup and a
+ * replica's, or two replicas') under one alias would detach each other's target mid-copy.
+ */
+let snapshots = 0;
 
 /**
  * Copies the database into a new DuckDB file with `COPY FROM DATABASE`, inside one read transaction on a
@@ -10,29 +14,50 @@ const ALIAS = 'benchtrack_backup';
  * waits for it (MVCC). Sequences are copied at their current value, which is at least the snapshot's, so ids
  * handed out after a restore never collide with copied rows.
  */
-export async function snapshotTo(database: Database, file: string): Promise<void> {
+export async function snapshotTo(database: Database, file: string): Promise<void>;
+/** The same, running `inside` on the snapshot's transaction (replication reads the state the copy holds). */
+export async function snapshotTo<T>(
+  database: Database,
+  file: string,
+  inside: (connection: DuckDBConnection) => Promise<T>,
+): Promise<T>;
+export async function snapshotTo<T>(
+  database: Database,
+  file: string,
+  inside?: (connection: DuckDBConnection) => Promise<T>,
+): Promise<T | undefined> {
   const connection = await database.connect();
   try {
     const rows = (await connection.runAndReadAll('SELECT current_database()')).getRows();
     const source = String(rows[0]?.[0]);
+    const alias = `benchtrack_backup_${++snapshots}`;
     await connection.run('BEGIN TRANSACTION');
-    await copyInTransaction(connection, source, file);
-    await connection.run(`DETACH ${ALIAS}`);
+    const result = await copyInTransaction(connection, source, file, alias, inside);
+    await connection.run(`DETACH ${alias}`);
+    return result;
   } finally {
     database.disconnect(connection);
   }
 }
 
-async function copyInTransaction(connection: DuckDBConnection, source: string, file: string): Promise<void> {
+async function copyInTransaction<T>(
+  connection: DuckDBConnection,
+  source: string,
+  file: string,
+  alias: string,
+  inside: ((connection: DuckDBConnection) => Promise<T>) | undefined,
+): Promise<T | undefined> {
   try {
     // the first read anchors the snapshot before the target exists
     await connection.run('SELECT count(*) FROM schema_migration');
-    await connection.run(`ATTACH '${file.replaceAll("'", "''")}' AS ${ALIAS}`);
-    await connection.run(`COPY FROM DATABASE ${ident(source)} TO ${ALIAS}`);
+    await connection.run(`ATTACH '${file.replaceAll("'", "''")}' AS ${alias}`);
+    await connection.run(`COPY FROM DATABASE ${ident(source)} TO ${alias}`);
+    const result = await inside?.(connection);
     await connection.run('COMMIT');
+    return result;
   } catch (error) {
     await connection.run('ROLLBACK').catch(() => undefined);
-    await connection.run(`DETACH DATABASE IF EXISTS ${ALIAS}`).catch(() => undefined);
+    await connection.run(`DETACH DATABASE IF EXISTS ${alias}`).catch(() => undefined);
     throw error;
   }
 }

@@ -1,0 +1,83 @@
+import { mkdir, rm } from 'node:fs/promises';
+import type { ReplicaConfig } from '../config/schema.js';
+import { ConfigError } from '../errors.js';
+import type { Logger } from '../logging.js';
+import type { Storage } from '../storage/storage.js';
+import { durationMs } from './duration.js';
+import { openStore } from './open-store.js';
+import { Replica, type ReplicaStatus } from './replica.js';
+
+export interface ReplicationSettings {
+  readonly replicas: readonly ReplicaConfig[];
+  /** A scratch directory of its own, on the database's disk (snapshots are staged there). */
+  readonly work: string;
+  /** Opens a database file with the storage engine (validation restores into a scratch file). */
+  readonly open: (file: string) => Promise<Storage>;
+}
+
+/** `plus.disaster_recovery`: every replica of the configuration, each in a loop of its own. */
+export class ReplicationService {
+  readonly #replicas: Replica[] = [];
+
+  private constructor(private readonly settings: ReplicationSettings) {}
+
+  /** Checks the storage can replicate and opens every replica's store (nothing is contacted yet). */
+  static async create(
+    storage: Storage,
+    settings: ReplicationSettings,
+    logger: Logger,
+  ): Promise<ReplicationService> {
+    const service = new ReplicationService(settings);
+    const replication = storage.replication;
+    if (settings.replicas.length > 0 && !replication)
+      throw new ConfigError('configuration', [
+        {
+          path: 'plus.disaster_recovery',
+          message:
+            'replicates the embedded database only, and this storage engine cannot replicate: use the database server\'s own replication and backups (README, "Scaling out"), and remove plus.disaster_recovery',
+        },
+      ]);
+    for (const [index, config] of settings.replicas.entries()) {
+      const { store, prefix } = await openStore(config);
+      const log = logger.child({ replica: index, scheme: config.scheme });
+      service.#replicas.push(
+        new Replica(
+          config.scheme,
+          store,
+          prefix,
+          {
+            sync: durationMs(config.sync_interval),
+            snapshot:
+              config.snapshot_interval === undefined ? undefined : durationMs(config.snapshot_interval),
+            retention: durationMs(config.retention),
+            retentionCheck: durationMs(config.retention_check_interval),
+            validation:
+              config.validation_interval === undefined ? undefined : durationMs(config.validation_interval),
+          },
+          replication as NonNullable<Storage['replication']>,
+          `${settings.work}/${index}`,
+          settings.open,
+          log,
+        ),
+      );
+    }
+    return service;
+  }
+
+  async start(): Promise<void> {
+    await rm(this.settings.work, { recursive: true, force: true });
+    for (let index = 0; index < this.#replicas.length; index += 1)
+      await mkdir(`${this.settings.work}/${index}`, { recursive: true });
+    for (const replica of this.#replicas) replica.start();
+  }
+
+  /** Stops every loop after a last sync (call before the storage closes). */
+  async stop(): Promise<void> {
+    await Promise.all(this.#replicas.map((replica) => replica.stop()));
+    await rm(this.settings.work, { recursive: true, force: true });
+  }
+
+  status(): ReplicaStatus[] {
+    return this.#replicas.map((replica) => replica.status());
+  }
+}

@@ -1,0 +1,51 @@
+import { Storage } from '@google-cloud/storage';
+import type { ReplicaConfig } from '../../config/schema.js';
+import { ConfigError } from '../../errors.js';
+import type { ReplicaStore } from '../store.js';
+
+type GcsConfig = Extract<ReplicaConfig, { scheme: 'gcs' }>;
+
+/** The environment variable naming the service-account credentials file, as the spec says. */
+export const GCS_CREDENTIALS_ENV = 'CLOUD_APPLICATION_CREDENTIALS';
+
+/**
+ * `scheme: gcs`: a Google Cloud Storage bucket through its JSON API, authenticated with the service account
+ * whose credentials file `CLOUD_APPLICATION_CREDENTIALS` names. `endpoint` (an extension) points the client at
+ * another host, which gets requests signed with the service account's key.
+ */
+export function gcsStore(config: GcsConfig): ReplicaStore {
+  const keyFilename = process.env[GCS_CREDENTIALS_ENV];
+  if (!keyFilename)
+    throw new ConfigError('configuration', [
+      {
+        path: 'plus.disaster_recovery.replicas',
+        message: `a gcs replica needs ${GCS_CREDENTIALS_ENV}: set it to the path of a service-account credentials file`,
+      },
+    ]);
+  const client = new Storage({
+    keyFilename,
+    retryOptions: { autoRetry: false },
+    // another host cannot take part in Google's OAuth token exchange: there the service account signs its own
+    // JWT for each request (JWT access with scopes), which the host checks with the account's public key
+    ...(config.endpoint ? { apiEndpoint: config.endpoint, useAuthWithCustomEndpoint: true } : {}),
+  });
+  if (config.endpoint) client.authClient.useJWTAccessWithScope = true;
+  const bucket = client.bucket(config.bucket);
+  return {
+    location: `gs://${config.bucket}${config.endpoint ? ` at ${config.endpoint}` : ''}`,
+    async put(key, file) {
+      await bucket.upload(file, { destination: key, resumable: false });
+    },
+    async get(key, file) {
+      await bucket.file(key).download({ destination: file });
+    },
+    async list(prefix) {
+      const [files] = await bucket.getFiles({ prefix, autoPaginate: true });
+      return files.map((f) => f.name);
+    },
+    async remove(keys) {
+      for (const key of keys) await bucket.file(key).delete({ ignoreNotFound: true });
+    },
+    async close() {},
+  };
+}

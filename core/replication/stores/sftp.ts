@@ -1,0 +1,107 @@
+import { readFileSync } from 'node:fs';
+import { posix } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import ssh2, { type SFTPWrapper } from 'ssh2';
+import type { ReplicaConfig } from '../../config/schema.js';
+import type { ReplicaStore } from '../store.js';
+
+type SftpConfig = Extract<ReplicaConfig, { scheme: 'sftp' }>;
+
+/** Gives up on a server that does not answer the SSH handshake in this time. */
+const HANDSHAKE_TIMEOUT_MS = 10_000;
+
+/**
+ * `scheme: sftp`: a directory on an SSH server, by password or key (`key_path`). One connection is kept and made
+ * again after any error. Puts upload to a temporary name, then rename over the target (posix-rename@openssh.com).
+ * Keys are paths relative to the login directory unless the replica's `path` is absolute. The server's host key
+ * is not checked against a known-hosts list (the configuration has no key for one).
+ */
+export function sftpStore(config: SftpConfig): ReplicaStore {
+  let session: Promise<{ client: ssh2.Client; sftp: SFTPWrapper }> | undefined;
+  const connect = () =>
+    new Promise<{ client: ssh2.Client; sftp: SFTPWrapper }>((resolve, reject) => {
+      const client = new ssh2.Client();
+      client
+        .on('ready', () => client.sftp((error, sftp) => (error ? reject(error) : resolve({ client, sftp }))))
+        .on('error', (error) => {
+          session = undefined;
+          reject(error);
+        })
+        .on('close', () => (session = undefined))
+        .connect({
+          host: config.host,
+          port: config.port,
+          username: config.user,
+          readyTimeout: HANDSHAKE_TIMEOUT_MS,
+          ...(config.password !== undefined ? { password: config.password } : {}),
+          ...(config.key_path !== undefined ? { privateKey: readFileSync(config.key_path) } : {}),
+        });
+    });
+  const use = async <T>(fn: (sftp: SFTPWrapper) => Promise<T>): Promise<T> => {
+    session ??= connect();
+    const current = session;
+    try {
+      return await fn((await current).sftp);
+    } catch (error) {
+      if (session === current) session = undefined;
+      void current.then(({ client }) => client.end()).catch(() => undefined);
+      throw error;
+    }
+  };
+  const call = <T>(fn: (done: (error: Error | null | undefined, value?: T) => void) => void) =>
+    new Promise<T>((resolve, reject) => fn((error, value) => (error ? reject(error) : resolve(value as T))));
+  const mkdirs = async (sftp: SFTPWrapper, directory: string) => {
+    const parts = directory.split('/');
+    for (let depth = 1; depth <= parts.length; depth += 1) {
+      const path = parts.slice(0, depth).join('/');
+      if (path === '' || path === '.') continue;
+      await call<void>((done) => sftp.mkdir(path, () => done(null))).catch(() => undefined);
+    }
+  };
+  const walk = async (sftp: SFTPWrapper, directory: string, out: string[]): Promise<void> => {
+    let entries: { filename: string; attrs: { isDirectory(): boolean } }[];
+    try {
+      entries = await call((done) => sftp.readdir(directory, done));
+    } catch (error) {
+      if ((error as { code?: number }).code === 2) return; // no such directory
+      throw error;
+    }
+    for (const entry of entries) {
+      const path = directory === '.' ? entry.filename : `${directory}/${entry.filename}`;
+      if (entry.attrs.isDirectory()) await walk(sftp, path, out);
+      else if (!entry.filename.endsWith('.tmp')) out.push(path);
+    }
+  };
+  return {
+    location: `sftp://${config.user}@${config.host}:${config.port}/${config.path ?? ''}`,
+    put: (key, file) =>
+      use(async (sftp) => {
+        await mkdirs(sftp, posix.dirname(key));
+        const temporary = `${key}.${randomUUID()}.tmp`;
+        await call<void>((done) => sftp.fastPut(file, temporary, done));
+        await call<void>((done) => sftp.ext_openssh_rename(temporary, key, done));
+      }),
+    get: (key, file) => use((sftp) => call<void>((done) => sftp.fastGet(key, file, done))),
+    list: (prefix) =>
+      use(async (sftp) => {
+        const keys: string[] = [];
+        const top = prefix.replace(/\/$/, '').split('/')[0] ?? '';
+        await walk(sftp, prefix === '' ? '.' : prefix.startsWith('/') ? `/${top}` : top, keys);
+        return keys.filter((key) => key.startsWith(prefix));
+      }),
+    remove: (keys) =>
+      use(async (sftp) => {
+        for (const key of keys) await call<void>((done) => sftp.unlink(key, done));
+        const directories = [...new Set(keys.map((key) => posix.dirname(key)))].sort(
+          (a, b) => b.length - a.length,
+        );
+        for (const directory of directories)
+          await call<void>((done) => sftp.rmdir(directory, done)).catch(() => undefined);
+      }),
+    async close() {
+      const current = session;
+      session = undefined;
+      await current?.then(({ client }) => client.end()).catch(() => undefined);
+    },
+  };
+}

@@ -47,9 +47,11 @@ export interface TestAppOptions {
 
 /**
  * A database of its own: a file in the test's directory, or in the integration-postgres project a fresh PostgreSQL
- * database (unless the test names a database file, which is then about the embedded engine).
+ * database (unless the test names a database file, which is then about the embedded engine). A test that names
+ * its own database.url keeps it on either project.
  */
 async function testDatabase(dir: string, document: ConfigDocument) {
+  if (document.database?.url !== undefined) return { database: document.database, drop: async () => {} };
   if (!onPostgres || document.database?.file !== undefined)
     return { database: { file: join(dir, 'benchtrack.db'), ...document.database }, drop: async () => {} };
   const { url, drop } = await freshPostgresDatabase();

@@ -51,7 +51,8 @@ export class ReplicaReads {
   }
 
   /**
-   * Notes where the primary's WAL is after a write this process committed. Never throws (the write did commit):
+   * Notes where the primary's WAL is after a write this process committed: its insert position, which is past the
+   * commit record even when the WAL is not written yet (synchronous_commit off), where the write position may not be. Never throws (the write did commit):
    * when the position cannot be read, reads stay on the primary until a later write's can.
    */
   async written(): Promise<void> {
@@ -59,7 +60,7 @@ export class ReplicaReads {
     let at = UNKNOWN;
     try {
       const [row] = await this.primary.run((sql) =>
-        sql.unsafe<{ at: string }[]>('SELECT pg_current_wal_lsn()::text AS at'),
+        sql.unsafe<{ at: string }[]>('SELECT pg_current_wal_insert_lsn()::text AS at'),
       );
       at = lsn(row?.at ?? '0/0');
     } catch {

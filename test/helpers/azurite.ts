@@ -58,8 +58,13 @@ export async function startAzurite(containers: readonly string[]): Promise<Local
   return {
     endpoint,
     async close() {
-      child.kill();
-      await new Promise((resolve) => child.once('exit', resolve));
+      // SIGKILL: a graceful stop waits for every keep-alive connection of the clients to end, which can be never;
+      // the data is thrown away anyway
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGKILL');
+        await exited;
+      }
       rmSync(location, { recursive: true, force: true });
     },
   };

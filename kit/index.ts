@@ -50,6 +50,7 @@ export {
 export type { ErrorCode, ErrorDetails } from '../core/errors.js';
 
 // Storage engines: the repository interfaces, the records they hold and the columnar answers.
+export { scopedRepositories } from '../core/storage/scope.js';
 export type * from '../core/storage/storage.js';
 export type * from '../core/storage/records.js';
 export type * from '../core/storage/tables.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineStorage, type Storage } from '../../../kit/index.js';
+import { defineStorage, type Storage, scopedRepositories } from '../../../kit/index.js';
 import { MetricCompactor } from './compaction.js';
 import { Database } from './database.js';
 import { migrate, recordedVersion } from './migrate.js';
@@ -10,7 +10,6 @@ import { metaReader, metaWriter } from './repositories/meta.js';
 import { plusReaders, plusWriters } from './repositories/plus.js';
 import { metricReaders, metricWriters } from './repositories/metrics.js';
 import { duckdbReplication } from './replication.js';
-import { scoped } from './scope.js';
 import { snapshotTo } from './snapshot.js';
 import { duckdbTransfer } from './transfer.js';
 
@@ -79,7 +78,7 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
       async transaction(fn) {
         let appended = 0;
         const result = await database.write(async (connection) => {
-          const scope = scoped(
+          const scope = scopedRepositories(
             {
               meta: metaWriter(connection),
               ...accountWriters(connection),
@@ -114,7 +113,7 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
       health: () => database.health(),
       read: (fn) =>
         database.read(async (connection) => {
-          const scope = scoped(
+          const scope = scopedRepositories(
             {
               meta: metaReader(connection),
               ...accountReaders(connection),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineStorage, type Storage } from '../../../kit/index.js';
+import { defineStorage, type Storage, scopedRepositories } from '../../../kit/index.js';
 import { Database } from './database.js';
 import { migrate, recordedVersion } from './migrate.js';
 import { migrations } from './migrations/index.js';
@@ -8,7 +8,6 @@ import { dimensionReaders, dimensionWriters } from './repositories/dimensions.js
 import { metaReader, metaWriter } from './repositories/meta.js';
 import { metricReaders, metricWriters } from './repositories/metrics.js';
 import { plusReaders, plusWriters } from './repositories/plus.js';
-import { scoped } from './scope.js';
 import type { Connection } from './sql.js';
 import { ReplicaReads } from './replicas.js';
 import { postgresTransfer } from './transfer.js';
@@ -54,7 +53,7 @@ async function within<R extends object, T>(
   kind: 'transaction' | 'read',
   fn: (repos: R) => Promise<T>,
 ) {
-  const scope = scoped(repos, kind);
+  const scope = scopedRepositories(repos, kind);
   try {
     return await fn(scope.repos);
   } finally {

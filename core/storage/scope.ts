@@ -1,11 +1,12 @@
-import { StorageError } from '../../../kit/index.js';
+import { StorageError } from '../errors.js';
 
 /**
- * Repositories that refuse every call once their transaction or read has ended. Without this, a reference kept
+ * Repositories that refuse every call once their transaction or read has ended (every storage engine wraps the
+ * repositories it hands a callback in this). Without this, a reference kept
  * past the callback (a call not awaited, a closure stored away) would run on a connection that by then serves
  * another caller: a write outside any transaction, or inside someone else's.
  */
-export function scoped<T extends object>(
+export function scopedRepositories<T extends object>(
   repositories: T,
   kind: 'transaction' | 'read',
 ): { repos: T; end(): void } {

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import postgres, { type Sql } from 'postgres';
 import { StorageError, type Logger, type StorageHealth } from '../../../kit/index.js';
-import { connectionLost, retryable, unavailable } from './failures.js';
+import { connectionDropped, connectionLost, retryable, unavailable } from './failures.js';
 import type { Connection } from './sql.js';
 
 export interface DatabaseOptions {
@@ -45,6 +45,7 @@ export class Database {
     readonly sql: Sql,
     readonly where: string,
     private readonly logger: Logger,
+    private readonly maxConnections: number,
   ) {}
 
   static async open(options: DatabaseOptions, logger: Logger): Promise<Database> {
@@ -67,7 +68,7 @@ export class Database {
         { cause: error },
       );
     }
-    return new Database(sql, where, logger);
+    return new Database(sql, where, logger, options.maxConnections);
   }
 
   /**
@@ -94,8 +95,9 @@ export class Database {
 
   /**
    * BEGIN, `fn`, COMMIT on one connection of the pool. A pooled connection the server dropped while it was idle
-   * (server restarted, backend terminated) fails at BEGIN: that attempt runs again once, on a new connection,
-   * since nothing of it ran. A connection lost once `fn` has begun fails the call (503): the server rolled the
+   * (server restarted, backend terminated) fails at BEGIN: that attempt runs again, since nothing of it ran, up to
+   * once per connection of the pool (every idle one may be dead before the driver has seen its socket close). A
+   * connection that cannot be opened (refused, timed out) fails at once. A connection lost once `fn` has begun fails the call (503): the server rolled the
    * transaction back.
    */
   async #begin<T>(options: string, fn: (connection: Connection) => Promise<T>): Promise<T> {
@@ -107,7 +109,7 @@ export class Database {
           return fn(tx);
         })) as T;
       } catch (error) {
-        if (began || attempt > 1 || !connectionLost(error)) throw error;
+        if (began || attempt > this.maxConnections || !connectionDropped(error)) throw error;
       }
     }
   }

@@ -35,6 +35,18 @@ export function connectionLost(error: unknown): boolean {
   );
 }
 
+/**
+ * Whether `error` says a connection that was open is gone (backend terminated, server shut it, socket reset), as
+ * opposed to one that could not be opened: a new connection may well succeed.
+ */
+export function connectionDropped(error: unknown): boolean {
+  const code = sqlState(error);
+  return (
+    connectionLost(error) &&
+    /^(57P01|57P02|CONNECTION_CLOSED|CONNECTION_DESTROYED|ECONNRESET|EPIPE)$/.test(code ?? '')
+  );
+}
+
 /** Seconds a client is asked to wait (Retry-After) while the database server cannot be reached. */
 export const RETRY_AFTER_SECONDS = 5;
 

@@ -19,15 +19,20 @@ async function freePort(): Promise<number> {
 
 /**
  * A real `benchtrack-api` process from the checkout at `root` over `database` (the configuration's database
- * section), on a free port, with memory of its own that `memory` reads.
+ * section) with `extra` sections of the configuration, on a free port, with memory of its own that `memory` reads.
  */
-export async function startApi(root: string, database: Record<string, unknown>): Promise<ApiProcess> {
+export async function startApi(
+  root: string,
+  database: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): Promise<ApiProcess> {
   const port = await freePort();
   const config = {
     security: { secret_key: 'bench-api-secret-key-0123456789abcdef' },
     server: { bind_address: `127.0.0.1:${port}`, request_body_max_bytes: 64 * 1024 * 1024 },
     database,
     logging: { log: { stderr_terminal: { level: 'error' } } },
+    ...extra,
   };
   const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/main.ts')], {
     cwd: root,

@@ -97,4 +97,24 @@ describe('stderr_terminal mode', () => {
     expect(out).toContain('CRITICAL (Benchtrack API): stop');
     expect(out).not.toContain('\u001b[');
   });
+
+  it('shares one stream per terminal: a dozen loggers add no listeners to it, each keeps its name and level', () => {
+    const terminal = new PassThrough();
+    let out = '';
+    terminal.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const make = (i: number) =>
+      createLogger({
+        name: `app-${i}`,
+        log: { mode: 'stderr_terminal', level: i % 2 ? 'error' : 'info' },
+        terminal,
+      });
+    make(0);
+    const listeners = () => terminal.eventNames().map((event) => terminal.listenerCount(event));
+    const first = listeners();
+    const loggers = Array.from({ length: 12 }, (_, i) => make(i));
+    expect(listeners()).toEqual(first);
+    loggers.forEach((logger, i) => logger.info(`hello ${i}`));
+    expect(out).toContain('INFO (app-2): hello 2');
+    expect(out).not.toContain('hello 3');
+  });
 });

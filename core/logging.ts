@@ -57,6 +57,22 @@ function destinationFor(options: LoggerOptions): DestinationStream {
     return pino.destination({ dest: log.path, append: log.if_exists === 'append', mkdir: true, sync: true });
   }
   const terminal = options.terminal ?? process.stderr;
+  let stream = terminalStreams.get(terminal);
+  if (!stream) {
+    stream = prettyTo(terminal);
+    terminalStreams.set(terminal, stream);
+  }
+  return stream;
+}
+
+/**
+ * One pretty-printing stream per terminal, shared by every logger that writes there: each stream pipes into the
+ * terminal for good, so a stream per logger (an app per test, a server per bench configuration) piled listeners
+ * on process.stderr (MaxListenersExceededWarning after ten).
+ */
+const terminalStreams = new WeakMap<NodeJS.WritableStream, DestinationStream>();
+
+function prettyTo(terminal: NodeJS.WritableStream & { isTTY?: boolean }): DestinationStream {
   return prettyStream({
     destination: terminal,
     sync: true,

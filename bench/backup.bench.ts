@@ -1,11 +1,11 @@
 /**
  * Backups and restore (issue 17) of a database of 1,000,000 metrics (1,000 benchmarks x 2 measures, 500
- * reports; the issue asks for 10 M, too much for the shared machine): time and size of a backup, plain and
+ * reports; BACKUP_REPORTS=5000 gives the issue's 10,000,000): time and size of a backup, plain and
  * gzipped; the longest time a writer waited while a backup ran, against the same write loop with no backup; the
  * restore time. The reference is the other way considered, checkpoint-then-copy under the writer lock: its
  * writers wait at least for a copy of the file, measured here as a bare file copy.
  *
- * Run: npm run bench -- backup
+ * Run: npm run bench -- backup   (BACKUP_REPORTS=5000 npm run bench -- backup for 10 M metrics)
  *
  * Figures, 2026-11-23, 2 cores shared with five other sessions (load average 11-12), two runs:
  *   database 38.5 MB; a bare copy of it (the least checkpoint-then-copy would hold the writer) 46-54 ms
@@ -26,7 +26,7 @@ import { BenchReport } from './lib/report.js';
 import { startBenchServer } from './lib/server.js';
 
 const BENCHMARKS = 1_000;
-const REPORTS = 500;
+const REPORTS = Number(process.env.BACKUP_REPORTS ?? 500);
 const dir = mkdtempSync(join(tmpdir(), 'benchtrack-backup-bench-'));
 const file = join(dir, 'benchtrack.db');
 const logger = createLogger({ name: 'bench', log: { mode: 'stderr_terminal', level: 'error' } });
@@ -63,7 +63,7 @@ async function longestWrite(
   return { max, count };
 }
 
-const report = new BenchReport('backup and restore, 1,000,000 metrics');
+const report = new BenchReport(`backup and restore, ${(BENCHMARKS * 2 * REPORTS).toLocaleString()} metrics`);
 const seeded = performance.now();
 await seed();
 process.stderr.write(

@@ -78,7 +78,11 @@ export function Thresholds({ ctx }: { ctx: ProjectContext }) {
                   <td>{modelSummary(t.model)}</td>
                   <td>{t.model ? sampleSize(t.model) : ''}</td>
                   <td class="num">
-                    {openCount(t.uuid) > 0 ? (
+                    {!open.data ? (
+                      <span class="muted" title={open.error ? 'open alerts could not be loaded' : 'loading'}>
+                        {open.error ? '?' : '…'}
+                      </span>
+                    ) : openCount(t.uuid) > 0 ? (
                       <a
                         class="badge alert"
                         href={`${ctx.base}/alerts?status=active&branch=${t.branch.uuid}&testbed=${t.testbed.uuid}&measure=${t.measure.uuid}`}

@@ -95,6 +95,28 @@ async function answers(app: TestApp, token: string) {
   };
 }
 
+// A test app that names no database file runs on PostgreSQL in the integration-postgres project.
+describe.runIf(onPostgres)('POST /v0/server/backup on PostgreSQL', () => {
+  it('answers 400 pointing to the database server own tools', async () => {
+    const pg = await createTestApp({});
+    try {
+      const root = await signUp(pg, 'Admin User', 'admin@example.com');
+      const response = await pg.app.inject({
+        method: 'POST',
+        url: '/v0/server/backup',
+        headers: bearer(root.token),
+        payload: { compress: true },
+      });
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json().message).toBe(
+        'this storage engine cannot make backups: back the database server up with its own tools (pg_dump, base backups)',
+      );
+    } finally {
+      await pg.close();
+    }
+  });
+});
+
 // Backup and restore of the embedded engine's file (POST /v0/server/backup, benchtrack-api restore); PostgreSQL
 // users back up with PostgreSQL's own tools, and its storage has no `backup`.
 describe.skipIf(onPostgres)('POST /v0/server/backup', () => {

@@ -51,7 +51,7 @@ describe('benchtrack-api on the memory storage', () => {
 
   it('stores a report and answers it in perf', async () => {
     const now = new Date().toISOString();
-    const run = await fetch(`${base}/v0/run`, {
+    const run = await globalThis.fetch(`${base}/v0/run`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
@@ -65,7 +65,7 @@ describe('benchtrack-api on the memory storage', () => {
       }),
     });
     expect(run.status, await run.clone().text()).toBe(201);
-    const perf = await fetch(
+    const perf = await globalThis.fetch(
       `${base}/v0/projects/preview/perf?branches=main&testbeds=ci&benchmarks=parse&measures=latency`,
     );
     expect(perf.status, await perf.clone().text()).toBe(200);

@@ -46,6 +46,23 @@ export function metricRepositories(view, versionsOf) {
   }
 
   /**
+   * The metrics of each of these series that pass `keep`, in one scan.
+   * @param {Int32Array} series @param {(m: Row) => boolean} keep
+   */
+  function metricsOf(series, keep) {
+    const wanted = new Set(series);
+    /** @type {Map<number, Row[]>} */
+    const bySeries = new Map();
+    for (const m of view.rows('metrics').values()) {
+      if (!wanted.has(m.series_id) || !keep(m)) continue;
+      const list = bySeries.get(m.series_id);
+      if (list) list.push(m);
+      else bySeries.set(m.series_id, [m]);
+    }
+    return bySeries;
+  }
+
+  /**
    * Per permutation of a perf request, its metrics in answer order (version number, start time, iteration).
    * @param {PerfRequest} request
    */
@@ -53,12 +70,11 @@ export function metricRepositories(view, versionsOf) {
     const versions = view.rows('versions');
     const start = request.start ?? -Infinity;
     const end = request.end ?? Infinity;
+    const bySeries = metricsOf(request.series, (m) => m.start >= start && m.end <= end);
     return Array.from(request.series, (seriesId, i) => {
       const onHead = new Set(versionsOf(/** @type {number} */ (request.heads[i])).map((v) => v.id));
-      const found = metrics()
-        .filter(
-          (m) => m.series_id === seriesId && onHead.has(m.version_id) && m.start >= start && m.end <= end,
-        )
+      const found = (bySeries.get(seriesId) ?? [])
+        .filter((m) => onHead.has(m.version_id))
         .map((m) => ({ ...m, number: versions.get(m.version_id)?.number }));
       return sortRows(found, ['number', 'start', 'iteration', 'report_id']);
     });
@@ -148,12 +164,7 @@ export function metricRepositories(view, versionsOf) {
       /** @param {import('benchtrack/plugin-kit').HistoryRequest} request */
       async history({ headId, series, maxSamples, since }) {
         const onHead = new Set(versionsOf(headId).map((v) => v.id));
-        const wanted = new Set(series);
-        /** @type {Map<number, Row[]>} */
-        const bySeries = new Map();
-        for (const m of metrics())
-          if (wanted.has(m.series_id) && onHead.has(m.version_id))
-            bySeries.set(m.series_id, [...(bySeries.get(m.series_id) ?? []), m]);
+        const bySeries = metricsOf(series, (m) => onHead.has(m.version_id));
         for (const list of bySeries.values()) sortRows(list, ['start', 'report_id', 'iteration'], -1);
         return historyColumns(
           Array.from(series, (id, i) =>

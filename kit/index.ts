@@ -49,8 +49,11 @@ export {
 } from '../core/errors.js';
 export type { ErrorCode, ErrorDetails } from '../core/errors.js';
 
-// Storage engines: the repository interfaces, the records they hold and the columnar answers.
+// Storage engines: the repository interfaces, the records they hold, the columnar answers and the helpers that
+// build those answers from plain rows (for engines that find rows one by one).
 export { scopedRepositories } from '../core/storage/scope.js';
+export { historyColumns, perfColumns } from '../core/storage/columns.js';
+export type { HistorySample, PerfPoint } from '../core/storage/columns.js';
 export type * from '../core/storage/storage.js';
 export type * from '../core/storage/records.js';
 export type * from '../core/storage/tables.js';

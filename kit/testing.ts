@@ -7,3 +7,4 @@
 export { describeAdapterContract, type AdapterContractOptions } from './testing/adapter.js';
 export { describeModelContract, type ModelContractOptions } from './testing/model.js';
 export { describeStorageContract, type StorageHarness } from './testing/storage.js';
+export { silentLogger } from './testing/storage/harness.js';

@@ -17,6 +17,7 @@ const installed = join(modules, 'benchtrack');
 mkdirSync(installed, { recursive: true });
 cpSync(join(REPO_ROOT, 'package.json'), join(installed, 'package.json'));
 symlinkSync(join(REPO_ROOT, 'dist'), join(installed, 'dist'));
+symlinkSync(join(REPO_ROOT, 'bin'), join(installed, 'bin'));
 symlinkSync(join(REPO_ROOT, 'node_modules'), join(installed, 'node_modules'));
 mkdirSync(join(installed, 'test', 'fixtures'), { recursive: true });
 symlinkSync(join(REPO_ROOT, 'test', 'fixtures', 'adapters'), join(installed, 'test', 'fixtures', 'adapters'));
@@ -30,8 +31,8 @@ const examples = readdirSync(join(REPO_ROOT, 'examples'), { withFileTypes: true 
   .map((entry) => entry.name);
 
 describe('examples written against the published plugin kit', () => {
-  it('include an adapter and a model', () => {
-    expect(examples).toEqual(expect.arrayContaining(['adapter-ndjson', 'model-ewma']));
+  it('include an adapter, a model and a storage engine', () => {
+    expect(examples).toEqual(expect.arrayContaining(['adapter-ndjson', 'model-ewma', 'storage-memory']));
   });
 
   it.each(examples)(

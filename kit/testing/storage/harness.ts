@@ -1,5 +1,11 @@
+import { pino } from 'pino';
 import { afterEach } from 'vitest';
-import type { Storage } from '../../../core/index.js';
+import type { Logger, Storage } from '../../../core/index.js';
+
+/** A logger that writes nothing, for the `context` of a storage plugin's `open` in tests. */
+export function silentLogger(): Logger {
+  return pino({ level: 'silent', customLevels: { critical: 60 } });
+}
 
 export interface StorageHarness {
   /** Opens the storage on a fresh, empty database. */

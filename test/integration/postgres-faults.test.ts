@@ -66,16 +66,28 @@ describe('a running server when PostgreSQL goes away', () => {
   const projects = () => t.app.inject({ method: 'GET', url: '/v0/projects' });
   const health = () => t.app.inject({ method: 'GET', url: '/v0/server/health' });
 
-  it('serves on new connections after its backends are terminated', async () => {
-    // rounds with several pooled connections open: whether the pool has seen a connection close before reusing it
-    // is a race it must not lose, for every idle connection it may pick in turn
+  it('serves on new connections after its backends are terminated', { timeout: 180_000 }, async () => {
+    // Rounds with several pooled connections open, then every backend terminated. Reads on a connection the
+    // server dropped run again on another (a pool may hold several dead idle connections, and a backend may still
+    // answer BEGIN while it goes away). What a read cannot retry away is a new connection that does not open
+    // within the connect timeout (the driver sometimes waits it out after repeated terminations): that call
+    // answers 503 with Retry-After, never anything else, and the pool reconnects by itself.
+    const served = async () => {
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        const response = await projects();
+        if (response.statusCode === 200) return;
+        expect(response.statusCode, response.body).toBe(503);
+        expect(response.headers['retry-after']).toBe('5');
+        expect(Date.now()).toBeLessThan(deadline);
+      }
+    };
     for (let round = 0; round < 10; round++) {
-      const answers = await Promise.all([projects(), projects(), projects(), projects()]);
-      expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200, 200]);
+      await Promise.all([served(), served(), served(), served()]);
       await cluster.sql(
         `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'faults' AND pid <> pg_backend_pid()`,
       );
-      expect((await projects()).statusCode).toBe(200);
+      await served();
     }
     expect((await health()).json().database.status).toBe('ok');
   });

@@ -16,6 +16,15 @@ export interface DatabaseOptions {
 /** Attempts of a write transaction that keeps failing for a retryable reason (serialization, deadlock, race). */
 const MAX_ATTEMPTS = 40;
 
+/**
+ * Seconds a pooled connection that closed waits before it opens again. The driver's default grows with every
+ * close across the pool (3^n / 100 s, up to 20 s) and the connect timeout runs during that wait: with the bare
+ * driver, a pool of 10 whose backends were terminated every round had a query time out (CONNECT_TIMEOUT, 10 s)
+ * by the sixth round, and none in twelve rounds with this constant. While the server is really down a request
+ * fails at once anyway (503, Retry-After), so a growing wait protects nothing here.
+ */
+const RECONNECT_DELAY_SECONDS = 0.05;
+
 /** Where a URL points, for messages: user, host, port and database, never the password. */
 export function describeUrl(url: string): string {
   try {
@@ -56,6 +65,7 @@ export class Database {
       types: { bigint: postgres.BigInt },
       onnotice: () => undefined,
       connection: { application_name: 'benchtrack' },
+      backoff: () => RECONNECT_DELAY_SECONDS,
     });
     try {
       await sql.unsafe('SELECT 1');
@@ -79,7 +89,7 @@ export class Database {
     return this.#track(async () => {
       for (let attempt = 1; ; attempt++) {
         try {
-          return await this.#begin('isolation level serializable', fn);
+          return await this.#begin('isolation level serializable', false, fn);
         } catch (error) {
           if (attempt >= MAX_ATTEMPTS || !retryable(error)) throw error;
           await sleep(Math.random() * Math.min(2 ** attempt, 100));
@@ -90,17 +100,24 @@ export class Database {
 
   /** Runs `fn` in a read-only transaction: one snapshot for all it reads, concurrent with everything. */
   read<T>(fn: (connection: Connection) => Promise<T>): Promise<T> {
-    return this.#track(() => this.#begin('isolation level repeatable read read only', fn));
+    return this.#track(() => this.#begin('isolation level repeatable read read only', true, fn));
   }
 
   /**
-   * BEGIN, `fn`, COMMIT on one connection of the pool. A pooled connection the server dropped while it was idle
-   * (server restarted, backend terminated) fails at BEGIN: that attempt runs again, since nothing of it ran, up to
-   * once per connection of the pool (every idle one may be dead before the driver has seen its socket close). A
-   * connection that cannot be opened (refused, timed out) fails at once. A connection lost once `fn` has begun fails the call (503): the server rolled the
-   * transaction back.
+   * BEGIN, `fn`, COMMIT on one connection of the pool. A pooled connection the server dropped (server restarted,
+   * backend terminated) fails at BEGIN while it was idle, or at the first statement after it when the backend
+   * was still going away (pg_terminate_backend only signals it): the attempt runs again, up to once per connection
+   * of the pool (every idle one may be dead before the driver has seen its socket close), when nothing of it can
+   * have taken effect: it failed at BEGIN, or it is read-only. A write transaction that lost its connection once
+   * `fn` began fails the call (503; the server rolled it back unless COMMIT had reached it, which the caller
+   * cannot know, so it is not run again here). A connection that cannot be opened (refused, timed out) fails at
+   * once.
    */
-  async #begin<T>(options: string, fn: (connection: Connection) => Promise<T>): Promise<T> {
+  async #begin<T>(
+    options: string,
+    readOnly: boolean,
+    fn: (connection: Connection) => Promise<T>,
+  ): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       let began = false;
       try {
@@ -109,7 +126,7 @@ export class Database {
           return fn(tx);
         })) as T;
       } catch (error) {
-        if (began || attempt > this.maxConnections || !connectionDropped(error)) throw error;
+        if ((began && !readOnly) || attempt > this.maxConnections || !connectionDropped(error)) throw error;
       }
     }
   }

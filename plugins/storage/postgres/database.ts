@@ -39,6 +39,7 @@ export class Database {
   #lost: Date | undefined;
   #probing: Promise<void> | undefined;
   #recovered = 0;
+  #retried = 0;
   readonly #inFlight = new Set<Promise<unknown>>();
 
   private constructor(
@@ -82,6 +83,7 @@ export class Database {
           return await this.#begin('isolation level serializable', fn);
         } catch (error) {
           if (attempt >= MAX_ATTEMPTS || !retryable(error)) throw error;
+          this.#retried++;
           await sleep(Math.random() * Math.min(2 ** attempt, 100));
         }
       }
@@ -120,10 +122,11 @@ export class Database {
   }
 
   health(): StorageHealth {
-    if (this.#closed) return { status: 'closed', reopened: this.#recovered };
-    if (!this.#lost) return { status: 'ok', reopened: this.#recovered };
+    const counts = { reopened: this.#recovered, retried: this.#retried };
+    if (this.#closed) return { status: 'closed', ...counts };
+    if (!this.#lost) return { status: 'ok', ...counts };
     this.#probe();
-    return { status: 'unavailable', since: this.#lost.toISOString(), reopened: this.#recovered };
+    return { status: 'unavailable', since: this.#lost.toISOString(), ...counts };
   }
 
   /** Waits for running work, then closes every connection. Idempotent. */

@@ -30,6 +30,12 @@
  *   not the change, dominates these figures; measure again on a quiet machine. The next run (load average 21)
  *   timed the history read itself, interleaved on one connection: 230.2 ms from the table, 1.95 ms from the
  *   warm cache (0.008x); p50 500 ms, 684 metrics/s, 2.42x of its raw floor (207 ms).
+ *   2026-11-24, load average 4.9-11.5, both engines in one run (--engine duckdb,postgres, commit 45d446a):
+ *   DuckDB p50 104 ms, 2,697 metrics/s, 4.35x of its floor (23.9 ms); PostgreSQL p50 76.7 ms, 1,999 metrics/s,
+ *   1.42x of its floor (54.0 ms). PostgreSQL through real API processes, 6 clients: 1 process 1,026 metrics/s,
+ *   3 processes 764 metrics/s (0.75x; aim 2x: missed). CPU was not the bound (API 0.35 cores, PostgreSQL
+ *   0.21-0.35 of 2): 437-465 transactions ran again for 120 reports, and 2-3 reports failed with 500 after 40
+ *   attempts. Reports of one organization and branch write shared rows; see docs/performance.md.
  */
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';

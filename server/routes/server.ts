@@ -16,7 +16,7 @@ const healthSchema = z.object({
       .int()
       .optional()
       .describe(
-        'Write transactions run again after a conflict with a concurrent writer (PostgreSQL: serialization failures, deadlocks, unique races), since the start',
+        'Write transactions run again after a conflict with a concurrent writer (PostgreSQL: serialization failures, deadlocks, unique races), since the start; absent until the first',
       ),
   }),
   workers: z.object({

@@ -122,7 +122,8 @@ export class Database {
   }
 
   health(): StorageHealth {
-    const counts = { reopened: this.#recovered, retried: this.#retried };
+    // retried only once there is one: a storage's health is { status, reopened } until then (the kit's contract)
+    const counts = { reopened: this.#recovered, ...(this.#retried > 0 ? { retried: this.#retried } : {}) };
     if (this.#closed) return { status: 'closed', ...counts };
     if (!this.#lost) return { status: 'ok', ...counts };
     this.#probe();

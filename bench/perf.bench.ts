@@ -10,7 +10,12 @@
  * The seeded table is time-ordered as ingest leaves it; the bench measures the bare SQL on it, then clusters it
  * by series (the compaction the service runs in the background) and measures everything on the result.
  *
- * Run: npm run bench -- perf
+ * On PostgreSQL (`--engine postgres`; both engines by default when PostgreSQL is installed) the same figures, each
+ * with its ratio to the same perf statement sent through the `postgres` driver directly; the fact table stays as
+ * ingest leaves it (PostgreSQL reads each series through the (series_id, start_time) index; there is no compaction).
+ *
+ * Run: npm run bench -- perf [--engine duckdb,postgres]
+ *      BENCH_PERF_REPORTS=100 npm run bench -- perf   (a tenth of the history, for a quick try)
  *
  * Figures, 2026-11-22, 2 cores, no other jobs, in-process fetch client, identity encoding, with the read cache
  * (commit e8b76d8):
@@ -37,39 +42,48 @@
  *   (d) p50 239-414 ms                                       target 100 ms: missed on this machine
  *   bare (a) on the time-ordered table 503-1,001 ms: clustering makes it 14-27x faster; compaction of
  *   10,000,000 rows 14-20 s, off the writer queue.
+ *
+ * Figures, 2026-11-24, 2 cores shared with other engineers (load average 5-15), both engines in one run
+ * (npm run bench -- perf --engine duckdb,postgres, commit 45d446a); PostgreSQL 15, table as ingest leaves it:
+ *              DuckDB (compacted)                          PostgreSQL
+ *   (a)        p50 204 ms; bare SQL 47 ms (4.35x)          p50 346 ms; bare SQL 92 ms (3.76x)   aim 2x: missed
+ *   (b)        p50 965 ms; bare SQL 159 ms (6.07x)         p50 1,432 ms; bare SQL 1,003 ms (1.43x)
+ *   (c) p99    118 ms                                      13 ms
+ *   (d)        p50 507 ms                                  p50 428 ms
+ *   seed       17 s                                        133 s (generate_series, indexes rebuilt after)
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { fillHistory, seedRun } from './lib/seed-history.js';
 import { createLogger } from '../core/index.js';
 import { duckdbStorage } from '../plugins/storage/duckdb/index.js';
 import { perf } from '../plugins/storage/duckdb/repositories/perf.js';
+import { bareName, benchDatabase, onEngine, selectedEngines, type BenchDatabase } from './lib/engines.js';
 import { summarize, time, type Timing } from './lib/measure.js';
+import { bareConnection, barePerf, fillHistoryPostgres } from './lib/postgres-bare.js';
 import { BenchReport } from './lib/report.js';
 import { startBenchServer } from './lib/server.js';
 
 const BENCHMARKS = 5_000;
-const REPORTS = 1_000;
+const REPORTS = Number(process.env.BENCH_PERF_REPORTS ?? 1_000);
 const YEAR_START = Date.UTC(2025, 0, 1);
 const STEP = Math.floor((365 * 86_400_000) / REPORTS);
-const dir = mkdtempSync(join(tmpdir(), 'benchtrack-perf-'));
-const file = join(dir, 'perf.db');
+const METRICS = (BENCHMARKS * 2 * REPORTS).toLocaleString();
 
 /** Creates the project through the API, then fills the fact table with bare SQL (time-ordered, as ingest would). */
-async function seed(): Promise<void> {
-  const server = await startBenchServer(file);
+async function seed(db: BenchDatabase): Promise<void> {
+  const server = await startBenchServer(db.database);
   await seedRun(server.url, 'perf', YEAR_START);
   await server.close();
-  await fillHistory(file, {
+  const shape = {
     benchmarks: BENCHMARKS,
     reports: REPORTS,
     startMs: YEAR_START,
     stepMs: STEP,
     order: 'time',
-  });
+  } as const;
+  if (db.engine === 'duckdb') await fillHistory(db.file, shape);
+  else await fillHistoryPostgres(db.url, shape);
 }
 
 const names = (from: number, count: number) =>
@@ -78,44 +92,65 @@ const rangeB = { start: YEAR_START + 100 * STEP, end: YEAR_START + 200 * STEP };
 const queryA = `branches=main&testbeds=ci&benchmarks=${names(10, 4)}&measures=latency,throughput`;
 const queryB = `branches=main&testbeds=ci&benchmarks=${names(100, 255)}&measures=latency&start_time=${rangeB.start}&end_time=${rangeB.end}`;
 
-/** The same rows with the perf SQL on a bare connection (series and head resolved beforehand). */
-async function bare(): Promise<{ a: Timing; b: Timing; rowsA: number; rowsB: number }> {
-  const instance = await DuckDBInstance.create(file);
+/** A bare connection of an engine: rows of a query, and the perf statement for series on one head. */
+interface Bare {
+  rows(sql: string): Promise<unknown[][]>;
+  perf(series: Int32Array, head: number, start?: number, end?: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+async function openBare(db: BenchDatabase): Promise<Bare> {
+  if (db.engine === 'postgres') {
+    const sql = bareConnection(db.url);
+    return {
+      rows: (query) => sql.unsafe(query).values() as Promise<unknown[][]>,
+      perf: (series, head, start, end) => barePerf(sql, series, head, start, end),
+      close: () => sql.end(),
+    };
+  }
+  const instance = await DuckDBInstance.create(db.file);
   const c = await instance.connect();
-  const seriesOf = async (from: number, count: number, measures: string[]) =>
-    Int32Array.from(
-      (
-        await c.runAndReadAll(
+  return {
+    rows: async (query) => (await c.runAndReadAll(query)).getRowsJS(),
+    perf: async (series, head, start, end) =>
+      (await perf(c, { series, heads: new Int32Array(series.length).fill(head), start, end })).count,
+    close: async () => {
+      c.closeSync();
+      instance.closeSync();
+    },
+  };
+}
+
+/** The same rows with the perf SQL on a bare connection (series and head resolved beforehand). */
+async function bare(db: BenchDatabase): Promise<{ a: Timing; b: Timing; rowsA: number; rowsB: number }> {
+  const c = await openBare(db);
+  try {
+    const seriesOf = async (from: number, count: number, measures: string[]) =>
+      Int32Array.from(
+        await c.rows(
           `SELECT s.id FROM series s JOIN benchmark b ON b.id = s.benchmark_id JOIN measure m ON m.id = s.measure_id
            WHERE b.name IN (${Array.from({ length: count }, (_, i) => `'b-${from + i}'`).join(',')})
              AND m.slug IN (${measures.map((m) => `'${m}'`).join(',')}) ORDER BY b.id, m.id`,
-        )
-      ).getRowsJS(),
-      (row) => Number(row[0]),
-    );
-  const head = Number((await c.runAndReadAll('SELECT head_id FROM branch LIMIT 1')).getRowsJS()[0]?.[0]);
-  const a = await seriesOf(10, 4, ['latency', 'throughput']);
-  const b = await seriesOf(100, 255, ['latency']);
-  const request = (series: Int32Array, start?: number, end?: number) => ({
-    series,
-    heads: new Int32Array(series.length).fill(head),
-    start,
-    end,
-  });
-  let rowsA = 0;
-  let rowsB = 0;
-  const timingA = await time(async () => (rowsA = (await perf(c, request(a))).count), { iterations: 30 });
-  const timingB = await time(
-    async () => (rowsB = (await perf(c, request(b, rangeB.start, rangeB.end))).count),
-    { iterations: 20 },
-  );
-  c.closeSync();
-  instance.closeSync();
-  return { a: timingA, b: timingB, rowsA, rowsB };
+        ),
+        (row) => Number(row[0]),
+      );
+    const head = Number((await c.rows('SELECT head_id FROM branch LIMIT 1'))[0]?.[0]);
+    const a = await seriesOf(10, 4, ['latency', 'throughput']);
+    const b = await seriesOf(100, 255, ['latency']);
+    let rowsA = 0;
+    let rowsB = 0;
+    const timingA = await time(async () => (rowsA = await c.perf(a, head)), { iterations: 30 });
+    const timingB = await time(async () => (rowsB = await c.perf(b, head, rangeB.start, rangeB.end)), {
+      iterations: 20,
+    });
+    return { a: timingA, b: timingB, rowsA, rowsB };
+  } finally {
+    await c.close();
+  }
 }
 
 /** Clusters the fact table by series as the running service does in the background; returns milliseconds. */
-async function compact(): Promise<number> {
+async function compact(file: string): Promise<number> {
   const logger = createLogger({ name: 'bench', log: { mode: 'stderr_terminal', level: 'error' } });
   const storage = await duckdbStorage.open({ file }, { logger });
   try {
@@ -141,24 +176,24 @@ async function fetchTimed(
   return { ms: performance.now() - started, status: response.status, bytes: body.byteLength };
 }
 
-const report = new BenchReport('perf: 10,000,000 metrics (5,000 benchmarks x 2 measures x 1,000 reports)');
-try {
+/** The API's figures on one engine's database, seeded, and those of its bare reference. */
+async function measure(db: BenchDatabase, report: BenchReport): Promise<void> {
+  const name = (benchmark: string) => onEngine(db.engine, benchmark);
+  const reference = bareName(db.engine);
   const seeded = performance.now();
-  await seed();
+  await seed(db);
   process.stderr.write(
-    `seeded ${(BENCHMARKS * 2 * REPORTS).toLocaleString()} metrics in ${((performance.now() - seeded) / 1000).toFixed(1)} s\n`,
+    `${db.engine}: seeded ${METRICS} metrics in ${((performance.now() - seeded) / 1000).toFixed(1)} s\n`,
   );
-  const unclustered = await bare();
-  const compaction = await compact();
-  const floor = await bare();
-
-  const server = await startBenchServer(file);
+  const unclustered = db.engine === 'duckdb' ? await bare(db) : undefined;
+  const compaction = db.engine === 'duckdb' ? await compact(db.file) : undefined;
+  const floor = await bare(db);
+  const server = await startBenchServer(db.database);
   const perfUrl = (q: string) => `${server.url}/v0/projects/perf/perf?${q}`;
   const check = await fetchTimed(perfUrl(queryA));
   if (check.status !== 200) throw new Error(`perf answered ${check.status}`);
   const a = summarize(await collect(40, () => fetchTimed(perfUrl(queryA))));
   const b = summarize(await collect(20, () => fetchTimed(perfUrl(queryB))));
-
   let looping = true;
   const loop = (async () => {
     while (looping) await fetchTimed(perfUrl(queryB));
@@ -167,7 +202,6 @@ try {
   const version = summarize(await collect(200, () => fetchTimed(`${server.url}/v0/server/version`)));
   looping = false;
   await loop;
-
   // (e) the change points of (a)'s 8 series: each request varies max_pvalue by a hair, so the per-series cache
   // never answers (uncached: perf query + detection in a worker); then the same URL again (cached)
   const changesUrl = (k: number) =>
@@ -175,7 +209,6 @@ try {
   let k = 0;
   const changes = summarize(await collect(20, () => fetchTimed(changesUrl(k++))));
   const changesCached = summarize(await collect(20, () => fetchTimed(changesUrl(0))));
-
   let n = 0;
   const image = summarize(
     await collect(20, () =>
@@ -185,50 +218,22 @@ try {
     ),
   );
   await server.close();
-
+  const p = (t: Timing) => `p50 ${t.p50Ms.toFixed(1)} ms, p99 ${t.p99Ms.toFixed(1)} ms`;
   report
-    .add(
-      'perf/a 8 series x 1,000',
-      'latency',
-      ms(a),
-      `p50 ${a.p50Ms.toFixed(1)} ms, p99 ${a.p99Ms.toFixed(1)} ms (${floor.rowsA} points)`,
-    )
-    .ratio('perf/a 8 series x 1,000', 'bare DuckDB SQL', a.p50Ms, floor.a.p50Ms)
-    .add(
-      'perf/b 255 x 100',
-      'latency',
-      ms(b),
-      `p50 ${b.p50Ms.toFixed(1)} ms, p99 ${b.p99Ms.toFixed(1)} ms (${floor.rowsB} points)`,
-    )
-    .ratio('perf/b 255 x 100', 'bare DuckDB SQL', b.p50Ms, floor.b.p50Ms)
-    .add(
-      'perf/e changes of a',
-      'latency',
-      ms(changes),
-      `p50 ${changes.p50Ms.toFixed(1)} ms, p99 ${changes.p99Ms.toFixed(1)} ms`,
-    )
-    .ratio('perf/e changes of a', 'the perf query (a)', changes.p50Ms, a.p50Ms)
-    .add(
-      'perf/e changes of a, cached',
-      'latency',
-      ms(changesCached),
-      `p50 ${changesCached.p50Ms.toFixed(1)} ms, p99 ${changesCached.p99Ms.toFixed(1)} ms`,
-    )
-    .ratio('perf/e changes of a, cached', 'the perf query (a)', changesCached.p50Ms, a.p50Ms)
-    .add(
-      'perf/c version during b',
-      'latency',
-      ms(version),
-      `p50 ${version.p50Ms.toFixed(1)} ms, p99 ${version.p99Ms.toFixed(1)} ms`,
-    )
-    .add(
-      'perf/d png 8 x 1,000',
-      'latency',
-      ms(image),
-      `p50 ${image.p50Ms.toFixed(1)} ms, p99 ${image.p99Ms.toFixed(1)} ms (uncached)`,
-    )
-    .add('perf/bare a', 'latency', ms(floor.a), `p50 ${floor.a.p50Ms.toFixed(1)} ms`)
-    .add('perf/bare b', 'latency', ms(floor.b), `p50 ${floor.b.p50Ms.toFixed(1)} ms`)
+    .add(name('perf/a 8 series x 1,000'), 'latency', ms(a), `${p(a)} (${floor.rowsA} points)`)
+    .ratio(name('perf/a 8 series x 1,000'), reference, a.p50Ms, floor.a.p50Ms)
+    .add(name('perf/b 255 x 100'), 'latency', ms(b), `${p(b)} (${floor.rowsB} points)`)
+    .ratio(name('perf/b 255 x 100'), reference, b.p50Ms, floor.b.p50Ms)
+    .add(name('perf/e changes of a'), 'latency', ms(changes), p(changes))
+    .ratio(name('perf/e changes of a'), 'the perf query (a)', changes.p50Ms, a.p50Ms)
+    .add(name('perf/e changes of a, cached'), 'latency', ms(changesCached), p(changesCached))
+    .ratio(name('perf/e changes of a, cached'), 'the perf query (a)', changesCached.p50Ms, a.p50Ms)
+    .add(name('perf/c version during b'), 'latency', ms(version), p(version))
+    .add(name('perf/d png 8 x 1,000'), 'latency', ms(image), `${p(image)} (uncached)`)
+    .add(name('perf/bare a'), 'latency', ms(floor.a), `p50 ${floor.a.p50Ms.toFixed(1)} ms`)
+    .add(name('perf/bare b'), 'latency', ms(floor.b), `p50 ${floor.b.p50Ms.toFixed(1)} ms`);
+  if (unclustered === undefined || compaction === undefined) return;
+  report
     .add(
       'perf/bare a time-ordered',
       'latency',
@@ -247,12 +252,22 @@ try {
       'perf/compaction',
       'duration',
       { value: compaction * 1e6 },
-      `${(compaction / 1000).toFixed(1)} s for 10,000,000 rows`,
-    )
-    .print();
-} finally {
-  rmSync(dir, { recursive: true, force: true });
+      `${(compaction / 1000).toFixed(1)} s for ${METRICS} rows`,
+    );
 }
+
+const report = new BenchReport(
+  `perf: ${METRICS} metrics (${BENCHMARKS.toLocaleString()} benchmarks x 2 measures x ${REPORTS.toLocaleString()} reports)`,
+);
+for (const engine of selectedEngines()) {
+  const db = await benchDatabase(engine, 'perf');
+  try {
+    await measure(db, report);
+  } finally {
+    await db.remove();
+  }
+}
+report.print();
 
 async function collect(count: number, fn: () => Promise<{ ms: number; status: number }>): Promise<number[]> {
   for (let i = 0; i < 3; i++) await fn();

@@ -6,11 +6,12 @@ import { parseArgs } from 'node:util';
 
 /**
  * Runs every `bench/*.bench.ts` (or those named: `npm run bench -- adapters models`) each in its own process,
- * and merges their BMF. `--out FILE` writes the merged BMF to FILE.
+ * and merges their BMF. `--out FILE` writes the merged BMF to FILE. `--engine duckdb,postgres` goes to the benches
+ * that measure on either storage engine (perf, ingest; both by default when PostgreSQL is installed).
  */
 const here = dirname(fileURLToPath(import.meta.url));
 const { values, positionals: names } = parseArgs({
-  options: { out: { type: 'string' } },
+  options: { out: { type: 'string' }, engine: { type: 'string' } },
   allowPositionals: true,
 });
 const out = values.out;
@@ -28,12 +29,16 @@ if (files.length === 0) {
 const merged: Record<string, unknown> = {};
 let failed = false;
 for (const file of files) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', join(here, file)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    encoding: 'utf8',
-    env: { ...process.env, UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? '16' },
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  const result = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', join(here, file), ...(values.engine ? ['--engine', values.engine] : [])],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      encoding: 'utf8',
+      env: { ...process.env, UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? '16' },
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
   if (result.status !== 0) {
     failed = true;
     process.stderr.write(`${file} failed with exit code ${result.status}\n`);

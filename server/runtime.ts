@@ -253,7 +253,9 @@ function restore(
   if (head === undefined) return;
   if (head === '*') {
     if (!Array.isArray(target) || !Array.isArray(source)) return;
-    target.forEach((item, i) => restore(item, source[i], rest, keep));
+    // a list of secrets (database.replicas): each element is one, kept against the element at its index
+    if (rest.length === 0) target.forEach((item, i) => (target[i] = keep(item, source[i])));
+    else target.forEach((item, i) => restore(item, source[i], rest, keep));
     return;
   }
   const t = target as Record<string, unknown>;

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
@@ -72,4 +72,39 @@ export function memory(pid: number): { rss: number; peak: number } {
 /** Resets a process's peak resident memory (VmHWM) to its current resident memory. */
 export function resetPeak(pid: number): void {
   writeFileSync(`/proc/${pid}/clear_refs`, '5');
+}
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on every Linux build Node supports). */
+const TICKS = 100;
+
+/** CPU seconds (user + system) a process has used so far; `children` adds those of its children it waited for. */
+export function cpuSeconds(pid: number, children = false): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // the fields after the command name: state is field 3, utime 14, stime 15, cutime 16, cstime 17
+  const fields = stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .split(' ')
+    .map(Number);
+  const own = (fields[11] ?? 0) + (fields[12] ?? 0);
+  return (own + (children ? (fields[13] ?? 0) + (fields[14] ?? 0) : 0)) / TICKS;
+}
+
+/**
+ * CPU seconds used so far by a PostgreSQL cluster: its postmaster (with the backends that ended) and every
+ * process it started that is still running (backends, background workers).
+ */
+export function clusterCpuSeconds(dataDir: string): number {
+  const postmaster = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  let total = cpuSeconds(postmaster, true);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (parent === postmaster) total += cpuSeconds(Number(entry));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return total;
 }

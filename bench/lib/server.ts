@@ -7,13 +7,19 @@ export interface BenchServer {
   close(): Promise<void>;
 }
 
-/** The production server stack (runtime, storage, worker pool) on a database file, listening on 127.0.0.1. */
-export async function startBenchServer(file: string, extra: ConfigDocument = {}): Promise<BenchServer> {
+/**
+ * The production server stack (runtime, storage, worker pool) on a database file, or on the configuration's
+ * `database` section given (a PostgreSQL URL), listening on 127.0.0.1.
+ */
+export async function startBenchServer(
+  database: string | ConfigDocument['database'],
+  extra: ConfigDocument = {},
+): Promise<BenchServer> {
   const { config } = parseConfigDocument(
     {
       security: { secret_key: 'bench-secret-key-0123456789abcdef' },
       server: { bind_address: '127.0.0.1:0', request_body_max_bytes: 64 * 1024 * 1024 },
-      database: { file },
+      database: typeof database === 'string' ? { file: database } : database,
       logging: { log: { stderr_terminal: { level: 'error' } } },
       ...extra,
     },

@@ -339,6 +339,12 @@ export interface StorageHealth {
   readonly since?: string;
   /** Times the database was reopened after a fatal error, or its server answered again after being lost, since the start. */
   readonly reopened: number;
+  /**
+   * Write transactions this process ran again since the start because the database aborted them for a conflict
+   * with a concurrent writer (engines with several writers; absent until the first, and where one writer
+   * serializes every write).
+   */
+  readonly retried?: number;
 }
 
 /** One value of a row moved between engines: what every engine reads and writes without loss. */

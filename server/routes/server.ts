@@ -11,6 +11,13 @@ const healthSchema = z.object({
     status: z.enum(['ok', 'disk_full', 'reopening', 'unavailable', 'closed']),
     since: z.string().optional().describe('When the current state began (RFC 3339)'),
     reopened: z.number().int().describe('Times the database was reopened after a fatal error'),
+    retried: z
+      .number()
+      .int()
+      .optional()
+      .describe(
+        'Write transactions run again after a conflict with a concurrent writer (PostgreSQL: serialization failures, deadlocks, unique races), since the start; absent until the first',
+      ),
   }),
   workers: z.object({
     status: z.enum(['ok', 'stuck', 'closed']),

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFIG_ENV, REDACTED } from '../../core/index.js';
 import { bearer, logIn, signUp, type Session } from '../helpers/accounts.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { freshPostgresDatabase, onPostgres } from '../helpers/engine.js';
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -168,3 +169,42 @@ describe('server configuration', () => {
     expect(await statusWith(await apiToken(admin))).toBe(200);
   });
 });
+
+// read replicas are copies of a database server: database.replicas needs database.url, so PostgreSQL only
+describe.runIf(onPostgres)('server configuration with read replicas (PostgreSQL)', () => {
+  it('keeps the password of each database.replicas URL sent back redacted', async () => {
+    const database = await freshPostgresDatabase();
+    const path = join(mkdtempSync(join(tmpdir(), 'benchtrack-config-')), 'benchtrack.json');
+    // the primary itself stands in for a replica: what matters here is the URL, not the replication
+    const r = await createTestApp(
+      { database: { url: database.url, replicas: [database.url, database.url] } },
+      { configPath: path },
+    );
+    try {
+      const owner = await signUp(r, 'Owner User', 'owner@example.com');
+      const before = (
+        await r.app.inject({ method: 'GET', url: '/v0/server/config', headers: bearer(owner.token) })
+      ).json();
+      expect(before.database.replicas).toEqual([redactedUrl(database.url), redactedUrl(database.url)]);
+      const response = await r.app.inject({
+        method: 'PUT',
+        url: '/v0/server/config',
+        headers: bearer(owner.token),
+        payload: { ...before, console: { url: 'https://console.example.org' } },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      const saved = JSON.parse(readFileSync(path, 'utf8'));
+      expect(saved.database.url).toBe(database.url);
+      expect(saved.database.replicas).toEqual([database.url, database.url]);
+    } finally {
+      await r.close();
+      await database.drop();
+    }
+  });
+});
+
+function redactedUrl(url: string): string {
+  const parsed = new URL(url);
+  parsed.password = REDACTED;
+  return parsed.href;
+}

@@ -48,6 +48,7 @@ export class Database {
   #lost: Date | undefined;
   #probing: Promise<void> | undefined;
   #recovered = 0;
+  #retried = 0;
   readonly #inFlight = new Set<Promise<unknown>>();
 
   private constructor(
@@ -92,6 +93,7 @@ export class Database {
           return await this.#begin('isolation level serializable', false, fn);
         } catch (error) {
           if (attempt >= MAX_ATTEMPTS || !retryable(error)) throw error;
+          this.#retried++;
           await sleep(Math.random() * Math.min(2 ** attempt, 100));
         }
       }
@@ -137,10 +139,12 @@ export class Database {
   }
 
   health(): StorageHealth {
-    if (this.#closed) return { status: 'closed', reopened: this.#recovered };
-    if (!this.#lost) return { status: 'ok', reopened: this.#recovered };
+    // retried only once there is one: a storage's health is { status, reopened } until then (the kit's contract)
+    const counts = { reopened: this.#recovered, ...(this.#retried > 0 ? { retried: this.#retried } : {}) };
+    if (this.#closed) return { status: 'closed', ...counts };
+    if (!this.#lost) return { status: 'ok', ...counts };
     this.#probe();
-    return { status: 'unavailable', since: this.#lost.toISOString(), reopened: this.#recovered };
+    return { status: 'unavailable', since: this.#lost.toISOString(), ...counts };
   }
 
   /** Waits for running work, then closes every connection. Idempotent. */

@@ -1,12 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
 // Projects by speed (`npm run test:unit|test:contract|test:integration|test:e2e`; `npm test` runs them all, in that
-// order, each file once): unit tests beside the code (fast and in-process: under 30 s); the contract suites, heavy
-// by design (every adapter on 50 MB and multi-megabyte lines, the DuckDB storage contract on real files, the
-// history cache checked against the table on random ingests); integration tests that drive the real fastify app
-// over a real database (once on the embedded DuckDB, once more on PostgreSQL: one throwaway cluster for the run, a
-// database per test app; the PostgreSQL storage contract runs there too, on that cluster); and end-to-end tests
-// that spawn the built programs (dist/, compiled once by a global setup) and drive Chromium.
+// order, each file once): unit tests beside the code (fast, in one process, no threads: under 30 s); the contract
+// suites, heavy by design (every adapter on 50 MB and multi-megabyte lines, the DuckDB storage contract on real
+// files, the history cache checked against the table on random ingests); integration tests that drive the real
+// fastify app over a real database (once on the embedded DuckDB, once more on PostgreSQL: one throwaway cluster for
+// the run, a database per test app; the PostgreSQL storage contract runs there too, on that cluster), and, once,
+// the tests of real worker threads and of the console host's process; and end-to-end tests that spawn the built
+// programs (dist/, compiled once by a global setup) and drive Chromium.
 //
 // Workers: two per project on two cores. Unit and contract tests are CPU-bound and share modules across files
 // (isolate: false: they stub no modules, globals or environment, and each file opens its own temporary files).
@@ -19,6 +20,12 @@ const CONTRACT = [
   'plugins/storage/duckdb/history-cache.test.ts',
 ];
 const POSTGRES_CONTRACT = 'plugins/storage/postgres/postgres.test.ts';
+const THREADS_AND_PROCESSES = [
+  'test/workers/**/*.test.ts',
+  'workers/pool.test.ts',
+  'workers/shape-perf.test.ts',
+  'console/host/host.test.ts',
+];
 
 export default defineConfig({
   test: {
@@ -33,9 +40,9 @@ export default defineConfig({
           name: 'unit',
           include: [
             '{core,kit,plugins,workers,cli,console}/**/*.test.ts',
-            'test/{adapters,models,workers}/**/*.test.ts',
+            'test/{adapters,models}/**/*.test.ts',
           ],
-          exclude: ['node_modules/**', 'dist/**', ...CONTRACT, POSTGRES_CONTRACT],
+          exclude: ['node_modules/**', 'dist/**', ...CONTRACT, POSTGRES_CONTRACT, ...THREADS_AND_PROCESSES],
           isolate: false,
           maxWorkers: 2,
           sequence: { groupOrder: 0 },
@@ -55,7 +62,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'integration',
-          include: ['test/{integration,security}/**/*.test.ts'],
+          include: ['test/{integration,security}/**/*.test.ts', ...THREADS_AND_PROCESSES],
           maxWorkers: 2,
           sequence: { groupOrder: 1 },
         },

@@ -1,16 +1,32 @@
 import { defineConfig } from 'vitest/config';
 
-// Projects by speed (`npm run test:unit|test:integration|test:e2e`; `npm test` runs them all, in that order): unit
-// tests beside the code and the plugin contract suites, integration tests that drive the real fastify app over a
-// real database (once on the embedded DuckDB, once more on PostgreSQL: one throwaway cluster for the run, a
-// database per test app), and end-to-end tests that spawn the built programs (dist/, compiled once by a global
-// setup) and drive Chromium.
+// Projects by speed (`npm run test:unit|test:contract|test:integration|test:e2e`; `npm test` runs them all, in that
+// order, each file once): unit tests beside the code (fast, in one process, no threads: under 30 s); the contract
+// suites, heavy by design (every adapter on 50 MB and multi-megabyte lines, the DuckDB storage contract on real
+// files, the history cache checked against the table on random ingests); integration tests that drive the real
+// fastify app over a real database (once on the embedded DuckDB, once more on PostgreSQL: one throwaway cluster for
+// the run, a database per test app; the PostgreSQL storage contract runs there too, on that cluster), and, once,
+// the tests of real worker threads and of the console host's process; and end-to-end tests that spawn the built
+// programs (dist/, compiled once by a global setup) and drive Chromium.
 //
-// Workers: two per project on two cores. Unit tests are CPU-bound and share modules across files (isolate: false:
-// they stub no modules, globals or environment, and each file opens its own temporary files). Integration and
-// end-to-end files mostly wait on servers, child processes, worker threads and Chromium (three at once timed out
-// starting servers on the shared 2-core machine). Each group (`sequence.groupOrder`) runs after the one before, so
-// the fast projects finish first; both integration projects are one group and share its two workers.
+// Workers: two per project on two cores. Unit and contract tests are CPU-bound and share modules across files
+// (isolate: false: they stub no modules, globals or environment, and each file opens its own temporary files).
+// Integration and end-to-end files mostly wait on servers, child processes, worker threads and Chromium (three at
+// once timed out starting servers on the shared 2-core machine). Each group (`sequence.groupOrder`) runs after the
+// one before, so the fast projects finish first; projects of one group share its two workers.
+const CONTRACT = [
+  'test/contract/**/*.test.ts',
+  'plugins/storage/duckdb/duckdb.test.ts',
+  'plugins/storage/duckdb/history-cache.test.ts',
+];
+const POSTGRES_CONTRACT = 'plugins/storage/postgres/postgres.test.ts';
+const THREADS_AND_PROCESSES = [
+  'test/workers/**/*.test.ts',
+  'workers/pool.test.ts',
+  'workers/shape-perf.test.ts',
+  'console/host/host.test.ts',
+];
+
 export default defineConfig({
   test: {
     exclude: ['node_modules/**', 'dist/**'],
@@ -24,8 +40,19 @@ export default defineConfig({
           name: 'unit',
           include: [
             '{core,kit,plugins,workers,cli,console}/**/*.test.ts',
-            'test/{contract,adapters,models,workers}/**/*.test.ts',
+            'test/{adapters,models}/**/*.test.ts',
           ],
+          exclude: ['node_modules/**', 'dist/**', ...CONTRACT, POSTGRES_CONTRACT, ...THREADS_AND_PROCESSES],
+          isolate: false,
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'contract',
+          include: CONTRACT,
           isolate: false,
           maxWorkers: 2,
           sequence: { groupOrder: 0 },
@@ -35,7 +62,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'integration',
-          include: ['test/{integration,security}/**/*.test.ts'],
+          include: ['test/{integration,security}/**/*.test.ts', ...THREADS_AND_PROCESSES],
           maxWorkers: 2,
           sequence: { groupOrder: 1 },
         },
@@ -44,7 +71,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'integration-postgres',
-          include: ['test/{integration,security}/**/*.test.ts'],
+          include: ['test/{integration,security}/**/*.test.ts', POSTGRES_CONTRACT],
           globalSetup: ['test/helpers/postgres-setup.ts'],
           maxWorkers: 2,
           sequence: { groupOrder: 1 },

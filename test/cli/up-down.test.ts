@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CLI, ROOT, runCliAsync, type CliResult } from './run-cli.js';
+import { freePort } from '../helpers/free-port.js';
 
 // Each test runs the real CLI several times (about a second each from source); the whole suite shares two cores.
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 120_000 });
@@ -14,14 +14,6 @@ let ports: { api: number; console: number };
 const consoleInstalled =
   existsSync(join(ROOT, 'console', 'host.ts')) &&
   existsSync(join(ROOT, 'dist', 'console', 'app', 'index.html'));
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 function cli(args: readonly string[], input?: string): Promise<CliResult> {
   return runCliAsync(args, {

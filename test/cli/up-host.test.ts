@@ -1,9 +1,9 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCliAsync } from './run-cli.js';
+import { freePort } from '../helpers/free-port.js';
 
 // `benchtrack up` and the address the API binds (issue 14 item 11): the configured one stays, --api-host
 // overrides it. Linux only: which address listens is read from /proc/net/tcp.
@@ -11,14 +11,6 @@ vi.setConfig({ testTimeout: 180_000, hookTimeout: 120_000 });
 
 let dir: string;
 let port: number;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port: free } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return free;
-}
 
 const cli = (args: readonly string[]) =>
   runCliAsync(args, { env: { BENCHTRACK_STATE_DIR: join(dir, 'state') } });

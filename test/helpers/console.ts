@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { createConsoleHost } from '../../console/host/serve.js';
 import { createTestApp, type TestApp } from './app.js';
 import type { Session } from './accounts.js';
 import { REPO_ROOT } from './process.js';
+import { freePort } from './free-port.js';
 
 const SOURCES = join(REPO_ROOT, 'console', 'app');
 const BUILT = join(REPO_ROOT, 'dist', 'console', 'app');
@@ -52,15 +53,6 @@ export function consoleBuild(): { root: string; cleanup: () => void } {
   );
   if (built.status !== 0) throw new Error(`vite build failed:\n${built.stdout}\n${built.stderr}`);
   return { root, cleanup: () => rmSync(root, { recursive: true, force: true }) };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  server.close();
-  return port;
 }
 
 export interface Stack {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { AZURE_ACCOUNT, AZURE_KEY, startAzurite } from './azurite.js';
 import { startLocalGcs } from './gcs.js';
 import { S3_ACCESS_KEY_ID, S3_SECRET, startLocalS3 } from './s3.js';
-import { SFTP_PASSWORD, SFTP_PASSWORD_USER, startSshd } from './sshd.js';
+import { SFTP_PASSWORD, startSshd } from './sshd.js';
 
 /** A store a replica can point at, started for one test, and the replica object of the configuration. */
 export interface ReplicaServer {
@@ -78,7 +78,7 @@ export const REPLICA_SCHEMES: readonly ReplicaScheme[] = [
           scheme: 'sftp',
           host: '127.0.0.1',
           port: sshd.port,
-          user: SFTP_PASSWORD_USER,
+          user: sshd.passwordUser,
           password: SFTP_PASSWORD,
           path: 'replica',
         },

@@ -1,12 +1,12 @@
 import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port.js';
 
 const SSHD = '/usr/sbin/sshd';
-/** The account password authentication logs in as (created for the test, removed after). */
-export const SFTP_PASSWORD_USER = 'benchtrack-sftp';
 export const SFTP_PASSWORD = 'benchtrack-sftp-password-0001';
 
 export interface LocalSshd {
@@ -16,19 +16,11 @@ export interface LocalSshd {
   readonly keyUser: string;
   /** A directory `keyUser` may write. */
   readonly keyDirectory: string;
-  /** A directory SFTP_PASSWORD_USER may write (it logs in with SFTP_PASSWORD). */
+  /** The account password authentication logs in as (with SFTP_PASSWORD): one per server, removed by `close`. */
+  readonly passwordUser: string;
+  /** A directory `passwordUser` may write, its home. */
   readonly passwordDirectory: string;
   close(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }
 
 async function listening(port: number, deadline: number): Promise<void> {
@@ -48,8 +40,9 @@ async function listening(port: number, deadline: number): Promise<void> {
 /**
  * Debian's OpenSSH server on a free port of 127.0.0.1, with a host key and configuration of its own in a temp
  * directory: key authentication for the user running the tests, and password authentication for a throwaway
- * account. Password authentication checks /etc/shadow, which only root can read, and the account must exist:
- * so this runs as root (CI does); otherwise it fails saying so.
+ * account of its own (servers of test files running at once never share or delete each other's). Password
+ * authentication checks /etc/shadow, which only root can read, and the account must exist: so this runs as root
+ * (CI does); otherwise it fails saying so.
  */
 export async function startSshd(): Promise<LocalSshd> {
   if (process.getuid?.() !== 0)
@@ -64,13 +57,10 @@ export async function startSshd(): Promise<LocalSshd> {
   writeFileSync(join(dir, 'authorized_keys'), readFileSync(join(dir, 'client_key.pub')));
   const home = join(dir, 'home');
   mkdirSync(home);
-  try {
-    execFileSync('useradd', ['-M', '-d', home, '-s', '/bin/sh', SFTP_PASSWORD_USER], { stdio: 'ignore' });
-  } catch {
-    // left by a run that was killed: reuse it
-  }
-  execFileSync('chpasswd', { input: `${SFTP_PASSWORD_USER}:${SFTP_PASSWORD}\n` });
-  const uid = Number(execFileSync('id', ['-u', SFTP_PASSWORD_USER]).toString());
+  const passwordUser = `benchtrack-sftp-${randomBytes(4).toString('hex')}`;
+  execFileSync('useradd', ['-M', '-d', home, '-s', '/bin/sh', passwordUser], { stdio: 'ignore' });
+  execFileSync('chpasswd', { input: `${passwordUser}:${SFTP_PASSWORD}\n` });
+  const uid = Number(execFileSync('id', ['-u', passwordUser]).toString());
   chownSync(home, uid, uid);
   const port = await freePort();
   writeFileSync(
@@ -101,12 +91,13 @@ export async function startSshd(): Promise<LocalSshd> {
     keyPath: join(dir, 'client_key'),
     keyUser: 'root',
     keyDirectory,
+    passwordUser,
     passwordDirectory: home,
     async close() {
       child.kill();
       await new Promise((resolve) => child.once('exit', resolve));
       try {
-        execFileSync('userdel', [SFTP_PASSWORD_USER], { stdio: 'ignore' });
+        execFileSync('userdel', [passwordUser], { stdio: 'ignore' });
       } catch {
         // already gone
       }

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDACTED } from '../../core/index.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { freePort, PG_PASSWORD, PG_USER, startPostgres, type LocalPostgres } from '../helpers/postgres.js';
+import { freePort } from '../helpers/free-port.js';
+import { PG_PASSWORD, PG_USER, startPostgres, type LocalPostgres } from '../helpers/postgres.js';
 import { runServerProcess } from '../helpers/process.js';
 
 // PostgreSQL that cannot be reached: at start (the process exits 1 naming database.url, never the password), and

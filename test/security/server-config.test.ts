@@ -6,18 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFIG_ENV, redactUrl } from '../../core/index.js';
 import { bearer, signUp, type Session } from '../helpers/accounts.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { freePort } from '../helpers/free-port.js';
 
 // Attacks on PUT /v0/server/config, as a stolen administrator session or an operator's mistake would make them.
 // Each refused case checks that nothing was saved (file and BENCHTRACK_CONFIG), nothing applied (the running
 // configuration) and the listener did not move.
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 let t: TestApp;
 let admin: Session;

@@ -1,34 +1,28 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLogger, type Storage } from '../../../core/index.js';
 import { describeStorageContract } from '../../../kit/testing.js';
 import { at, insertReport, insertTestbed, insertWorld, uuid } from '../../../kit/testing/storage/fixtures.js';
-import { startPostgres, type LocalPostgres } from '../../../test/helpers/postgres.js';
+import { postgresCluster as cluster } from '../../../test/helpers/engine.js';
 import { postgresStorage } from './index.js';
 import { migrations } from './migrations/index.js';
 import { HISTORY_SQL } from './repositories/history.js';
 import { PERF_SQL } from './repositories/perf.js';
 
+// In the integration-postgres project: every database is new and empty, on the run's cluster.
 const logger = createLogger({ name: 'test', log: { mode: 'stderr_terminal', level: 'critical' } });
-let cluster: LocalPostgres;
-beforeAll(async () => {
-  cluster = await startPostgres();
-}, 120_000);
-afterAll(() => cluster?.stop(), 120_000);
-let counter = 0;
 
 describeStorageContract('postgres', () => {
-  const url = (async () => cluster.createDatabase(`contract_${counter++}`))();
+  const database = cluster.createDatabase('contract');
   return {
-    open: async () => postgresStorage.open({ url: await url }, { logger }),
-    reopen: async () => postgresStorage.open({ url: await url }, { logger }),
-    cleanup: async () => undefined,
+    open: async () => postgresStorage.open({ url: (await database).url }, { logger }),
+    reopen: async () => postgresStorage.open({ url: (await database).url }, { logger }),
+    cleanup: async () => (await database).drop(),
   };
 });
 
 /** `n` storages on one new database, as `n` API processes would have (each its own pool). */
 async function processes(n: number): Promise<{ name: string; storages: Storage[] }> {
-  const name = `processes_${counter++}`;
-  const url = await cluster.createDatabase(name);
+  const { name, url } = await cluster.createDatabase('processes');
   const storages = await Promise.all(
     Array.from({ length: n }, () => postgresStorage.open({ url }, { logger })),
   );

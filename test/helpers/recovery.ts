@@ -1,0 +1,181 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createLogger, parseConfigDocument, restoreDatabase, type ReplicaConfig } from '../../core/index.js';
+import { storageOpener } from '../../server/composition.js';
+import { createTestApp } from './app.js';
+import { onPostgres } from './engine.js';
+import { startServerProcess } from './process.js';
+import type { ReplicaScheme } from './replicas.js';
+
+/**
+ * A sync must end within the interval of the one before it: on this machine (two cores shared by ingest, worker
+ * threads, other suites and other jobs, load average up to 25) one took up to 1.4 s, so the test gives it 3 s.
+ */
+const SYNC_INTERVAL_MS = 3000;
+const BENCHMARKS = 10;
+const directories: string[] = [];
+afterAll(() => {
+  for (const directory of directories) rmSync(directory, { recursive: true, force: true });
+});
+
+interface Acknowledged {
+  readonly uuid: string;
+  readonly at: number;
+  readonly body: { results: unknown; alerts: unknown };
+}
+
+/**
+ * What a report holds of its own: its metrics, boundaries and alerts, without the branch it embeds (whose head
+ * moves on with later reports) and modification times.
+ */
+function own(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(own);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => key !== 'branch' && key !== 'modified')
+      .map(([key, inner]) => [key, own(inner)]),
+  );
+}
+
+/** One report of BENCHMARKS benchmarks; every third one is over the static threshold's upper boundary. */
+function run(client: number, k: number) {
+  const now = new Date().toISOString();
+  const value = k % 3 === 2 ? 200 + k : 100 + (k % 7);
+  const results = Object.fromEntries(
+    Array.from({ length: BENCHMARKS }, (_, b) => [`bench-${b}`, { latency: { value: value + b } }]),
+  );
+  return {
+    project: 'recovery',
+    branch: `client-${client}`,
+    start_time: now,
+    end_time: now,
+    results: [JSON.stringify(results)],
+    settings: { adapter: 'json' },
+    thresholds: { models: { latency: { test: 'static', upper_boundary: 180 } } },
+  };
+}
+
+/** The schemes of recovery-sftp-gcs.test.ts; recovery.test.ts checks every other one, beside it. */
+export const SFTP_AND_GCS: readonly string[] = ['sftp', 'gcs'];
+
+/**
+ * The recovery test of each scheme given: a real API process replicating to a real store takes reports from two
+ * clients, is killed with SIGKILL and its database deleted, and a restore from the replica must hold what was
+ * acknowledged. Each scheme costs about half a minute of server start, ingest and restore, so the schemes are
+ * spread over test files that run at once. Replication copies the embedded database (refused beside
+ * database.url): once, on DuckDB.
+ */
+export function describeRecovery(schemes: readonly ReplicaScheme[]): void {
+  describe.skipIf(onPostgres).each(schemes)('recovery after SIGKILL, scheme $label', ({ start }) => {
+    it('restores every report acknowledged more than sync_interval before the kill, each whole; others whole or absent', async () => {
+      const store = await start();
+      const dir = mkdtempSync(join(tmpdir(), 'benchtrack-recovery-'));
+      directories.push(dir);
+      const file = join(dir, 'live.db');
+      const replicas = [{ ...store.replica, sync_interval: `${SYNC_INTERVAL_MS}ms` }] as ReplicaConfig[];
+      const document = {
+        security: { secret_key: 'recovery-test-secret-key-0123456789' },
+        server: { bind_address: '127.0.0.1:0' },
+        database: { file },
+        logging: { log: { stderr_terminal: { level: 'info' } } },
+        plus: { disaster_recovery: { replicas } },
+      };
+      try {
+        const credentials = process.env.CLOUD_APPLICATION_CREDENTIALS;
+        const server = await startServerProcess(
+          {
+            BENCHTRACK_CONFIG: JSON.stringify(document),
+            ...(credentials ? { CLOUD_APPLICATION_CREDENTIALS: credentials } : {}),
+          },
+          { timeoutMs: 60_000 },
+        );
+        const post = (body: unknown) =>
+          fetch(`${server.url}/v0/run`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          });
+        expect((await post(run(9, 0))).status).toBe(201);
+        const acknowledged: Acknowledged[] = [];
+        let stop = false;
+        const loop = async (client: number) => {
+          for (let k = 0; !stop; k++) {
+            try {
+              const response = await post(run(client, k));
+              if (response.status === 201) {
+                const body = (await response.json()) as Acknowledged['body'] & { uuid: string };
+                acknowledged.push({ uuid: body.uuid, at: Date.now(), body });
+              }
+            } catch {
+              return;
+            }
+          }
+        };
+        const loops = [0, 1].map(loop);
+        // some reports must have been acknowledged well before the kill, however slow the machine is today
+        const began = Date.now();
+        while (
+          Date.now() - began < 3 * SYNC_INTERVAL_MS ||
+          acknowledged.filter((report) => report.at < Date.now() - 2 * SYNC_INTERVAL_MS).length < 3
+        )
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        const killedAt = Date.now();
+        expect(await server.stop('SIGKILL')).toBeNull();
+        stop = true;
+        await Promise.all(loops);
+        for (const f of [file, `${file}.wal`]) rmSync(f, { force: true });
+        expect(existsSync(file)).toBe(false);
+
+        const { config } = parseConfigDocument(document, { kind: 'default', description: 'recovery test' });
+        const logger = createLogger({ name: 't', log: { mode: 'stderr_terminal', level: 'error' } });
+        await restoreDatabase({
+          source: 'replica',
+          target: file,
+          force: false,
+          dataStore: undefined,
+          replicas,
+          open: await storageOpener(config, logger),
+        });
+
+        const due = acknowledged.filter((report) => report.at < killedAt - SYNC_INTERVAL_MS);
+        expect(due.length).toBeGreaterThan(2);
+        const copy = await createTestApp({ database: { file } });
+        try {
+          const fetchReport = async (uuid: string) => {
+            const response = await copy.app.inject({
+              method: 'GET',
+              url: `/v0/projects/recovery/reports/${uuid}`,
+            });
+            return response.statusCode === 200 ? (response.json() as Acknowledged['body']) : undefined;
+          };
+          const missing: string[] = [];
+          for (const report of acknowledged) {
+            const restored = await fetchReport(report.uuid);
+            if (restored === undefined) {
+              if (due.includes(report)) missing.push(report.uuid);
+              continue;
+            }
+            expect(own(restored.results)).toEqual(own(report.body.results));
+            expect(own(restored.alerts)).toEqual(own(report.body.alerts));
+          }
+          expect(missing).toEqual([]);
+          // every report in the restored database, acknowledged or caught in flight, is whole
+          const list = await copy.app.inject({
+            method: 'GET',
+            url: '/v0/projects/recovery/reports?per_page=255&expand=true',
+          });
+          const stored = list.json() as { uuid: string; results: unknown[][] }[];
+          expect(stored.length).toBeGreaterThanOrEqual(due.length + 1);
+          for (const report of stored) expect(report.results.flat(), report.uuid).toHaveLength(BENCHMARKS);
+        } finally {
+          await copy.close();
+        }
+      } finally {
+        await store.close();
+      }
+    }, 120_000);
+  });
+}

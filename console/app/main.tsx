@@ -1,15 +1,33 @@
+import { render } from 'preact';
+import { useEffect, useRef } from 'preact/hooks';
+import { Layout } from './components/layout.js';
+import { onLinkClick, useLocation } from './router.js';
+import { Routes } from './routes.js';
 import { prefetchExplorer } from './perf/prefetch.js';
-import { initSession } from './session.js';
+import { initSession, useSession } from './session.js';
 import './styles.css';
 
-// The entry is small on purpose: the explorer's perf query leaves as soon as it runs, while the browser still
-// loads and compiles the app (most of the code), instead of after it.
+function App() {
+  const location = useLocation();
+  const session = useSession();
+  const first = useRef(true);
+  // After a page change, focus moves to the content so keyboard and screen-reader users start there.
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    document.getElementById('main')?.focus({ preventScroll: true });
+    window.scrollTo(0, 0);
+  }, [location.path]);
+  return (
+    <Layout>
+      <Routes location={location} session={session} />
+    </Layout>
+  );
+}
+
 initSession();
 prefetchExplorer(location.pathname, location.search);
-const root = document.getElementById('root')!;
-import('./app.js').then(
-  (app) => app.start(root),
-  () => {
-    root.textContent = 'The console could not be loaded: reload the page.';
-  },
-);
+document.addEventListener('click', onLinkClick);
+render(<App />, document.getElementById('root')!);

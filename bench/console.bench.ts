@@ -17,49 +17,19 @@ import { hostOptions } from '../console/host/options.js';
 import { createConsoleHost } from '../console/host/serve.js';
 import { consoleBuild, launchBrowser } from '../test/helpers/console.js';
 import { summarize } from './lib/measure.js';
-import { Random } from './lib/random.js';
+import {
+  CONSOLE_POINTS,
+  CONSOLE_PROJECT,
+  CONSOLE_SERIES,
+  consoleSelection,
+  seedConsoleProject,
+} from './lib/console-seed.js';
 import { BenchReport } from './lib/report.js';
 import { startBenchServer } from './lib/server.js';
 
-const SERIES = 255;
-const POINTS = 100;
+const SERIES = CONSOLE_SERIES;
+const POINTS = CONSOLE_POINTS;
 const RUNS = 5;
-const PROJECT = 'console-bench';
-
-async function seed(api: string): Promise<void> {
-  const random = new Random(10);
-  const start = Date.now() - (POINTS + 1) * 86_400_000;
-  const level = Array.from({ length: SERIES }, (_, i) => 1000 + i * 10);
-  for (let day = 0; day < POINTS; day++) {
-    const bmf: Record<string, { latency: { value: number } }> = {};
-    level.forEach((base, i) => {
-      level[i] = base * (1 + (random.next() - 0.5) * 0.02);
-      bmf[`bench-${String(i).padStart(3, '0')}`] = { latency: { value: level[i]! } };
-    });
-    const at = new Date(start + day * 86_400_000);
-    const response = await fetch(`${api}/v0/run`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        project: PROJECT,
-        branch: 'main',
-        testbed: 'bench',
-        start_time: at.toISOString(),
-        end_time: new Date(at.getTime() + 60_000).toISOString(),
-        results: [JSON.stringify(bmf)],
-        settings: { adapter: 'json' },
-        thresholds: { models: { latency: { test: 't_test', upper_boundary: 0.99, max_sample_size: 32 } } },
-      }),
-    });
-    if (response.status !== 201)
-      throw new Error(`run ${day} answered ${response.status}: ${await response.text()}`);
-  }
-}
-
-async function uuids(api: string, kind: string): Promise<string[]> {
-  const response = await fetch(`${api}/v0/projects/${PROJECT}/${kind}?per_page=255`);
-  return ((await response.json()) as { uuid: string }[]).map((d) => d.uuid);
-}
 
 /** index.html and the files it loads at once (not the chunks loaded later, such as the plot's). */
 function initialBundle(root: string): { files: string[]; raw: number; gzip: number } {
@@ -149,17 +119,14 @@ const host = createConsoleHost(
 );
 try {
   const seeded = performance.now();
-  await seed(server.url);
+  await seedConsoleProject(server.url);
   process.stderr.write(
     `seeded ${(SERIES * POINTS).toLocaleString()} metrics in ${((performance.now() - seeded) / 1000).toFixed(1)} s\n`,
   );
   host.listen(0, '127.0.0.1');
   await once(host, 'listening');
   const consoleUrl = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;
-  const [branches, testbeds, benchmarks, measures] = await Promise.all(
-    ['branches', 'testbeds', 'benchmarks', 'measures'].map((kind) => uuids(server.url, kind)),
-  );
-  const url = `${consoleUrl}/perf/${PROJECT}?branches=${branches!.join(',')}&testbeds=${testbeds!.join(',')}&benchmarks=${benchmarks!.join(',')}&measures=${measures!.join(',')}`;
+  const url = `${consoleUrl}/perf/${CONSOLE_PROJECT}?${await consoleSelection(server.url)}`;
 
   const runs: Record<Wire, Run[]> = { arrow: [], json: [] };
   for (let i = 0; i < RUNS; i++) {

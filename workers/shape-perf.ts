@@ -2,7 +2,7 @@ import type { TransferListItem } from 'node:worker_threads';
 import { perfCsv, perfJson, type PerfShapeInput } from '../core/index.js';
 import { perfArrow } from '../core/perf/arrow.js';
 import type { WorkerPool } from './pool.js';
-import type { PerfShapeOutput } from './tasks/perf-shape.js';
+import { packTexts, type PerfShapeOutput, type PerfShapeTask } from './tasks/perf-shape.js';
 
 /**
  * Answers with at least this many points are shaped in a worker, so the main thread never spends long on one
@@ -11,7 +11,10 @@ import type { PerfShapeOutput } from './tasks/perf-shape.js';
  */
 export const INLINE_MAX_POINTS = 2_000;
 
-/** Shapes a perf answer: inline when small, in the pool otherwise (the columns' buffers move to the worker). */
+/**
+ * Shapes a perf answer: inline when small, in the pool otherwise (the columns' buffers move to the worker, the
+ * text columns packed into typed arrays first).
+ */
 export async function shapePerf(
   pool: WorkerPool,
   input: PerfShapeInput,
@@ -20,13 +23,21 @@ export async function shapePerf(
   if (input.columns.count < INLINE_MAX_POINTS) {
     return format === 'arrow' ? perfArrow(input) : format === 'csv' ? perfCsv(input) : perfJson(input);
   }
-  const c = input.columns;
+  const { hash, alert, alertLimit, alertStatus, ...c } = input.columns;
+  const texts = {
+    hash: packTexts(hash),
+    alert: packTexts(alert),
+    alertLimit: packTexts(alertLimit),
+    alertStatus: packTexts(alertStatus),
+  };
   const transfer: TransferListItem[] = [
     c.permutation,
+    c.report,
     c.iteration,
     c.start,
     c.end,
     c.version,
+    c.uuid,
     c.value,
     c.lower,
     c.upper,
@@ -36,7 +47,9 @@ export async function shapePerf(
     c.lowerLimit,
     c.upperLimit,
     c.alertModified,
+    ...Object.values(texts).map((packed) => packed.codes),
   ].map((array) => array.buffer as ArrayBuffer);
-  const output = await pool.run<PerfShapeOutput>('perf-shape', { input, format }, transfer);
+  const task: PerfShapeTask = { input: { ...input, columns: c }, texts, format };
+  const output = await pool.run<PerfShapeOutput>('perf-shape', task, transfer);
   return output.bytes;
 }

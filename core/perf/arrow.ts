@@ -12,7 +12,7 @@ import {
   vectorFromArray,
   type Vector,
 } from 'apache-arrow';
-import { uuidAt, type PerfShapeInput } from './shape.js';
+import { uuidAt, writeUuid, type PerfShapeInput } from './shape.js';
 
 /** Schema metadata key of the series' JSON (branch, testbed, benchmark, measure), indexed by the `series` column. */
 export const ARROW_SERIES_KEY = 'benchtrack.series';
@@ -27,25 +27,22 @@ export const ARROW_SERIES_KEY = 'benchtrack.series';
 export function perfArrow(input: PerfShapeInput): Uint8Array {
   const c = input.columns;
   const n = c.count;
-  const name = (k: number) => (i: number) => input.names[c.permutation[i] as number]?.[k] ?? null;
-  const times = (ms: Float64Array) =>
-    makeVector(
-      makeData({
-        type: new TimestampMillisecond(),
-        length: n,
-        data: BigInt64Array.from(ms.subarray(0, n), BigInt),
-      }),
+  const rows = c.permutation.subarray(0, n);
+  const name = (k: number) =>
+    permutationDictionary(
+      rows,
+      input.names.map((four) => four[k] as string),
     );
   const table = new Table({
-    series: makeVector(Uint16Array.from(c.permutation.subarray(0, n))),
-    branch: dictionaryOf(n, name(0)),
-    testbed: dictionaryOf(n, name(1)),
-    benchmark: dictionaryOf(n, name(2)),
-    measure: dictionaryOf(n, name(3)),
-    report: dictionaryOf(n, (i) => uuidAt(c.report, n, i)),
+    series: makeVector(Uint16Array.from(rows)),
+    branch: name(0),
+    testbed: name(1),
+    benchmark: name(2),
+    measure: name(3),
+    report: uuidDictionary(c.report, n),
     iteration: makeVector(c.iteration.slice(0, n)),
-    start_time: times(c.start),
-    end_time: times(c.end),
+    start_time: times(c.start, n),
+    end_time: times(c.end, n),
     version: makeVector(c.version.slice(0, n)),
     hash: dictionaryOf(n, (i) => c.hash[i] ?? null),
     metric: uuidColumn(c.uuid, n),
@@ -62,6 +59,64 @@ export function perfArrow(input: PerfShapeInput): Uint8Array {
   const series = `[${input.prefixes.map((prefix) => `${prefix.slice(0, -1)}}`).join(',')}]`;
   const schema = new Schema(table.schema.fields, new Map([[ARROW_SERIES_KEY, series]]));
   return tableToIPC(new Table(schema, table.batches), 'stream');
+}
+
+/**
+ * Epoch milliseconds as Arrow's 64-bit timestamps, written as two 32-bit words each (little-endian, as Arrow's
+ * IPC is here): converting every value to a BigInt cost more than the rest of the column.
+ */
+function times(ms: Float64Array, length: number): Vector {
+  const words = new Int32Array(2 * length);
+  for (let i = 0; i < length; i++) {
+    const t = ms[i] as number;
+    words[2 * i] = t >>> 0;
+    words[2 * i + 1] = Math.floor(t / 4_294_967_296);
+  }
+  return makeVector(
+    makeData({ type: new TimestampMillisecond(), length, data: new BigInt64Array(words.buffer) }),
+  );
+}
+
+/** A name column of the permutations (branch, testbed, ...): each distinct name once, an index per row. */
+function permutationDictionary(rows: Int32Array, names: readonly string[]): Vector {
+  const index = new Map<string, number>();
+  const values: string[] = [];
+  const code = Int32Array.from(names, (text) => {
+    let k = index.get(text);
+    if (k === undefined) index.set(text, (k = values.push(text) - 1));
+    return k;
+  });
+  const indices = new Int32Array(rows.length);
+  for (let i = 0; i < rows.length; i++) indices[i] = code[rows[i] as number] as number;
+  return dictionaryVector(indices, values, 0, undefined);
+}
+
+/**
+ * The report column: each distinct UUID once. Rows are matched on their four words (a text per row cost most of
+ * the column's time); the first word finds the few candidates.
+ */
+function uuidDictionary(words: Uint32Array, length: number): Vector {
+  const byFirst = new Map<number, number[]>();
+  const firstRow: number[] = [];
+  const indices = new Int32Array(length);
+  const same = (a: number, b: number) =>
+    words[length + a] === words[length + b] &&
+    words[2 * length + a] === words[2 * length + b] &&
+    words[3 * length + a] === words[3 * length + b];
+  for (let i = 0; i < length; i++) {
+    const first = words[i] as number;
+    let candidates = byFirst.get(first);
+    if (!candidates) byFirst.set(first, (candidates = []));
+    let k = candidates.find((code) => same(firstRow[code] as number, i));
+    if (k === undefined) candidates.push((k = firstRow.push(i) - 1));
+    indices[i] = k;
+  }
+  return dictionaryVector(
+    indices,
+    firstRow.map((row) => uuidAt(words, length, row)),
+    0,
+    undefined,
+  );
 }
 
 /**
@@ -85,12 +140,21 @@ function dictionaryOf(length: number, text: (row: number) => string | null): Vec
     indices[i] = k;
     bitmap[i >> 3]! |= 1 << (i & 7);
   }
+  return dictionaryVector(indices, values, nulls, bitmap);
+}
+
+function dictionaryVector(
+  indices: Int32Array,
+  values: string[],
+  nullCount: number,
+  nullBitmap: Uint8Array | undefined,
+): Vector {
   return makeVector(
     makeData({
       type: new Dictionary(new Utf8(), new Int32()),
-      length,
-      nullCount: nulls,
-      nullBitmap: bitmap,
+      length: indices.length,
+      nullCount,
+      nullBitmap,
       data: indices,
       dictionary: vectorFromArray(values, new Utf8()),
     }),
@@ -99,10 +163,13 @@ function dictionaryOf(length: number, text: (row: number) => string | null): Vec
 
 /** The UUID texts of the four-word columns, written straight into one UTF-8 buffer (36 bytes each). */
 function uuidColumn(words: Uint32Array, length: number): Vector<Utf8> {
-  const data = Buffer.allocUnsafe(36 * length);
-  for (let i = 0; i < length; i++) data.write(uuidAt(words, length, i), 36 * i, 'latin1');
-  const valueOffsets = Int32Array.from({ length: length + 1 }, (_, i) => 36 * i);
-  return makeVector(makeData({ type: new Utf8(), length, valueOffsets, data: new Uint8Array(data) }));
+  const data = new Uint8Array(36 * length);
+  const valueOffsets = new Int32Array(length + 1);
+  for (let i = 0; i < length; i++) {
+    writeUuid(words, length, i, data, 36 * i);
+    valueOffsets[i + 1] = 36 * (i + 1);
+  }
+  return makeVector(makeData({ type: new Utf8(), length, valueOffsets, data }));
 }
 
 /** A float column straight from its typed array (no value copied into a JS array), NaN marked null. */

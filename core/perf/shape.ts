@@ -19,9 +19,10 @@ const HEX_CODES = Uint16Array.from({ length: 256 }, (_, byte) => {
   const text = byte.toString(16).padStart(2, '0');
   return text.charCodeAt(0) | (text.charCodeAt(1) << 8);
 });
-const UUID_TEXT = Buffer.from('00000000-0000-0000-0000-000000000000', 'latin1');
+const UUID_TEXT = Buffer.alloc(36);
 /** Where the hex digits of each UUID byte go in the text (dashes stay put). */
 const UUID_DIGITS = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34];
+const UUID_DASHES = [8, 13, 18, 23];
 
 /**
  * The UUID of point `i` from its four 32-bit words (see `PerfColumns`). Written as bytes into one buffer and
@@ -29,16 +30,28 @@ const UUID_DIGITS = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34];
  * collector busy for most of a large answer.
  */
 export function uuidAt(words: Uint32Array, count: number, i: number): string {
+  writeUuid(words, count, i, UUID_TEXT, 0);
+  return UUID_TEXT.toString('latin1', 0, 36);
+}
+
+/** Writes the 36 characters of the UUID of point `i` into `target` at `offset`, as Latin-1 bytes. */
+export function writeUuid(
+  words: Uint32Array,
+  count: number,
+  i: number,
+  target: Uint8Array,
+  offset: number,
+): void {
+  for (const dash of UUID_DASHES) target[offset + dash] = 0x2d;
   for (let k = 0; k < 4; k++) {
     const word = words[k * count + i] as number;
     for (let b = 0; b < 4; b++) {
       const codes = HEX_CODES[(word >>> (24 - 8 * b)) & 0xff] as number;
-      const at = UUID_DIGITS[4 * k + b] as number;
-      UUID_TEXT[at] = codes & 0xff;
-      UUID_TEXT[at + 1] = codes >>> 8;
+      const at = offset + (UUID_DIGITS[4 * k + b] as number);
+      target[at] = codes & 0xff;
+      target[at + 1] = codes >>> 8;
     }
   }
-  return UUID_TEXT.toString('latin1', 0, 36);
 }
 
 /** UUID texts as the four-word columns of `PerfColumns` (for storages that read UUIDs as text, and tests). */

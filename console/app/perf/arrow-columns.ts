@@ -1,30 +1,71 @@
-import { tableFromIPC, type Table, type Vector } from 'apache-arrow';
+import { tableFromIPC, type Data, type Table, type Vector } from 'apache-arrow';
 import type { PlotPoint, SeriesColumns, SeriesInfo } from './columns.js';
 
 /** Schema metadata key of the series' JSON (core/perf/arrow.ts: ARROW_SERIES_KEY). */
 const SERIES_KEY = 'benchtrack.series';
 
-/** A float column with its nulls as NaN. */
+/** Whether row `i` of a column chunk holds a value (Arrow's validity bitmap; no bitmap: every row does). */
+function valid(data: Data, i: number): boolean {
+  const bitmap = data.nullBitmap;
+  if (data.nullCount === 0 || !bitmap || bitmap.length === 0) return true;
+  const bit = data.offset + i;
+  return ((bitmap[bit >> 3] ?? 0) & (1 << (bit & 7))) !== 0;
+}
+
+/**
+ * A float column with its nulls as NaN, copied chunk by chunk with the validity bitmap read directly (asking the
+ * vector row by row cost more than the copy).
+ */
 function floats(vector: Vector | null): Float64Array {
-  if (!vector) return new Float64Array(0);
-  const values = Float64Array.from(vector.toArray() as ArrayLike<number>);
-  if (vector.nullCount > 0) for (let i = 0; i < values.length; i++) if (!vector.isValid(i)) values[i] = NaN;
-  return values;
+  const out = new Float64Array(vector?.length ?? 0);
+  let at = 0;
+  for (const data of vector?.data ?? []) {
+    out.set((data.values as Float64Array).subarray(0, data.length), at);
+    for (let i = 0; data.nullCount > 0 && i < data.length; i++) if (!valid(data, i)) out[at + i] = NaN;
+    at += data.length;
+  }
+  return out;
 }
 
 function ints(vector: Vector | null): Int32Array {
   return vector ? Int32Array.from(vector.toArray() as ArrayLike<number>) : new Int32Array(0);
 }
 
-/** Epoch milliseconds of a timestamp column (Arrow hands them over as 64-bit integers). */
+/**
+ * Epoch milliseconds of a timestamp column, from the two 32-bit words of each 64-bit value (a BigInt per value
+ * cost most of the column's decoding).
+ */
 function times(vector: Vector | null): Float64Array {
-  return vector ? Float64Array.from(vector.toArray() as BigInt64Array, Number) : new Float64Array(0);
+  const out = new Float64Array(vector?.length ?? 0);
+  let at = 0;
+  for (const data of vector?.data ?? []) {
+    const values = data.values as BigInt64Array;
+    const words = new Int32Array(values.buffer, values.byteOffset, 2 * data.length);
+    for (let i = 0; i < data.length; i++)
+      out[at + i] = (words[2 * i]! >>> 0) + words[2 * i + 1]! * 4_294_967_296;
+    at += data.length;
+  }
+  return out;
 }
 
-/** A text column read one row at a time, decoded from its dictionary only when asked. */
+/**
+ * A dictionary-encoded text column read one row at a time: each dictionary entry is decoded once, on first use
+ * (asking the vector decodes the UTF-8 again on every call).
+ */
 function texts(table: Table, name: string): (row: number) => string | null {
   const vector = table.getChild(name);
-  return (row) => (vector?.get(row) as string | null | undefined) ?? null;
+  const [data, ...more] = vector?.data ?? [];
+  if (!vector || !data?.dictionary || more.length > 0) {
+    return (row) => (vector?.get(row) as string | null | undefined) ?? null;
+  }
+  const dictionary = data.dictionary;
+  const indices = data.values as Int32Array;
+  const decoded: (string | undefined)[] = [];
+  return (row) => {
+    if (!valid(data, row)) return null;
+    const k = indices[row]!;
+    return (decoded[k] ??= dictionary.get(k) as string);
+  };
 }
 
 /**

@@ -6,6 +6,13 @@ import type { PlotData } from './series.js';
 
 /** uPlot's options for a perf plot: scales whose automatic range includes the drawn limits, fitted y axes. */
 
+/**
+ * Lines of more series than this are drawn without a marker at each point: among hundreds of lines the markers
+ * hide each other, and drawing them was the largest part of a 255-series plot's first frame. Alerts keep their
+ * discs, and hover still rings the point.
+ */
+const MARKED_SERIES_MAX = 16;
+
 function axisValues(_u: uPlot, splits: number[]): string[] {
   return splits.map((v) => (v === null ? '' : formatNumber(v)));
 }
@@ -127,7 +134,7 @@ export function options(
         width: 1.5,
         scale: s.axis === 0 ? 'y' : 'y2',
         spanGaps: true,
-        points: { size: 5 },
+        points: data.series.length > MARKED_SERIES_MAX ? { show: false } : { size: 5 },
       })),
     ],
     cursor: { drag: { x: true, y: false, setScale: true }, points: { show: false }, focus: { prox: -1 } },

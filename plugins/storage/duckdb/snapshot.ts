@@ -9,6 +9,14 @@ import { ident } from './sql.js';
 let snapshots = 0;
 
 /**
+ * One snapshot at a time per process. With two at once (two replicas starting together, or a backup beside a
+ * replica's snapshot), each DETACH ran while the other's transaction was open, and the copy did not reach the
+ * target file (it stayed in its WAL, as far as we can tell): the shipped file held no table, and no replica could
+ * be restored (test/integration/replication-two.test.ts).
+ */
+let previous: Promise<unknown> = Promise.resolve();
+
+/**
  * Copies the database into a new DuckDB file with `COPY FROM DATABASE`, inside one read transaction on a
  * connection of its own: the copy is the snapshot of the moment the transaction began, and the writer never
  * waits for it (MVCC). Sequences are copied at their current value, which is at least the snapshot's, so ids
@@ -25,6 +33,16 @@ export async function snapshotTo<T>(
   database: Database,
   file: string,
   inside?: (connection: DuckDBConnection) => Promise<T>,
+): Promise<T | undefined> {
+  const turn = previous.then(() => snapshotNow(database, file, inside));
+  previous = turn.catch(() => undefined);
+  return turn;
+}
+
+async function snapshotNow<T>(
+  database: Database,
+  file: string,
+  inside: ((connection: DuckDBConnection) => Promise<T>) | undefined,
 ): Promise<T | undefined> {
   const connection = await database.connect();
   try {

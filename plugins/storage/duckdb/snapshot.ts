@@ -1,5 +1,7 @@
+import { existsSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Database } from './database.js';
+import { StorageError } from '../../../kit/index.js';
 import { ident } from './sql.js';
 
 /**
@@ -9,10 +11,8 @@ import { ident } from './sql.js';
 let snapshots = 0;
 
 /**
- * One snapshot at a time per process. With two at once (two replicas starting together, or a backup beside a
- * replica's snapshot), each DETACH ran while the other's transaction was open, and the copy did not reach the
- * target file (it stayed in its WAL, as far as we can tell): the shipped file held no table, and no replica could
- * be restored (test/integration/replication-two.test.ts).
+ * One snapshot at a time per process (two replicas starting together, or a backup beside a replica's snapshot):
+ * each copy gets the instance's attention alone and the transactions never hold each other's target.
  */
 let previous: Promise<unknown> = Promise.resolve();
 
@@ -51,7 +51,11 @@ async function snapshotNow<T>(
     const alias = `benchtrack_backup_${++snapshots}`;
     await connection.run('BEGIN TRANSACTION');
     const result = await copyInTransaction(connection, source, file, alias, inside);
+    // DETACH does not always checkpoint: the copy could stay in `<file>.wal`, which nobody ships
+    await connection.run(`CHECKPOINT ${alias}`);
     await connection.run(`DETACH ${alias}`);
+    if (existsSync(`${file}.wal`))
+      throw new StorageError(`the snapshot ${file} was not checkpointed: its copy is still in its WAL file`);
     return result;
   } finally {
     database.disconnect(connection);

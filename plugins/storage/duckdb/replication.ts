@@ -209,12 +209,16 @@ async function sequencesOf(connection: DuckDBConnection): Promise<Record<string,
   return Object.fromEntries(rows.map((row) => [String(row[0]), String(row[1])]));
 }
 
-/** Sequences at least at the values of `state` (restored rows keep their ids; new rows must not reuse them). */
+/**
+ * Sequences at least at the values of `state` (restored rows keep their ids; new rows must not reuse them).
+ * `last_value` of a sequence that has handed out nothing since it was created or opened is the value it will
+ * hand out next, so advancing by the difference could end one short: it advances by one more.
+ */
 async function advanceSequences(connection: DuckDBConnection, state: ReplicaState): Promise<void> {
   const current = await sequencesOf(connection);
   for (const [name, value] of Object.entries(state.sequences)) {
     const behind = BigInt(value) - BigInt(current[name] ?? '0');
-    if (behind > 0n) await connection.run(`SELECT nextval(${literal(name)}) FROM range(${behind})`);
+    if (behind > 0n) await connection.run(`SELECT nextval(${literal(name)}) FROM range(${behind + 1n})`);
   }
 }
 

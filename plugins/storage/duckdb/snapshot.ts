@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import type { DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { Database } from './database.js';
 import { StorageError } from '../../../kit/index.js';
 import { ident } from './sql.js';
@@ -51,15 +51,35 @@ async function snapshotNow<T>(
     const alias = `benchtrack_backup_${++snapshots}`;
     await connection.run('BEGIN TRANSACTION');
     const result = await copyInTransaction(connection, source, file, alias, inside);
-    // DETACH does not always checkpoint: the copy could stay in `<file>.wal`, which nobody ships
-    await connection.run(`CHECKPOINT ${alias}`);
     await connection.run(`DETACH ${alias}`);
-    if (existsSync(`${file}.wal`))
-      throw new StorageError(`the snapshot ${file} was not checkpointed: its copy is still in its WAL file`);
+    await checkpointAlone(file);
     return result;
   } finally {
     database.disconnect(connection);
   }
+}
+
+/**
+ * DETACH checkpoints the target only when no write transaction is active anywhere in the instance (nor can a
+ * CHECKPOINT of it run then: "there are other write transactions active"), so under ingest the copy can stay in
+ * `<file>.wal`, which nobody ships: the snapshot file would hold no table. An instance of its own, with nothing
+ * else in it, replays that WAL and checkpoints it into the file.
+ */
+async function checkpointAlone(file: string): Promise<void> {
+  if (!existsSync(`${file}.wal`)) return;
+  const instance = await DuckDBInstance.create(file);
+  try {
+    const connection = await instance.connect();
+    try {
+      await connection.run('CHECKPOINT');
+    } finally {
+      connection.closeSync();
+    }
+  } finally {
+    instance.closeSync();
+  }
+  if (existsSync(`${file}.wal`))
+    throw new StorageError(`the snapshot ${file} was not checkpointed: its copy is still in its WAL file`);
 }
 
 async function copyInTransaction<T>(

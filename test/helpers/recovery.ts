@@ -1,13 +1,14 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, parseConfigDocument, restoreDatabase, type ReplicaConfig } from '../../core/index.js';
 import { storageOpener } from '../../server/composition.js';
 import { createTestApp } from './app.js';
+import { eventually } from './eventually.js';
 import { onPostgres } from './engine.js';
 import { startServerProcess } from './process.js';
-import type { ReplicaScheme } from './replicas.js';
+import type { ReplicaScheme, ReplicaServer } from './replicas.js';
 
 /**
  * A sync must end within the interval of the one before it: on this machine (two cores shared by ingest, worker
@@ -58,81 +59,98 @@ function run(client: number, k: number) {
   };
 }
 
-/** The schemes of recovery-sftp-gcs.test.ts; recovery.test.ts checks every other one, beside it. */
-export const SFTP_AND_GCS: readonly string[] = ['sftp', 'gcs'];
-
 /**
- * The recovery test of each scheme given: a real API process replicating to a real store takes reports from two
- * clients, is killed with SIGKILL and its database deleted, and a restore from the replica must hold what was
- * acknowledged. Each scheme costs about half a minute of server start, ingest and restore, so the schemes are
- * spread over test files that run at once. Replication copies the embedded database (refused beside
- * database.url): once, on DuckDB.
+ * A real API process replicating to a real store of every scheme given at once takes reports from two clients,
+ * is killed with SIGKILL and its database deleted; then, per scheme, a restore from that replica alone must hold
+ * what was acknowledged. Replication copies the embedded database (refused beside database.url): once, on DuckDB.
  */
 export function describeRecovery(schemes: readonly ReplicaScheme[]): void {
-  describe.skipIf(onPostgres).each(schemes)('recovery after SIGKILL, scheme $label', ({ start }) => {
-    it('restores every report acknowledged more than sync_interval before the kill, each whole; others whole or absent', async () => {
-      const store = await start();
-      const dir = mkdtempSync(join(tmpdir(), 'benchtrack-recovery-'));
+  describe.skipIf(onPostgres)('recovery after SIGKILL, one replica of every scheme', () => {
+    const servers: ReplicaServer[] = [];
+    let document: Record<string, unknown>;
+    let replicas: ReplicaConfig[];
+    let dir: string;
+    const acknowledged: Acknowledged[] = [];
+    let killedAt: number;
+
+    beforeAll(async () => {
+      servers.push(...(await Promise.all(schemes.map(({ start }) => start()))));
+      dir = mkdtempSync(join(tmpdir(), 'benchtrack-recovery-'));
       directories.push(dir);
       const file = join(dir, 'live.db');
-      const replicas = [{ ...store.replica, sync_interval: `${SYNC_INTERVAL_MS}ms` }] as ReplicaConfig[];
-      const document = {
+      replicas = servers.map(({ replica }) => ({
+        ...replica,
+        sync_interval: `${SYNC_INTERVAL_MS}ms`,
+      })) as ReplicaConfig[];
+      document = {
         security: { secret_key: 'recovery-test-secret-key-0123456789' },
         server: { bind_address: '127.0.0.1:0' },
         database: { file },
         logging: { log: { stderr_terminal: { level: 'info' } } },
         plus: { disaster_recovery: { replicas } },
       };
-      try {
-        const credentials = process.env.CLOUD_APPLICATION_CREDENTIALS;
-        const server = await startServerProcess(
-          {
-            BENCHTRACK_CONFIG: JSON.stringify(document),
-            ...(credentials ? { CLOUD_APPLICATION_CREDENTIALS: credentials } : {}),
-          },
-          { timeoutMs: 60_000 },
-        );
-        const post = (body: unknown) =>
-          fetch(`${server.url}/v0/run`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify(body),
-          });
-        expect((await post(run(9, 0))).status).toBe(201);
-        const acknowledged: Acknowledged[] = [];
-        let stop = false;
-        const loop = async (client: number) => {
-          for (let k = 0; !stop; k++) {
-            try {
-              const response = await post(run(client, k));
-              if (response.status === 201) {
-                const body = (await response.json()) as Acknowledged['body'] & { uuid: string };
-                acknowledged.push({ uuid: body.uuid, at: Date.now(), body });
-              }
-            } catch {
-              return;
+      const credentials = process.env.CLOUD_APPLICATION_CREDENTIALS;
+      const server = await startServerProcess(
+        {
+          BENCHTRACK_CONFIG: JSON.stringify(document),
+          ...(credentials ? { CLOUD_APPLICATION_CREDENTIALS: credentials } : {}),
+        },
+        { timeoutMs: 60_000 },
+      );
+      const post = (body: unknown) =>
+        fetch(`${server.url}/v0/run`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      // every replica holds its first snapshot before the first report: from then on, what is acknowledged ships
+      // within sync_interval (the snapshots are taken one at a time, so the last of six can come seconds later)
+      await eventually(() => {
+        expect(server.stderr().split('replica snapshot written').length - 1).toBe(schemes.length);
+      }, 60_000);
+      expect((await post(run(9, 0))).status).toBe(201);
+      let stop = false;
+      const loop = async (client: number) => {
+        for (let k = 0; !stop; k++) {
+          try {
+            const response = await post(run(client, k));
+            if (response.status === 201) {
+              const body = (await response.json()) as Acknowledged['body'] & { uuid: string };
+              acknowledged.push({ uuid: body.uuid, at: Date.now(), body });
             }
+          } catch {
+            return;
           }
-        };
-        const loops = [0, 1].map(loop);
-        // some reports must have been acknowledged well before the kill, however slow the machine is today
-        const began = Date.now();
-        while (
-          Date.now() - began < 3 * SYNC_INTERVAL_MS ||
-          acknowledged.filter((report) => report.at < Date.now() - 2 * SYNC_INTERVAL_MS).length < 3
-        )
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        const killedAt = Date.now();
-        expect(await server.stop('SIGKILL')).toBeNull();
-        stop = true;
-        await Promise.all(loops);
-        for (const f of [file, `${file}.wal`]) rmSync(f, { force: true });
-        expect(existsSync(file)).toBe(false);
+        }
+      };
+      const loops = [0, 1].map(loop);
+      // some reports must have been acknowledged well before the kill, however slow the machine is today
+      const began = Date.now();
+      while (
+        Date.now() - began < 3 * SYNC_INTERVAL_MS ||
+        acknowledged.filter((report) => report.at < Date.now() - 2 * SYNC_INTERVAL_MS).length < 3
+      )
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      killedAt = Date.now();
+      expect(await server.stop('SIGKILL')).toBeNull();
+      stop = true;
+      await Promise.all(loops);
+      for (const f of [file, `${file}.wal`]) rmSync(f, { force: true });
+      expect(existsSync(file)).toBe(false);
+    }, 120_000);
 
+    afterAll(async () => {
+      await Promise.all(servers.map((server) => server.close()));
+    });
+
+    it.each(schemes.map((scheme, index) => ({ ...scheme, index })))(
+      'scheme $label: restores every report acknowledged more than sync_interval before the kill, each whole; others whole or absent',
+      async ({ index }) => {
+        const file = join(dir, `restored-${index}.db`);
         const { config } = parseConfigDocument(document, { kind: 'default', description: 'recovery test' });
         const logger = createLogger({ name: 't', log: { mode: 'stderr_terminal', level: 'error' } });
         await restoreDatabase({
-          source: 'replica',
+          source: `replica:${index}`,
           target: file,
           force: false,
           dataStore: undefined,
@@ -173,9 +191,8 @@ export function describeRecovery(schemes: readonly ReplicaScheme[]): void {
         } finally {
           await copy.close();
         }
-      } finally {
-        await store.close();
-      }
-    }, 120_000);
+      },
+      60_000,
+    );
   });
 }

@@ -23,7 +23,7 @@ let previous: Promise<unknown> = Promise.resolve();
  * handed out after a restore never collide with copied rows.
  */
 export async function snapshotTo(database: Database, file: string): Promise<void>;
-/** The same, running `inside` on the snapshot's transaction (replication reads the state the copy holds). */
+/** The same, running `inside` on the snapshot's transaction before the copy (replication reads the state the copy holds). */
 export async function snapshotTo<T>(
   database: Database,
   file: string,
@@ -92,9 +92,11 @@ async function copyInTransaction<T>(
   try {
     // the first read anchors the snapshot before the target exists
     await connection.run('SELECT count(*) FROM schema_migration');
+    // before the copy: sequences are not transactional, and what `inside` reads of them must not be ahead of the
+    // values the copy takes
+    const result = await inside?.(connection);
     await connection.run(`ATTACH '${file.replaceAll("'", "''")}' AS ${alias}`);
     await connection.run(`COPY FROM DATABASE ${ident(source)} TO ${alias}`);
-    const result = await inside?.(connection);
     await connection.run('COMMIT');
     return result;
   } catch (error) {

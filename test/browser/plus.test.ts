@@ -1,18 +1,38 @@
+import { generateKeyPairSync } from 'node:crypto';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUp } from '../helpers/accounts.js';
+import { issueLicense } from '../../core/index.js';
+import { bearer, signUp } from '../helpers/accounts.js';
 import { launchBrowser, logInPage, startStack, watchErrors, type Stack } from '../helpers/console.js';
+import { OAuthProvider } from '../helpers/oauth-provider.js';
 
+const SECRET = 'oauth-client-secret-0123';
+const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+const provider = new OAuthProvider('benchtrack-client', SECRET);
 let stack: Stack;
 let browser: { context: BrowserContext; close: () => Promise<void> };
 
+// GitHub login is configured, but offered only once an organization holds an enterprise license
 beforeAll(async () => {
-  stack = await startStack();
+  await provider.start();
+  stack = await startStack({
+    plus: {
+      codehost: {
+        client_id: provider.clientId,
+        client_secret: SECRET,
+        authorize_url: `${provider.url}/login/oauth/authorize`,
+        token_url: `${provider.url}/login/oauth/access_token`,
+        api_url: `${provider.url}/api/v3`,
+      },
+      license_keys: [publicKey.export({ type: 'spki', format: 'pem' }).toString()],
+    },
+  });
   browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
   await stack?.close();
+  await provider.stop();
 });
 
 describe('console plus pages (Chromium)', () => {
@@ -32,11 +52,52 @@ describe('console plus pages (Chromium)', () => {
     expect(errors).toEqual([]);
   });
 
-  it('offers no GitHub login when the server does not', async () => {
+  it('offers no GitHub login while the server does not (no organization holds an enterprise license)', async () => {
     const page = await browser.context.newPage();
     await page.goto(`${stack.console}/auth/login`);
     await page.getByRole('button', { name: 'Send me a login link' }).waitFor();
     await page.waitForLoadState('networkidle');
     expect(await page.getByRole('link', { name: 'Log in with GitHub' }).count()).toBe(0);
+  });
+
+  it('logs in with GitHub through the provider once the server offers it, and lands logged in', async () => {
+    const admin = await signUp(stack.t, 'Root Admin', 'root@example.com');
+    const created = await stack.t.app.inject({
+      method: 'POST',
+      url: '/v0/organizations',
+      headers: bearer(admin.token),
+      payload: { name: 'Enterprise', slug: 'enterprise' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const license = await issueLicense(
+      privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      { organization: created.json().uuid, level: 'enterprise', entitlement: 1000, period: 'annual' },
+      new Date(),
+    );
+    const patched = await stack.t.app.inject({
+      method: 'PATCH',
+      url: '/v0/organizations/enterprise',
+      headers: bearer(admin.token),
+      payload: { license },
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    provider.account = {
+      login: 'octo',
+      name: 'Octo Cat',
+      emails: [{ email: 'octo@example.com', primary: true, verified: true }],
+    };
+
+    const page = await browser.context.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${stack.console}/auth/login`);
+    // the provider logs "octo" in at once and sends the browser back to the console with a code
+    await page.getByRole('link', { name: 'Log in with GitHub' }).click();
+    await page.waitForURL((url) => !url.pathname.startsWith('/auth/'), { timeout: 15_000 });
+    const session = JSON.parse((await page.evaluate("localStorage.getItem('benchtrack.session')")) as string);
+    expect(session.user).toMatchObject({ email: 'octo@example.com', name: 'Octo Cat' });
+    expect(provider.requests.map((r) => r.path)).toEqual(
+      expect.arrayContaining(['/login/oauth/authorize', '/login/oauth/access_token', '/api/v3/user/emails']),
+    );
+    expect(errors).toEqual([]);
   });
 });

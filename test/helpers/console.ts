@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { hostOptions } from '../../console/host/options.js';
 import { createConsoleHost } from '../../console/host/serve.js';
+import type { ConfigDocument } from '../../core/index.js';
 import { createTestApp, type TestApp } from './app.js';
 import type { Session } from './accounts.js';
 import { REPO_ROOT } from './process.js';
@@ -64,14 +65,14 @@ export interface Stack {
 }
 
 /**
- * The real API (temporary database, mail in the log) and the real console host in front of the built app,
- * with console.url pointing at the host so e-mailed links open the console.
+ * The real API (temporary database, mail in the log, `document` added to its configuration) and the real
+ * console host in front of the built app, with console.url pointing at the host so e-mailed links open the console.
  */
-export async function startStack(): Promise<Stack> {
+export async function startStack(document: Omit<ConfigDocument, 'console'> = {}): Promise<Stack> {
   const build = consoleBuild();
   const port = await freePort();
   const consoleUrl = `http://127.0.0.1:${port}`;
-  const t = await createTestApp({ console: { url: consoleUrl } });
+  const t = await createTestApp({ ...document, console: { url: consoleUrl } });
   const api = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   const host: Server = createConsoleHost(
     hostOptions(['--url', consoleUrl, '--api-url', api, '--host', '127.0.0.1'], {}, build.root),

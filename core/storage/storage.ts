@@ -341,8 +341,7 @@ export interface StorageHealth {
   readonly reopened: number;
   /**
    * Write transactions this process ran again since the start because the database aborted them for a conflict
-   * with a concurrent writer (engines with several writers; absent until the first, and where one writer
-   * serializes every write).
+   * with a concurrent writer (engines with several writers; absent where one writer serializes every write).
    */
   readonly retried?: number;
 }

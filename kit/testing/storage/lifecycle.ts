@@ -33,7 +33,8 @@ export function describeLifecycle(open: Opener): void {
 
     it('reports ok health when open and closed health after close', async () => {
       const storage = await open();
-      expect(storage.health()).toEqual({ status: 'ok', reopened: 0 });
+      // counts of the engine's own (a PostgreSQL pool's retried) may be beside them
+      expect(storage.health()).toMatchObject({ status: 'ok', reopened: 0 });
       await storage.close();
       expect(storage.health().status).toBe('closed');
     });

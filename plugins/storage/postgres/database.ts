@@ -139,8 +139,7 @@ export class Database {
   }
 
   health(): StorageHealth {
-    // retried only once there is one: a storage's health is { status, reopened } until then (the kit's contract)
-    const counts = { reopened: this.#recovered, ...(this.#retried > 0 ? { retried: this.#retried } : {}) };
+    const counts = { reopened: this.#recovered, retried: this.#retried };
     if (this.#closed) return { status: 'closed', ...counts };
     if (!this.#lost) return { status: 'ok', ...counts };
     this.#probe();

@@ -129,7 +129,7 @@ describe('postgres: connection lost', () => {
       expect(error.message).toContain('the database server cannot be reached');
       expect(storage.health().status).toBe('unavailable');
       expect(await storage.read((r) => r.meta.get('lost'))).toBeUndefined();
-      expect(storage.health()).toEqual({ status: 'ok', reopened: 1 });
+      expect(storage.health()).toEqual({ status: 'ok', reopened: 1, retried: 0 });
       await storage.transaction((tx) => tx.meta.set('lost', 'again'));
       expect(await storage.read((r) => r.meta.get('lost'))).toBe('again');
     } finally {

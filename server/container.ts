@@ -41,7 +41,7 @@ import type { WorkerPool } from '../workers/pool.js';
 import { Authenticator } from './auth.js';
 import { defaultHeavyLimit } from './heavy-requests.js';
 import { createMailer } from './mail.js';
-import { AttemptLimiter, FailureLimiter } from './rate-limit.js';
+import { AttemptLimiter, FailureLimiter, MemoryCounts, sharedCounts } from './rate-limit.js';
 
 // Typed tokens of the parts a composition root provides (the services are registered under their classes).
 /** The running configuration; `PUT /v0/server/config` replaces `current` (readers see it as a LiveConfig). */
@@ -119,8 +119,11 @@ export function createApiContainer(parts: ApiParts): DependencyContainer {
   value(HEAVY_LIMIT, parts.heavyLimit ?? defaultHeavyLimit());
   single(MAILER, () => parts.mailer ?? createMailer(parts.config, parts.logger));
   const perMinute = parts.authAttemptsPerMinute ?? 32;
-  single(ATTEMPTS, () => new AttemptLimiter(perMinute));
-  single(FAILURES, () => new FailureLimiter(new AttemptLimiter(perMinute)));
+  // several API processes on one database share the counts there, so the limits hold for all of them together
+  const counts = (name: string) =>
+    parts.storage.counters ? sharedCounts(parts.storage.counters, name) : new MemoryCounts();
+  single(ATTEMPTS, () => new AttemptLimiter(perMinute, counts('attempts')));
+  single(FAILURES, () => new FailureLimiter(new AttemptLimiter(perMinute, counts('failures'))));
   single(Tokens, (c) => new Tokens(c.resolve(CONFIG), c.resolve(CLOCK)));
   single(SERVICE_CONTEXT, (c): ServiceContext => {
     const pool = c.resolve(POOL);

@@ -1,50 +1,61 @@
 import { createHash } from 'node:crypto';
-import { errorName, RateLimitError } from '../core/index.js';
+import { errorName, RateLimitError, type SharedCounters } from '../core/index.js';
 
-/** Counts events per key in fixed windows; memory is bounded by sweeping expired windows. */
-export class AttemptLimiter {
-  readonly #windows = new Map<string, { start: number; count: number }>();
+/** The limiters' window: a key's count starts again a minute after its first event. */
+const WINDOW_MS = 60_000;
 
-  constructor(
-    readonly limit: number,
-    readonly windowMs: number = 60_000,
-    private readonly now: () => number = Date.now,
-  ) {}
+/** Counts in this process's memory (one API process on its database); bounded by sweeping expired windows. */
+export class MemoryCounts implements SharedCounters {
+  readonly #windows = new Map<string, { start: Date; count: number }>();
 
-  /** Records one event and returns how many the key has in its current window. */
-  hit(key: string): number {
-    const now = this.now();
-    const window = this.#current(key, now);
-    window.count += 1;
-    if (this.#windows.size > 10_000) this.#sweep(now);
-    return window.count;
-  }
-
-  /** Whole seconds until the key's window ends (at least 1): the Retry-After of a refusal. */
-  retryAfterSeconds(key: string): number {
-    const now = this.now();
-    return Math.max(1, Math.ceil((this.#current(key, now).start + this.windowMs - now) / 1000));
-  }
-
-  /** Records an attempt and refuses it (429 with Retry-After) when the key is over its limit. */
-  take(key: string, what: string): void {
-    if (this.hit(key) <= this.limit) return;
-    const seconds = this.retryAfterSeconds(key);
-    throw new RateLimitError(`too many ${what} from this address; retry in ${seconds} s`, seconds);
-  }
-
-  #current(key: string, now: number) {
+  async hit(key: string, now: Date, windowMs: number): Promise<{ count: number; start: Date }> {
     let window = this.#windows.get(key);
-    if (!window || now - window.start >= this.windowMs) {
+    if (!window || now.getTime() - window.start.getTime() >= windowMs) {
       window = { start: now, count: 0 };
       this.#windows.set(key, window);
     }
-    return window;
+    window.count += 1;
+    if (this.#windows.size > 10_000) this.#sweep(now, windowMs);
+    return { ...window };
   }
 
-  #sweep(now: number): void {
+  #sweep(now: Date, windowMs: number): void {
     for (const [key, window] of this.#windows)
-      if (now - window.start >= this.windowMs) this.#windows.delete(key);
+      if (now.getTime() - window.start.getTime() >= windowMs) this.#windows.delete(key);
+  }
+}
+
+/** Counts in the database, shared by every API process on it (storage engines with `counters`). */
+export function sharedCounts(counters: SharedCounters, name: string): SharedCounters {
+  return { hit: (key, now, windowMs) => counters.hit(`${name} ${key}`, now, windowMs) };
+}
+
+/**
+ * Counts events per key in one-minute windows that begin with the key's first event, in this process's memory
+ * or in the database that several processes share.
+ */
+export class AttemptLimiter {
+  constructor(
+    readonly limit: number,
+    private readonly counts: SharedCounters = new MemoryCounts(),
+  ) {}
+
+  /** Records one event: the key's count in its window, and the whole seconds (at least 1) until the window ends. */
+  async hit(key: string): Promise<{ count: number; retryAfterSeconds: number }> {
+    const now = new Date();
+    const { count, start } = await this.counts.hit(key, now, WINDOW_MS);
+    const left = start.getTime() + WINDOW_MS - now.getTime();
+    return { count, retryAfterSeconds: Math.max(1, Math.ceil(left / 1000)) };
+  }
+
+  /** Records an attempt and refuses it (429 with Retry-After) when the key is over its limit. */
+  async take(key: string, what: string): Promise<void> {
+    const { count, retryAfterSeconds } = await this.hit(key);
+    if (count <= this.limit) return;
+    throw new RateLimitError(
+      `too many ${what} from this address; retry in ${retryAfterSeconds} s`,
+      retryAfterSeconds,
+    );
   }
 }
 
@@ -66,9 +77,10 @@ export class FailureLimiter {
         `address ${address}`,
         `credential ${createHash('sha256').update(credential).digest('hex')}`,
       ];
-      const over = keys.filter((key) => this.counts.hit(key) > this.counts.limit);
+      const hits = await Promise.all(keys.map((key) => this.counts.hit(key)));
+      const over = hits.filter((hit) => hit.count > this.counts.limit);
       if (over.length === 0) throw error;
-      const seconds = Math.max(...over.map((key) => this.counts.retryAfterSeconds(key)));
+      const seconds = Math.max(...over.map((hit) => hit.retryAfterSeconds));
       throw new RateLimitError(
         `too many failed authentication attempts with this credential or from this address; retry in ${seconds} s with a valid one`,
         seconds,

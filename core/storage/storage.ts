@@ -346,6 +346,19 @@ export interface StorageHealth {
   readonly retried?: number;
 }
 
+/**
+ * Counts in time windows, shared by every process on the database: ephemeral state, not data (an engine may lose
+ * it on a crash, and it is never backed up, replicated or moved between engines).
+ */
+export interface SharedCounters {
+  /**
+   * Adds one to the count of `key`, exactly under any concurrency, in its window: the one that began with the
+   * key's first event within `windowMs` before `now`, or a new one that begins at `now`. Answers the count and
+   * when its window began. Windows that ended before `now` may be dropped.
+   */
+  hit(key: string, now: Date, windowMs: number): Promise<{ count: number; start: Date }>;
+}
+
 /** One value of a row moved between engines: what every engine reads and writes without loss. */
 export type TransferValue = null | boolean | number | bigint | string | Date | readonly number[];
 
@@ -451,6 +464,11 @@ export interface Storage {
   backup?(file: string): Promise<void>;
   /** Continuous replication (`plus.disaster_recovery`): engines that can express their changes as files. */
   readonly replication?: Replication;
+  /**
+   * Counters that every process on the database shares (the API's rate limiters), for engines that several
+   * processes open at once; without them each process counts alone.
+   */
+  readonly counters?: SharedCounters;
   /**
    * The storage's state. A storage that cannot serve for a while (disk full, reopening) fails calls with an
    * UnavailableError whose details carry `retry_after_seconds`.

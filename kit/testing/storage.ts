@@ -2,6 +2,7 @@ import { describe } from 'vitest';
 import { describeAccounts } from './storage/accounts.js';
 import { describeCascades } from './storage/cascades.js';
 import { describeColumns } from './storage/columns.js';
+import { describeCounters } from './storage/counters.js';
 import { describeDimensions } from './storage/dimensions.js';
 import { useStorages, type StorageHarness } from './storage/harness.js';
 import { describeLifecycle } from './storage/lifecycle.js';
@@ -16,7 +17,7 @@ export type { StorageHarness } from './storage/harness.js';
  * The contract every storage plugin passes, engine-neutral (no SQL, no files: the harness owns where the
  * database lives): migrations, health and close; whole transactions, concurrent writers, callbacks that run
  * again, snapshot reads; the generic table operations with search and paging; every repository method; the
- * column layout of history and perf answers; cascading deletes. Each test opens a fresh database.
+ * column layout of history and perf answers; cascading deletes; shared counters, where the engine has them. Each test opens a fresh database.
  */
 export function describeStorageContract(name: string, createHarness: () => StorageHarness): void {
   describe(`storage contract: ${name}`, () => {
@@ -30,5 +31,6 @@ export function describeStorageContract(name: string, createHarness: () => Stora
     describeColumns(open);
     describeCascades(open);
     describePlus(open);
+    describeCounters(open);
   });
 }

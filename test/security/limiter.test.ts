@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, parseConfigDocument } from '../../core/index.js';
 import { bearer, signUp } from '../helpers/accounts.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { onPostgres } from '../helpers/engine.js';
 
 /**
  * The failure limiter (issue 14, item 6): failures are counted per credential and per address, a valid
@@ -25,6 +26,27 @@ function expectRetryAfter(response: { statusCode: number; headers: Record<string
   const seconds = Number(response.headers['retry-after']);
   expect(Number.isInteger(seconds) && seconds >= 1 && seconds <= 60, `Retry-After ${seconds}`).toBe(true);
 }
+
+describe.runIf(onPostgres)('failure limiter of several API processes on one PostgreSQL database', () => {
+  it('counts the failures sent to every process together', async () => {
+    t = await createTestApp({}, { authAttemptsPerMinute: LIMIT });
+    const other = await createTestApp(
+      { database: { url: t.config.database.url } },
+      { authAttemptsPerMinute: LIMIT },
+    );
+    try {
+      // alternately to each: neither process alone sees LIMIT failures
+      for (let i = 0; i < LIMIT; i++)
+        expect(
+          (await organizations(i % 2 ? other : t, 'leaked.shared.token', `10.9.0.${i + 1}`)).statusCode,
+        ).toBe(401);
+      expectRetryAfter(await organizations(other, 'leaked.shared.token', '10.9.0.100'));
+      expectRetryAfter(await organizations(t, 'leaked.shared.token', '10.9.0.101'));
+    } finally {
+      await other.close();
+    }
+  });
+});
 
 describe('failure limiter', () => {
   it('never refuses a valid credential from an address that sent a burst of bad ones', async () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineStorage, type Storage, scopedRepositories } from '../../../kit/index.js';
+import { defineStorage, type SharedCounters, type Storage, scopedRepositories } from '../../../kit/index.js';
+import { postgresCounters } from './counters.js';
 import { Database } from './database.js';
 import { migrate, recordedVersion } from './migrate.js';
 import { migrations } from './migrations/index.js';
@@ -92,7 +93,9 @@ export const postgresStorage = defineStorage<PostgresOptions>({
     for (const migration of appliedMigrations)
       log.info({ migration: migration.version, migration_name: migration.name }, 'migration applied');
     let reads: ReplicaReads;
+    let counters: SharedCounters;
     try {
+      counters = await postgresCounters(database);
       reads = await ReplicaReads.open(
         database,
         parsed.replicas,
@@ -107,6 +110,7 @@ export const postgresStorage = defineStorage<PostgresOptions>({
       capabilities: this.capabilities,
       appliedMigrations,
       transfer: postgresTransfer(database),
+      counters,
       schemaVersion: () => database.run(recordedVersion),
       async transaction(fn) {
         const result = await database.transaction((connection) =>

@@ -8,13 +8,14 @@ import {
   type StorageTransfer,
   type TransferValue,
 } from '../../../kit/index.js';
+import { COUNTERS_TABLE } from './counters.js';
 import type { Database } from './database.js';
 
 /** Rows per exported batch (one cursor fetch). */
 const BATCH_ROWS = 16_384;
 
-/** The engine's own bookkeeping, not part of the data model. */
-const BOOKKEEPING = 'schema_migration';
+/** The engine's own bookkeeping and ephemeral state, not part of the data model. */
+const BOOKKEEPING = ['schema_migration', COUNTERS_TABLE].map((name) => `'${name}'`).join(', ');
 
 type Runner = Pick<Sql, 'unsafe'>;
 
@@ -23,7 +24,7 @@ const ident = (name: string) => `"${name.replaceAll('"', '""')}"`;
 async function dataTables(sql: Runner): Promise<string[]> {
   const rows = await sql.unsafe<{ name: string }[]>(
     `SELECT table_name AS name FROM information_schema.tables
-      WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name <> '${BOOKKEEPING}'
+      WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name NOT IN (${BOOKKEEPING})
       ORDER BY table_name`,
   );
   return rows.map((row) => row.name);

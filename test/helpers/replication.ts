@@ -10,27 +10,12 @@ import { createTestApp, type TestApp } from './app.js';
 import { eventually } from './eventually.js';
 import { onPostgres } from './engine.js';
 import type { ReplicaScheme, ReplicaServer } from './replicas.js';
-import { seedHistory, submitRun } from './runs.js';
+import { projectAnswers, seedHistory, submitRun } from './runs.js';
 
-const PERF = 'branches=main&testbeds=linux&benchmarks=parse,sort&measures=latency';
 const directories: string[] = [];
 afterAll(() => {
   for (const directory of directories) rmSync(directory, { recursive: true, force: true });
 });
-
-/** What a user sees of the project: reports, alerts, perf. */
-async function answers(app: TestApp, token: string) {
-  const get = async (url: string) => {
-    const response = await app.app.inject({ method: 'GET', url, headers: bearer(token) });
-    expect(response.statusCode, response.body).toBe(200);
-    return response.json() as unknown;
-  };
-  return {
-    reports: await get('/v0/projects/replicated/reports?per_page=255&expand=true'),
-    alerts: await get('/v0/projects/replicated/alerts?per_page=255'),
-    perf: await get(`/v0/projects/replicated/perf?${PERF}`),
-  };
-}
 
 /**
  * One app replicating to a real store of every scheme given at once (one replica each, every 200 ms) takes a
@@ -46,7 +31,7 @@ export function describeReplication(schemes: readonly ReplicaScheme[]): void {
     let token: string;
     let acknowledged: number;
     let statuses: ReplicaStatus[] = [];
-    let expected: Awaited<ReturnType<typeof answers>>;
+    let expected: Awaited<ReturnType<typeof projectAnswers>>;
     let dir: string;
 
     beforeAll(async () => {
@@ -95,7 +80,7 @@ export function describeReplication(schemes: readonly ReplicaScheme[]): void {
         if (synced()) break;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      expected = await answers(t, token);
+      expected = await projectAnswers(t, token, 'replicated');
     }, 120_000);
 
     afterAll(async () => {
@@ -122,7 +107,7 @@ export function describeReplication(schemes: readonly ReplicaScheme[]): void {
         expect(result.replica).toMatchObject({ generation: status.generation, changes: status.changes });
         const copy = await createTestApp({ database: { file: target } });
         try {
-          expect(await answers(copy, token)).toEqual(expected);
+          expect(await projectAnswers(copy, token, 'replicated')).toEqual(expected);
         } finally {
           await copy.close();
         }

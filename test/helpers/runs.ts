@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
+import { bearer } from './accounts.js';
+import type { TestApp } from './app.js';
 
 export interface RunOptions {
   readonly project: string;
@@ -63,4 +65,23 @@ export async function seedHistory(
     });
   }
   return { last: last! };
+}
+
+/**
+ * What a user sees of a project seeded with `seedHistory` (benchmarks parse and sort): its reports, alerts and
+ * perf answer, each asserted 200. Two databases that answer the same here hold the same project.
+ */
+export async function projectAnswers(app: TestApp, token: string, project: string) {
+  const get = async (url: string) => {
+    const response = await app.app.inject({ method: 'GET', url, headers: bearer(token) });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json() as unknown;
+  };
+  return {
+    reports: await get(`/v0/projects/${project}/reports?per_page=255&expand=true`),
+    alerts: await get(`/v0/projects/${project}/alerts?per_page=255`),
+    perf: await get(
+      `/v0/projects/${project}/perf?branches=main&testbeds=linux&benchmarks=parse,sort&measures=latency`,
+    ),
+  };
 }

@@ -12,12 +12,11 @@ import { bearer, createProject, signUp, type Session } from '../helpers/accounts
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { onPostgres } from '../helpers/engine.js';
 import { REPO_ROOT } from '../helpers/process.js';
-import { seedHistory, submitRun } from '../helpers/runs.js';
+import { projectAnswers, seedHistory, submitRun } from '../helpers/runs.js';
 import { S3_ACCESS_KEY_ID, S3_SECRET, startLocalS3, type LocalS3 } from '../helpers/s3.js';
 
 const ACCESS_POINT = 'arn:aws:s3:us-east-1:123456789012:accesspoint/backups/nightly';
 const NAME = /^backup-benchtrack-\d{4}-\d\d-\d\d-\d\d-\d\d-\d\d\.db(\.gz)?$/;
-const PERF = 'branches=main&testbeds=linux&benchmarks=parse,sort&measures=latency';
 
 let s3: LocalS3;
 let t: TestApp;
@@ -79,20 +78,6 @@ async function restore(target: string, args: readonly string[]) {
     const failed = error as { code: number; stdout: string; stderr: string };
     return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
   }
-}
-
-/** What a user sees of the project: reports, alerts, perf. */
-async function answers(app: TestApp, token: string) {
-  const get = async (url: string) => {
-    const response = await app.app.inject({ method: 'GET', url, headers: bearer(token) });
-    expect(response.statusCode, response.body).toBe(200);
-    return response.json() as unknown;
-  };
-  return {
-    reports: await get('/v0/projects/backed-up/reports?per_page=255&expand=true'),
-    alerts: await get('/v0/projects/backed-up/alerts?per_page=255'),
-    perf: await get(`/v0/projects/backed-up/perf?${PERF}`),
-  };
 }
 
 // A test app that names no database file runs on PostgreSQL in the integration-postgres project.
@@ -173,7 +158,9 @@ describe.skipIf(onPostgres)('POST /v0/server/backup', () => {
     expect(restored.code, restored.stderr).toBe(0);
     const copy = await createTestApp({ database: { file: target } });
     try {
-      const reports = (await answers(copy, admin.token)).reports as { results: unknown[][] }[];
+      const reports = (await projectAnswers(copy, admin.token, 'backed-up')).reports as {
+        results: unknown[][];
+      }[];
       const busy = reports.length - 13;
       expect(busy).toBeGreaterThanOrEqual(3);
       expect(busy).toBeLessThanOrEqual(submitted);
@@ -184,7 +171,7 @@ describe.skipIf(onPostgres)('POST /v0/server/backup', () => {
   }, 60_000);
 
   it('compresses, pushes to the data store with a verified checksum, removes the local copy, and restores from S3 with the same answers', async () => {
-    const before = await answers(t, admin.token);
+    const before = await projectAnswers(t, admin.token, 'backed-up');
     const response = await backup({ compress: true, data_store: 'aws_s3', remove: true });
     expect(response.statusCode, response.body).toBe(201);
     const made = response.json();
@@ -214,7 +201,7 @@ describe.skipIf(onPostgres)('POST /v0/server/backup', () => {
 
     const copy = await createTestApp({ database: { file: target } });
     try {
-      const after = await answers(copy, admin.token);
+      const after = await projectAnswers(copy, admin.token, 'backed-up');
       expect(after).toEqual(before);
       expect((before.alerts as unknown[]).length).toBeGreaterThan(0);
     } finally {

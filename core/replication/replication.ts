@@ -2,10 +2,11 @@ import { mkdir, rm } from 'node:fs/promises';
 import type { ReplicaConfig } from '../config/schema.js';
 import { ConfigError } from '../errors.js';
 import type { Logger } from '../logging.js';
-import type { Storage } from '../storage/storage.js';
+import type { Replication, Storage } from '../storage/storage.js';
 import { durationMs } from './duration.js';
 import { openStore } from './open-store.js';
 import { Replica, type ReplicaStatus } from './replica.js';
+import { withSharedSnapshots } from './shared-snapshots.js';
 
 export interface ReplicationSettings {
   readonly replicas: readonly ReplicaConfig[];
@@ -37,6 +38,7 @@ export class ReplicationService {
             'replicates the embedded database only, and this storage engine cannot replicate: use the database server\'s own replication and backups (README, "Scaling out"), and remove plus.disaster_recovery',
         },
       ]);
+    const shared = replication && withSharedSnapshots(replication, `${settings.work}/shared`);
     for (const [index, config] of settings.replicas.entries()) {
       const { store, prefix } = await openStore(config);
       const log = logger.child({ replica: index, scheme: config.scheme });
@@ -54,7 +56,7 @@ export class ReplicationService {
             validation:
               config.validation_interval === undefined ? undefined : durationMs(config.validation_interval),
           },
-          replication as NonNullable<Storage['replication']>,
+          shared as Replication,
           `${settings.work}/${index}`,
           settings.open,
           log,
@@ -68,6 +70,7 @@ export class ReplicationService {
     await rm(this.settings.work, { recursive: true, force: true });
     for (let index = 0; index < this.#replicas.length; index += 1)
       await mkdir(`${this.settings.work}/${index}`, { recursive: true });
+    await mkdir(`${this.settings.work}/shared`, { recursive: true });
     for (const replica of this.#replicas) replica.start();
   }
 

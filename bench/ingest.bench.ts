@@ -36,6 +36,10 @@
  *   3 processes 764 metrics/s (0.75x; aim 2x: missed). CPU was not the bound (API 0.35 cores, PostgreSQL
  *   0.21-0.35 of 2): 437-465 transactions ran again for 120 reports, and 2-3 reports failed with 500 after 40
  *   attempts. Reports of one organization and branch write shared rows; see docs/performance.md.
+ *   2026-11-24, load average 12-14, after usage entries (migration 4), PostgreSQL only: one branch 476 metrics/s
+ *   with 1 process, 426 with 3 (0.90x); a branch each 1,312 with 1 process (112 retries for 120 reports), 958
+ *   with 3 (0.73x, 430 retries). The same bench on the code before (load 5-14): a branch each 795 and 981
+ *   metrics/s, 459 and 464 retries. See docs/performance.md, "Ingest into one organization on PostgreSQL".
  */
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';

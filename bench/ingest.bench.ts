@@ -36,6 +36,10 @@
  *   3 processes 764 metrics/s (0.75x; aim 2x: missed). CPU was not the bound (API 0.35 cores, PostgreSQL
  *   0.21-0.35 of 2): 437-465 transactions ran again for 120 reports, and 2-3 reports failed with 500 after 40
  *   attempts. Reports of one organization and branch write shared rows; see docs/performance.md.
+ *   2026-11-24, load average 12-14, after usage entries (migration 4), PostgreSQL only: one branch 476 metrics/s
+ *   with 1 process, 426 with 3 (0.90x); a branch each 1,312 with 1 process (112 retries for 120 reports), 958
+ *   with 3 (0.73x, 430 retries). The same bench on the code before (load 5-14): a branch each 795 and 981
+ *   metrics/s, 459 and 464 retries. See docs/performance.md, "Ingest into one organization on PostgreSQL".
  */
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
@@ -78,7 +82,8 @@ const thresholds = {
   },
 };
 
-async function post(url: string): Promise<number> {
+/** One report on branch `main` and testbed `ci`, or, for a `lane`, on a branch and testbed of the lane's own. */
+async function post(url: string, lane?: number): Promise<number> {
   const now = new Date().toISOString();
   const started = performance.now();
   const response = await fetch(`${url}/v0/run`, {
@@ -86,8 +91,8 @@ async function post(url: string): Promise<number> {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
       project: 'ingest',
-      branch: 'main',
-      testbed: 'ci',
+      branch: lane === undefined ? 'main' : `lane-${lane}`,
+      testbed: lane === undefined ? 'ci' : `ci-${lane}`,
       start_time: now,
       end_time: now,
       results: [results()],
@@ -210,21 +215,22 @@ async function historyRead(file: string): Promise<{ table: number[]; cached: num
 }
 
 /**
- * Metrics/s of `clients` clients posting `perClient` reports each, round robin over `urls`, counting only the
- * reports stored; a report the server refused with 5xx is counted in `failed` (on PostgreSQL: a transaction that
+ * Metrics/s of `clients` clients posting `perClient` reports each, round robin over `urls` (with `lanes`, each
+ * client on a branch and testbed of its own), counting only the reports stored; a report the server refused with 5xx is counted in `failed` (on PostgreSQL: a transaction that
  * lost to concurrent writers more often than the plugin runs one again), not thrown, so the figure is still taken.
  */
 async function load(
   urls: readonly string[],
   clients: number,
   perClient: number,
+  lanes = false,
 ): Promise<{ perSecond: number; failed: number; reports: number }> {
   const started = performance.now();
   let failed = 0;
   await Promise.all(
     Array.from({ length: clients }, async (_, c) => {
       for (let i = 0; i < perClient; i++)
-        await post(urls[c % urls.length] as string).catch((error: Error) => {
+        await post(urls[c % urls.length] as string, lanes ? c : undefined).catch((error: Error) => {
           if (!/answered 5\d\d/.test(error.message)) throw error;
           failed++;
         });
@@ -325,63 +331,87 @@ const SCALE_PER_CLIENT = Number(process.env.BENCH_INGEST_PER_CLIENT ?? 20);
 /**
  * Ingest through 1, then 3 real API processes on one PostgreSQL database (6 clients round robin either way): the
  * metrics/s, the CPU the API processes and PostgreSQL used meanwhile (of 2 cores x the wall time), and the write
- * transactions run again after a conflict, from each process's health.
+ * transactions run again after a conflict, from each process's health. Two layouts, all in one organization and
+ * project: every client on one branch and testbed (each report's boundaries come from the reports before it, so
+ * these reports are serial by nature), and each client on a branch and testbed of its own (they share only the
+ * organization and project).
  */
 async function scaleOut(
   db: Extract<BenchDatabase, { engine: 'postgres' }>,
   report: BenchReport,
 ): Promise<void> {
-  const throughput: number[] = [];
-  for (const count of [1, 3]) {
-    const apis = await Promise.all(Array.from({ length: count }, () => startApi(root, db.database)));
-    try {
-      const urls = apis.map((api) => api.url);
-      for (const url of urls) for (let i = 0; i < 3; i++) await post(url);
-      const pids = apis.map((api) => api.child.pid as number);
-      const apiCpu = () => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
-      const [api0, pg0, wall0] = [apiCpu(), clusterCpuSeconds(db.cluster.dataDir), performance.now()];
-      const run = await load(urls, SCALE_CLIENTS, SCALE_PER_CLIENT);
-      const perSecond = run.perSecond;
-      const wall = (performance.now() - wall0) / 1000;
-      const [apiUsed, pgUsed] = [apiCpu() - api0, clusterCpuSeconds(db.cluster.dataDir) - pg0];
+  for (const lanes of [false, true]) {
+    const layout = lanes ? ', a branch each' : '';
+    const throughput: number[] = [];
+    for (const count of [1, 3]) {
+      const benchmark = `ingest/processes ${count}${layout} [${db.engine}]`;
+      throughput.push(await processes(db, report, benchmark, count, lanes));
+    }
+    report.ratio(
+      `ingest/processes 3${layout} [${db.engine}]`,
+      '1 API process',
+      throughput[1] as number,
+      throughput[0] as number,
+    );
+  }
+}
+
+/** One figure of `scaleOut`: `count` API processes; answers the metrics/s. */
+async function processes(
+  db: Extract<BenchDatabase, { engine: 'postgres' }>,
+  report: BenchReport,
+  benchmark: string,
+  count: number,
+  lanes: boolean,
+): Promise<number> {
+  const apis = await Promise.all(Array.from({ length: count }, () => startApi(root, db.database)));
+  try {
+    const urls = apis.map((api) => api.url);
+    for (const url of urls) for (let i = 0; i < 3; i++) await post(url);
+    // each lane's branch, testbed and series exist before the clock starts
+    if (lanes) for (let c = 0; c < SCALE_CLIENTS; c++) await post(urls[0] as string, c);
+    const pids = apis.map((api) => api.child.pid as number);
+    const apiCpu = () => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+    const retriedNow = async () => {
       let retried = 0;
       for (const url of urls)
         retried +=
           ((await (await fetch(`${url}/v0/server/health`)).json()) as HealthBody).database.retried ?? 0;
-      const reports = SCALE_CLIENTS * SCALE_PER_CLIENT;
-      throughput.push(perSecond);
-      const benchmark = `ingest/processes ${count} [${db.engine}]`;
-      report
-        .add(
-          benchmark,
-          'throughput',
-          perSecond,
-          `${Math.round(perSecond).toLocaleString()} metrics/s (${count} API process${count > 1 ? 'es' : ''}, ${SCALE_CLIENTS} clients${failures(run)})`,
-        )
-        .add(
-          benchmark,
-          'cpu-api',
-          apiUsed / wall,
-          `API processes used ${apiUsed.toFixed(1)} CPU-s in ${wall.toFixed(1)} s (${(apiUsed / wall).toFixed(2)} cores)`,
-        )
-        .add(
-          benchmark,
-          'cpu-postgres',
-          pgUsed / wall,
-          `PostgreSQL used ${pgUsed.toFixed(1)} CPU-s (${(pgUsed / wall).toFixed(2)} cores; the machine has 2)`,
-        )
-        .add(benchmark, 'retries', retried, `${retried} write transactions run again for ${reports} reports`)
-        .add(benchmark, 'failures', run.failed, `${run.failed} reports answered 5xx`);
-    } finally {
-      await Promise.all(apis.map((api) => api.stop()));
-    }
+      return retried;
+    };
+    const retried0 = await retriedNow();
+    const [api0, pg0, wall0] = [apiCpu(), clusterCpuSeconds(db.cluster.dataDir), performance.now()];
+    const run = await load(urls, SCALE_CLIENTS, SCALE_PER_CLIENT, lanes);
+    const perSecond = run.perSecond;
+    const wall = (performance.now() - wall0) / 1000;
+    const [apiUsed, pgUsed] = [apiCpu() - api0, clusterCpuSeconds(db.cluster.dataDir) - pg0];
+    const retried = (await retriedNow()) - retried0;
+    const reports = SCALE_CLIENTS * SCALE_PER_CLIENT;
+    report
+      .add(
+        benchmark,
+        'throughput',
+        perSecond,
+        `${Math.round(perSecond).toLocaleString()} metrics/s (${count} API process${count > 1 ? 'es' : ''}, ${SCALE_CLIENTS} clients${failures(run)})`,
+      )
+      .add(
+        benchmark,
+        'cpu-api',
+        apiUsed / wall,
+        `API processes used ${apiUsed.toFixed(1)} CPU-s in ${wall.toFixed(1)} s (${(apiUsed / wall).toFixed(2)} cores)`,
+      )
+      .add(
+        benchmark,
+        'cpu-postgres',
+        pgUsed / wall,
+        `PostgreSQL used ${pgUsed.toFixed(1)} CPU-s (${(pgUsed / wall).toFixed(2)} cores; the machine has 2)`,
+      )
+      .add(benchmark, 'retries', retried, `${retried} write transactions run again for ${reports} reports`)
+      .add(benchmark, 'failures', run.failed, `${run.failed} reports answered 5xx`);
+    return perSecond;
+  } finally {
+    await Promise.all(apis.map((api) => api.stop()));
   }
-  report.ratio(
-    `ingest/processes 3 [${db.engine}]`,
-    '1 API process',
-    throughput[1] as number,
-    throughput[0] as number,
-  );
 }
 
 interface HealthBody {

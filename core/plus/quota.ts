@@ -7,9 +7,11 @@ import { isPaid, nextUtcMidnight, planOf, utcDay } from './plan.js';
 /**
  * Counts a report's metrics for its organization inside the report's own transaction and refuses the report
  * when they do not fit: over a license's entitlement for its billing period (402), or, for organizations without
- * a paid plan, over the daily quota `plus.rate_limiting.daily_metrics` when it is set (429). The count is one
- * upsert of the organization's row of the day, so it is atomic whatever the number of API processes; a refused
- * report rolls back with its count, and nothing of it is stored.
+ * a paid plan, over the daily quota `plus.rate_limiting.daily_metrics` when it is set (429). The count is a row
+ * of the report's own, so reports of one organization never conflict over it; the total is read only where a
+ * license or quota applies. That read makes concurrent reports of the organization serialize (on a shared
+ * database, one of two that overlap runs again), which is what keeps the limit exact whatever the number of API
+ * processes. A refused report rolls back with its count, and nothing of it is stored.
  */
 export async function chargeMetrics(
   ctx: ServiceContext,
@@ -19,7 +21,7 @@ export async function chargeMetrics(
   now: Date,
 ): Promise<void> {
   const today = utcDay(now);
-  const todays = await tx.usage.addMetrics(organization.id, today, count);
+  await tx.usage.recordMetrics(organization.id, today, count);
   const plan = await planOf(ctx, organization);
   if (plan.license && isPaid(plan)) {
     const used = await tx.usage.metrics(organization.id, utcDay(plan.license.issued), today);
@@ -31,7 +33,9 @@ export async function chargeMetrics(
     return;
   }
   const quota = ctx.config.current.plus?.rate_limiting?.daily_metrics;
-  if (quota !== undefined && todays > quota) {
+  if (quota === undefined) return;
+  const todays = await tx.usage.metrics(organization.id, today, today);
+  if (todays > quota) {
     const retryAfter = Math.ceil((nextUtcMidnight(now).getTime() - now.getTime()) / 1000);
     const how = organization.claimed
       ? 'add a license to the organization (organization update --license)'

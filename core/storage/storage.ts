@@ -216,11 +216,12 @@ export interface UsageReader {
 
 export interface UsageWriter extends UsageReader {
   /**
-   * Adds `count` to the organization's metrics of `day` (one row per organization and day) and returns the new
-   * total of that day. One atomic statement, so concurrent transactions, also of other processes on a shared
-   * database, never lose a count.
+   * Counts `count` metrics of one report for the organization on `day`, as a row of the report's own: reports
+   * of one organization, also from other processes on a shared database, never write the same row, so counting
+   * alone never makes a transaction conflict with another. Read the total with `metrics` where it matters (a quota
+   * or license); that read is what makes concurrent reports of the organization serialize.
    */
-  addMetrics(organizationId: number, day: string, count: number): Promise<number>;
+  recordMetrics(organizationId: number, day: string, count: number): Promise<void>;
 }
 
 /** Counts for server statistics, and the daily snapshots of them. */

@@ -243,12 +243,14 @@ function usage(view) {
       for (const u of between(from, to)) days.set(u.day, (days.get(u.day) ?? 0) + u.metrics);
       return [...days].sort(([a], [b]) => (a < b ? -1 : 1)).map(([day, metrics]) => ({ day, metrics }));
     },
-    /** @param {number} organizationId @param {string} day @param {number} count */
-    async addMetrics(organizationId, day, count) {
+    /**
+     * One row per organization and day is enough here: transactions of one process run one at a time.
+     * @param {number} organizationId @param {string} day @param {number} count
+     */
+    async recordMetrics(organizationId, day, count) {
       const key = `${organizationId}:${day}`;
       const metrics = (view.rows('usage').get(key)?.metrics ?? 0) + count;
       view.edit('usage').set(key, Object.freeze({ organization_id: organizationId, day, metrics }));
-      return metrics;
     },
   };
 }

@@ -111,6 +111,8 @@ describe('benchtrack-api migrate', () => {
       const original = await counts(source);
       expect(original.metric).toBeGreaterThan(0);
       expect(original.alert).toBe(1);
+      // the usage entries, one per report
+      expect(original.usage_entry).toBe(original.report);
       const hops = [await emptyDatabase('copy'), ...(onPostgres ? [join(dir, 'back.db')] : [])];
       let from = source;
       for (const to of hops) {
@@ -134,7 +136,9 @@ describe('benchtrack-api migrate', () => {
             start: new Date(),
             results: { compile: { latency: { value: 5 } } },
           });
-          expect((await countsOf(t.storage)).report).toBe((original.report as number) + 1);
+          const after = await countsOf(t.storage);
+          expect(after.report).toBe((original.report as number) + 1);
+          expect(after.usage_entry).toBe((original.usage_entry as number) + 1);
         } finally {
           await t.close();
         }

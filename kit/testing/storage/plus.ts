@@ -16,19 +16,18 @@ export function describePlus(open: Opener): void {
   describe('usage and stats', () => {
     it('counts metrics per organization and day, and sums them over ranges of days', async () => {
       const storage = await open();
-      const { a, b, totals } = await storage.transaction(async (tx) => {
+      const { a, b } = await storage.transaction(async (tx) => {
         const a = await insertOrganization(tx);
         const b = await insertOrganization(tx);
-        const totals = [
-          await tx.usage.addMetrics(a.id, '2026-03-01', 5),
-          await tx.usage.addMetrics(a.id, '2026-03-01', 7),
-          await tx.usage.addMetrics(a.id, '2026-03-02', 1),
-          await tx.usage.addMetrics(b.id, '2026-03-01', 100),
-          await tx.usage.addMetrics(a.id, '2026-03-04', 2),
-        ];
-        return { a, b, totals };
+        await tx.usage.recordMetrics(a.id, '2026-03-01', 5);
+        await tx.usage.recordMetrics(a.id, '2026-03-01', 7);
+        await tx.usage.recordMetrics(a.id, '2026-03-02', 1);
+        await tx.usage.recordMetrics(b.id, '2026-03-01', 100);
+        // a transaction sees its own counts
+        expect(await tx.usage.metrics(a.id, '2026-03-01', '2026-03-01')).toBe(12);
+        await tx.usage.recordMetrics(a.id, '2026-03-04', 2);
+        return { a, b };
       });
-      expect(totals).toEqual([5, 12, 1, 100, 2]);
       await storage.read(async (r) => {
         expect(await r.usage.metrics(a.id, '2026-03-01', '2026-03-01')).toBe(12);
         expect(await r.usage.metrics(a.id, '2026-03-01', '2026-03-04')).toBe(15);
@@ -42,23 +41,46 @@ export function describePlus(open: Opener): void {
       });
     });
 
-    it('loses no count among concurrent transactions, and a rolled-back count is gone', async () => {
+    it('counts every one of many concurrent reports of one organization, and a rolled-back count is gone', async () => {
       const storage = await open();
       const organization = await storage.transaction((tx) => insertOrganization(tx));
-      const totals = await Promise.all(
-        Array.from({ length: 20 }, () =>
-          storage.transaction((tx) => tx.usage.addMetrics(organization.id, '2026-03-01', 3)),
+      await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          storage.transaction((tx) => tx.usage.recordMetrics(organization.id, '2026-03-01', i + 1)),
         ),
       );
-      expect([...totals].sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, i) => 3 * (i + 1)));
       await expect(
         storage.transaction(async (tx) => {
-          await tx.usage.addMetrics(organization.id, '2026-03-01', 1000);
+          await tx.usage.recordMetrics(organization.id, '2026-03-01', 1000);
           throw new Error('refused');
         }),
       ).rejects.toThrow('refused');
       expect(await storage.read((r) => r.usage.metrics(organization.id, '2026-03-01', '2026-03-01'))).toBe(
-        60,
+        (40 * 41) / 2,
+      );
+    });
+
+    it('keeps a quota exact among concurrent reports that check it, and a refused report counts nothing', async () => {
+      const storage = await open();
+      const organization = await storage.transaction((tx) => insertOrganization(tx));
+      const quota = 50;
+      // each report counts its 7 metrics, then reads the day's total and refuses itself over the quota, as
+      // ingest does (core/plus/quota.ts)
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 12 }, () =>
+          storage.transaction(async (tx) => {
+            await tx.usage.recordMetrics(organization.id, '2026-03-01', 7);
+            if ((await tx.usage.metrics(organization.id, '2026-03-01', '2026-03-01')) > quota)
+              throw new Error('over the quota');
+          }),
+        ),
+      );
+      const accepted = outcomes.filter((outcome) => outcome.status === 'fulfilled').length;
+      expect(accepted).toBe(Math.floor(quota / 7));
+      for (const outcome of outcomes)
+        if (outcome.status === 'rejected') expect(String(outcome.reason)).toContain('over the quota');
+      expect(await storage.read((r) => r.usage.metrics(organization.id, '2026-03-01', '2026-03-01'))).toBe(
+        accepted * 7,
       );
     });
 

@@ -75,6 +75,42 @@ describe('metric compaction', () => {
     expect(await compactor.run(false)).toMatchObject({ compacted: false, rows: 1_700, tailRows: 200 });
   });
 
+  it('folds the usage entries of past days into one per organization and day, and keeps those of today', async () => {
+    const { database, compactor } = await setup(100);
+    const today = new Date().toISOString().slice(0, 10);
+    const entries = [
+      [1, '2026-03-01', 5],
+      [1, '2026-03-01', 7],
+      [2, '2026-03-01', 100],
+      [1, '2026-03-02', 1],
+      [1, '2026-03-02', 2],
+      [1, today, 3],
+      [1, today, 4],
+    ];
+    await database.write(async (c) => {
+      await insertReports(c, 0, 50, 10);
+      for (const [organization, day, metrics] of entries)
+        await c.run(
+          `INSERT INTO usage_entry (organization_id, day, metrics) VALUES (${organization}, DATE '${day}', ${metrics})`,
+        );
+    });
+    expect(await compactor.run(false)).toMatchObject({ compacted: true });
+    const rows = await database.read((c) =>
+      query<{ organization_id: number; day: string; metrics: bigint }>(
+        c,
+        `SELECT organization_id, strftime(day, '%Y-%m-%d') AS day, metrics FROM usage_entry
+          ORDER BY day, organization_id, metrics`,
+      ),
+    );
+    expect(rows.map((r) => [r.organization_id, r.day, Number(r.metrics)])).toEqual([
+      [1, '2026-03-01', 12],
+      [2, '2026-03-01', 100],
+      [1, '2026-03-02', 3],
+      [1, today, 3],
+      [1, today, 4],
+    ]);
+  });
+
   it('leaves the newest rows in insertion order after the clustered part', async () => {
     const { database, compactor } = await setup(500, 300);
     await database.write((c) => insertReports(c, 0, 70, 10));

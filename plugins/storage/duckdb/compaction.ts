@@ -19,6 +19,25 @@ export const KEEP_RECENT_ROWS = 250_000;
 /** The tail may grow to this fraction of the clustered rows, so rewrites stay amortized O(1) per row. */
 const TAIL_FRACTION = 0.25;
 
+/**
+ * Folds the usage entries (one per report) of days before `before` into one per organization and day, which keeps
+ * the table about as long as organizations x days. The sums stay the same; today's entries stay as they are.
+ */
+export async function foldUsage(connection: DuckDBConnection, before: string): Promise<void> {
+  const [last] = (await connection.runAndReadAll('SELECT max(id) FROM usage_entry')).getRows()[0] ?? [];
+  if (last === null || last === undefined) return;
+  const old = `id <= ${BigInt(last as bigint)} AND day < DATE '${before}'`;
+  await connection.run(
+    `INSERT INTO usage_entry (organization_id, day, metrics)
+      SELECT organization_id, day, sum(metrics) FROM usage_entry WHERE ${old}
+      GROUP BY organization_id, day HAVING count(*) > 1 ORDER BY day, organization_id`,
+  );
+  await connection.run(
+    `DELETE FROM usage_entry u WHERE ${old} AND EXISTS (SELECT 1 FROM usage_entry f
+      WHERE f.id > ${BigInt(last as bigint)} AND f.organization_id = u.organization_id AND f.day = u.day)`,
+  );
+}
+
 export interface CompactionResult {
   readonly compacted: boolean;
   readonly rows: number;
@@ -36,7 +55,8 @@ export interface CompactionResult {
  * 2. in one short write transaction, rows added since the snapshot are appended to the copy, rows deleted since
  *    are removed from it, and the copy replaces the table.
  *
- * Metric rows are never updated, only inserted and deleted, which is what makes step 2 exact.
+ * Metric rows are never updated, only inserted and deleted, which is what makes step 2 exact. Step 2 also folds
+ * the usage entries of past days (`foldUsage`).
  */
 export class MetricCompactor {
   #clusteredRows: number | undefined;
@@ -178,6 +198,7 @@ export class MetricCompactor {
           `INSERT INTO server_meta VALUES ('${CLUSTERED_THROUGH}', '${through}')
            ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
         );
+        await foldUsage(writer, new Date().toISOString().slice(0, 10));
         return { total: Number(total), clustered: Number(live) };
       });
     } catch (error) {

@@ -2,6 +2,7 @@ import type { Migration } from '../migrate.js';
 import { initial } from './001-initial.js';
 import { changePointAlerts } from './002-change-point-alerts.js';
 import { usageAndStats } from './003-usage-and-stats.js';
+import { usageEntries } from './004-usage-entries.js';
 
 /** Every migration, in version order. Append only: a released migration never changes. */
-export const migrations: readonly Migration[] = [initial, changePointAlerts, usageAndStats];
+export const migrations: readonly Migration[] = [initial, changePointAlerts, usageAndStats, usageEntries];

@@ -35,7 +35,7 @@ it('migration 3 counts the metrics already stored per organization and UTC day o
     await connection.run(
       `INSERT INTO metric VALUES ${[...metrics(1, 1, 3), ...metrics(2, 1, 2), ...metrics(3, 2, 4)].join(', ')}`,
     );
-    await migrate(connection, migrations, 'm.db');
+    await migrate(connection, migrations.slice(0, 3), 'm.db');
     const rows = (
       await connection.runAndReadAll(
         `SELECT organization_id, strftime(day, '%Y-%m-%d'), metrics FROM organization_usage ORDER BY 1, 2`,
@@ -46,6 +46,40 @@ it('migration 3 counts the metrics already stored per organization and UTC day o
       [1, '2026-03-02', 2n],
       [2, '2026-03-01', 4n],
     ]);
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+it('migration 4 keeps the counts of migration 3 as usage entries, and ids go on after them', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'benchtrack-migration-4-'));
+  const instance = await DuckDBInstance.create(join(dir, 'm.db'));
+  const connection = await instance.connect();
+  try {
+    await migrate(connection, migrations.slice(0, 3), 'm.db');
+    await connection.run(`INSERT INTO organization_usage VALUES
+      (2, DATE '2026-03-01', 4), (1, DATE '2026-03-02', 2), (1, DATE '2026-03-01', 3)`);
+    await migrate(connection, migrations, 'm.db');
+    await connection.run(
+      `INSERT INTO usage_entry (organization_id, day, metrics) VALUES (1, DATE '2026-03-02', 5)`,
+    );
+    const rows = (
+      await connection.runAndReadAll(
+        `SELECT id, organization_id, strftime(day, '%Y-%m-%d'), metrics FROM usage_entry ORDER BY id`,
+      )
+    ).getRows();
+    expect(rows).toEqual([
+      [1n, 1, '2026-03-01', 3n],
+      [2n, 2, '2026-03-01', 4n],
+      [3n, 1, '2026-03-02', 2n],
+      [4n, 1, '2026-03-02', 5n],
+    ]);
+    const tables = (
+      await connection.runAndReadAll(`SELECT table_name FROM duckdb_tables() WHERE table_name LIKE '%usage%'`)
+    ).getRows();
+    expect(tables).toEqual([['usage_entry']]);
   } finally {
     connection.closeSync();
     instance.closeSync();

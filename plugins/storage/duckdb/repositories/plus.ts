@@ -9,7 +9,7 @@ function usageReader(connection: DuckDBConnection): UsageReader {
     async metrics(organizationId, from, to) {
       const [row] = await query<{ total: bigint | null }>(
         connection,
-        `SELECT sum(metrics) AS total FROM organization_usage
+        `SELECT sum(metrics) AS total FROM usage_entry
           WHERE day BETWEEN CAST($from AS DATE) AND CAST($to AS DATE)
             AND ($organization IS NULL OR organization_id = $organization)`,
         { from, to, organization: organizationId },
@@ -19,7 +19,7 @@ function usageReader(connection: DuckDBConnection): UsageReader {
     async daily(from, to) {
       const rows = await query<{ day: string; metrics: bigint }>(
         connection,
-        `SELECT ${DAY('day')} AS day, sum(metrics) AS metrics FROM organization_usage
+        `SELECT ${DAY('day')} AS day, sum(metrics) AS metrics FROM usage_entry
           WHERE day BETWEEN CAST($from AS DATE) AND CAST($to AS DATE) GROUP BY day ORDER BY day`,
         { from, to },
       );
@@ -31,15 +31,13 @@ function usageReader(connection: DuckDBConnection): UsageReader {
 function usageWriter(connection: DuckDBConnection): UsageWriter {
   return {
     ...usageReader(connection),
-    async addMetrics(organizationId, day, count) {
-      const [row] = await query<{ metrics: bigint }>(
+    async recordMetrics(organizationId, day, count) {
+      // a row of the report's own: concurrent reports of one organization never write the same row
+      await execute(
         connection,
-        `INSERT INTO organization_usage VALUES ($organization, CAST($day AS DATE), $count)
-          ON CONFLICT (organization_id, day) DO UPDATE SET metrics = metrics + excluded.metrics
-          RETURNING metrics`,
+        `INSERT INTO usage_entry (organization_id, day, metrics) VALUES ($organization, CAST($day AS DATE), $count)`,
         { organization: organizationId, day, count },
       );
-      return Number(row?.metrics ?? 0);
     },
   };
 }

@@ -6,11 +6,13 @@ const DAY = (column: string) => `to_char(${column}, 'YYYY-MM-DD')`;
 function usageReader(connection: Connection): UsageReader {
   return {
     async metrics(organizationId, from, to) {
+      // one organization's sum is an index range, so a quota's read locks (SERIALIZABLE) that range, not the table
       const [row] = await query<{ total: string | null }>(
         connection,
-        `SELECT sum(metrics)::text AS total FROM organization_usage
-          WHERE day BETWEEN $from::date AND $to::date
-            AND ($organization::int IS NULL OR organization_id = $organization::int)`,
+        organizationId === null
+          ? `SELECT sum(metrics)::text AS total FROM usage_entry WHERE day BETWEEN $from::date AND $to::date`
+          : `SELECT sum(metrics)::text AS total FROM usage_entry
+              WHERE organization_id = $organization::int AND day BETWEEN $from::date AND $to::date`,
         { from, to, organization: organizationId },
       );
       return Number(row?.total ?? 0);
@@ -18,7 +20,7 @@ function usageReader(connection: Connection): UsageReader {
     async daily(from, to) {
       const rows = await query<{ day: string; metrics: string }>(
         connection,
-        `SELECT ${DAY('day')} AS day, sum(metrics)::text AS metrics FROM organization_usage
+        `SELECT ${DAY('day')} AS day, sum(metrics)::text AS metrics FROM usage_entry
           WHERE day BETWEEN $from::date AND $to::date GROUP BY day ORDER BY day`,
         { from, to },
       );
@@ -30,16 +32,13 @@ function usageReader(connection: Connection): UsageReader {
 function usageWriter(connection: Connection): UsageWriter {
   return {
     ...usageReader(connection),
-    async addMetrics(organizationId, day, count) {
-      // one statement: concurrent transactions of any process serialize on the row, never losing a count
-      const [row] = await query<{ metrics: string }>(
+    async recordMetrics(organizationId, day, count) {
+      // a row of the report's own: concurrent reports of one organization never write the same row
+      await execute(
         connection,
-        `INSERT INTO organization_usage AS u VALUES ($organization::int, $day::date, $count::bigint)
-          ON CONFLICT (organization_id, day) DO UPDATE SET metrics = u.metrics + excluded.metrics
-          RETURNING metrics::text`,
+        `INSERT INTO usage_entry (organization_id, day, metrics) VALUES ($organization::int, $day::date, $count::bigint)`,
         { organization: organizationId, day, count },
       );
-      return Number(row?.metrics ?? 0);
     },
   };
 }

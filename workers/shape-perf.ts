@@ -15,8 +15,9 @@ export const INLINE_MAX_POINTS = 2_000;
 /**
  * JSON answers up to this many points are shaped on the main thread in steps of {@link JSON_SLICE_POINTS},
  * letting other requests run between steps; larger ones go to a worker. For perf query (a), 8,000 points, the
- * hop to the worker and back cost more than it saved: 181-210 ms of process CPU per request through the worker,
- * 132-140 ms shaped here (docs/performance.md).
+ * hop cost more than it saved: 181-210 ms of process CPU per request through the worker, 132-140 ms here, and the
+ * answer coming back from the worker forced full garbage collections on the main thread (21-29 in 40 requests,
+ * none here). For 25,500 points the worker was faster (698 vs 809 ms p50). See docs/performance.md.
  */
 export const JSON_INLINE_MAX_POINTS = 10_000;
 

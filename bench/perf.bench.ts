@@ -51,6 +51,12 @@
  *   (c) p99    118 ms                                      13 ms
  *   (d)        p50 507 ms                                  p50 428 ms
  *   seed       17 s                                        133 s (generate_series, indexes rebuilt after)
+ *
+ * Figures, 2026-11-24 08:18-08:25 UTC, 2 cores shared with other engineers (load average 5.8-13.6), DuckDB only
+ * (npm run bench -- perf --engine duckdb), after JSON answers up to 10,000 points were shaped on the main thread:
+ *   (a) p50 424 ms, p99 648 ms; bare SQL 131 ms (3.24x)   aim 2x: missed
+ *   (b) p50 848 ms; bare SQL 429 ms (1.98x)   (c) p99 15.9 ms   (d) p50 164 ms   (e) 99 ms, cached 52 ms
+ *   Stages and the interleaved before/after: docs/performance.md, "Perf query (a) and the PNG".
  */
 import { performance } from 'node:perf_hooks';
 import { DuckDBInstance } from '@duckdb/node-api';

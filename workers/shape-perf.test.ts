@@ -8,7 +8,7 @@ import {
   uuidWords,
 } from '../core/index.js';
 import { perfArrow } from '../core/perf/arrow.js';
-import { INLINE_MAX_POINTS, shapePerf } from './shape-perf.js';
+import { INLINE_MAX_POINTS, JSON_INLINE_MAX_POINTS, shapePerf } from './shape-perf.js';
 import { WorkerPool } from './pool.js';
 
 const pool = new WorkerPool(createLogger({ name: 't', log: { mode: 'stderr_terminal', level: 'error' } }), {
@@ -92,8 +92,22 @@ describe('shapePerf', () => {
     expect(text(perfCsv(withName)).split('\r\n')[1]).toContain(`,${long},`);
   });
 
+  it('shapes JSON of up to JSON_INLINE_MAX_POINTS points on the main thread, letting the event loop run between steps', async () => {
+    const count = JSON_INLINE_MAX_POINTS;
+    const sent = input(count);
+    const order: string[] = [];
+    setTimeout(() => order.push('timer'), 0);
+    const shaped = await shapePerf(pool, sent, 'json');
+    order.push('shaped');
+    // no hop: the columns were not moved to a worker
+    expect(sent.columns.value.byteLength).toBe(count * 8);
+    expect(text(shaped)).toBe(text(perfJson(input(count))));
+    // the event loop ran a timer before the last step
+    expect(order).toEqual(['timer', 'shaped']);
+  });
+
   it.each(['json', 'csv', 'arrow'] as const)('gives the same %s in a worker as inline', async (format) => {
-    const count = INLINE_MAX_POINTS + 2000;
+    const count = (format === 'json' ? JSON_INLINE_MAX_POINTS : INLINE_MAX_POINTS) + 2000;
     const inline =
       format === 'json'
         ? perfJson(input(count))

@@ -1,25 +1,39 @@
 import type { TransferListItem } from 'node:worker_threads';
-import { perfCsv, perfJson, type PerfShapeInput } from '../core/index.js';
+import { setImmediate } from 'node:timers/promises';
+import { perfCsv, perfJson, perfJsonSteps, type PerfShapeInput } from '../core/index.js';
 import { perfArrow } from '../core/perf/arrow.js';
 import type { WorkerPool } from './pool.js';
 import { packTexts, type PerfShapeOutput, type PerfShapeTask } from './tasks/perf-shape.js';
 
 /**
- * Answers with at least this many points are shaped in a worker, so the main thread never spends long on one
- * answer: shaping costs 1.5-3 us per point (8,000 points: 26 ms on a loaded 2-core machine), so 2,000 points
- * block the event loop for a few milliseconds at most.
+ * CSV and Arrow answers with at least this many points are shaped in a worker, so the main thread never spends
+ * long on one answer: shaping costs 1.5-3 us per point (8,000 points: 26 ms on a loaded 2-core machine), so
+ * 2,000 points block the event loop for a few milliseconds at most.
  */
 export const INLINE_MAX_POINTS = 2_000;
 
 /**
- * Shapes a perf answer: inline when small, in the pool otherwise (the columns' buffers move to the worker, the
- * text columns packed into typed arrays first).
+ * JSON answers up to this many points are shaped on the main thread in steps of {@link JSON_SLICE_POINTS},
+ * letting other requests run between steps; larger ones go to a worker. For perf query (a), 8,000 points, the
+ * hop cost more than it saved: 181-210 ms of process CPU per request through the worker, 132-140 ms here, and the
+ * answer coming back from the worker forced full garbage collections on the main thread (21-29 in 40 requests,
+ * none here). For 25,500 points the worker was faster (698 vs 809 ms p50). See docs/performance.md.
+ */
+export const JSON_INLINE_MAX_POINTS = 10_000;
+
+/** Points shaped between two turns of the event loop: about 2-5 ms of work. */
+export const JSON_SLICE_POINTS = 2_000;
+
+/**
+ * Shapes a perf answer: inline when small (JSON in steps), in the pool otherwise (the columns' buffers move to
+ * the worker, the text columns packed into typed arrays first).
  */
 export async function shapePerf(
   pool: WorkerPool,
   input: PerfShapeInput,
   format: 'json' | 'csv' | 'arrow',
 ): Promise<Uint8Array> {
+  if (format === 'json' && input.columns.count <= JSON_INLINE_MAX_POINTS) return jsonInSteps(input);
   if (input.columns.count < INLINE_MAX_POINTS) {
     return format === 'arrow' ? perfArrow(input) : format === 'csv' ? perfCsv(input) : perfJson(input);
   }
@@ -52,4 +66,13 @@ export async function shapePerf(
   const task: PerfShapeTask = { input: { ...input, columns: c }, texts, format };
   const output = await pool.run<PerfShapeOutput>('perf-shape', task, transfer);
   return output.bytes;
+}
+
+async function jsonInSteps(input: PerfShapeInput): Promise<Uint8Array> {
+  const steps = perfJsonSteps(input, JSON_SLICE_POINTS);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await setImmediate();
+  }
 }

@@ -183,8 +183,16 @@ async function shapeInput(
   }
   const thresholds: Record<string, string> | null = query.threshold_models ? {} : null;
   for (let i = 0; thresholds && i < columns.count; i++) {
+    // most points have no threshold, or the one before them: no key text for those
+    if (!columns.threshold[i]) continue;
+    if (
+      i > 0 &&
+      columns.threshold[i] === columns.threshold[i - 1] &&
+      columns.model[i] === columns.model[i - 1]
+    )
+      continue;
     const key = `${columns.threshold[i]}:${columns.model[i]}`;
-    if (!columns.threshold[i] || key in thresholds) continue;
+    if (key in thresholds) continue;
     const threshold = await r.thresholds.find({ id: columns.threshold[i] as number });
     const model = await r.models.find({ id: columns.model[i] as number });
     thresholds[key] =

@@ -124,12 +124,25 @@ export class Utf8Builder {
 
 /** The perf answer as JSON (UTF-8), written point by point (no object per point). */
 export function perfJson(input: PerfShapeInput): Uint8Array {
+  const steps = perfJsonSteps(input, Number.POSITIVE_INFINITY);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * {@link perfJson} in steps of `slice` points: the caller may let other work run between two steps, so a
+ * shaper on the event loop never holds it for long.
+ */
+export function* perfJsonSteps(input: PerfShapeInput, slice: number): Generator<void, Uint8Array> {
   const c = input.columns;
   const time = isoCache();
   const out = new Utf8Builder(512 * c.count + 64 * 1024);
   out.push(input.head);
   let open = -1;
   for (let i = 0; i < c.count; i++) {
+    if (i > 0 && i % slice === 0) yield;
     const p = c.permutation[i] as number;
     if (p !== open) {
       if (open >= 0) out.push(']},');

@@ -71,6 +71,14 @@ module.exports = {
       to: { path: '^(server|workers|console|bench|test)/|^plugins/(models|storage)/' },
     },
     {
+      name: 'cli-imports-core-modules-not-its-index',
+      comment:
+        "core's index also loads the logger, the configuration, JWT and the statistics: about half a second of every CLI command's start.",
+      severity: 'error',
+      from: { path: '^cli/', pathNot: TESTS },
+      to: { path: '^core/index\\.ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'console-talks-http-only',
       comment:
         'The console (app and host) reaches the API over HTTP only; from core it takes wire types, erased at build.',

@@ -1,5 +1,5 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { DETECTION_DEFAULTS, detectionParamsSchema } from '../../core/index.js';
+import { DETECTION_DEFAULTS, detectionParamsSchema } from '../../core/detection/params.js';
 import { describe } from '../lib/command-catalogue.js';
 import { UsageError } from '../lib/errors.js';
 

@@ -54,7 +54,8 @@ export function registerLicenseCommand(program: Command): void {
     .addHelpText('after', NOTES)
     .action(async (o: IssueOptions) => {
       const { readFile } = await import('node:fs/promises');
-      const { issueLicense, uuidSchema } = await import('../../core/index.js');
+      const { issueLicense } = await import('../../core/plus/license.js');
+      const { uuidSchema } = await import('../../core/schemas/common.js');
       if (!uuidSchema.safeParse(o.organization).success) {
         throw new UsageError(`--organization must be the organization's UUID, got "${o.organization}"`);
       }

@@ -1,4 +1,4 @@
-import { ADAPTER_GROUPS, MAGIC, MAGIC_ORDER } from '../../core/index.js';
+import { ADAPTER_GROUPS, MAGIC, MAGIC_ORDER } from '../../core/adapters/selection.js';
 import { adapterRegistry } from './parse.js';
 
 /** The text of `benchtrack adapters`: a table (or JSON) of adapters, then groups and magic's order. */

@@ -1,4 +1,4 @@
-import * as core from '../../core/index.js';
+import * as core from './api-schemas.js';
 import type { BackendOptions } from './backend-options.js';
 import { ApiClient, tokenSubject, type ApiResponse } from './client.js';
 import { UsageError } from './errors.js';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { formatPath } from '../../core/index.js';
+import { formatPath } from '../../core/issues.js';
 import { apiError, connectionAdvice } from './api-error.js';
 import type { BackendOptions } from './backend-options.js';
 import { ConnectionError, send, type HttpSettings } from './http.js';

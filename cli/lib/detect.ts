@@ -1,10 +1,6 @@
-import {
-  detectChangePoints,
-  parseDetectionParams,
-  parseSeriesJson,
-  relativeChange,
-  type DetectionParams,
-} from '../../core/index.js';
+import { detectChangePoints, type DetectionParams } from '../../core/detection/detect.js';
+import { parseDetectionParams } from '../../core/detection/params.js';
+import { parseSeriesJson, relativeChange } from '../../core/detection/series-input.js';
 import { renderTable } from './table.js';
 
 export interface DetectCommandOptions {

@@ -1,4 +1,4 @@
-import { setOwn, type Bmf, type BmfMeasures, type BmfMetric } from '../../core/index.js';
+import { setOwn, type Bmf, type BmfMeasures, type BmfMetric } from '../../core/bmf.js';
 
 export interface MockSettings {
   readonly count: number;

@@ -1,11 +1,8 @@
-import {
-  adaptResults,
-  parseBmfText,
-  PluginRegistry,
-  selectAdapter,
-  type Average,
-  type Fold,
-} from '../../core/index.js';
+import type { Fold } from '../../core/adapters/fold.js';
+import { adaptResults, selectAdapter } from '../../core/adapters/selection.js';
+import { parseBmfText } from '../../core/bmf.js';
+import type { Average } from '../../core/plugins/contracts.js';
+import { PluginRegistry } from '../../core/plugins/registry.js';
 import { builtinAdapters } from '../../plugins/adapters/index.js';
 
 export interface ParseCommandOptions {

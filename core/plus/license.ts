@@ -1,10 +1,9 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { errors, importPKCS8, jwtVerify, SignJWT } from 'jose';
 import { InputError } from '../errors.js';
+import { PLAN_LEVELS, type PlanLevel } from './levels.js';
 
-/** Plan levels, as the reference names them. `free` is the level of an organization without a license. */
-export const PLAN_LEVELS = ['free', 'pro', 'team', 'enterprise'] as const;
-export type PlanLevel = (typeof PLAN_LEVELS)[number];
+export { PLAN_LEVELS, type PlanLevel } from './levels.js';
 
 /** Billing periods a license covers: 31 or 366 days from its issue. */
 export const LICENSE_PERIODS = { monthly: 31, annual: 366 } as const;

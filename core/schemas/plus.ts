@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PLAN_LEVELS } from '../plus/license.js';
+import { PLAN_LEVELS } from '../plus/levels.js';
 import { authUserSchema } from './accounts.js';
 import { dateTimeSchema, uuidSchema } from './common.js';
 

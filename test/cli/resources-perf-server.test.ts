@@ -1,61 +1,33 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startApiServer, type ApiServer } from './api-server.js';
-import { runCli, type CliResult } from './run-cli.js';
+import {
+  ENGINE_LATENCIES,
+  ENGINE_RUN,
+  parseLatency,
+  startResourcesApi,
+  type ResourcesApi,
+} from './resources-api.js';
+import { runCli } from './run-cli.js';
 
 // resources.test.ts's perf, plots, server and help, on an API of their own, so the two files run at once. Each
 // test runs the real CLI several times; the whole suite shares two cores.
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 120_000 });
 
-let api: ApiServer;
-let token: string;
-
-/** Runs the CLI with the API token; the JSON it prints, or the whole result when it is not JSON. */
-function cli(args: readonly string[], input?: string): CliResult {
-  return runCli(args, input, { env: { BENCHTRACK_HOST: api.url, BENCHTRACK_API_TOKEN: token } });
-}
-function json(args: readonly string[], input?: string): any {
-  const result = cli(args, input);
-  expect(result.status, `${args.join(' ')}\n${result.stderr}`).toBe(0);
-  return JSON.parse(result.stdout);
-}
+let resources: ResourcesApi;
+const cli: ResourcesApi['cli'] = (args, input) => resources.cli(args, input);
+const json: ResourcesApi['json'] = (args, input) => resources.json(args, input);
 
 // The project resources.test.ts builds before its perf: Engine, with the runs 10, 11, 10 and 100 (an alert) of parse
 // on main and ci, under a percentage threshold.
 beforeAll(async () => {
-  api = await startApiServer();
-  const session = await api.signUp('Ada Lovelace', 'ada@example.com');
-  token = session.token;
-  token = json(['token', 'create', '--name', 'ci']).token;
-  json(['project', 'create', session.user.slug, '--name', 'Engine', '--slug', 'engine']);
-  for (const value of [10, 11, 10, 100])
-    json(
-      [
-        'run',
-        '--project',
-        'engine',
-        '--adapter',
-        'json',
-        '--quiet',
-        '--format',
-        'json',
-        '--branch',
-        'main',
-        '--testbed',
-        'ci',
-        '--threshold-measure',
-        'latency',
-        '--threshold-test',
-        'percentage',
-        '--threshold-upper-boundary',
-        '0.5',
-      ],
-      `{"parse": {"latency": {"value": ${value}}}}`,
-    );
+  resources = await startResourcesApi();
+  resources.token = json(['token', 'create', '--name', 'ci']).token;
+  json(['project', 'create', resources.org, '--name', 'Engine', '--slug', 'engine']);
+  for (const value of ENGINE_LATENCIES) json(ENGINE_RUN, parseLatency(value));
 });
 afterAll(async () => {
-  await api?.close();
+  await resources?.api.close();
 });
 
 describe('perf and plots', () => {
@@ -89,7 +61,7 @@ describe('perf and plots', () => {
     expect(cli(['perf', 'engine', ...selection, '--csv']).stdout).toMatch(
       /^branch,testbed,benchmark,measure,/,
     );
-    const png = join(api.dir, 'perf.png');
+    const png = join(resources.api.dir, 'perf.png');
     expect(cli(['perf', 'engine', ...selection, '--image', png, '--title', 'Parse']).status).toBe(0);
     expect(readFileSync(png).subarray(1, 4).toString()).toBe('PNG');
     const bad = cli(['perf', 'engine', ...selection, '--table', 'fancy']);
@@ -113,7 +85,7 @@ describe('perf and plots', () => {
     expect(json(['plot', 'list', 'engine']).map((p: { uuid: string }) => p.uuid)).toEqual([plot.uuid]);
     const updated = json(['plot', 'update', 'engine', plot.uuid, '--title', '_', '--y-axis', 'log']);
     expect(updated).toMatchObject({ title: null, y_axis: 'log' });
-    const png = join(api.dir, 'plot.png');
+    const png = join(resources.api.dir, 'plot.png');
     expect(cli(['plot', 'view', 'engine', plot.uuid, '--image', png]).stdout).toMatch(
       /^Wrote .*plot\.png \(\d+ bytes\)\.$/m,
     );

@@ -1,41 +1,33 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startApiServer, type ApiServer } from './api-server.js';
-import { runCli, type CliResult } from './run-cli.js';
+import {
+  ENGINE_LATENCIES,
+  ENGINE_RUN,
+  parseLatency,
+  startResourcesApi,
+  type ResourcesApi,
+} from './resources-api.js';
 
-// Each test runs the real CLI several times (about a second each from source); the whole suite shares two cores.
+// Each test runs the real CLI several times; the whole suite shares two cores.
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 120_000 });
 
-let api: ApiServer;
-let token: string;
-let sessionToken: string;
+let resources: ResourcesApi;
 let org: string;
-
-/** Runs the CLI with the API token; the JSON it prints, or the whole result when it is not JSON. */
-function cli(args: readonly string[], input?: string): CliResult {
-  return runCli(args, input, { env: { BENCHTRACK_HOST: api.url, BENCHTRACK_API_TOKEN: token } });
-}
-function json(args: readonly string[], input?: string): any {
-  const result = cli(args, input);
-  expect(result.status, `${args.join(' ')}\n${result.stderr}`).toBe(0);
-  return JSON.parse(result.stdout);
-}
+const cli: ResourcesApi['cli'] = (args, input) => resources.cli(args, input);
+const json: ResourcesApi['json'] = (args, input) => resources.json(args, input);
 
 beforeAll(async () => {
-  api = await startApiServer();
-  const session = await api.signUp('Ada Lovelace', 'ada@example.com');
-  sessionToken = session.token;
-  org = session.user.slug;
+  resources = await startResourcesApi();
+  org = resources.org;
 });
 afterAll(async () => {
-  await api?.close();
+  await resources?.api.close();
 });
 
 describe('accounts', () => {
   it('creates an API token from a session, then works with it as the token of every command', () => {
-    token = sessionToken;
     const created = json(['token', 'create', '--name', 'ci']);
     expect(created.name).toBe('ci');
-    token = created.token;
+    resources.token = created.token;
     expect(json(['user', 'view']).email).toBe('ada@example.com');
     expect(json(['token', 'list']).map((t: { name: string }) => t.name)).toEqual(['ci']);
     const renamed = json(['token', 'update', created.uuid, '--name', 'ci-linux']);
@@ -59,31 +51,8 @@ describe('a project, its dimensions, thresholds, reports and alerts', () => {
       'https://example.com/engine',
     );
     expect(json(['project', 'update', 'engine', '--url', '_']).url).toBeNull();
-    const flags = [
-      'run',
-      '--project',
-      'engine',
-      '--adapter',
-      'json',
-      '--quiet',
-      '--format',
-      'json',
-      '--branch',
-      'main',
-      '--testbed',
-      'ci',
-    ];
-    const thresholds = [
-      '--threshold-measure',
-      'latency',
-      '--threshold-test',
-      'percentage',
-      '--threshold-upper-boundary',
-      '0.5',
-    ];
-    for (const value of [10, 11, 10])
-      json([...flags, ...thresholds], `{"parse": {"latency": {"value": ${value}}}}`);
-    const alerted = json([...flags, ...thresholds], '{"parse": {"latency": {"value": 100}}}');
+    for (const value of ENGINE_LATENCIES.slice(0, -1)) json(ENGINE_RUN, parseLatency(value));
+    const alerted = json(ENGINE_RUN, parseLatency(ENGINE_LATENCIES.at(-1)!));
     expect(alerted.counts.alerts.total).toBe(1);
   });
 

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { packageInfo } from '../../../core/index.js';
+import { packageInfo } from '../../../core/package-info.js';
 import type { Service } from './state.js';
 
 /**

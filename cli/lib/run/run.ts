@@ -1,4 +1,5 @@
-import { adaptResults, reportSchema, selectAdapter } from '../../../core/index.js';
+import { adaptResults, selectAdapter } from '../../../core/adapters/selection.js';
+import { reportSchema } from '../../../core/schemas/reports.js';
 import type { BackendOptions } from '../backend-options.js';
 import { ApiClient, DEFAULT_CONSOLE_URL } from '../client.js';
 import { UsageError } from '../errors.js';

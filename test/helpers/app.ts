@@ -39,7 +39,7 @@ export interface TestAppOptions {
   readonly stopGraceMs?: number;
   /** Worker pool settings (two threads otherwise). */
   readonly pool?: WorkerPoolOptions;
-  /** Options of the DuckDB storage plugin besides `file`. */
+  /** Options of the storage plugin besides its file or URL. */
   readonly storage?: Record<string, unknown>;
   /** The heavy-request limit (the server's default otherwise). */
   readonly heavyLimit?: WorkLimit;

@@ -1,16 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDACTED } from '../../core/index.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { onPostgres } from '../helpers/engine.js';
 import { freePort } from '../helpers/free-port.js';
 import { PG_PASSWORD, PG_USER, startPostgres, type LocalPostgres } from '../helpers/postgres.js';
 import { runServerProcess } from '../helpers/process.js';
 
 // PostgreSQL that cannot be reached: at start (the process exits 1 naming database.url, never the password), and
-// while the server runs (503 with Retry-After, health says so, the pool reconnects by itself).
+// while the server runs (503 with Retry-After, health says so, the pool reconnects by itself). The file starts a
+// cluster of its own, so it runs once, in the integration-postgres project.
 
 let cluster: LocalPostgres;
 beforeAll(async () => {
-  cluster = await startPostgres();
+  if (onPostgres) cluster = await startPostgres();
 }, 120_000);
 afterAll(() => cluster?.stop(), 120_000);
 
@@ -20,7 +22,7 @@ const document = (url: string) => ({
   database: { url },
 });
 
-describe('benchtrack-api with PostgreSQL unreachable at start', () => {
+describe.runIf(onPostgres)('benchtrack-api with PostgreSQL unreachable at start', () => {
   it.each([
     ['nothing listens on the port', async () => `127.0.0.1:${await freePort()}/benchtrack`],
     ['the database does not exist', async () => `127.0.0.1:${cluster.port}/missing`],
@@ -38,7 +40,7 @@ describe('benchtrack-api with PostgreSQL unreachable at start', () => {
   });
 });
 
-describe('benchtrack-api with plus.disaster_recovery on PostgreSQL', () => {
+describe.runIf(onPostgres)('benchtrack-api with plus.disaster_recovery on PostgreSQL', () => {
   it('exits 1 pointing to the database server own replication, without a replica secret', async () => {
     const secret = 'replica-password-0005';
     const url = await cluster.createDatabase('no-replication');
@@ -58,10 +60,13 @@ describe('benchtrack-api with plus.disaster_recovery on PostgreSQL', () => {
   });
 });
 
-describe('a running server when PostgreSQL goes away', () => {
+describe.runIf(onPostgres)('a running server when PostgreSQL goes away', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp(document(await cluster.createDatabase('faults')));
+    // a connection that does not open fails its call after 2 s instead of the default 10 (see below)
+    t = await createTestApp(document(await cluster.createDatabase('faults')), {
+      storage: { connect_timeout_seconds: 2 },
+    });
   }, 120_000);
   afterAll(() => t?.close(), 120_000);
   const projects = () => t.app.inject({ method: 'GET', url: '/v0/projects' });

@@ -6,9 +6,8 @@ import { bearer, signUp } from '../helpers/accounts.js';
 import { launchBrowser, logInPage, startStack, watchErrors, type Stack } from '../helpers/console.js';
 import { OAuthProvider } from '../helpers/oauth-provider.js';
 
-const SECRET = 'oauth-client-secret-0123';
 const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-const provider = new OAuthProvider('benchtrack-client', SECRET);
+const provider = new OAuthProvider('benchtrack-client', 'oauth-client-secret-0123');
 let stack: Stack;
 let browser: { context: BrowserContext; close: () => Promise<void> };
 
@@ -17,13 +16,7 @@ beforeAll(async () => {
   await provider.start();
   stack = await startStack({
     plus: {
-      codehost: {
-        client_id: provider.clientId,
-        client_secret: SECRET,
-        authorize_url: `${provider.url}/login/oauth/authorize`,
-        token_url: `${provider.url}/login/oauth/access_token`,
-        api_url: `${provider.url}/api/v3`,
-      },
+      codehost: provider.codehost(),
       license_keys: [publicKey.export({ type: 'spki', format: 'pem' }).toString()],
     },
   });

@@ -36,6 +36,17 @@ export class OAuthProvider {
     this.url = `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
   }
 
+  /** `plus.codehost` of a server that logs in through this provider (started). */
+  codehost() {
+    return {
+      client_id: this.clientId,
+      client_secret: this.clientSecret,
+      authorize_url: `${this.url}/login/oauth/authorize`,
+      token_url: `${this.url}/login/oauth/access_token`,
+      api_url: `${this.url}/api/v3`,
+    };
+  }
+
   async stop(): Promise<void> {
     this.#server?.closeAllConnections();
     await new Promise((resolve) => this.#server?.close(resolve));

@@ -63,13 +63,7 @@ beforeAll(async () => {
     {
       console: { url: 'https://console.example' },
       plus: {
-        codehost: {
-          client_id: provider.clientId,
-          client_secret: SECRET,
-          authorize_url: `${provider.url}/login/oauth/authorize`,
-          token_url: `${provider.url}/login/oauth/access_token`,
-          api_url: `${provider.url}/api/v3`,
-        },
+        codehost: provider.codehost(),
         license_keys: [publicKey.export({ type: 'spki', format: 'pem' }).toString()],
       },
     },

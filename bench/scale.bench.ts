@@ -14,13 +14,16 @@
  *   ingest      a report of 100 benchmarks x 2 measures with t_test thresholds; reference: the bare history
  *               query for its 200 series (the part of ingest that reads the history)
  *   peak RSS    the API process's peak resident memory over all of the above; reference: the memory limit
- * References for perf, changes and png: the perf SQL for the same rows on a bare connection.
+ * References for perf, changes and png: the perf SQL for the same rows on a bare connection. Each reference runs
+ * on a copy of the compacted file, alternating one query with one request to the API (see collect), so a change in
+ * the machine's load during the run weighs on both alike: the first 100 M run (2026-11-24) timed the references
+ * first and the API after, and the load changed between them enough to put the API at 0.44x of its bare SQL.
  *
  * Run: npm run bench -- scale                    (both sizes; the 100 M case needs about 8 GB in /tmp)
  *      BENCH_SCALE_MILLIONS=10 npm run bench -- scale   (one size)
  * Figures: docs/performance.md.
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -31,7 +34,7 @@ import { duckdbStorage, DEFAULT_MEMORY_LIMIT } from '../plugins/storage/duckdb/i
 import { history } from '../plugins/storage/duckdb/repositories/history.js';
 import { perf } from '../plugins/storage/duckdb/repositories/perf.js';
 import { memory, resetPeak, startApi, type ApiProcess } from './lib/api-process.js';
-import { summarize, time, type Timing } from './lib/measure.js';
+import { summarize, type Timing } from './lib/measure.js';
 import { BenchReport } from './lib/report.js';
 import { fillHistory, seedRun } from './lib/seed-history.js';
 
@@ -77,11 +80,14 @@ function fileBytes(file: string): number {
   return size(file) + size(`${file}.wal`);
 }
 
-/** The perf SQL and the ingest history query on a bare connection (series and head resolved beforehand). */
+/** A bare query to time: the perf SQL or the ingest history query (series and head resolved beforehand). */
+type BareQuery = () => Promise<unknown>;
+
+/** The perf SQL of (a), (b) and the PNG, and the ingest history query, on a bare connection. */
 async function bare(
   c: DuckDBConnection,
   reports: number,
-): Promise<{ a: Timing; b: Timing; png: Timing; history: Timing }> {
+): Promise<Record<'a' | 'b' | 'png' | 'history', BareQuery>> {
   const q = queries(reports);
   const seriesOf = async (benchmarks: string[], measures: string[]) =>
     Int32Array.from(
@@ -97,24 +103,18 @@ async function bare(
   const head = Number((await c.runAndReadAll('SELECT head_id FROM branch LIMIT 1')).getRowsJS()[0]?.[0]);
   const run = (series: Int32Array, window: { start: number; end: number }) => () =>
     perf(c, { series, heads: new Int32Array(series.length).fill(head), ...window });
-  const a = await seriesOf(names(10, 4), ['latency', 'throughput']);
-  const b = await seriesOf(names(100, 255), ['latency']);
-  const png = await seriesOf(names(20, 8), ['latency']);
   const ingest = await seriesOf(names(0, 100), ['latency', 'throughput']);
   return {
-    a: await time(run(a, q.window(1000)), { iterations: 20 }),
-    b: await time(run(b, q.window(100)), { iterations: 10 }),
-    png: await time(run(png, q.window(1000)), { iterations: 10 }),
-    history: await time(
-      () =>
-        history(c, {
-          headId: head,
-          series: ingest,
-          maxSamples: new Int32Array(ingest.length).fill(64),
-          since: new Float64Array(ingest.length).fill(-Infinity),
-        }),
-      { iterations: 20 },
-    ),
+    a: run(await seriesOf(names(10, 4), ['latency', 'throughput']), q.window(1000)),
+    b: run(await seriesOf(names(100, 255), ['latency']), q.window(100)),
+    png: run(await seriesOf(names(20, 8), ['latency']), q.window(1000)),
+    history: () =>
+      history(c, {
+        headId: head,
+        series: ingest,
+        maxSamples: new Int32Array(ingest.length).fill(64),
+        since: new Float64Array(ingest.length).fill(-Infinity),
+      }),
   };
 }
 
@@ -152,19 +152,34 @@ async function fetchTimed(url: string, init?: RequestInit): Promise<{ ms: number
   return { ms: performance.now() - started, status: response.status };
 }
 
+/**
+ * Times `count` requests to the API and as many runs of the bare reference, alternating one of each (after two
+ * warm-ups of each), so a change in the machine's load during the run weighs on both alike.
+ */
 async function collect(
   count: number,
   fn: () => Promise<{ ms: number; status: number }>,
+  reference: BareQuery,
   ok = 200,
-): Promise<Timing> {
-  for (let i = 0; i < 2; i++) await fn();
-  const out: number[] = [];
+): Promise<{ api: Timing; bare: Timing }> {
+  const timedReference = async () => {
+    const started = performance.now();
+    await reference();
+    return performance.now() - started;
+  };
+  for (let i = 0; i < 2; i++) {
+    await fn();
+    await timedReference();
+  }
+  const api: number[] = [];
+  const bareMs: number[] = [];
   for (let i = 0; i < count; i++) {
     const result = await fn();
     if (result.status !== ok) throw new Error(`request answered ${result.status}`);
-    out.push(result.ms);
+    api.push(result.ms);
+    bareMs.push(await timedReference());
   }
-  return summarize(out);
+  return { api: summarize(api), bare: summarize(bareMs) };
 }
 
 /** A report of 100 benchmarks x 2 measures with t_test thresholds, newer than everything seeded. */
@@ -214,11 +229,13 @@ async function measureSize(report: BenchReport, million: number): Promise<void> 
 
     const compaction = await compact(file);
     const compactBytes = fileBytes(file);
-    const instance = await DuckDBInstance.create(file, { memory_limit: DEFAULT_MEMORY_LIMIT });
+    // the bare references run on a copy, beside the API process that holds the database file, one query of each
+    // in turn (see collect)
+    const copy = join(dir, 'bare.db');
+    copyFileSync(file, copy);
+    const instance = await DuckDBInstance.create(copy, { memory_limit: DEFAULT_MEMORY_LIMIT });
     const c = await instance.connect();
-    const floor = await bare(c, reports);
-    c.closeSync();
-    instance.closeSync();
+    const reference = await bare(c, reports);
     process.stderr.write(`${tag}: compacted, measuring the API\n`);
 
     api = await startApi(root, { file });
@@ -228,13 +245,19 @@ async function measureSize(report: BenchReport, million: number): Promise<void> 
     const q = queries(reports);
     const base = api.url;
     const url = (path: string, query: string) => `${base}/v0/projects/scale/${path}?${query}`;
-    const a = await collect(20, () => fetchTimed(url('perf', q.a)));
-    const b = await collect(10, () => fetchTimed(url('perf', q.b)));
+    const a = await collect(20, () => fetchTimed(url('perf', q.a)), reference.a);
+    const b = await collect(10, () => fetchTimed(url('perf', q.b)), reference.b);
     let k = 0;
-    const changes = await collect(10, () =>
-      fetchTimed(url('perf/changes', `${q.a}&max_pvalue=${(0.0005 + k++ * 1e-12).toPrecision(15)}`)),
+    const changes = await collect(
+      10,
+      () => fetchTimed(url('perf/changes', `${q.a}&max_pvalue=${(0.0005 + k++ * 1e-12).toPrecision(15)}`)),
+      reference.a,
     );
-    const png = await collect(10, () => fetchTimed(url('perf/img', `${q.png}&title=run-${k++}`)));
+    const png = await collect(
+      10,
+      () => fetchTimed(url('perf/img', `${q.png}&title=run-${k++}`)),
+      reference.png,
+    );
     let n = 0;
     const ingest = await collect(
       20,
@@ -244,11 +267,14 @@ async function measureSize(report: BenchReport, million: number): Promise<void> 
           headers: { 'content-type': 'application/json' },
           body: ingestBody(n++, reports),
         }),
+      reference.history,
       201,
     );
     const { peak } = memory(pid);
     await api.stop();
     api = undefined;
+    c.closeSync();
+    instance.closeSync();
 
     report
       .add(`${tag} seed`, 'duration', seedMs * 1e6, `${(seedMs / 1000).toFixed(1)} s`)
@@ -266,18 +292,18 @@ async function measureSize(report: BenchReport, million: number): Promise<void> 
         `${(compactBytes / MB).toFixed(0)} MiB (${(compactBytes / (million * 1e6)).toFixed(1)} bytes a metric)`,
       )
       .ratio(`${tag} disk`, 'the file as seeded', compactBytes, seededBytes)
-      .add(`${tag} perf/a`, 'latency', ms(a), `${p(a)} (8,000 points)`)
-      .ratio(`${tag} perf/a`, 'bare SQL', a.p50Ms, floor.a.p50Ms)
-      .add(`${tag} perf/b`, 'latency', ms(b), `${p(b)} (25,500 points)`)
-      .ratio(`${tag} perf/b`, 'bare SQL', b.p50Ms, floor.b.p50Ms)
-      .add(`${tag} changes`, 'latency', ms(changes), `${p(changes)} (uncached)`)
-      .ratio(`${tag} changes`, 'bare SQL of perf/a', changes.p50Ms, floor.a.p50Ms)
-      .add(`${tag} png`, 'latency', ms(png), `${p(png)} (8 x 1,000, uncached)`)
-      .ratio(`${tag} png`, 'bare SQL', png.p50Ms, floor.png.p50Ms)
-      .add(`${tag} ingest`, 'latency', ms(ingest), `${p(ingest)} (200 metrics, t_test)`)
-      .ratio(`${tag} ingest`, 'bare history query', ingest.p50Ms, floor.history.p50Ms)
-      .add(`${tag} bare perf/a`, 'latency', ms(floor.a), p(floor.a))
-      .add(`${tag} bare history`, 'latency', ms(floor.history), p(floor.history))
+      .add(`${tag} perf/a`, 'latency', ms(a.api), `${p(a.api)} (8,000 points)`)
+      .ratio(`${tag} perf/a`, 'bare SQL', a.api.p50Ms, a.bare.p50Ms)
+      .add(`${tag} perf/b`, 'latency', ms(b.api), `${p(b.api)} (25,500 points)`)
+      .ratio(`${tag} perf/b`, 'bare SQL', b.api.p50Ms, b.bare.p50Ms)
+      .add(`${tag} changes`, 'latency', ms(changes.api), `${p(changes.api)} (uncached)`)
+      .ratio(`${tag} changes`, 'bare SQL of perf/a', changes.api.p50Ms, changes.bare.p50Ms)
+      .add(`${tag} png`, 'latency', ms(png.api), `${p(png.api)} (8 x 1,000, uncached)`)
+      .ratio(`${tag} png`, 'bare SQL', png.api.p50Ms, png.bare.p50Ms)
+      .add(`${tag} ingest`, 'latency', ms(ingest.api), `${p(ingest.api)} (200 metrics, t_test)`)
+      .ratio(`${tag} ingest`, 'bare history query', ingest.api.p50Ms, ingest.bare.p50Ms)
+      .add(`${tag} bare perf/a`, 'latency', ms(a.bare), p(a.bare))
+      .add(`${tag} bare history`, 'latency', ms(ingest.bare), p(ingest.bare))
       .add(
         `${tag} peak rss`,
         'bytes',

@@ -382,6 +382,13 @@ const replicaSchema = z.discriminatedUnion(
       password: secret().optional(),
       path: optionalString,
       key_path: optionalString,
+      host_key: z
+        .string()
+        .regex(/^SHA256:[A-Za-z0-9+/]{43}$/, {
+          error:
+            "must be the server's host key fingerprint as `ssh-keygen -lf <host key>.pub` prints it: SHA256: and 43 base64 characters",
+        })
+        .optional(),
       ...replicaCommon,
     }),
     z.strictObject({

@@ -2,11 +2,15 @@ import type { ReplicaConfig } from '../config/schema.js';
 import { prefixOf, type ReplicaStore } from './store.js';
 
 /**
- * The store of a replica and the key prefix its `path` gives (a `file` replica's path is its directory). Each
+ * The store of a replica and the key prefix its `path` gives (a `file` replica's path is its directory);
+ * `unpinned` hears the host key fingerprint of an sftp server whose `host_key` is not configured. Each
  * scheme's client is loaded when a replica uses it: the cloud SDKs take seconds to load on a busy machine, and a
  * server without replicas should not pay for them.
  */
-export async function openStore(config: ReplicaConfig): Promise<{ store: ReplicaStore; prefix: string }> {
+export async function openStore(
+  config: ReplicaConfig,
+  unpinned?: (fingerprint: string) => void,
+): Promise<{ store: ReplicaStore; prefix: string }> {
   switch (config.scheme) {
     case 'file': {
       const { fileStore } = await import('./stores/file.js');
@@ -27,7 +31,7 @@ export async function openStore(config: ReplicaConfig): Promise<{ store: Replica
     }
     case 'sftp': {
       const { sftpStore } = await import('./stores/sftp.js');
-      return { store: sftpStore(config), prefix: prefixOf(config.path) };
+      return { store: sftpStore(config, unpinned), prefix: prefixOf(config.path) };
     }
     case 'abs': {
       const { absStore } = await import('./stores/abs.js');

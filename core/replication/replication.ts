@@ -40,8 +40,13 @@ export class ReplicationService {
       ]);
     const shared = replication && withSharedSnapshots(replication, `${settings.work}/shared`);
     for (const [index, config] of settings.replicas.entries()) {
-      const { store, prefix } = await openStore(config);
       const log = logger.child({ replica: index, scheme: config.scheme });
+      const { store, prefix } = await openStore(config, (host_key) =>
+        log.warn(
+          { host_key },
+          `the sftp server's host key is not checked: confirm this fingerprint with the server's administrator and set plus.disaster_recovery.replicas[${index}].host_key to it`,
+        ),
+      );
       service.#replicas.push(
         new Replica(
           config.scheme,

@@ -62,6 +62,7 @@ export const REPLICA_SCHEMES: readonly ReplicaScheme[] = [
           port: sshd.port,
           user: sshd.keyUser,
           key_path: sshd.keyPath,
+          host_key: sshd.hostKey,
           path: join(sshd.keyDirectory, 'replica'),
         },
         close: () => sshd.close(),

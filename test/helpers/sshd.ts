@@ -11,6 +11,8 @@ export const SFTP_PASSWORD = 'benchtrack-sftp-password-0001';
 
 export interface LocalSshd {
   readonly port: number;
+  /** The host key's fingerprint as OpenSSH prints it (`ssh-keygen -lf`): SHA256:... */
+  readonly hostKey: string;
   /** A private key that `keyUser` may log in with. */
   readonly keyPath: string;
   readonly keyUser: string;
@@ -86,8 +88,12 @@ export async function startSshd(): Promise<LocalSshd> {
   await listening(port, Date.now() + 10_000);
   const keyDirectory = join(dir, 'key-user');
   mkdirSync(keyDirectory);
+  const hostKey = execFileSync('ssh-keygen', ['-lf', join(dir, 'host_key.pub')])
+    .toString()
+    .split(' ')[1] as string;
   return {
     port,
+    hostKey,
     keyPath: join(dir, 'client_key'),
     keyUser: 'root',
     keyDirectory,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { posix } from 'node:path';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import ssh2, { type SFTPWrapper } from 'ssh2';
 import type { ReplicaConfig } from '../../config/schema.js';
 import type { ReplicaStore } from '../store.js';
@@ -11,21 +11,46 @@ type SftpConfig = Extract<ReplicaConfig, { scheme: 'sftp' }>;
 const HANDSHAKE_TIMEOUT_MS = 10_000;
 
 /**
+ * The fingerprint OpenSSH prints for a host key (`ssh-keygen -lf`): SHA256 of the key blob, base64 without
+ * padding.
+ */
+function hostKeyFingerprint(key: Buffer): string {
+  return `SHA256:${createHash('sha256').update(key).digest('base64').replace(/=+$/, '')}`;
+}
+
+/**
  * `scheme: sftp`: a directory on an SSH server, by password or key (`key_path`). One connection is kept and made
  * again after any error. Puts upload to a temporary name, then rename over the target (posix-rename@openssh.com).
- * Keys are paths relative to the login directory unless the replica's `path` is absolute. The server's host key
- * is not checked against a known-hosts list (the configuration has no key for one).
+ * Keys are paths relative to the login directory unless the replica's `path` is absolute. With `host_key`, a
+ * server presenting any other host key is refused before a credential is sent; without it, `unpinned` is told
+ * the fingerprint the server presented, once, so the operator can pin it.
  */
-export function sftpStore(config: SftpConfig): ReplicaStore {
+export function sftpStore(config: SftpConfig, unpinned?: (fingerprint: string) => void): ReplicaStore {
   let session: Promise<{ client: ssh2.Client; sftp: SFTPWrapper }> | undefined;
+  let told = false;
+  const location = `sftp://${config.user}@${config.host}:${config.port}/${config.path ?? ''}`;
   const connect = () =>
     new Promise<{ client: ssh2.Client; sftp: SFTPWrapper }>((resolve, reject) => {
       const client = new ssh2.Client();
+      let refused: Error | undefined;
+      const hostVerifier = (key: Buffer) => {
+        const presented = hostKeyFingerprint(key);
+        if (config.host_key === undefined) {
+          if (!told) unpinned?.(presented);
+          told = true;
+          return true;
+        }
+        if (presented === config.host_key) return true;
+        refused = new Error(
+          `${location}: the server presented host key ${presented}, not the configured host_key ${config.host_key}; nothing was sent to it. If the server's key was changed on purpose, set host_key to the new fingerprint (ssh-keygen -lf on the server's host key); otherwise something else answers at this address`,
+        );
+        return false;
+      };
       client
         .on('ready', () => client.sftp((error, sftp) => (error ? reject(error) : resolve({ client, sftp }))))
         .on('error', (error) => {
           session = undefined;
-          reject(error);
+          reject(refused ?? error);
         })
         .on('close', () => (session = undefined))
         .connect({
@@ -33,6 +58,7 @@ export function sftpStore(config: SftpConfig): ReplicaStore {
           port: config.port,
           username: config.user,
           readyTimeout: HANDSHAKE_TIMEOUT_MS,
+          hostVerifier,
           ...(config.password !== undefined ? { password: config.password } : {}),
           ...(config.key_path !== undefined ? { privateKey: readFileSync(config.key_path) } : {}),
         });
@@ -73,7 +99,7 @@ export function sftpStore(config: SftpConfig): ReplicaStore {
     }
   };
   return {
-    location: `sftp://${config.user}@${config.host}:${config.port}/${config.path ?? ''}`,
+    location,
     put: (key, file) =>
       use(async (sftp) => {
         await mkdirs(sftp, posix.dirname(key));

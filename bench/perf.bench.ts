@@ -16,6 +16,7 @@
  *
  * Run: npm run bench -- perf [--engine duckdb,postgres]
  *      BENCH_PERF_REPORTS=100 npm run bench -- perf   (a tenth of the history, for a quick try)
+ *      BENCH_PERF_KEEP=1 npm run bench -- perf   (keeps the DuckDB file, compacted, and prints where it is)
  *
  * Figures, 2026-11-22, 2 cores, no other jobs, in-process fetch client, identity encoding, with the read cache
  * (commit e8b76d8):
@@ -270,7 +271,8 @@ for (const engine of selectedEngines()) {
   try {
     await measure(db, report);
   } finally {
-    await db.remove();
+    if (process.env.BENCH_PERF_KEEP && db.engine === 'duckdb') process.stderr.write(`kept ${db.file}\n`);
+    else await db.remove();
   }
 }
 report.print();

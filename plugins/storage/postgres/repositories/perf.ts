@@ -105,7 +105,7 @@ export async function perf(connection: Connection, request: PerfRequest): Promis
 }
 
 /** What an image draws of the same points: no report, hash, UUID or alert text, so no join to report. */
-const LINES_SQL = `WITH ${PERM}
+export const LINES_SQL = `WITH ${PERM}
   SELECT perm.pos, ${ms('m.start_time')}, v.number, m.value, m.lower_limit, m.upper_limit,
     (a.metric_id IS NOT NULL)::int
   ${POINTS}

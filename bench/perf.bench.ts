@@ -16,6 +16,7 @@
  *
  * Run: npm run bench -- perf [--engine duckdb,postgres]
  *      BENCH_PERF_REPORTS=100 npm run bench -- perf   (a tenth of the history, for a quick try)
+ *      BENCH_PERF_KEEP=1 npm run bench -- perf   (keeps the DuckDB file, compacted, and prints where it is)
  *
  * Figures, 2026-11-22, 2 cores, no other jobs, in-process fetch client, identity encoding, with the read cache
  * (commit e8b76d8):
@@ -57,6 +58,12 @@
  *   (a) p50 424 ms, p99 648 ms; bare SQL 131 ms (3.24x)   aim 2x: missed
  *   (b) p50 848 ms; bare SQL 429 ms (1.98x)   (c) p99 15.9 ms   (d) p50 164 ms   (e) 99 ms, cached 52 ms
  *   Stages and the interleaved before/after: docs/performance.md, "Perf query (a) and the PNG".
+ *
+ * Figures, 2026-11-24, 2 cores shared with other engineers, DuckDB only, before and after the image's one read
+ * (perfLines, ETag from what is drawn) and bevel line joins (commits e568e50 and 58d4575):
+ *              before (10:39-10:45 UTC, load 5.0-10.2)    after (11:11-11:16 UTC, load 8.5-13.6)
+ *   (a)        p50 348 ms; bare SQL 168 ms (2.08x)        p50 227 ms; bare SQL 147 ms (1.54x)   statement unchanged
+ *   (d)        p50 986 ms, p99 1,933 ms                   p50 347 ms, p99 866 ms (2.8x faster at a higher load)
  */
 import { performance } from 'node:perf_hooks';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -270,7 +277,8 @@ for (const engine of selectedEngines()) {
   try {
     await measure(db, report);
   } finally {
-    await db.remove();
+    if (process.env.BENCH_PERF_KEEP && db.engine === 'duckdb') process.stderr.write(`kept ${db.file}\n`);
+    else await db.remove();
   }
 }
 report.print();

@@ -29,6 +29,18 @@ import { BenchReport, formatNumber } from './lib/report.js';
  * (raw rasterizing, same SVG, measured apart): stroking the 8,000 anti-aliased segments 55-65 ms, text 12-15 ms,
  * PNG encoding at zlib level 3 about 10 ms (level 6: 23-30 ms), building the SVG 3-5 ms unloaded; bands, limit
  * lines and markers add about 30, 25 and 15 ms.
+ *
+ * 2026-11-24, same machine shared with other engineers, before and after bevel joins and butt caps on the lines
+ * (commit 58d4575), p50 / p99 in ms:
+ *   before, 10:47 UTC, load 4.8-5.5:   lines only pool 112 / 296, inline 76 / 163, SVG 18 / 39, rasterize 67 / 145
+ *                                      (0.84x of one path per line); with limits pool 177 / 415, rasterize 139 / 315.
+ *   after, 11:14 UTC, load 11.1-12.4:  lines only pool 127 / 460, inline 146 / 357, SVG 14 / 33, rasterize 86 / 240
+ *                                      (1.03x of one path per line); with limits pool 142 / 365, rasterize 281 / 586.
+ * At these loads the runs compare badly; the join change was measured interleaved on one SVG instead (raw
+ * rasterizing, CPU per image p50, load 6-7): round 44.1 / 58.2 ms against bevel 41.1 / 51.4 ms in runs of 30 and
+ * 60 rounds; bevel joins with round caps 44.6 ms (no gain), miter joins 42.2 ms (same as bevel, but a miter tip
+ * reaches past a spike's point). Lines stroke 30-35 ms of the raw rasterizing (the SVG without them 11 ms at the
+ * minimum against 43 ms), text about 4 ms, an empty 1200 x 600 SVG 4 ms.
  */
 const ITERATIONS = 40;
 const WARMUP = 4;

@@ -52,7 +52,7 @@ export type { ErrorCode, ErrorDetails } from '../core/errors.js';
 // Storage engines: the repository interfaces, the records they hold, the columnar answers and the helpers that
 // build those answers from plain rows (for engines that find rows one by one).
 export { scopedRepositories } from '../core/storage/scope.js';
-export { historyColumns, perfColumns } from '../core/storage/columns.js';
+export { historyColumns, perfColumns, perfLinesOf } from '../core/storage/columns.js';
 export type { HistorySample, PerfPoint } from '../core/storage/columns.js';
 export type * from '../core/storage/storage.js';
 export type * from '../core/storage/records.js';

@@ -10,7 +10,7 @@ import { thresholdModelJson } from '../reports/json.js';
 import { projectJson } from '../schemas/accounts.js';
 import { PERF_IMAGE_LINES_MAX, PERF_POINTS_MAX, type PerfQuery } from '../schemas/perf.js';
 import type { ServiceContext } from '../services/context.js';
-import type { PerfColumns, PerfRequest, ProjectRecord } from '../storage/records.js';
+import type { PerfColumns, PerfLines, PerfRequest, ProjectRecord } from '../storage/records.js';
 import type { ReadRepositories } from '../storage/storage.js';
 import { resolvePerf, type PerfKeys, type Permutation } from './resolve.js';
 import type { PerfShapeInput } from './shape.js';
@@ -89,7 +89,9 @@ export class PerfService {
           `a perf image draws at most ${PERF_IMAGE_LINES_MAX} lines; this selection has ${selection.permutations.length}: select fewer branches, testbeds or benchmarks`,
         );
       }
-      const fingerprint = await r.metrics.perfFingerprint(selection.request);
+      const lines = await cappedLines(r, selection.request);
+      const ranges = permutationRanges(lines, selection.permutations.length);
+      const input = imageInput(selection.permutations, lines, ranges, keys, options);
       const key = JSON.stringify([
         project.id,
         selection.request.series,
@@ -98,31 +100,29 @@ export class PerfService {
         keys.end_time,
         options,
       ]);
-      const etag = `"${createHash('sha256').update(`${key}|${fingerprint}`).digest('base64url').slice(0, 27)}"`;
+      const etag = imageEtag(input, options);
       const isPublic = project.visibility === 'public';
       if (ifNoneMatch === etag) return { etag, format, bytes: undefined, public: isPublic };
       const cached = this.#images.get(key);
       if (cached?.etag === etag) return { etag, format, bytes: cached.bytes, public: isPublic };
-      const columns = await cappedPerf(r, selection.request);
-      const ranges = permutationRanges(columns, selection.permutations.length);
-      return { etag, public: isPublic, key, permutations: selection.permutations, columns, ranges };
+      return { etag, public: isPublic, key, input, values: lines.value, ranges };
     });
-    if (!('columns' in found)) return found;
-    const { permutations, columns, ranges } = found;
-    const changes = options.changes ? await this.#changes(columns, ranges) : undefined;
+    if (!('input' in found)) return found;
+    const { input, values, ranges } = found;
+    const changes = options.changes ? await this.#changes(values, ranges) : undefined;
     const bytes = await this.ctx.renderImage(
-      imageInput(permutations, columns, ranges, keys, options, changes),
+      changes ? { ...input, series: input.series.map((s, k) => ({ ...s, changes: changes[k] })) } : input,
     );
     this.#images.set(found.key, { etag: found.etag, bytes });
     return { etag: found.etag, format, bytes, public: found.public };
   }
 
   /** Each permutation's change points, detected in a worker with the default settings. */
-  async #changes(c: PerfColumns, ranges: readonly Range[]): Promise<ImageChange[][]> {
+  async #changes(value: Float64Array, ranges: readonly Range[]): Promise<ImageChange[][]> {
     const offsets = new Uint32Array(ranges.length + 1);
     ranges.forEach((r, k) => (offsets[k + 1] = (offsets[k] as number) + r.to - r.from));
     const values = new Float64Array(offsets[ranges.length] as number);
-    ranges.forEach((r, k) => values.set(c.value.subarray(r.from, r.to), offsets[k] as number));
+    ranges.forEach((r, k) => values.set(value.subarray(r.from, r.to), offsets[k] as number));
     const found = await this.ctx.changePoints({ offsets, values, params: DETECTION_DEFAULTS });
     return ranges.map((_, k) =>
       Array.from({ length: (found.offsets[k + 1] as number) - (found.offsets[k] as number) }, (_, j) => {
@@ -137,15 +137,14 @@ export class PerfService {
   }
 }
 
-/**
- * An image the cache did not hold: what to draw (read in the transaction, drawn after it), and where to keep it.
- */
+/** An image the cache did not hold: what to draw (read in the transaction, drawn after it), and where to keep it. */
 interface ImageToRender {
   readonly etag: string;
   readonly public: boolean;
   readonly key: string;
-  readonly permutations: readonly Permutation[];
-  readonly columns: PerfColumns;
+  /** Everything but the change points, which come from the values after the read. */
+  readonly input: PlotImageInput;
+  readonly values: Float64Array;
   readonly ranges: readonly Range[];
 }
 
@@ -155,12 +154,37 @@ interface ImageToRender {
  */
 async function cappedPerf(r: ReadRepositories, request: PerfRequest): Promise<PerfColumns> {
   const columns = await r.metrics.perf({ ...request, limit: PERF_POINTS_MAX + 1 });
-  if (columns.count > PERF_POINTS_MAX) {
-    throw new InputError(
-      `this perf query matches more than ${PERF_POINTS_MAX} points, the most one answer holds; narrow it: a shorter time range (start_time and end_time, epoch milliseconds), or fewer branches, testbeds, benchmarks or measures, and ask for the rest in further queries`,
-    );
-  }
+  if (columns.count > PERF_POINTS_MAX) throw tooManyPoints();
   return columns;
+}
+
+function tooManyPoints(): InputError {
+  return new InputError(
+    `this perf query matches more than ${PERF_POINTS_MAX} points, the most one answer holds; narrow it: a shorter time range (start_time and end_time, epoch milliseconds), or fewer branches, testbeds, benchmarks or measures, and ask for the rest in further queries`,
+  );
+}
+
+/** What a perf image draws, refused like {@link cappedPerf}. */
+async function cappedLines(r: ReadRepositories, request: PerfRequest): Promise<PerfLines> {
+  const lines = await r.metrics.perfLines({ ...request, limit: PERF_POINTS_MAX + 1 });
+  if (lines.count > PERF_POINTS_MAX) throw tooManyPoints();
+  return lines;
+}
+
+/**
+ * The ETag of an image: a hash of everything it draws (labels, measure, every point's x, value, limits and alert
+ * flag) and how (the options), so any change to what it shows gives a new one, and nothing else does.
+ */
+function imageEtag(input: PlotImageInput, options: PerfImageOptions): string {
+  const hash = createHash('sha256').update(JSON.stringify([options, input.measure, input.xRange]));
+  for (const s of input.series) {
+    hash.update(JSON.stringify(s.label));
+    for (const column of [s.x, s.y, s.lower, s.upper, s.alert]) {
+      if (column) hash.update(new Uint8Array(column.buffer, column.byteOffset, column.byteLength));
+      hash.update('|');
+    }
+  }
+  return `"${hash.digest('base64url').slice(0, 27)}"`;
 }
 
 /** Everything the shaper needs besides the points: per permutation its dimensions' JSON, threshold models' JSON. */
@@ -218,7 +242,7 @@ interface Range {
 type ImageChange = NonNullable<PlotImageInput['series'][number]['changes']>[number];
 
 /** Each permutation's rows in the perf columns (consecutive, oldest first); empty ones are 0..0. */
-function permutationRanges(c: PerfColumns, count: number): Range[] {
+function permutationRanges(c: Pick<PerfLines, 'count' | 'permutation'>, count: number): Range[] {
   const ranges = Array.from({ length: count }, () => ({ from: 0, to: 0 }));
   for (let i = 0; i < c.count; i++) {
     const range = ranges[c.permutation[i] as number] as Range;
@@ -228,14 +252,13 @@ function permutationRanges(c: PerfColumns, count: number): Range[] {
   return ranges;
 }
 
-/** The renderer's input: theme and format, one line per permutation, x by time or version, limits, alert and change markers. */
+/** The renderer's input: theme and format, one line per permutation, x by time or version, limits, alert markers. */
 function imageInput(
   permutations: readonly Permutation[],
-  c: PerfColumns,
+  c: PerfLines,
   ranges: readonly Range[],
   keys: PerfKeys,
   options: PerfImageOptions,
-  changes: readonly ImageChange[][] | undefined,
 ): PlotImageInput {
   const measure = permutations[0]?.measure;
   return {
@@ -268,9 +291,8 @@ function imageInput(
         ...(options.boundaries === false
           ? {}
           : { lower: c.lowerLimit.slice(from, to), upper: c.upperLimit.slice(from, to) }),
-        alert: Uint8Array.from({ length: to - from }, (_, j) => (c.alert[from + j] === null ? 0 : 1)),
-        ...(changes ? { changes: changes[k] } : {}),
+        alert: c.alert.slice(from, to),
       };
     }),
-  } as PlotImageInput;
+  };
 }

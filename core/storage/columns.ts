@@ -1,5 +1,5 @@
 import { uuidWords } from '../perf/shape.js';
-import type { HistoryColumns, PerfColumns } from './records.js';
+import type { HistoryColumns, PerfColumns, PerfLines } from './records.js';
 
 /** One sample of a history answer: the metric's value and id. */
 export interface HistorySample {
@@ -85,5 +85,19 @@ export function perfColumns(points: readonly PerfPoint[]): PerfColumns {
     alertLimit: points.map((p) => p.alertLimit),
     alertStatus: points.map((p) => p.alertStatus),
     alertModified: float((p) => p.alertModified),
+  };
+}
+
+/** What a perf image draws of a perf answer; for engines that have no cheaper read of it than the whole answer. */
+export function perfLinesOf(columns: PerfColumns): PerfLines {
+  return {
+    count: columns.count,
+    permutation: columns.permutation,
+    start: columns.start,
+    version: columns.version,
+    value: columns.value,
+    lowerLimit: columns.lowerLimit,
+    upperLimit: columns.upperLimit,
+    alert: Uint8Array.from(columns.alert, (alert) => (alert === null ? 0 : 1)),
   };
 }

@@ -327,6 +327,25 @@ export interface PerfColumns {
   readonly alertModified: Float64Array;
 }
 
+/**
+ * What a perf image draws of a perf query's points, in the same order as `PerfColumns` (permutation, version
+ * number, report start time, iteration), and no more: no UUIDs, hashes, threshold or alert details, so an engine
+ * can read it without joining the report and alert tables' texts. Absent limits are NaN.
+ */
+export interface PerfLines {
+  readonly count: number;
+  readonly permutation: Int32Array;
+  /** Report start, epoch milliseconds (the x of `date_time` plots). */
+  readonly start: Float64Array;
+  /** Version number (the x of `version` plots). */
+  readonly version: Int32Array;
+  readonly value: Float64Array;
+  readonly lowerLimit: Float64Array;
+  readonly upperLimit: Float64Array;
+  /** 1 where an alert (of any status) was raised on the metric, 0 elsewhere. */
+  readonly alert: Uint8Array;
+}
+
 /** A perf plot pinned to a project's dashboard; dimensions are kept as ids, ordered as chosen. */
 export interface PlotRecord {
   readonly id: number;

@@ -11,6 +11,7 @@ import type {
   MetricColumns,
   MetricRecord,
   PerfColumns,
+  PerfLines,
   PerfRequest,
   PlotRecord,
   ReportRecord,
@@ -169,10 +170,11 @@ export interface MetricsReader {
   /** ONE query for every permutation of a perf query, columnar (see PerfColumns for the order). */
   perf(request: PerfRequest): Promise<PerfColumns>;
   /**
-   * A cheap fingerprint of what a perf query would return (count, newest metric, newest alert change), so a
-   * rendered image can be reused while the data has not changed.
+   * ONE query for what a perf image draws of the same points as `perf` (same order, time range and limit): x by
+   * time or version, value, limits and an alert flag. `perfLinesOf(await this.perf(request))` is a correct
+   * implementation; engines answer it without the joins to report texts and alert details.
    */
-  perfFingerprint(request: PerfRequest): Promise<string>;
+  perfLines(request: PerfRequest): Promise<PerfLines>;
 }
 
 export interface MetricsWriter extends MetricsReader {

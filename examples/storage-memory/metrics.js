@@ -2,7 +2,7 @@
 // Reports, their metrics and alerts, batch lookups by name, and the history and perf answers. Every query scans
 // the rows it needs: simple, and fast enough for the thousands of reports of a preview or a demo.
 import { randomUUID } from 'node:crypto';
-import { historyColumns, perfColumns } from 'benchtrack/plugin-kit';
+import { historyColumns, perfColumns, perfLinesOf } from 'benchtrack/plugin-kit';
 import { DIMENSION_TABLES, page, remove, sortRows, table } from './tables.js';
 
 /**
@@ -88,6 +88,40 @@ export function metricRepositories(view, versionsOf) {
   const dimensionsTable = (/** @type {import('benchtrack/plugin-kit').DimensionKind} */ kind) => [
     ...view.rows(DIMENSION_TABLES[kind]).values(),
   ];
+
+  /** @param {PerfRequest} request */
+  async function perf(request) {
+    const reports = view.rows('reports');
+    const alerts = alertsByMetric();
+    const points = perfMetrics(request).flatMap((found, permutation) =>
+      found.map((m) => {
+        const alert = alerts.get(m.id);
+        return {
+          permutation,
+          report: reports.get(m.report_id)?.uuid,
+          iteration: m.iteration,
+          start: m.start,
+          end: m.end,
+          version: m.number,
+          hash: view.rows('versions').get(m.version_id)?.hash ?? null,
+          uuid: m.uuid,
+          value: m.value,
+          lower: m.lower_value,
+          upper: m.upper_value,
+          threshold: m.threshold_id,
+          model: m.model_id,
+          baseline: m.baseline,
+          lowerLimit: m.lower_limit,
+          upperLimit: m.upper_limit,
+          alert: alert?.uuid ?? null,
+          alertLimit: alert?.boundary_limit ?? null,
+          alertStatus: alert?.status ?? null,
+          alertModified: alert?.modified.getTime() ?? null,
+        };
+      }),
+    );
+    return perfColumns(points.slice(0, request.limit));
+  }
 
   return {
     reports: {
@@ -175,50 +209,10 @@ export function metricRepositories(view, versionsOf) {
           ),
         );
       },
-      /** @param {PerfRequest} request */
-      async perf(request) {
-        const reports = view.rows('reports');
-        const alerts = alertsByMetric();
-        const points = perfMetrics(request).flatMap((found, permutation) =>
-          found.map((m) => {
-            const alert = alerts.get(m.id);
-            return {
-              permutation,
-              report: reports.get(m.report_id)?.uuid,
-              iteration: m.iteration,
-              start: m.start,
-              end: m.end,
-              version: m.number,
-              hash: view.rows('versions').get(m.version_id)?.hash ?? null,
-              uuid: m.uuid,
-              value: m.value,
-              lower: m.lower_value,
-              upper: m.upper_value,
-              threshold: m.threshold_id,
-              model: m.model_id,
-              baseline: m.baseline,
-              lowerLimit: m.lower_limit,
-              upperLimit: m.upper_limit,
-              alert: alert?.uuid ?? null,
-              alertLimit: alert?.boundary_limit ?? null,
-              alertStatus: alert?.status ?? null,
-              alertModified: alert?.modified.getTime() ?? null,
-            };
-          }),
-        );
-        return perfColumns(points.slice(0, request.limit));
-      },
-      /** Count, newest metric, newest report and newest alert change of the answer. @param {PerfRequest} request */
-      async perfFingerprint(request) {
-        const alerts = alertsByMetric();
-        let [count, metric, report, alerted] = [0, 0n, 0, 0];
-        for (const m of perfMetrics(request).flat()) {
-          count++;
-          if (m.id > metric) metric = m.id;
-          report = Math.max(report, m.report_id);
-          alerted = Math.max(alerted, alerts.get(m.id)?.modified.getTime() ?? 0);
-        }
-        return `${count}:${metric}:${report}:${alerted}`;
+      perf,
+      /** What an image draws of the perf answer: nothing here is cheaper than the answer itself. @param {PerfRequest} request */
+      async perfLines(request) {
+        return perfLinesOf(await perf(request));
       },
       /** @param {import('benchtrack/plugin-kit').ReportRecord} report @param {MetricColumns} columns */
       async append(report, columns) {

@@ -250,6 +250,49 @@ describe('perf images', () => {
     expect(after.headers.etag).not.toBe(etag);
   });
 
+  it('gives a new ETag when a point changes and the number of points does not (a report replaced)', async () => {
+    const q = 'branches=etag&testbeds=linux&benchmarks=parse&measures=latency';
+    await post('perf', 'etag', 40, { parse: 300 });
+    const newest = await post('perf', 'etag', 41, { parse: 310 });
+    const before = await get(`${P}/perf/img?${q}`);
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: `${P}/reports/${newest.uuid}`,
+      headers: bearer(ada.token),
+    });
+    expect(removed.statusCode).toBe(204);
+    await post('perf', 'etag', 41, { parse: 390 });
+    const after = await get(`${P}/perf/img?${q}`, { 'if-none-match': before.headers.etag as string });
+    expect(after.statusCode).toBe(200);
+    expect(after.headers.etag).not.toBe(before.headers.etag);
+  });
+
+  it('draws a new image with a new ETag after a benchmark or the measure is renamed (the legend and axis change)', async () => {
+    const q = 'branches=main&testbeds=linux&benchmarks=parse&measures=latency&format=svg';
+    const rename = async (path: string, name: string) => {
+      const response = await t.app.inject({
+        method: 'PATCH',
+        url: `${P}/${path}`,
+        headers: bearer(ada.token),
+        payload: { name },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+    };
+    const before = await get(`${P}/perf/img?${q}`);
+    expect(before.body).toContain('main / linux / parse');
+    await rename('benchmarks/parse', 'Parse JSON');
+    const renamed = await get(`${P}/perf/img?${q}`, { 'if-none-match': before.headers.etag as string });
+    expect(renamed.statusCode).toBe(200);
+    expect(renamed.body).toContain('main / linux / Parse JSON');
+    await rename('measures/latency', 'Wall time');
+    const measure = await get(`${P}/perf/img?${q}`);
+    expect(measure.headers.etag).not.toBe(renamed.headers.etag);
+    expect(measure.body).toContain('Wall time');
+    await rename('benchmarks/parse', 'parse');
+    await rename('measures/latency', 'Latency');
+    expect((await get(`${P}/perf/img?${q}`)).headers.etag).toBe(before.headers.etag);
+  });
+
   it('renders outside the database read: images waiting on the renderer hold no reader connection', async () => {
     let release = () => {};
     const gate = new Promise<void>((resolve) => (release = resolve));

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { uuidAt, type HistoryColumns, type PerfColumns, type Storage } from '../../../core/index.js';
+import {
+  uuidAt,
+  type HistoryColumns,
+  type PerfColumns,
+  type PerfLines,
+  type PerfRequest,
+  type Storage,
+} from '../../../core/index.js';
+import { perfLinesOf } from '../../../core/storage/columns.js';
 import { at, insertBranch, insertReport, insertVersion, insertWorld, MINUTE, T0 } from './fixtures.js';
 import type { Opener } from './harness.js';
 import { insertThreshold } from './reports.js';
@@ -136,6 +144,10 @@ export function describeColumns(open: Opener): void {
       );
       expectAbsentBoundaries(answer);
       expect(versions).toHaveLength(3);
+      await expectLines(storage, {
+        series: Int32Array.from([b, a]),
+        heads: Int32Array.from([world.head.id, fork.head.id]),
+      });
     });
 
     it('orders by version number before time, then iteration, and shows boundaries and alerts', async () => {
@@ -201,6 +213,12 @@ export function describeColumns(open: Opener): void {
       expect(answer.alertStatus).toEqual([null, null, 'active']);
       expect(Array.from(answer.alertModified)).toEqual([NaN, NaN, at(4).getTime()]);
       expect(uuidAt(answer.uuid, answer.count, 2)).toBe(stored.uuids[0]);
+      const lines = await expectLines(storage, {
+        series: Int32Array.from([world.series[0]]),
+        heads: Int32Array.from([world.head.id]),
+      });
+      expect(Array.from(lines.alert)).toEqual([0, 0, 1]);
+      expect(Array.from(lines.upperLimit)).toEqual([NaN, NaN, 9]);
     });
 
     it('keeps the points inside the time range, and the first ones up to the limit', async () => {
@@ -212,88 +230,15 @@ export function describeColumns(open: Opener): void {
       expect(await values({ start: T0 + 2 * MINUTE, end: T0 + 5 * MINUTE })).toEqual([2, 3, 4]);
       expect(await values({ start: T0 + 7 * MINUTE })).toEqual([]);
       expect(await values({ limit: 2 })).toEqual([1, 2]);
+      await expectLines(storage, { ...request, start: T0 + 2 * MINUTE, end: T0 + 5 * MINUTE });
+      await expectLines(storage, { ...request, limit: 2 });
+      await expectLines(storage, { ...request, start: T0 + 7 * MINUTE });
+      await expectLines(storage, { series: new Int32Array(0), heads: new Int32Array(0) });
       const empty = await storage.read((r) =>
         r.metrics.perf({ series: new Int32Array(0), heads: new Int32Array(0) }),
       );
       expect(empty.count).toBe(0);
       expect(empty.value).toHaveLength(0);
-    });
-
-    it('fingerprints a perf answer: the same while nothing changes, different after a new metric or alert change', async () => {
-      const storage = await open();
-      const { world, versions } = await history(storage);
-      const { threshold, model } = await storage.transaction((tx) => insertThreshold(tx, world));
-      const request = { series: Int32Array.from([world.series[0]]), heads: Int32Array.from([world.head.id]) };
-      const fingerprint = () => storage.read((r) => r.metrics.perfFingerprint(request));
-      const first = await fingerprint();
-      expect(typeof first).toBe('string');
-      expect(await fingerprint()).toBe(first);
-      const alert = await storage.transaction(async (tx) => {
-        const stored = await insertReport(tx, world, {
-          version: versions[2]!,
-          minute: 8,
-          points: [{ series: world.series[0], value: 8 }],
-        });
-        const raised = await tx.alerts.raise(
-          stored.report,
-          [
-            {
-              metric_id: stored.ids[0]!,
-              threshold_id: threshold.id,
-              model_id: model.id,
-              boundary_limit: 'lower',
-            },
-          ],
-          at(9),
-        );
-        return raised[0]!;
-      });
-      const second = await fingerprint();
-      expect(second).not.toBe(first);
-      await storage.transaction((tx) =>
-        tx.alerts.update({ id: alert.id }, { status: 'dismissed', modified: at(10) }),
-      );
-      const third = await fingerprint();
-      expect(third).not.toBe(second);
-      const otherSeries = { series: Int32Array.from([world.series[1]]), heads: request.heads };
-      expect(await storage.read((r) => r.metrics.perfFingerprint(otherSeries))).not.toBe(third);
-    });
-
-    it('fingerprints a new answer after the newest report is deleted, the database reopened and a report added', async () => {
-      const first = await open();
-      const { world, versions, reports } = await first.transaction(async (tx) => {
-        const world = await insertWorld(tx);
-        const versions = [await insertVersion(tx, world.project.id, world.head.id, 1)];
-        const reports = [];
-        for (const minute of [1, 2])
-          reports.push(
-            await insertReport(tx, world, {
-              version: versions[0]!,
-              minute,
-              points: [{ series: world.series[0], value: minute }],
-            }),
-          );
-        return { world, versions, reports };
-      });
-      const request = { series: Int32Array.from([world.series[0]]), heads: Int32Array.from([world.head.id]) };
-      const before = await first.read((r) => r.metrics.perfFingerprint(request));
-      const newest = reports.at(-1)!.report;
-      await first.transaction(async (tx) => {
-        await tx.metrics.deleteReport(newest.id);
-        await tx.reports.delete({ id: newest.id });
-      });
-      await first.close();
-      const storage = await open(true);
-      await storage.transaction((tx) =>
-        insertReport(tx, world, {
-          version: versions[0]!,
-          minute: 3,
-          points: [{ series: world.series[0], value: 300 }],
-        }),
-      );
-      const values = await storage.read((r) => r.metrics.perf(request));
-      expect(Array.from(values.value)).toEqual([1, 300]);
-      expect(await storage.read((r) => r.metrics.perfFingerprint(request))).not.toBe(before);
     });
 
     it('answers the same history and perf after maintenance, when the engine offers it', async (context) => {
@@ -314,6 +259,10 @@ export function describeColumns(open: Opener): void {
             series: Int32Array.from([world.series[0], world.series[1]]),
             heads: Int32Array.from([fork.head.id, world.head.id]),
           }),
+          lines: await r.metrics.perfLines({
+            series: Int32Array.from([world.series[0], world.series[1]]),
+            heads: Int32Array.from([fork.head.id, world.head.id]),
+          }),
         }));
       const before = await ask();
       const result = await storage.maintain!();
@@ -322,6 +271,16 @@ export function describeColumns(open: Opener): void {
       expect(await ask()).toEqual(before);
     });
   });
+}
+
+/** `perfLines` answers what an image draws of `perf`'s answer to the same request, column for column. */
+async function expectLines(storage: Storage, request: PerfRequest): Promise<PerfLines> {
+  const { perf, lines } = await storage.read(async (r) => ({
+    perf: await r.metrics.perf(request),
+    lines: await r.metrics.perfLines(request),
+  }));
+  expect(lines).toEqual(perfLinesOf(perf));
+  return lines;
 }
 
 function expectAbsentBoundaries(answer: PerfColumns): void {

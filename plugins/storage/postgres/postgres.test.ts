@@ -15,7 +15,7 @@ import { postgresStorage } from './index.js';
 import { migrate } from './migrate.js';
 import { migrations } from './migrations/index.js';
 import { HISTORY_SQL } from './repositories/history.js';
-import { PERF_SQL } from './repositories/perf.js';
+import { LINES_SQL, PERF_SQL } from './repositories/perf.js';
 
 // In the integration-postgres project: every database is new and empty, on the run's cluster.
 const logger = createLogger({ name: 'test', log: { mode: 'stderr_terminal', level: 'critical' } });
@@ -204,7 +204,7 @@ describe('postgres: query plans', () => {
   const literal = (sql: string, params: Record<string, string>) =>
     sql.replace(/\$([a-z_]+)/g, (_match, name: string) => params[name] ?? `$${name}`);
 
-  it('reads history and perf as index range scans of metric per series, never a scan of the table', async () => {
+  it('reads history, perf and perf lines as index range scans of metric per series, never a scan of the table', async () => {
     const { name, storages } = await processes(1);
     const [storage] = storages as [Storage];
     try {
@@ -241,19 +241,21 @@ describe('postgres: query plans', () => {
       );
       expect(history).toContain('Index Scan Backward using metric_series_time on metric');
       expect(history).not.toContain('Seq Scan on metric');
-      const perf = await plan(
-        literal(PERF_SQL, {
-          series: `'{1007,1042}'`,
-          heads: `'{${head.id},${head.id}}'`,
-          start: String(Date.now() - 86_400_000),
-          end: String(Date.now()),
-          limit: '1000000',
-        }),
-      );
-      expect(perf).toMatch(
-        /Index Scan using metric_series_time on metric|Bitmap Index Scan on metric_series_time/,
-      );
-      expect(perf).not.toContain('Seq Scan on metric');
+      for (const sql of [PERF_SQL, LINES_SQL]) {
+        const perf = await plan(
+          literal(sql, {
+            series: `'{1007,1042}'`,
+            heads: `'{${head.id},${head.id}}'`,
+            start: String(Date.now() - 86_400_000),
+            end: String(Date.now()),
+            limit: '1000000',
+          }),
+        );
+        expect(perf).toMatch(
+          /Index Scan using metric_series_time on metric|Bitmap Index Scan on metric_series_time/,
+        );
+        expect(perf).not.toContain('Seq Scan on metric');
+      }
     } finally {
       await closeAll(storages);
     }

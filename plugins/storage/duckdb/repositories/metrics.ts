@@ -14,7 +14,7 @@ import type { HistoryCache } from '../history-cache.js';
 import { execute, ident, query } from '../sql.js';
 import { tableReader, tableWriter, type TableSpec } from '../table.js';
 import { history } from './history.js';
-import { perf, perfFingerprint } from './perf.js';
+import { perf, perfLines } from './perf.js';
 import { reports, reportsReader } from './reports.js';
 
 const METRIC_COLUMNS = `m.id, m.uuid, m.report_id, m.iteration, m.series_id, s.benchmark_id, s.measure_id, m.value,
@@ -49,7 +49,7 @@ function metricsReader(connection: DuckDBConnection): MetricsReader {
     },
     history: (request) => history(connection, request),
     perf: (request) => perf(connection, request),
-    perfFingerprint: (request) => perfFingerprint(connection, request),
+    perfLines: (request) => perfLines(connection, request),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { PerfColumns, PerfRequest } from '../../../../kit/index.js';
+import { perfLinesOf, type PerfColumns, type PerfLines, type PerfRequest } from '../../../../kit/index.js';
 import { readColumns, UuidColumn } from '../columns.js';
-import { query, queryChunks } from '../sql.js';
+import { queryChunks } from '../sql.js';
 
 /**
  * Every permutation in one statement: the metric fact table joined to the permutation list (series, head), the
@@ -101,24 +101,43 @@ export async function perf(connection: DuckDBConnection, request: PerfRequest): 
   return out;
 }
 
-/**
- * Count, newest metric id, newest report id and newest alert change of what the perf query would return. The
- * report id matters: metric ids come from a counter that restarts at the largest stored id when the database is
- * opened, so after the newest report is deleted its metric ids can come back; report ids never do.
- */
-export async function perfFingerprint(connection: DuckDBConnection, request: PerfRequest): Promise<string> {
-  if (request.series.length === 0) return 'empty';
-  const [row] = await query<{ n: bigint; newest: bigint | null; report: number | null; alerts: Date | null }>(
-    connection,
-    `WITH perm AS (SELECT unnest($series) AS series_id, unnest($heads) AS head_id)
-     SELECT count(*) AS n, max(m.id) AS newest, max(m.report_id) AS report, max(a.modified) AS alerts
-     FROM metric m
-     JOIN perm ON m.series_id = perm.series_id
-     JOIN head_version hv ON hv.version_id = m.version_id AND hv.head_id = perm.head_id
-     LEFT JOIN alert a ON a.metric_id = m.id
-     WHERE list_contains($series, m.series_id)
-       AND m.start_time >= make_timestamp($start::BIGINT * 1000) AND m.end_time <= make_timestamp($end::BIGINT * 1000)`,
-    perfParams(request),
-  );
-  return `${row?.n ?? 0}:${row?.newest ?? 0}:${row?.report ?? 0}:${row?.alerts?.getTime() ?? 0}`;
+/** What an image draws of the same points: no report, hash, UUID or alert text, so no join to report. */
+const LINES_SQL = `WITH perm AS (SELECT unnest($pos) AS pos, unnest($series) AS series_id, unnest($heads) AS head_id)
+  SELECT perm.pos, epoch_ms(m.start_time)::DOUBLE, v.number, m.value, m.lower_limit, m.upper_limit,
+    (a.metric_id IS NOT NULL)::INTEGER
+  FROM metric m
+  JOIN perm ON m.series_id = perm.series_id
+  JOIN head_version hv ON hv.version_id = m.version_id AND hv.head_id = perm.head_id
+  JOIN version v ON v.id = m.version_id
+  LEFT JOIN alert a ON a.metric_id = m.id
+  WHERE list_contains($series, m.series_id)
+    AND m.start_time >= make_timestamp($start::BIGINT * 1000) AND m.end_time <= make_timestamp($end::BIGINT * 1000)
+  ORDER BY perm.pos, v.number, m.start_time, m.iteration
+  LIMIT $limit`;
+
+/** What a perf image draws of the perf query's points, in its order, read like {@link perf}. */
+export async function perfLines(connection: DuckDBConnection, request: PerfRequest): Promise<PerfLines> {
+  if (request.series.length === 0) return perfLinesOf(empty(0));
+  const { result, chunks, count } = await queryChunks(connection, LINES_SQL, perfParams(request));
+  const nan = () => new Float64Array(count).fill(Number.NaN);
+  const out = {
+    count,
+    permutation: new Int32Array(count),
+    start: nan(),
+    version: new Int32Array(count),
+    value: nan(),
+    lowerLimit: nan(),
+    upperLimit: nan(),
+  };
+  const alert = new Int32Array(count);
+  readColumns(result, chunks, [
+    out.permutation,
+    out.start,
+    out.version,
+    out.value,
+    out.lowerLimit,
+    out.upperLimit,
+    alert,
+  ]);
+  return { ...out, alert: Uint8Array.from(alert) };
 }

@@ -12,7 +12,7 @@ import type {
 import { execute, ident, isUuid, query, type Connection } from '../sql.js';
 import { tableReader, tableWriter, type TableSpec } from '../table.js';
 import { history } from './history.js';
-import { perf, perfFingerprint } from './perf.js';
+import { perf, perfLines } from './perf.js';
 import { reports, reportsReader } from './reports.js';
 
 const METRIC_COLUMNS = `m.id, m.uuid, m.report_id, m.iteration, m.series_id, s.benchmark_id, s.measure_id, m.value,
@@ -48,7 +48,7 @@ function metricsReader(connection: Connection): MetricsReader {
     },
     history: (request) => history(connection, request),
     perf: (request) => perf(connection, request),
-    perfFingerprint: (request) => perfFingerprint(connection, request),
+    perfLines: (request) => perfLines(connection, request),
   };
 }
 

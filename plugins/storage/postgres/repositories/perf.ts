@@ -1,5 +1,5 @@
-import type { PerfColumns, PerfRequest } from '../../../../kit/index.js';
-import { query, queryValues, type Connection } from '../sql.js';
+import { perfLinesOf, type PerfColumns, type PerfLines, type PerfRequest } from '../../../../kit/index.js';
+import { queryValues, type Connection } from '../sql.js';
 
 /** The permutations, numbered from 0 in request order. */
 const PERM = `perm AS (SELECT series_id, head_id, (pos - 1)::int AS pos
@@ -104,19 +104,39 @@ export async function perf(connection: Connection, request: PerfRequest): Promis
   return out;
 }
 
-/**
- * Count, newest metric id, newest report id and newest alert change of what the perf query would return: a cheap
- * fingerprint that changes whenever the answer does (ids come from sequences and are never reused).
- */
-export async function perfFingerprint(connection: Connection, request: PerfRequest): Promise<string> {
-  if (request.series.length === 0) return 'empty';
-  const [row] = await query<{ n: bigint; newest: bigint | null; report: number | null; alerts: Date | null }>(
-    connection,
-    `WITH ${PERM}
-     SELECT count(*) AS n, max(m.id) AS newest, max(m.report_id) AS report, max(a.modified) AS alerts
-     ${POINTS}
-     LEFT JOIN alert a ON a.metric_id = m.id`,
-    perfParams(request),
-  );
-  return `${row?.n ?? 0}:${row?.newest ?? 0}:${row?.report ?? 0}:${row?.alerts?.getTime() ?? 0}`;
+/** What an image draws of the same points: no report, hash, UUID or alert text, so no join to report. */
+export const LINES_SQL = `WITH ${PERM}
+  SELECT perm.pos, ${ms('m.start_time')}, v.number, m.value, m.lower_limit, m.upper_limit,
+    (a.metric_id IS NOT NULL)::int
+  ${POINTS}
+  JOIN version v ON v.id = m.version_id
+  LEFT JOIN alert a ON a.metric_id = m.id
+  ORDER BY perm.pos, v.number, m.start_time, m.iteration
+  LIMIT $limit::bigint`;
+
+/** What a perf image draws of the perf query's points, in its order. */
+export async function perfLines(connection: Connection, request: PerfRequest): Promise<PerfLines> {
+  if (request.series.length === 0) return perfLinesOf(empty(0));
+  const rows = await queryValues(connection, LINES_SQL, perfParams(request));
+  const count = rows.length;
+  const out = {
+    count,
+    permutation: new Int32Array(count),
+    start: new Float64Array(count),
+    version: new Int32Array(count),
+    value: new Float64Array(count),
+    lowerLimit: new Float64Array(count),
+    upperLimit: new Float64Array(count),
+    alert: new Uint8Array(count),
+  };
+  rows.forEach((row, i) => {
+    out.permutation[i] = row[0] as number;
+    out.start[i] = row[1] as number;
+    out.version[i] = row[2] as number;
+    out.value[i] = row[3] as number;
+    out.lowerLimit[i] = num(row[4], Number.NaN);
+    out.upperLimit[i] = num(row[5], Number.NaN);
+    out.alert[i] = row[6] as number;
+  });
+  return out;
 }

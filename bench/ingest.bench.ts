@@ -42,6 +42,12 @@
  *   with 1 process, 426 with 3 (0.90x); a branch each 1,312 with 1 process (112 retries for 120 reports), 958
  *   with 3 (0.73x, 430 retries). The same bench on the code before (load 5-14): a branch each 795 and 981
  *   metrics/s, 459 and 464 retries. See docs/performance.md, "Ingest into one organization on PostgreSQL".
+ *   2026-11-24, PostgreSQL only, before and after ingest moved to READ COMMITTED with explicit locks (e568e50 at
+ *   load 2.9-13.7, 5700c83 at load 7.6-10.9): one branch 508 and 383 metrics/s (1 and 3 processes, 473 and 501
+ *   retries) before, 799 and 725 after (0 retries); a branch each 1,250 and 945 (98 and 445 retries) before,
+ *   1,575 and 1,152 after (0 retries). The machine's 2 cores were busy throughout (API + PostgreSQL + the rest =
+ *   2.0 cores, the rest 1.1-1.4): 3 processes are bound by the CPU this shared machine leaves, not by conflicts.
+ *   See docs/performance.md, "Ingest on PostgreSQL: explicit locks instead of SERIALIZABLE".
  */
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';

@@ -87,4 +87,56 @@ describe('reports racing deletions', () => {
       await t.close();
     }
   });
+
+  it('test reports of two branches on one shared version against histories that include each other', async () => {
+    const t = await createTestApp();
+    try {
+      const ada = await signUp(t, 'Ada Lovelace', 'ada@example.com');
+      await createProject(t, ada, 'ada-lovelace', { name: 'Shared' });
+      const hash = 'a'.repeat(40);
+      const post = async (branch: string, value: number, startPoint?: object) => {
+        const now = new Date().toISOString();
+        const response = await t.app.inject({
+          method: 'POST',
+          url: '/v0/projects/shared/reports',
+          headers: { ...bearer(ada.token), 'content-type': 'application/json' },
+          payload: {
+            branch,
+            testbed: 'ci',
+            hash,
+            ...(startPoint ? { start_point: startPoint } : {}),
+            start_time: now,
+            end_time: now,
+            results: [JSON.stringify({ bench: { latency: { value } } })],
+            settings: { adapter: 'json' },
+            thresholds: {
+              models: { latency: { test: 'percentage', upper_boundary: 100, max_sample_size: 1000 } },
+            },
+          },
+        });
+        expect(response.statusCode, response.body).toBe(201);
+        const report = response.json() as {
+          results: { measures: { boundary: { baseline: number | null } | null }[] }[][];
+        };
+        return report.results[0]?.[0]?.measures[0]?.boundary?.baseline ?? null;
+      };
+      // one version on both heads: `feature` starts from main at the hash, and every report names that hash
+      await post('main', 1000);
+      await post('feature', 1001.7, { branch: 'main', hash });
+      const clients = Array.from({ length: 4 }, async (_, client) => {
+        const baselines = [];
+        for (let k = 0; k < 5; k++)
+          baselines.push(
+            await post(client % 2 === 0 ? 'main' : 'feature', 1000 + 10 * Math.sqrt(2 + 5 * client + k)),
+          );
+        return baselines;
+      });
+      const baselines = (await Promise.all(clients)).flat();
+      // one after the other, each report sees every value before it, so no two see the same history; the values
+      // are irrational, so no value is the mean of the ones before it and no two histories have one mean
+      expect(new Set(baselines.map((b) => b?.toFixed(9))).size).toBe(baselines.length);
+    } finally {
+      await t.close();
+    }
+  });
 });

@@ -108,3 +108,16 @@ export function clusterCpuSeconds(dataDir: string): number {
   }
   return total;
 }
+
+/**
+ * CPU seconds the whole machine has spent busy (every process, ours and others', all cores) since it booted, and
+ * the number of cores: with the CPU of the processes measured, what is left was other work on a shared machine.
+ */
+export function machineCpuSeconds(): { busy: number; cores: number } {
+  const lines = readFileSync('/proc/stat', 'utf8').split('\n');
+  // cpu  user nice system idle iowait irq softirq steal ...
+  const total = (lines[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
+  const idle = (total[3] ?? 0) + (total[4] ?? 0);
+  const busy = total.slice(0, 8).reduce((sum, ticks) => sum + ticks, 0) - idle;
+  return { busy: busy / TICKS, cores: lines.filter((line) => /^cpu\d+ /.test(line)).length };
+}

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '../access/permissions.js';
-import { requireProject } from '../access/resolve.js';
+import { requireProject, type ProjectAccess } from '../access/resolve.js';
+import { excludingIngest } from '../projects/ingest-order.js';
 import { ConflictError, InputError, NotFoundError } from '../errors.js';
 import type { ServiceContext } from '../services/context.js';
 import { isSlug, isUuid, uniqueSlug } from '../slug.js';
@@ -211,8 +212,7 @@ export class DimensionsService {
   }
 
   async update(caller: Caller, projectRef: string, kind: DimensionKind, ref: string, input: DimensionInput) {
-    return this.ctx.storage.transaction(async (tx) => {
-      const { project } = await requireProject(tx, caller, projectRef, 'edit');
+    const write = async (tx: WriteRepositories, { project }: ProjectAccess) => {
       const record = await requireByNameId(table(tx, kind), project.id, ref, kind);
       await assertFree(tx, project.id, kind, input, record);
       const now = this.ctx.now();
@@ -227,7 +227,13 @@ export class DimensionsService {
         );
       }
       return dimensionOut(tx, project, kind, (await table(tx, kind).find({ id: record.id })) as AnyRecord);
-    });
+    };
+    // a new head replaces the one reports are writing to, and silences its alerts
+    if (kind === 'branch' && input.start_point)
+      return excludingIngest(this.ctx, caller, projectRef, 'edit', write);
+    return this.ctx.storage.transaction(async (tx) =>
+      write(tx, await requireProject(tx, caller, projectRef, 'edit')),
+    );
   }
 
   /** Deletes a dimension; one that still has data is a 409 naming it, unless `cascade` deletes that data too. */
@@ -238,8 +244,7 @@ export class DimensionsService {
     ref: string,
     cascade: boolean,
   ): Promise<void> {
-    await this.ctx.storage.transaction(async (tx) => {
-      const { project } = await requireProject(tx, caller, projectRef, 'delete');
+    await excludingIngest(this.ctx, caller, projectRef, 'delete', async (tx, { project }) => {
       const record = await requireByNameId(table(tx, kind), project.id, ref, kind);
       const usage = await tx.dimensions.usage(kind, record.id);
       const parts = [

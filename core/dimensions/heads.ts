@@ -129,7 +129,12 @@ export async function versionFor(
 ): Promise<VersionRecord> {
   if (hash) {
     const existing = await tx.heads.versionByHash(head.id, hash);
-    if (existing) return existing;
+    if (existing) {
+      // the version may be on other branches' heads too (start points link it): their reports on it read its
+      // metrics as history, so reports that add to it run one after the other
+      await tx.locks.hold({ kind: 'version', id: existing.id });
+      return existing;
+    }
   }
   const latest = await tx.heads.latestVersion(head.id);
   const version = await tx.versions.insert({

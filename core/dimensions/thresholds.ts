@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '../access/permissions.js';
 import { requireProject } from '../access/resolve.js';
+import { excludingIngest } from '../projects/ingest-order.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import type { ServiceContext } from '../services/context.js';
 import type { DimensionRecord, ProjectRecord, ThresholdRecord } from '../storage/records.js';
@@ -144,8 +145,8 @@ export class ThresholdsService {
 
   /** Deletes a threshold, its models and its alerts; metrics keep the limits they were tested against. */
   async delete(caller: Caller, projectRef: string, uuid: string): Promise<void> {
-    await this.ctx.storage.transaction(async (tx) => {
-      const { project } = await requireProject(tx, caller, projectRef, 'delete');
+    // reports raise alerts on the threshold until it is gone
+    await excludingIngest(this.ctx, caller, projectRef, 'delete', async (tx, { project }) => {
       const threshold = await requireThreshold(tx, project, uuid);
       await tx.alerts.delete({ threshold_id: threshold.id });
       await tx.models.delete({ threshold_id: threshold.id });

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { UserCaller } from '../accounts/users.js';
 import { viewerOf, type Caller, type Permission } from '../access/permissions.js';
 import { requireOrganization, requireProject } from '../access/resolve.js';
+import { excludingIngest } from './ingest-order.js';
 import { ConflictError } from '../errors.js';
 import { projectJson, type newProjectSchema, type updateProjectSchema } from '../schemas/accounts.js';
 import type { ServiceContext } from '../services/context.js';
@@ -63,10 +64,9 @@ export class ProjectsService {
 
   /** Deletes a project with all its data. */
   async delete(caller: UserCaller, ref: string): Promise<void> {
-    await this.ctx.storage.transaction(async (tx) => {
-      const { project } = await requireProject(tx, caller, ref, 'delete');
-      await tx.projects.deleteWithData(project.id);
-    });
+    await excludingIngest(this.ctx, caller, ref, 'delete', (tx, { project }) =>
+      tx.projects.deleteWithData(project.id),
+    );
   }
 
   async allowed(caller: UserCaller, ref: string, permission: Permission) {

@@ -4,6 +4,7 @@ import { createDimension, ensureDimension } from '../dimensions/dimensions.js';
 import { findByNameId } from '../dimensions/name-id.js';
 import { sameModel, setModel, upsertThreshold, type ValidModel } from '../dimensions/threshold-models.js';
 import { NotFoundError } from '../errors.js';
+import { holdBranch, holdProject } from '../projects/ingest-order.js';
 import { alertLimit, type BoundaryLimit } from '../boundaries/alert.js';
 import { boundaryAt, type Boundary } from '../boundaries/boundary-columns.js';
 import type { ServiceContext } from '../services/context.js';
@@ -55,7 +56,7 @@ export async function ingest(
   prepared: PreparedResults,
 ): Promise<Ingested> {
   const now = ctx.now();
-  const { project } = target;
+  const project = await holdProject(tx, target.project);
   const organization = await tx.organizations.find({ id: project.organization_id });
   if (organization) await chargeMetrics(ctx, tx, organization, prepared.metrics.length, now);
   const branch = await resolveBranch(tx, project.id, input.branch, input.start_point, now);
@@ -145,8 +146,9 @@ export async function ingest(
 }
 
 /**
- * The report's branch: found by NameId (unarchived if needed, moved to a new head when the start point says
- * so), or created, from its start point when one is given. A UUID that does not exist is a 404 (spec).
+ * The report's branch, held by this transaction (see `holdBranch`): found by NameId (unarchived if needed, moved
+ * to a new head when the start point says so), or created, from its start point when one is given. A UUID that
+ * does not exist is a 404 (spec).
  */
 async function resolveBranch(
   tx: WriteRepositories,
@@ -155,7 +157,8 @@ async function resolveBranch(
   startPoint: StartPointInput | undefined,
   now: Date,
 ): Promise<BranchRecord> {
-  const found = await findByNameId(tx.branches, projectId, ref);
+  const named = await findByNameId(tx.branches, projectId, ref);
+  const found = named && (await holdBranch(tx, named));
   if (!found) {
     if (isUuid(ref)) throw new NotFoundError(`branch "${ref}" not found in this project`);
     return (await createDimension(

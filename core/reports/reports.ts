@@ -4,6 +4,7 @@ import { requireProject } from '../access/resolve.js';
 import { requireByNameId } from '../dimensions/name-id.js';
 import { validateModel, type ValidModel } from '../dimensions/threshold-models.js';
 import { InputError, NotFoundError } from '../errors.js';
+import { INGEST } from '../projects/ingest-order.js';
 import { resolveRunProject } from '../projects/on-the-fly.js';
 import type { NewReport, NewRun, reportListQuerySchema } from '../schemas/reports.js';
 import type { ServiceContext } from '../services/context.js';
@@ -52,7 +53,7 @@ export class ReportsService {
       const { project } = await requireProject(tx, caller, projectRef, 'create');
       const ingestInput = this.#ingestInput(input, input.branch, input.testbed, models);
       return ingest(this.ctx, tx, { project, user: userOf(caller) }, ingestInput, prepared);
-    });
+    }, INGEST);
     return this.#render(written, prepared.iterations);
   }
 
@@ -84,7 +85,7 @@ export class ReportsService {
         input.idempotency_key,
       );
       return ingest(this.ctx, tx, { project, user: userOf(caller) }, ingestInput, prepared);
-    });
+    }, INGEST);
     if ('existing' in written)
       return this.ctx.storage.read((r) => this.#full(r, written.project, written.existing));
     return this.#render(written, prepared.iterations);

@@ -269,9 +269,26 @@ export interface ReadRepositories {
   readonly stats: StatsReader;
 }
 
+/** What a lock of `WriteRepositories.locks` is taken on: one row's id of the kind, not the row itself. */
+export interface LockKey {
+  readonly kind: 'project' | 'branch' | 'version' | 'organization';
+  readonly id: number;
+}
+
+/**
+ * Locks a transaction holds until it ends, for transactions that run with `isolation: 'locked'`: of two
+ * transactions that take the same key, the second waits until the first has committed or rolled back, and then
+ * its statements see what the first wrote. A shared lock waits only for exclusive holders of the key (and they
+ * for it). An engine with one writer has nothing to order: its locks return at once.
+ */
+export interface LocksWriter {
+  hold(key: LockKey, options?: { readonly shared?: boolean }): Promise<void>;
+}
+
 /** Repositories usable inside a write transaction. */
 export interface WriteRepositories extends ReadRepositories {
   readonly meta: MetaWriter;
+  readonly locks: LocksWriter;
   readonly users: TableWriter<UserRecord, New<UserRecord>>;
   readonly tokens: TableWriter<ApiTokenRecord, New<ApiTokenRecord>>;
   readonly organizations: OrganizationsReader & TableWriter<OrganizationRecord, New<OrganizationRecord>>;
@@ -438,6 +455,24 @@ export interface Replication {
   state(): Promise<ReplicaState>;
 }
 
+/** How a write transaction is ordered against concurrent ones (engines with several writers). */
+export interface TransactionOptions {
+  /**
+   * `serializable` (the default): the engine makes the transaction behave as if it ran alone, and runs it again
+   * when it cannot. `locked`: the transaction protects what it reads itself, with `tx.locks` and unique keys; each
+   * statement sees what was committed before it started (PostgreSQL: READ COMMITTED), and nothing else orders it.
+   * For a hot path whose transactions touch the same tables but not the same rows, where an engine's own conflict
+   * detection (PostgreSQL's predicate locks, coarse by page and by table) makes them run again for nothing.
+   */
+  readonly isolation?: 'serializable' | 'locked';
+  /**
+   * Keys held exclusively from before the transaction's first statement until it ends, so that it sees everything
+   * the `locked` transactions that held one of them committed: a `serializable` transaction that must not
+   * overlap them (deleting what they write to) names their keys here.
+   */
+  readonly exclusive?: readonly LockKey[];
+}
+
 export interface Storage {
   readonly capabilities: StorageCapabilities;
   /** Bulk export and import for moving between engines; engines without it cannot be migrated from or to. */
@@ -452,7 +487,7 @@ export interface Storage {
    * together and run `fn` again when another one of its group fails, so `fn` must have no effect outside the
    * storage (send mail, call out, after it returns).
    */
-  transaction<T>(fn: (tx: WriteRepositories) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: WriteRepositories) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Runs `fn` against a consistent read snapshot; reads run concurrently with each other and with writes. */
   read<T>(fn: (repos: ReadRepositories) => Promise<T>): Promise<T>;
   /**

@@ -62,6 +62,48 @@ export function describeTransactions(open: Opener): void {
       expect(await storage.read((r) => r.meta.get('counter'))).toBe('25');
     });
 
+    it("loses no update among concurrent 'locked' writers that hold one key", async () => {
+      const storage = await open();
+      const increments = Array.from({ length: 25 }, () =>
+        storage.transaction(
+          async (tx) => {
+            await tx.locks.hold({ kind: 'branch', id: 1 });
+            const current = Number((await tx.meta.get('locked-counter')) ?? '0');
+            await tick();
+            await tx.meta.set('locked-counter', String(current + 1));
+          },
+          { isolation: 'locked' },
+        ),
+      );
+      await Promise.all(increments);
+      expect(await storage.read((r) => r.meta.get('locked-counter'))).toBe('25');
+    });
+
+    it('starts a transaction with an exclusive key after the writers holding it shared, seeing what they wrote', async () => {
+      const storage = await open();
+      const holding = signal();
+      const release = signal();
+      const writer = storage.transaction(
+        async (tx) => {
+          await tx.locks.hold({ kind: 'project', id: 7 }, { shared: true });
+          await tx.meta.set('held', 'written');
+          holding.fire();
+          await release.promise;
+        },
+        { isolation: 'locked' },
+      );
+      await holding.promise;
+      const reader = storage.transaction((tx) => tx.meta.get('held'), {
+        exclusive: [{ kind: 'project', id: 7 }],
+      });
+      const waited = new Promise((resolve) => setTimeout(() => resolve('waiting'), 300));
+      const early = await Promise.race([reader.then(() => 'finished'), waited]);
+      release.fire();
+      await writer;
+      expect(early).toBe('waiting');
+      expect(await reader).toBe('written');
+    });
+
     it('never overlaps two write transactions when it declares a single writer', async (context) => {
       const storage = await open();
       if (!storage.capabilities.singleWriter) context.skip();

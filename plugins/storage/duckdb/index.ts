@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineStorage, type Storage, scopedRepositories } from '../../../kit/index.js';
+import { defineStorage, type LocksWriter, type Storage, scopedRepositories } from '../../../kit/index.js';
 import { MetricCompactor } from './compaction.js';
 import { Database } from './database.js';
 import { migrate, recordedVersion } from './migrate.js';
@@ -15,6 +15,9 @@ import { duckdbTransfer } from './transfer.js';
 
 /** The engine's memory ceiling when database.memory_limit is not set. */
 export const DEFAULT_MEMORY_LIMIT = '1GiB';
+
+/** One writer at a time already orders every write transaction: a lock has nothing left to order. */
+const ONE_WRITER_LOCKS: LocksWriter = { hold: () => Promise.resolve() };
 
 const optionsSchema = z.strictObject({
   file: z.string().min(1, { error: 'database file must not be empty' }),
@@ -81,6 +84,7 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
           const scope = scopedRepositories(
             {
               meta: metaWriter(connection),
+              locks: ONE_WRITER_LOCKS,
               ...accountWriters(connection),
               ...dimensionWriters(connection),
               ...metricWriters(

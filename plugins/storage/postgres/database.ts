@@ -1,7 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import postgres, { type Sql } from 'postgres';
-import { StorageError, type Logger, type StorageHealth } from '../../../kit/index.js';
+import postgres, { type ReservedSql, type Sql } from 'postgres';
+import {
+  StorageError,
+  type LockKey,
+  type Logger,
+  type StorageHealth,
+  type TransactionOptions,
+} from '../../../kit/index.js';
 import { connectionDropped, connectionLost, retryable, unavailable } from './failures.js';
+import { LOCK_KINDS } from './repositories/locks.js';
 import type { Connection } from './sql.js';
 
 export interface DatabaseOptions {
@@ -36,11 +43,16 @@ export function describeUrl(url: string): string {
   }
 }
 
+const ISOLATION = {
+  serializable: 'isolation level serializable',
+  locked: 'isolation level read committed',
+} as const;
+
 /**
- * One PostgreSQL database through a pool of connections. Write transactions are SERIALIZABLE and run again when
- * PostgreSQL aborts one for a conflict with another writer (any process): together with the unique indexes this is
- * the correctness DuckDB's single writer gives for free. Reads run in REPEATABLE READ READ ONLY transactions, one
- * snapshot each. A lost connection fails the call with an UnavailableError (503, Retry-After) and marks the
+ * One PostgreSQL database through a pool of connections. Write transactions are SERIALIZABLE (or READ COMMITTED
+ * where the caller protects what it reads with locks) and run again when PostgreSQL aborts one for a conflict with
+ * another writer (any process): together with the unique indexes this is the correctness DuckDB's single writer
+ * gives for free. Reads run in REPEATABLE READ READ ONLY transactions, one snapshot each. A lost connection fails the call with an UnavailableError (503, Retry-After) and marks the
  * database unavailable until a call or a probe succeeds; the pool opens new connections by itself.
  */
 export class Database {
@@ -53,6 +65,8 @@ export class Database {
 
   private constructor(
     readonly sql: Sql,
+    /** Sessions that hold `exclusive` keys around a transaction: apart from the pool, which they wait for. */
+    private readonly lockSessions: Sql,
     readonly where: string,
     private readonly logger: Logger,
     private readonly maxConnections: number,
@@ -60,14 +74,15 @@ export class Database {
 
   static async open(options: DatabaseOptions, logger: Logger): Promise<Database> {
     const where = describeUrl(options.url);
-    const sql = postgres(options.url, {
+    const settings = {
       max: options.maxConnections,
       connect_timeout: options.connectTimeoutSeconds,
       types: { bigint: postgres.BigInt },
       onnotice: () => undefined,
       connection: { application_name: 'benchtrack' },
       backoff: () => RECONNECT_DELAY_SECONDS,
-    });
+    };
+    const sql = postgres(options.url, settings);
     try {
       await sql.unsafe('SELECT 1');
     } catch (error) {
@@ -79,25 +94,64 @@ export class Database {
         { cause: error },
       );
     }
-    return new Database(sql, where, logger, options.maxConnections);
+    // opened only when a transaction names exclusive keys
+    const lockSessions = postgres(options.url, settings);
+    return new Database(sql, lockSessions, where, logger, options.maxConnections);
   }
 
   /**
-   * Runs `fn` in a SERIALIZABLE transaction, again (on fresh state) when PostgreSQL aborts it for a conflict with a
-   * concurrent writer or a unique race, with a short random pause so the competitors spread out.
+   * Runs `fn` in a write transaction, again (on fresh state) when PostgreSQL aborts it for a conflict with a
+   * concurrent writer or a unique race, with a short random pause so the competitors spread out. `exclusive`
+   * keys are taken by a session of their own after BEGIN and before the first statement, which takes the
+   * snapshot: it then holds what every transaction that held one of them committed. They are held until the last
+   * attempt ends. The transaction's connection is taken first, so a pool full of transactions that wait for
+   * these keys cannot keep the holder from running.
    */
-  transaction<T>(fn: (connection: Connection) => Promise<T>): Promise<T> {
+  transaction<T>(fn: (connection: Connection) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+    const isolation = ISOLATION[options.isolation ?? 'serializable'];
+    const keys = options.exclusive ?? [];
     return this.#track(async () => {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await this.#begin('isolation level serializable', false, fn);
-        } catch (error) {
-          if (attempt >= MAX_ATTEMPTS || !retryable(error)) throw error;
-          this.#retried++;
-          await sleep(Math.random() * Math.min(2 ** attempt, 100));
+      let session: ReservedSql | undefined;
+      const holding = async (connection: Connection) => {
+        if (keys.length > 0 && !session) session = await this.#lock(keys);
+        return fn(connection);
+      };
+      try {
+        for (let attempt = 1; ; attempt++) {
+          try {
+            return await this.#begin(isolation, false, holding);
+          } catch (error) {
+            if (attempt >= MAX_ATTEMPTS || !retryable(error)) throw error;
+            this.#retried++;
+            await sleep(Math.random() * Math.min(2 ** attempt, 100));
+          }
         }
+      } finally {
+        if (session) await this.#unlock(session);
       }
     });
+  }
+
+  /** A session holding the advisory locks of `keys`, taken in one order so two holders cannot deadlock. */
+  async #lock(keys: readonly LockKey[]): Promise<ReservedSql> {
+    const pairs = keys
+      .map((key) => [LOCK_KINDS[key.kind], key.id] as const)
+      .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    const session = await this.lockSessions.reserve();
+    try {
+      for (const [kind, id] of pairs)
+        await session.unsafe('SELECT pg_advisory_lock($1::int, $2::int)', [kind, id]);
+      return session;
+    } catch (error) {
+      await this.#unlock(session);
+      throw error;
+    }
+  }
+
+  async #unlock(session: ReservedSql): Promise<void> {
+    // a session that died has let its locks go with it
+    await session.unsafe('SELECT pg_advisory_unlock_all()').catch(() => undefined);
+    session.release();
   }
 
   /** Runs `fn` in a read-only transaction: one snapshot for all it reads, concurrent with everything. */
@@ -152,7 +206,7 @@ export class Database {
     this.#closed = true;
     await Promise.allSettled([...this.#inFlight]);
     await this.#probing;
-    await this.sql.end({ timeout: 5 });
+    await Promise.all([this.sql.end({ timeout: 5 }), this.lockSessions.end({ timeout: 5 })]);
   }
 
   /** Tracks a call until it settles; a lost connection becomes an UnavailableError and marks the database. */

@@ -6,6 +6,7 @@ import { migrate, recordedVersion } from './migrate.js';
 import { migrations } from './migrations/index.js';
 import { accountReaders, accountWriters } from './repositories/accounts.js';
 import { dimensionReaders, dimensionWriters } from './repositories/dimensions.js';
+import { locksWriter } from './repositories/locks.js';
 import { metaReader, metaWriter } from './repositories/meta.js';
 import { metricReaders, metricWriters } from './repositories/metrics.js';
 import { plusReaders, plusWriters } from './repositories/plus.js';
@@ -31,6 +32,7 @@ export type PostgresOptions = z.input<typeof optionsSchema>;
 function writeRepositories(connection: Connection) {
   return {
     meta: metaWriter(connection),
+    locks: locksWriter(connection),
     ...accountWriters(connection),
     ...dimensionWriters(connection),
     ...metricWriters(connection),
@@ -64,7 +66,8 @@ async function within<R extends object, T>(
 
 /**
  * PostgreSQL, selected by `database.url: postgres://...`: several API processes share one database. Writers of
- * every process run concurrently (SERIALIZABLE transactions, run again on conflict), so `singleWriter` is false.
+ * every process run concurrently (SERIALIZABLE transactions, run again on conflict; READ COMMITTED with advisory
+ * locks where the caller asks for `isolation: 'locked'`), so `singleWriter` is false.
  */
 export const postgresStorage = defineStorage<PostgresOptions>({
   id: 'postgres',
@@ -112,9 +115,10 @@ export const postgresStorage = defineStorage<PostgresOptions>({
       transfer: postgresTransfer(database),
       counters,
       schemaVersion: () => database.run(recordedVersion),
-      async transaction(fn) {
-        const result = await database.transaction((connection) =>
-          within(writeRepositories(connection), 'transaction', fn),
+      async transaction(fn, options) {
+        const result = await database.transaction(
+          (connection) => within(writeRepositories(connection), 'transaction', fn),
+          options,
         );
         await reads.written();
         return result;

@@ -38,8 +38,8 @@ async function node(script: string, args: string[]): Promise<void> {
 /**
  * Global setup of the end-to-end tests: they run the compiled programs, as users do (a spawn from dist/ starts in
  * 0.3-0.7 s, from the TypeScript sources through tsx in 1.2-2.2 s), and the browser tests serve the built console.
- * tsc runs in build mode, which sees from dist/.tsbuildinfo that nothing changed without parsing the program (0.6 s
- * of CPU instead of 10 s for `tsc -p` on an up-to-date dist/), and emits without type checking (`--noCheck`):
+ * tsc runs in build mode, which sees from dist/.tsbuildinfo that nothing changed without parsing the program (0.8 s
+ * of CPU instead of 11 s for `tsc -p` on an up-to-date dist/), and emits without type checking (`--noCheck`):
  * types are the typecheck step's business, and `npm run build` still checks. The console is built at the same
  * time, only when dist/console/app is older than one of its sources.
  */

@@ -1,4 +1,4 @@
-import { tableFromIPC } from 'apache-arrow';
+import { tableFromIPC, Type } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import type { PerfColumns } from '../storage/records.js';
 import { perfArrow } from './arrow.js';
@@ -47,19 +47,20 @@ function columns(): PerfColumns {
   };
 }
 
+const answer = () =>
+  perfArrow({
+    columns: columns(),
+    prefixes: ['{"branch":{"name":"main"},', '{"branch":{"name":"main"},'],
+    names: [
+      ['main', 'linux', 'parse', 'Latency'],
+      ['main', 'linux', 'sort', 'Latency'],
+    ],
+    thresholds: null,
+    head: '',
+  });
+
 describe('the perf answer as Arrow', () => {
-  const table = tableFromIPC(
-    perfArrow({
-      columns: columns(),
-      prefixes: ['{"branch":{"name":"main"},', '{"branch":{"name":"main"},'],
-      names: [
-        ['main', 'linux', 'parse', 'Latency'],
-        ['main', 'linux', 'sort', 'Latency'],
-      ],
-      thresholds: null,
-      head: '',
-    }),
-  );
+  const table = tableFromIPC(answer());
   const column = (name: string) => table.getChild(name)!.toArray() as ArrayLike<unknown>;
 
   it('writes timestamps before 1970, past 2^32 ms and far ahead exactly', () => {
@@ -94,5 +95,12 @@ describe('the perf answer as Arrow', () => {
     expect(Array.from({ length: 5 }, (_, i) => metric.get(i))).toEqual(
       REPORTS.concat(REPORTS).slice(0, 5).reverse(),
     );
+  });
+
+  it('gives the same bytes for the same answer, whatever the process encoded before (worker or main thread)', () => {
+    expect(Buffer.from(answer()).equals(Buffer.from(answer()))).toBe(true);
+    expect(table.schema.fields.filter((f) => f.typeId === Type.Dictionary).map((f) => f.type.id)).toEqual([
+      0, 1, 2, 3, 4, 5, 6, 7,
+    ]);
   });
 });

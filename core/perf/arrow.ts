@@ -30,6 +30,7 @@ export function perfArrow(input: PerfShapeInput): Uint8Array {
   const rows = c.permutation.subarray(0, n);
   const name = (k: number) =>
     permutationDictionary(
+      k,
       rows,
       input.names.map((four) => four[k] as string),
     );
@@ -39,12 +40,12 @@ export function perfArrow(input: PerfShapeInput): Uint8Array {
     testbed: name(1),
     benchmark: name(2),
     measure: name(3),
-    report: uuidDictionary(c.report, n),
+    report: uuidDictionary(4, c.report, n),
     iteration: makeVector(c.iteration.slice(0, n)),
     start_time: times(c.start, n),
     end_time: times(c.end, n),
     version: makeVector(c.version.slice(0, n)),
-    hash: dictionaryOf(n, (i) => c.hash[i] ?? null),
+    hash: dictionaryOf(5, n, (i) => c.hash[i] ?? null),
     metric: uuidColumn(c.uuid, n),
     value: nullable(c.value, n),
     lower_value: nullable(c.lower, n),
@@ -52,8 +53,8 @@ export function perfArrow(input: PerfShapeInput): Uint8Array {
     baseline: nullable(c.baseline, n),
     lower_limit: nullable(c.lowerLimit, n),
     upper_limit: nullable(c.upperLimit, n),
-    alert_limit: dictionaryOf(n, (i) => c.alertLimit[i] ?? null),
-    alert_status: dictionaryOf(n, (i) => c.alertStatus[i] ?? null),
+    alert_limit: dictionaryOf(6, n, (i) => c.alertLimit[i] ?? null),
+    alert_status: dictionaryOf(7, n, (i) => c.alertStatus[i] ?? null),
   });
   // Each prefix is the JSON answer's series object up to its points: `{"branch":...,"measure":{...},`.
   const series = `[${input.prefixes.map((prefix) => `${prefix.slice(0, -1)}}`).join(',')}]`;
@@ -78,7 +79,7 @@ function times(ms: Float64Array, length: number): Vector {
 }
 
 /** A name column of the permutations (branch, testbed, ...): each distinct name once, an index per row. */
-function permutationDictionary(rows: Int32Array, names: readonly string[]): Vector {
+function permutationDictionary(id: number, rows: Int32Array, names: readonly string[]): Vector {
   const index = new Map<string, number>();
   const values: string[] = [];
   const code = Int32Array.from(names, (text) => {
@@ -88,14 +89,14 @@ function permutationDictionary(rows: Int32Array, names: readonly string[]): Vect
   });
   const indices = new Int32Array(rows.length);
   for (let i = 0; i < rows.length; i++) indices[i] = code[rows[i] as number] as number;
-  return dictionaryVector(indices, values, 0, undefined);
+  return dictionaryVector(id, indices, values, 0, undefined);
 }
 
 /**
  * The report column: each distinct UUID once. Rows are matched on their four words (a text per row cost most of
  * the column's time); the first word finds the few candidates.
  */
-function uuidDictionary(words: Uint32Array, length: number): Vector {
+function uuidDictionary(id: number, words: Uint32Array, length: number): Vector {
   const byFirst = new Map<number, number[]>();
   const firstRow: number[] = [];
   const indices = new Int32Array(length);
@@ -112,6 +113,7 @@ function uuidDictionary(words: Uint32Array, length: number): Vector {
     indices[i] = k;
   }
   return dictionaryVector(
+    id,
     indices,
     firstRow.map((row) => uuidAt(words, length, row)),
     0,
@@ -123,7 +125,7 @@ function uuidDictionary(words: Uint32Array, length: number): Vector {
  * A dictionary-encoded text column: each distinct text once, an index per row (Arrow's builders took most of
  * the answer's time for this).
  */
-function dictionaryOf(length: number, text: (row: number) => string | null): Vector {
+function dictionaryOf(id: number, length: number, text: (row: number) => string | null): Vector {
   const index = new Map<string, number>();
   const values: string[] = [];
   const indices = new Int32Array(length);
@@ -140,10 +142,16 @@ function dictionaryOf(length: number, text: (row: number) => string | null): Vec
     indices[i] = k;
     bitmap[i >> 3]! |= 1 << (i & 7);
   }
-  return dictionaryVector(indices, values, nulls, bitmap);
+  return dictionaryVector(id, indices, values, nulls, bitmap);
 }
 
+/**
+ * `id` numbers the column's dictionary in the stream (0 to 7, in column order). Left out, apache-arrow takes the
+ * next value of a counter of the whole process, so the same answer came out with other bytes in each process and
+ * after every earlier answer, in a worker or on the main thread.
+ */
 function dictionaryVector(
+  id: number,
   indices: Int32Array,
   values: string[],
   nullCount: number,
@@ -151,7 +159,7 @@ function dictionaryVector(
 ): Vector {
   return makeVector(
     makeData({
-      type: new Dictionary(new Utf8(), new Int32()),
+      type: new Dictionary(new Utf8(), new Int32(), id),
       length: indices.length,
       nullCount,
       nullBitmap,

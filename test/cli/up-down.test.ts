@@ -102,11 +102,12 @@ describe('benchtrack up, logs, down', () => {
     });
     let out = '';
     follower.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-    await fetch(`http://127.0.0.1:${ports.api}/v0/server/version?followed=yes`);
-    const deadline = Date.now() + 10_000;
-    while (!out.includes('followed=yes') && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 100));
+    // --tail 0 prints no earlier line: a request shows up once the follower reads the log, so ask until then
+    const deadline = Date.now() + 12_000;
+    while (!out.includes('followed=yes') && Date.now() < deadline) {
+      await fetch(`http://127.0.0.1:${ports.api}/v0/server/version?followed=yes`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
     follower.kill('SIGINT');
     expect(out).toMatch(/^api {5}\| .*followed=yes/m);
   });

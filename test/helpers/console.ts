@@ -1,5 +1,4 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,50 +10,10 @@ import { createConsoleHost } from '../../console/host/serve.js';
 import type { ConfigDocument } from '../../core/index.js';
 import { createTestApp, type TestApp } from './app.js';
 import type { Session } from './accounts.js';
-import { REPO_ROOT } from './process.js';
+import { CONSOLE_BUILD } from './build-dist.js';
 import { freePort } from './free-port.js';
 
-const SOURCES = join(REPO_ROOT, 'console', 'app');
-const BUILT = join(REPO_ROOT, 'dist', 'console', 'app');
 export const CHROMIUM = '/usr/bin/chromium';
-
-function newest(dir: string): number {
-  return Math.max(
-    ...readdirSync(dir).map((name) => {
-      const path = join(dir, name);
-      const stat = statSync(path);
-      return stat.isDirectory() ? newest(path) : stat.mtimeMs;
-    }),
-  );
-}
-
-/**
- * The built console: dist/console/app when it is newer than every source file (CI builds it in `npm ci`),
- * otherwise a fresh build into a temporary folder, so a test never runs an outdated app.
- */
-export function consoleBuild(): { root: string; cleanup: () => void } {
-  const index = join(BUILT, 'index.html');
-  if (existsSync(index) && statSync(index).mtimeMs >= newest(SOURCES))
-    return { root: BUILT, cleanup: () => undefined };
-  const root = mkdtempSync(join(tmpdir(), 'benchtrack-console-'));
-  const vite = join(REPO_ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
-  const built = spawnSync(
-    process.execPath,
-    [
-      vite,
-      'build',
-      '--config',
-      join(REPO_ROOT, 'console', 'vite.config.ts'),
-      '--outDir',
-      root,
-      '--logLevel',
-      'error',
-    ],
-    { cwd: REPO_ROOT, encoding: 'utf8' },
-  );
-  if (built.status !== 0) throw new Error(`vite build failed:\n${built.stdout}\n${built.stderr}`);
-  return { root, cleanup: () => rmSync(root, { recursive: true, force: true }) };
-}
 
 export interface Stack {
   readonly t: TestApp;
@@ -69,13 +28,12 @@ export interface Stack {
  * console host in front of the built app, with console.url pointing at the host so e-mailed links open the console.
  */
 export async function startStack(document: Omit<ConfigDocument, 'console'> = {}): Promise<Stack> {
-  const build = consoleBuild();
   const port = await freePort();
   const consoleUrl = `http://127.0.0.1:${port}`;
   const t = await createTestApp({ ...document, console: { url: consoleUrl } });
   const api = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   const host: Server = createConsoleHost(
-    hostOptions(['--url', consoleUrl, '--api-url', api, '--host', '127.0.0.1'], {}, build.root),
+    hostOptions(['--url', consoleUrl, '--api-url', api, '--host', '127.0.0.1'], {}, CONSOLE_BUILD),
   );
   host.listen(port, '127.0.0.1');
   await once(host, 'listening');
@@ -87,7 +45,6 @@ export async function startStack(document: Omit<ConfigDocument, 'console'> = {})
       host.closeAllConnections();
       await new Promise((resolve) => host.close(resolve));
       await t.close();
-      build.cleanup();
     },
   };
 }

@@ -15,7 +15,8 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { hostOptions } from '../console/host/options.js';
 import { createConsoleHost } from '../console/host/serve.js';
-import { consoleBuild, launchBrowser } from '../test/helpers/console.js';
+import { buildConsole, CONSOLE_BUILD } from '../test/helpers/build-dist.js';
+import { launchBrowser } from '../test/helpers/console.js';
 import { summarize } from './lib/measure.js';
 import {
   CONSOLE_POINTS,
@@ -112,10 +113,10 @@ const report = new BenchReport(
   `console: perf explorer, ${SERIES} series x ${POINTS} points, ${RUNS} cold runs in Chromium`,
 );
 const dir = mkdtempSync(join(tmpdir(), 'console-bench-'));
-const build = consoleBuild();
+await buildConsole();
 const server = await startBenchServer(join(dir, 'bench.db'));
 const host = createConsoleHost(
-  hostOptions(['--api-url', server.url, '--host', '127.0.0.1', '--port', '0'], {}, build.root),
+  hostOptions(['--api-url', server.url, '--host', '127.0.0.1', '--port', '0'], {}, CONSOLE_BUILD),
 );
 try {
   const seeded = performance.now();
@@ -147,7 +148,7 @@ try {
     bytesOf('arrow'),
     bytesOf('json'),
   );
-  const bundle = initialBundle(build.root);
+  const bundle = initialBundle(CONSOLE_BUILD);
   report.add(
     'console/initial-bundle',
     'file-size',
@@ -158,7 +159,6 @@ try {
 } finally {
   host.close();
   await server.close();
-  build.cleanup();
   rmSync(dir, { recursive: true, force: true });
 }
 

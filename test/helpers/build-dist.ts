@@ -44,16 +44,20 @@ async function node(script: string, args: string[]): Promise<void> {
  * time, only when dist/console/app is older than one of its sources.
  */
 export default async function buildDist(): Promise<void> {
-  const builds = [node('node_modules/typescript/bin/tsc', ['--build', 'tsconfig.build.json', '--noCheck'])];
-  if (!consoleIsCurrent())
-    builds.push(
-      node('node_modules/vite/bin/vite.js', [
-        'build',
-        '--config',
-        'console/vite.config.ts',
-        '--logLevel',
-        'error',
-      ]),
-    );
-  await Promise.all(builds);
+  await Promise.all([
+    node('node_modules/typescript/bin/tsc', ['--build', 'tsconfig.build.json', '--noCheck']),
+    buildConsole(),
+  ]);
+}
+
+/** Builds the console into {@link CONSOLE_BUILD} when it is older than one of its sources. */
+export async function buildConsole(): Promise<void> {
+  if (consoleIsCurrent()) return;
+  await node('node_modules/vite/bin/vite.js', [
+    'build',
+    '--config',
+    'console/vite.config.ts',
+    '--logLevel',
+    'error',
+  ]);
 }

@@ -64,6 +64,17 @@
  *              before (10:39-10:45 UTC, load 5.0-10.2)    after (11:11-11:16 UTC, load 8.5-13.6)
  *   (a)        p50 348 ms; bare SQL 168 ms (2.08x)        p50 227 ms; bare SQL 147 ms (1.54x)   statement unchanged
  *   (d)        p50 986 ms, p99 1,933 ms                   p50 347 ms, p99 866 ms (2.8x faster at a higher load)
+ *
+ * Figures, 2026-11-24, 2 cores shared with a CI run and other engineers, PostgreSQL only (--engine postgres),
+ * before and after the perf columns' UUIDs were decoded by character code (docs/performance.md, "Perf query (a)
+ * on PostgreSQL"):
+ *              before (11:52-11:58 UTC, load 4.0-5.5)     after (12:06-12:12 UTC, load 8.2-11.9)
+ *   (a)        p50 196 ms; bare SQL 147 ms (1.34x)        p50 469 ms; bare SQL 243 ms (1.93x)   aim 2x: met in both
+ *   (b)        p50 869 ms; bare SQL 670 ms (1.30x)        p50 2,242 ms; bare SQL 915 ms (2.45x)
+ *   (c) p99    8.5 ms                                     17.9 ms
+ *   (d)        p50 176 ms                                 p50 406 ms
+ *   seed       110 s                                      169 s
+ *   The after run had twice the load; the two do not measure the change (see the doc for the decoding alone).
  */
 import { performance } from 'node:perf_hooks';
 import { DuckDBInstance } from '@duckdb/node-api';

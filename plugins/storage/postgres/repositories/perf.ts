@@ -66,10 +66,25 @@ function empty(count: number) {
   };
 }
 
-/** A UUID's text as four 32-bit words, word k of point i at `k * count + i` (the layout of PerfColumns). */
+/** The value of each hex digit's character code (PostgreSQL writes UUIDs in lower case), 0 for others. */
+const HEX = new Uint8Array(128);
+for (let d = 0; d < 16; d++) HEX[d.toString(16).charCodeAt(0)] = d;
+
+/**
+ * A UUID's text as four 32-bit words, word k of point i at `k * count + i` (the layout of PerfColumns). Read by
+ * character code: two UUIDs for each of up to 100,000 points, where slicing and parseInt cost more than the rest
+ * of the decoding.
+ */
 function putUuid(words: Uint32Array, count: number, i: number, text: string): void {
-  const hex = text.replaceAll('-', '');
-  for (let k = 0; k < 4; k++) words[k * count + i] = Number.parseInt(hex.slice(8 * k, 8 * k + 8), 16);
+  let at = 0;
+  for (let k = 0; k < 4; k++) {
+    let word = 0;
+    for (let d = 0; d < 8; d++, at++) {
+      if (text.charCodeAt(at) === 45) at++; // '-'
+      word = word * 16 + (HEX[text.charCodeAt(at)] as number);
+    }
+    words[k * count + i] = word;
+  }
 }
 
 const num = (value: unknown, absent: number) => (value === null ? absent : (value as number));

@@ -174,9 +174,10 @@ describe('console project pages (Chromium)', () => {
       .waitFor({ state: 'detached' })
       .catch(() => undefined);
     const rows = page.locator('tbody tr');
-    await expect.poll(() => rows.count()).toBe(14);
+    // the list answers after the page draws: at load 9-10 in CI that took over expect.poll's default 1 s
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(14);
     await page.getByLabel('Branch').selectOption({ label: 'feature-x' });
-    await expect.poll(() => rows.count()).toBe(1);
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(1);
     expect(page.url()).toMatch(/branch=[0-9a-f-]{36}/);
     await rows.first().getByRole('link').click();
     await page.getByRole('cell', { name: 'tokenize' }).waitFor();

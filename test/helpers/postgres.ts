@@ -1,5 +1,14 @@
 import { execFile, execFileSync, type ExecFileOptions } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -173,8 +182,30 @@ export async function startPostgres(): Promise<LocalPostgres> {
     'UTF8',
     '--locale=C',
   ]);
-  await startCluster(cluster);
-  return handle(cluster);
+  try {
+    return handle(await startOnFreePort(cluster));
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/**
+ * Starts the cluster; when another process took its port between `freePort` and the bind (the log says so), on a
+ * new free port, up to five times. Any other failure names the server's log.
+ */
+async function startOnFreePort(cluster: Cluster): Promise<Cluster> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await startCluster(cluster);
+      return cluster;
+    } catch (error) {
+      const log = existsSync(join(cluster.dir, 'log')) ? readFileSync(join(cluster.dir, 'log'), 'utf8') : '';
+      if (attempt >= 5 || !/could not bind|Address already in use/.test(log))
+        throw new Error(`${(error as Error).message}\nserver log:\n${log.slice(-2000)}`);
+      cluster = { ...cluster, port: await freePort() };
+    }
+  }
 }
 
 /**
@@ -201,6 +232,5 @@ export async function startReplica(primary: LocalPostgres): Promise<LocalPostgre
     'stream',
     '--checkpoint=fast',
   ]);
-  await startCluster(cluster);
-  return handle(cluster);
+  return handle(await startOnFreePort(cluster));
 }

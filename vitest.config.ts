@@ -9,10 +9,12 @@ import { defineConfig } from 'vitest/config';
 // the tests of real worker threads and of the console host's process; and end-to-end tests that spawn the built
 // programs (dist/, compiled once by a global setup) and drive Chromium.
 //
-// Workers: two per project on two cores. Projects do not isolate their files (integration-postgres aside, see
-// there): a worker keeps the modules it loaded for the next file, instead of importing the app, fastify, DuckDB and
-// the plugins again for every file (that import was 4 to 5 s a file, about a third of the integration projects'
-// worker time). No test file stubs modules or globals; the few that set an environment variable put it back.
+// Workers: two per project on two cores. Projects do not isolate their files: a worker keeps the modules it loaded
+// for the next file, instead of importing the app, fastify, DuckDB and the plugins again for every file (that import
+// was 4 to 5 s a file, about a third of the integration projects' worker time). integration-postgres too: its files
+// leave nothing on the run's cluster (at most 12 connections and 12 databases at once through a whole run), and
+// the slowdown once put down to sharing (permissions 9 -> 69 s) followed the machine's load and the file running
+// beside it: 12 files at one load took 94 s shared and 172 s isolated, the whole project 343 s shared. No test file stubs modules or globals; the few that set an environment variable put it back.
 // Unit and contract tests are CPU-bound; integration and end-to-end files mostly wait on servers, child processes,
 // worker threads and Chromium (three at once timed out starting servers on the shared 2-core machine). Each group
 // (`sequence.groupOrder`) runs after the one before, so the fast projects finish first; projects of one group share
@@ -75,9 +77,6 @@ export default defineConfig({
           name: 'integration-postgres',
           include: ['test/{integration,security}/**/*.test.ts', POSTGRES_CONTRACT],
           globalSetup: ['test/helpers/postgres-setup.ts'],
-          // Without isolation its files ran 2 to 8 times slower as the run went on (permissions 9 -> 69 s), where
-          // the DuckDB project's did not: something of each file stays on the shared cluster until its process ends.
-          isolate: true,
           maxWorkers: 2,
           sequence: { groupOrder: 1 },
         },

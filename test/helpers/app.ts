@@ -78,21 +78,36 @@ async function testConfig(document: ConfigDocument) {
 /** The production composition root over the test configuration, with the parts a test replaces. */
 async function compose(document: ConfigDocument, options: TestAppOptions) {
   const { config, dir, logPath, drop } = await testConfig(document);
-  const api = await composeApi(
-    config,
-    {
-      baseDir: options.configPath ? dirname(options.configPath) : process.cwd(),
-      configPath: options.configPath,
-    },
-    {
-      pool: { maxThreads: 2, ...options.pool },
-      authAttemptsPerMinute: options.authAttemptsPerMinute ?? 10_000,
-      ...(options.now ? { now: options.now } : {}),
-      ...(options.heavyLimit ? { heavyLimit: options.heavyLimit } : {}),
-      ...(options.storage ? { storage: options.storage } : {}),
-    },
-  );
+  let api: Awaited<ReturnType<typeof composeApi>>;
+  try {
+    api = await composeApi(
+      config,
+      {
+        baseDir: options.configPath ? dirname(options.configPath) : process.cwd(),
+        configPath: options.configPath,
+      },
+      {
+        pool: { maxThreads: 2, ...options.pool },
+        authAttemptsPerMinute: options.authAttemptsPerMinute ?? 10_000,
+        ...(options.now ? { now: options.now } : {}),
+        ...(options.heavyLimit ? { heavyLimit: options.heavyLimit } : {}),
+        ...(options.storage ? { storage: options.storage } : {}),
+      },
+    );
+  } catch (error) {
+    // a configuration the server refuses (a test of start-up errors): its database and directory go at once
+    await drop();
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   return { api, dir, logPath, drop };
+}
+
+/** Closes what `compose` opened when the app then fails to start (a bad TLS file): its pool, database and directory. */
+async function discard({ api, dir, drop }: Awaited<ReturnType<typeof compose>>): Promise<void> {
+  await api.close();
+  await drop();
+  rmSync(dir, { recursive: true, force: true });
 }
 
 function finish(
@@ -133,7 +148,12 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const composed = await compose(document, options);
   const { runtime } = composed.api;
-  await runtime.start();
+  try {
+    await runtime.start();
+  } catch (error) {
+    await discard(composed);
+    throw error;
+  }
   return finish(
     composed,
     () => runtime.app,
@@ -147,9 +167,15 @@ export async function createShellTestApp(
   extend: (app: App) => void,
 ): Promise<TestApp> {
   const composed = await compose(document, {});
-  const app = await buildApp(composed.api.container);
-  extend(app);
-  await app.ready();
+  let app: App;
+  try {
+    app = await buildApp(composed.api.container);
+    extend(app);
+    await app.ready();
+  } catch (error) {
+    await discard(composed);
+    throw error;
+  }
   return finish(
     composed,
     () => app,

@@ -46,13 +46,16 @@ async function snapshotNow<T>(
 ): Promise<T | undefined> {
   const connection = await database.connect();
   try {
-    const rows = (await connection.runAndReadAll('SELECT current_database()')).getRows();
+    const rows = (
+      await connection.runAndReadAll("SELECT current_database(), current_setting('memory_limit')")
+    ).getRows();
     const source = String(rows[0]?.[0]);
+    const memoryLimit = String(rows[0]?.[1]);
     const alias = `benchtrack_backup_${++snapshots}`;
     await connection.run('BEGIN TRANSACTION');
     const result = await copyInTransaction(connection, source, file, alias, inside);
     await connection.run(`DETACH ${alias}`);
-    await checkpointAlone(file);
+    await checkpointAlone(file, memoryLimit);
     return result;
   } finally {
     database.disconnect(connection);
@@ -63,11 +66,12 @@ async function snapshotNow<T>(
  * DETACH checkpoints the target only when no write transaction is active anywhere in the instance (nor can a
  * CHECKPOINT of it run then: "there are other write transactions active"), so under ingest the copy can stay in
  * `<file>.wal`, which nobody ships: the snapshot file would hold no table. An instance of its own, with nothing
- * else in it, replays that WAL and checkpoints it into the file.
+ * else in it, replays that WAL and checkpoints it into the file, within the server's memory limit (DuckDB's
+ * default would be 80% of the machine's memory).
  */
-async function checkpointAlone(file: string): Promise<void> {
+async function checkpointAlone(file: string, memoryLimit: string): Promise<void> {
   if (!existsSync(`${file}.wal`)) return;
-  const instance = await DuckDBInstance.create(file);
+  const instance = await DuckDBInstance.create(file, { memory_limit: memoryLimit });
   try {
     const connection = await instance.connect();
     try {

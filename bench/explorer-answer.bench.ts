@@ -17,7 +17,7 @@ import type { PerfShapeInput } from '../core/index.js';
 import { perfArrow } from '../core/perf/arrow.js';
 import { perfJson } from '../core/perf/shape.js';
 import { perf } from '../plugins/storage/duckdb/repositories/perf.js';
-import { packTexts } from '../workers/tasks/perf-shape.js';
+import { packTexts } from '../core/perf/packed-texts.js';
 import { CONSOLE_PROJECT, consoleSelection, seedConsoleProject } from './lib/console-seed.js';
 import { summarize, time, type Timing } from './lib/measure.js';
 import { BenchReport } from './lib/report.js';

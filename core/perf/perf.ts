@@ -59,11 +59,16 @@ export class PerfService {
   constructor(private readonly ctx: ServiceContext) {}
 
   async query(caller: Caller, projectRef: string, query: PerfQuery, format: PerfFormat): Promise<Uint8Array> {
+    if (query.fields !== 'all' && format !== 'arrow') {
+      throw new InputError(
+        `fields=${query.fields} applies to Arrow answers only (format=arrow); JSON and CSV always carry every field`,
+      );
+    }
     const input = await this.ctx.storage.read(async (r) => {
       const { project } = await requireProject(r, caller, projectRef, 'view');
       const selection = await resolvePerf(r, project, query);
-      const columns = await cappedPerf(r, selection.request);
-      return shapeInput(r, project, selection.permutations, columns, query);
+      const columns = await cappedPerf(r, { ...selection.request, metricUuids: query.fields === 'all' });
+      return shapeInput(r, project, selection.permutations, columns, query, format);
     });
     return this.ctx.perfShaper(input, format);
   }
@@ -194,6 +199,7 @@ async function shapeInput(
   permutations: readonly Permutation[],
   columns: PerfColumns,
   query: PerfQuery,
+  format: PerfFormat,
 ): Promise<PerfShapeInput> {
   const branches = new Map<string, string>();
   const prefixes: string[] = [];
@@ -205,7 +211,8 @@ async function shapeInput(
       `{"branch":${branch},"testbed":${JSON.stringify(dimensionJson(project, p.testbed))},"benchmark":${JSON.stringify(dimensionJson(project, p.benchmark))},"measure":${JSON.stringify(measureJson(project, p.measure))},`,
     );
   }
-  const thresholds: Record<string, string> | null = query.threshold_models ? {} : null;
+  // only JSON carries threshold models: CSV and Arrow never read them, so their points are not scanned for them
+  const thresholds: Record<string, string> | null = query.threshold_models && format === 'json' ? {} : null;
   for (let i = 0; thresholds && i < columns.count; i++) {
     // most points have no threshold, or the one before them: no key text for those
     if (!columns.threshold[i]) continue;
@@ -231,6 +238,7 @@ async function shapeInput(
       (p) => [p.branch.name, p.testbed.name, p.benchmark.name, p.measure.name] as const,
     ),
     thresholds,
+    fields: query.fields,
     head: `{"project":${JSON.stringify(projectJson(project, organization ?? { uuid: '' }))},"start_time":${time(query.start_time)},"end_time":${time(query.end_time)},"results":[`,
   };
 }

@@ -228,6 +228,27 @@ describe('perf query', () => {
     expect(first.benchmark.uuid).toMatch(/^[0-9a-f-]{36}$/);
     expect(first.measure.units).toBe('nanoseconds (ns)');
   });
+
+  it('leaves the columns a plot has no use for out of an Arrow answer with fields=plot, and only there', async () => {
+    const all = tableFromIPC((await get(`${P}/perf?${query}&format=arrow`)).rawPayload);
+    const response = await get(`${P}/perf?${query}&format=arrow&fields=plot`);
+    expect(response.statusCode).toBe(200);
+    const plot = tableFromIPC(response.rawPayload);
+    const names = plot.schema.fields.map((f) => f.name);
+    for (const gone of ['branch', 'testbed', 'benchmark', 'measure', 'end_time', 'metric'])
+      expect(names).not.toContain(gone);
+    expect(names).toEqual(all.schema.fields.map((f) => f.name).filter((name) => names.includes(name)));
+    expect(names).toHaveLength(all.schema.fields.length - 6);
+    expect(plot.numRows).toBe(48);
+    for (const name of names) expect(plot.getChild(name)!.toJSON()).toEqual(all.getChild(name)!.toJSON());
+    expect(plot.schema.metadata.get('benchtrack.series')).toBe(all.schema.metadata.get('benchtrack.series'));
+    for (const other of ['', '&format=csv']) {
+      const refused = await get(`${P}/perf?${query}${other}&fields=plot`);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().message).toContain('fields=plot');
+    }
+    expect((await get(`${P}/perf?${query}&fields=lean`)).statusCode).toBe(400);
+  });
 });
 
 describe('perf images', () => {

@@ -24,13 +24,23 @@ function tracePath(
   }
 }
 
-/** The area between lower and upper limits, lightly tinted, and the limits as dashed lines. */
+/**
+ * Above this many visible series the area between the limits is not tinted: hundreds of overlapping tints are a
+ * blur, and filling them was half of the bands' canvas work (255 series x 100 points in Chromium: 238 ms with
+ * tints, 114 ms without).
+ */
+export const TINTED_SERIES_MAX = 16;
+
+/** The area between lower and upper limits, lightly tinted (for a few series), and the limits as dashed lines. */
 export function drawBands(
   u: uPlot,
   series: readonly PlotSeries[],
   visible: (index: number) => boolean,
 ): void {
   const { ctx } = u;
+  let shown = 0;
+  series.forEach((s, index) => visible(index) && (s.lower || s.upper) && shown++);
+  const tint = shown <= TINTED_SERIES_MAX;
   const { left, top, width, height } = u.bbox;
   ctx.save();
   ctx.beginPath();
@@ -39,7 +49,7 @@ export function drawBands(
   series.forEach((s, index) => {
     if (!visible(index) || (!s.lower && !s.upper)) return;
     const scale = scaleOf(s);
-    if (s.lower && s.upper) {
+    if (tint && s.lower && s.upper) {
       ctx.beginPath();
       tracePath(u, ctx, s.upper, scale, false);
       tracePath(u, ctx, s.lower, scale, true);

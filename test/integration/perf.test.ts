@@ -3,6 +3,7 @@ import { tableFromIPC } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createProject, signUp, type Session } from '../helpers/accounts.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { onPostgres } from '../helpers/engine.js';
 import {
   ANONYMOUS,
   PerfService,
@@ -135,6 +136,61 @@ describe('perf query', () => {
     const refused = await get(`${P}/perf?${query}`, { 'accept-encoding': 'gzip;q=0, identity' });
     expect(refused.headers['content-encoding']).toBeUndefined();
   });
+
+  it('answers 304 to an If-None-Match of the unchanged answer, and anew after a new report', async () => {
+    // a branch of its own, so the other tests' answers stay as they are
+    for (let i = 0; i < 3; i++) await post('perf', 'etag', i, { parse: 10 + i });
+    const q = 'branches=etag&testbeds=linux&benchmarks=parse&measures=latency';
+    const first = await get(`${P}/perf?${q}`);
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[\w-]{27}"$/);
+    expect(first.headers['cache-control']).toBe('private, no-cache');
+    expect(first.headers.vary).toBe('Accept, Accept-Encoding');
+    const again = await get(`${P}/perf?${q}`, { 'if-none-match': etag });
+    expect(again.statusCode).toBe(304);
+    expect(again.rawPayload.byteLength).toBe(0);
+    expect(again.headers.etag).toBe(etag);
+    for (const header of [`W/${etag}`, `"other", ${etag}`, '*'])
+      expect((await get(`${P}/perf?${q}`, { 'if-none-match': header })).statusCode).toBe(304);
+    // each format and field set is its own answer
+    const arrow = await get(`${P}/perf?${q}&format=arrow`);
+    const plot = await get(`${P}/perf?${q}&format=arrow&fields=plot`);
+    const csv = await get(`${P}/perf?${q}`, { accept: 'text/csv' });
+    const lean = await get(`${P}/perf?${q}&threshold_models=false`);
+    const tags = [etag, ...[arrow, plot, csv, lean].map((r) => r.headers.etag as string)];
+    expect(new Set(tags).size).toBe(5);
+    expect((await get(`${P}/perf?${q}`, { 'if-none-match': tags[2]! })).statusCode).toBe(200);
+    await post('perf', 'etag-other', 0, { parse: 1 });
+    expect((await get(`${P}/perf?${q}`, { 'if-none-match': etag })).statusCode).toBe(304);
+    await post('perf', 'etag', 3, { parse: 13 });
+    const changed = await get(`${P}/perf?${q}`, { 'if-none-match': etag });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.headers.etag).not.toBe(etag);
+    expect(changed.json().results[0].metrics).toHaveLength(first.json().results[0].metrics.length + 1);
+  });
+
+  it.runIf(onPostgres)(
+    'gives the same ETag in every API process on one PostgreSQL database, and a new one in each after a write in any',
+    async () => {
+      const other = await createTestApp({ database: { url: t.config.database.url! } });
+      try {
+        await post('perf', 'etag-pg', 0, { parse: 1 });
+        const q = 'branches=etag-pg&testbeds=linux&benchmarks=parse&measures=latency&format=arrow';
+        const fromOther = (headers: Record<string, string> = {}) =>
+          other.app.inject({ method: 'GET', url: `${P}/perf?${q}`, headers });
+        const etag = (await get(`${P}/perf?${q}`)).headers.etag as string;
+        expect((await fromOther()).headers.etag).toBe(etag);
+        expect((await fromOther({ 'if-none-match': etag })).statusCode).toBe(304);
+        await post('perf', 'etag-pg', 1, { parse: 2 });
+        const after = await fromOther({ 'if-none-match': etag });
+        expect(after.statusCode).toBe(200);
+        expect(after.headers.etag).not.toBe(etag);
+        expect((await get(`${P}/perf?${q}`)).headers.etag).toBe(after.headers.etag);
+      } finally {
+        await other.close();
+      }
+    },
+  );
 
   it('filters by time in epoch milliseconds', async () => {
     const perf = (

@@ -3,7 +3,9 @@
  * boundaries (the API's largest selection) until it draws, and until it answers a hover; the longest main-thread
  * task meanwhile; the perf request's time and bytes; and the initial bundle's gzip size. Five cold runs (a fresh
  * browser profile each) over each wire, interleaved: the Arrow answer (the explorer's default) and the JSON one
- * (localStorage benchtrack.perf-wire=json), with the ratio of Arrow to JSON.
+ * (localStorage benchtrack.perf-wire=json), with the ratio of Arrow to JSON. After each cold run, a repeat view
+ * in a new tab of the same browser (`.../repeat`): its HTTP cache holds the answer and asks again with
+ * If-None-Match, which the unchanged data answers with a 304 (0 bytes on the wire).
  *
  *   npm run bench -- console
  */
@@ -16,6 +18,7 @@ import { gzipSync } from 'node:zlib';
 import { hostOptions } from '../console/host/options.js';
 import { createConsoleHost } from '../console/host/serve.js';
 import { buildConsole, CONSOLE_BUILD } from '../test/helpers/build-dist.js';
+import type { BrowserContext } from 'playwright-core';
 import { launchBrowser } from '../test/helpers/console.js';
 import { summarize } from './lib/measure.js';
 import {
@@ -74,18 +77,21 @@ const IN_PAGE = `
   }).observe(document, { childList: true, subtree: true });
 `;
 
-async function openExplorer(url: string, wire: Wire): Promise<Run> {
-  const browser = await launchBrowser();
+/** Opens the explorer in a new tab of `context` and measures it until it answers a hover. */
+async function view(context: BrowserContext, url: string, wire: Wire): Promise<Run> {
+  const page = await context.newPage();
   try {
-    const page = await browser.context.newPage();
-    await page.addInitScript(`${IN_PAGE}\nlocalStorage.setItem('benchtrack.perf-wire', '${wire}');`);
     const answer = page.waitForResponse((r) => r.url().includes('/perf?'), { timeout: 30_000 });
     await page.goto(url);
     const response = await answer;
     const type = response.headers()['content-type'] ?? '';
-    if (!type.includes(wire === 'arrow' ? 'apache.arrow' : 'json'))
+    // a revalidated answer (304) comes from the browser's cache: its type is the stored answer's
+    if (response.status() !== 304 && !type.includes(wire === 'arrow' ? 'apache.arrow' : 'json'))
       throw new Error(`${wire} run got ${type}`);
-    const bodyBytes = (await response.body()).length;
+    const bodyBytes = await response.body().then(
+      (body) => body.length,
+      () => 0,
+    );
     const wireBytes = (await response.request().sizes()).responseBodySize;
     const plot = page.locator('.plot[data-ready="true"]');
     await plot.waitFor({ timeout: 30_000 });
@@ -104,6 +110,24 @@ async function openExplorer(url: string, wire: Wire): Promise<Run> {
       perfEnd: performance.getEntriesByType('resource').find((e) => e.name.includes('/perf?')).responseEnd,
     })`)) as Omit<Run, 'wireBytes' | 'bodyBytes'>;
     return { ...timings, wireBytes, bodyBytes };
+  } finally {
+    await page.close();
+  }
+}
+
+/**
+ * A cold view (a fresh browser profile: nothing cached) and then a repeat view in a new tab of the same browser,
+ * whose HTTP cache holds the answer and revalidates it with If-None-Match (a 304 while the data is unchanged).
+ */
+async function openExplorer(url: string, wire: Wire): Promise<{ cold: Run; repeat: Run }> {
+  const browser = await launchBrowser();
+  try {
+    await browser.context.addInitScript(
+      `${IN_PAGE}\nlocalStorage.setItem('benchtrack.perf-wire', '${wire}');`,
+    );
+    const cold = await view(browser.context, url, wire);
+    const repeat = await view(browser.context, url, wire);
+    return { cold, repeat };
   } finally {
     await browser.close();
   }
@@ -130,11 +154,19 @@ try {
   const url = `${consoleUrl}/perf/${CONSOLE_PROJECT}?${await consoleSelection(server.url)}`;
 
   const runs: Record<Wire, Run[]> = { arrow: [], json: [] };
+  const repeats: Record<Wire, Run[]> = { arrow: [], json: [] };
   for (let i = 0; i < RUNS; i++) {
-    for (const wire of ['arrow', 'json'] as const) runs[wire].push(await openExplorer(url, wire));
+    for (const wire of ['arrow', 'json'] as const) {
+      const { cold, repeat } = await openExplorer(url, wire);
+      runs[wire].push(cold);
+      repeats[wire].push(repeat);
+    }
   }
   const interactiveOf = (wire: Wire) => summarize(runs[wire].map((r) => r.ready + r.hover)).p50Ms;
-  for (const wire of ['arrow', 'json'] as const) addWire(report, wire, runs[wire]);
+  for (const wire of ['arrow', 'json'] as const) {
+    addWire(report, wire, runs[wire]);
+    addWire(report, `${wire}/repeat`, repeats[wire]);
+  }
   report.ratio(
     'console/explorer-255x100/arrow/interactive',
     'the JSON wire',
@@ -163,7 +195,7 @@ try {
 }
 
 /** One wire's figures. */
-function addWire(report: BenchReport, wire: Wire, runs: readonly Run[]): void {
+function addWire(report: BenchReport, wire: Wire | `${Wire}/repeat`, runs: readonly Run[]): void {
   const name = (what: string) => `console/explorer-255x100/${wire}/${what}`;
   const ready = summarize(runs.map((r) => r.ready));
   const interactive = summarize(runs.map((r) => r.ready + r.hover));
@@ -199,7 +231,7 @@ function addWire(report: BenchReport, wire: Wire, runs: readonly Run[]): void {
       name('api-answer'),
       'latency',
       api.p50Ms * 1e6,
-      `p50 ${ms(api.p50Ms)} (the API: query, ${wire === 'arrow' ? 'Arrow' : 'JSON'}, transfer)`,
+      `p50 ${ms(api.p50Ms)} (the API: query, ${wire.startsWith('arrow') ? 'Arrow' : 'JSON'}, transfer)`,
     )
     .add(
       name('console-after-answer'),

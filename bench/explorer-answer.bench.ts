@@ -31,15 +31,18 @@ interface Request {
   readonly bytes: number;
 }
 
-async function request(url: string, encoding: 'identity' | 'gzip'): Promise<Request> {
+async function request(url: string, encoding: 'identity' | 'gzip', revalidate = false): Promise<Request> {
   const walls: number[] = [];
   const cpus: number[] = [];
   let bytes = 0;
+  const etag = revalidate ? (await fetch(url)).headers.get('etag') : null;
   for (let i = -2; i < ITERATIONS; i++) {
     const cpu = process.cpuUsage();
     const start = performance.now();
-    const response = await fetch(url, { headers: { 'accept-encoding': encoding } });
-    if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
+    const response = await fetch(url, {
+      headers: { 'accept-encoding': encoding, ...(etag ? { 'if-none-match': etag } : {}) },
+    });
+    if (response.status !== (etag ? 304 : 200)) throw new Error(`${url} answered ${response.status}`);
     bytes = (await response.arrayBuffer()).byteLength;
     if (i < 0) continue;
     walls.push(performance.now() - start);
@@ -93,19 +96,24 @@ try {
     const url = `${server.url}/v0/projects/${CONSOLE_PROJECT}/perf?${await consoleSelection(server.url)}`;
     for (const encoding of ['identity', 'gzip'] as const) {
       requests[`arrow/${encoding}`] = await request(`${url}&format=arrow`, encoding);
+      requests[`arrow-plot/${encoding}`] = await request(`${url}&format=arrow&fields=plot`, encoding);
       requests[`json/${encoding}`] = await request(`${url}&threshold_models=false`, encoding);
     }
+    requests['arrow-plot/304'] = await request(`${url}&format=arrow&fields=plot`, 'gzip', true);
   } finally {
     await server.close();
   }
   const { sql, input, points } = await parts(file);
   const arrow = perfArrow(input);
+  const plot = perfArrow({ ...input, fields: 'plot' });
   const json = perfJson(input);
   const shaping = {
     arrow: await time(() => perfArrow(input), { iterations: ITERATIONS }),
+    'arrow plot': await time(() => perfArrow({ ...input, fields: 'plot' }), { iterations: ITERATIONS }),
     json: await time(() => perfJson(input), { iterations: ITERATIONS }),
     'worker hop': await time(() => structuredClone(hopOf(input)), { iterations: ITERATIONS }),
     'gzip arrow': await time(() => gzipSync(arrow, { level: 1 }), { iterations: ITERATIONS }),
+    'gzip arrow plot': await time(() => gzipSync(plot, { level: 1 }), { iterations: ITERATIONS }),
     'gzip json': await time(() => gzipSync(json, { level: 1 }), { iterations: ITERATIONS }),
   };
   for (const [name, r] of Object.entries(requests)) {
@@ -126,10 +134,19 @@ try {
   );
   for (const [name, t] of Object.entries(shaping)) {
     report.add(
-      `explorer-answer/${name.replace(' ', '-')}`,
+      `explorer-answer/${name.replaceAll(' ', '-')}`,
       'latency',
       t.p50Ms * 1e6,
       `p50 ${t.p50Ms.toFixed(1)} ms, min ${t.minMs.toFixed(1)} ms`,
+    );
+  }
+  for (const [name, body] of Object.entries({ arrow, 'arrow plot': plot, json })) {
+    const zipped = gzipSync(body, { level: 1 }).byteLength;
+    report.add(
+      `explorer-answer/bytes/${name.replaceAll(' ', '-')}`,
+      'file-size',
+      zipped,
+      `${(zipped / 1024).toFixed(0)} KiB gzipped (level 1), ${(body.byteLength / 1024).toFixed(0)} KiB as shaped`,
     );
   }
   report.print();

@@ -59,6 +59,9 @@ interface Run {
   /** The perf request: sent at, and its answer complete at. */
   readonly perfStart: number;
   readonly perfEnd: number;
+  /** The answer decoded into columns, and reshaped into the plot's data (the explorer's marks). */
+  readonly parsed: number;
+  readonly shaped: number;
   /** The perf answer's body: as sent (gzip when the API compressed it) and decoded. */
   readonly wireBytes: number;
   readonly bodyBytes: number;
@@ -108,6 +111,8 @@ async function view(context: BrowserContext, url: string, wire: Wire): Promise<R
       longestTask: window.__longest,
       perfStart: performance.getEntriesByType('resource').find((e) => e.name.includes('/perf?')).startTime,
       perfEnd: performance.getEntriesByType('resource').find((e) => e.name.includes('/perf?')).responseEnd,
+      parsed: performance.getEntriesByName('benchtrack:perf-parsed')[0].startTime,
+      shaped: performance.getEntriesByName('benchtrack:plot-data')[0].startTime,
     })`)) as Omit<Run, 'wireBytes' | 'bodyBytes'>;
     return { ...timings, wireBytes, bodyBytes };
   } finally {
@@ -238,6 +243,24 @@ function addWire(report: BenchReport, wire: Wire | `${Wire}/repeat`, runs: reado
       'latency',
       after.p50Ms * 1e6,
       `p50 ${ms(after.p50Ms)}, max ${max((r) => r.ready - r.perfEnd)} (parse, reshape, draw)`,
+    )
+    .add(
+      name('decode'),
+      'latency',
+      summarize(runs.map((r) => r.parsed - r.perfEnd)).p50Ms * 1e6,
+      `p50 ${ms(summarize(runs.map((r) => r.parsed - r.perfEnd)).p50Ms)} (answer to columns, reader included)`,
+    )
+    .add(
+      name('reshape'),
+      'latency',
+      summarize(runs.map((r) => r.shaped - r.parsed)).p50Ms * 1e6,
+      `p50 ${ms(summarize(runs.map((r) => r.shaped - r.parsed)).p50Ms)} (columns to the plot's data)`,
+    )
+    .add(
+      name('draw'),
+      'latency',
+      summarize(runs.map((r) => r.ready - r.shaped)).p50Ms * 1e6,
+      `p50 ${ms(summarize(runs.map((r) => r.ready - r.shaped)).p50Ms)} (the plot's data to the plot drawn)`,
     )
     .add(name('hover'), 'latency', hover.p50Ms * 1e6, `p50 ${hover.p50Ms.toFixed(1)} ms`)
     .add(name('longest-task'), 'latency', longest.p50Ms * 1e6, `p50 ${ms(longest.p50Ms)}`);

@@ -1,12 +1,20 @@
 /**
  * The perf explorer's answer (issues 19 and 21) without a browser: 255 series x 100 points with t-test
  * boundaries, the query the console sends, split into its parts on one database:
- *   - the request through the API (in-process fetch client), Arrow (the explorer's wire) and JSON without
- *     threshold models, identity and gzip, with the process's CPU time per request (API thread, worker, client);
+ *   - the request through the API (in-process fetch client), Arrow with every field and with `fields=plot` (the
+ *     explorer's wire) and JSON without threshold models, identity and gzip, with the process's CPU time per
+ *     request (API thread, worker, client); and the plot answer asked again with its ETag (a 304);
  *   - its parts with the same code on their own: the perf SQL on a bare connection (the reference), Arrow and
- *     JSON shaping, the structured clone of what the hop to the worker copies (text columns packed), gzip level 1.
+ *     JSON shaping, the structured clone of what the hop to the worker copies (text columns packed), gzip level 1,
+ *     and each answer's gzipped bytes.
  *
  *   npm run bench -- explorer-answer
+ *
+ * Figures, 2026-11-27 08:11-08:13 UTC, commit 75f3b4a, 2 cores shared with three other engineers (load average
+ * 8.5-15), p50 (process CPU per request): Arrow plot fields gzip 483 ms (238 ms), its 304 372 ms (140 ms), Arrow
+ * every field gzip 611 ms (323 ms), JSON gzip 1,444 ms (818 ms); bare SQL 322 ms; Arrow shaping 63 ms, plot fields
+ * 14 ms; gzipped 1,034 KiB, plot fields 561 KiB, JSON 2,255 KiB. The code before (d312f4a) just before, load
+ * 9-17: Arrow gzip 568 ms (349 ms). Both rounds and their spread: docs/performance.md.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -75,6 +75,17 @@
  *   (d)        p50 176 ms                                 p50 406 ms
  *   seed       110 s                                      169 s
  *   The after run had twice the load; the two do not measure the change (see the doc for the decoding alone).
+ *
+ * Figures, 2026-11-27, 2 cores shared with three other engineers, DuckDB only (--engine duckdb), before (commit
+ * d312f4a, 07:09-07:14 UTC, load 1.9-14.4) and after (commit ead29a7: ETag on perf answers, (a) revalidated added;
+ * 08:20-08:25 UTC, load 8.6-15.1):
+ *              before                                     after
+ *   (a)        p50 606 ms; bare SQL 275 ms (2.20x)        p50 341 ms; bare SQL 125 ms (2.73x)   statement unchanged
+ *   (a) 304    -                                          p50 212 ms (1.70x): the read and the ETag, no answer
+ *   (b)        p50 1,122 ms (2.08x)                       p50 935 ms (2.05x)
+ *   (d)        p50 433 ms                                 p50 238 ms
+ *   The two runs' loads differ; (a) before and after alternating on two servers in one process (copies of one
+ *   seeded database, load 11-14): p50 320 and 349 ms before, 344 and 317 ms after: no difference to see.
  */
 import { performance } from 'node:perf_hooks';
 import { DuckDBInstance } from '@duckdb/node-api';

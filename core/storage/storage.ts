@@ -269,9 +269,12 @@ export interface ReadRepositories {
   readonly stats: StatsReader;
 }
 
-/** What a lock of `WriteRepositories.locks` is taken on: one row's id of the kind, not the row itself. */
+/**
+ * What a lock of `WriteRepositories.locks` is taken on: one row's id of the kind, not the row itself; or, for
+ * `maintenance`, a background task by the number core gives it (1: the daily statistics snapshot).
+ */
 export interface LockKey {
-  readonly kind: 'project' | 'branch' | 'version' | 'organization';
+  readonly kind: 'project' | 'branch' | 'version' | 'organization' | 'maintenance';
   readonly id: number;
 }
 
@@ -283,6 +286,12 @@ export interface LockKey {
  */
 export interface LocksWriter {
   hold(key: LockKey, options?: { readonly shared?: boolean }): Promise<void>;
+  /**
+   * Takes `key` exclusively, until the transaction ends, when no other transaction holds it; answers false at
+   * once, without waiting, when one does (of several processes that try one task, one does it). An engine with
+   * one writer answers true.
+   */
+  tryHold(key: LockKey): Promise<boolean>;
 }
 
 /** Repositories usable inside a write transaction. */

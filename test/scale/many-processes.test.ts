@@ -141,9 +141,10 @@ describe(`${PROCESSES} API processes on one PostgreSQL database`, () => {
       if (expected === null) expect(measure?.boundary?.baseline ?? null).toBeNull();
       else expect(measure?.boundary?.baseline).toBeCloseTo(expected, 9);
       const crosses = expected !== null && value > expected * (1 + UPPER);
-      expect(report.alerts.map((a) => [a.limit, a.metric.value]), report.uuid).toEqual(
-        crosses ? [['upper', value]] : [],
-      );
+      expect(
+        report.alerts.map((a) => [a.limit, a.metric.value]),
+        report.uuid,
+      ).toEqual(crosses ? [['upper', value]] : []);
       if (crosses) alerted.add(report.uuid);
       values.push(value);
     }

@@ -16,6 +16,7 @@ import { countsOf, reportJson } from './json.js';
 import { loadReport, loadReportContext } from './load.js';
 import { prepareResults, type PreparedResults } from './prepare.js';
 import { runDefaults } from './run-context.js';
+import { readProjectData } from '../access/project-data.js';
 
 /** An expanded list page shows at most this many results (metrics) in all: about 10 MB of JSON. */
 export const REPORT_LIST_EXPANDED_RESULTS_MAX = 10_000;
@@ -92,8 +93,7 @@ export class ReportsService {
   }
 
   async list(caller: Caller, projectRef: string, query: z.output<typeof reportListQuerySchema>) {
-    return this.ctx.storage.read(async (r) => {
-      const { project } = await requireProject(r, caller, projectRef, 'view');
+    return readProjectData(this.ctx.storage, caller, projectRef, async (r, { project }) => {
       const page = await r.reports.listFiltered(
         {
           project_id: project.id,

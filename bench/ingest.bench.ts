@@ -8,10 +8,12 @@
  * On PostgreSQL (`--engine postgres`; both engines by default when PostgreSQL is installed) the same figures, the
  * floor being the same work through the `postgres` driver (one INSERT of 200 rows from arrays, the plugin's
  * history statement, in a READ COMMITTED transaction, as the plugin stores a report), and then ingest through real
- * `benchtrack-api` processes: 1 process, then 3 on the one database, 6 clients either way (round robin), all on one
- * branch and then each on a branch of its own, with the CPU the API processes, PostgreSQL and everything else on
- * the machine used, and the write transactions PostgreSQL made the processes run again (health's
- * database.retried).
+ * `benchtrack-api` processes: 1 and 3 on the one database in the order 1, 3, 3, 1, 12 clients round robin
+ * (BENCH_INGEST_CLIENTS), each on a branch and testbed of its own (BENCH_INGEST_ONE_BRANCH=1 adds all on one
+ * branch, serial by design), with the event-loop utilization of every API process, the CPU the API processes,
+ * PostgreSQL's backends, PostgreSQL's background work, the bench's own clients and the rest of the machine used,
+ * the write transactions PostgreSQL made the processes run again (health's database.retried), and the CPU a
+ * report costs in all against the machine's cores.
  *
  * Run: npm run bench -- ingest [--engine duckdb,postgres]
  *

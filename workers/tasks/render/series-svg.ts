@@ -28,11 +28,18 @@ const LINE_STROKE = 'stroke-width="1.5" stroke-linejoin="bevel" stroke-linecap="
 /** A series with fewer points than one per this many pixels of width also gets a dot at each point. */
 const DOT_SPACING = 12;
 
+/** A series line as the PNG path draws it: its color and its pixel chain (decimated and simplified). */
+export interface LineStroke {
+  readonly color: string;
+  readonly line: Chain;
+}
+
 /** The layers of all series, drawn in this order so markers stay on top of lines and lines on top of bands. */
 export interface SeriesLayers {
   readonly bands: string;
   readonly limits: string;
-  readonly lines: string;
+  /** Each series' line (drawn by {@link linesSvg} in the SVG, by stroke.ts in the PNG). */
+  readonly strokes: LineStroke[];
   readonly markers: string;
 }
 
@@ -43,11 +50,10 @@ export function seriesSvg(
   y: Scale,
   plotWidth: number,
   theme: Theme,
-  linePiece = LINE_PIECE,
 ): SeriesLayers {
   const bands: string[] = [];
   const limits: string[] = [];
-  const lines: string[] = [];
+  const strokes: LineStroke[] = [];
   const markers: string[] = [];
   series.forEach((s, index) => {
     const color = seriesColor(theme, index);
@@ -62,8 +68,7 @@ export function seriesSvg(
     // a sparse line gets a dot on every point, so it keeps every point; a dense one is simplified
     const sparse = exact.length > 0 && exact.length / 2 <= plotWidth / DOT_SPACING;
     const line = sparse ? exact : simplify(exact, LINE_TOLERANCE);
-    const paths = pieces(line, linePiece).map((piece) => `<path d="${polyline(piece)}"/>`);
-    if (paths.length > 0) lines.push(`<g stroke="${color}">${paths.join('')}</g>`);
+    if (line.length > 0) strokes.push({ color, line });
     if (sparse) markers.push(dots(line, color));
     const alerts = alertPoints(s, x, y);
     for (let k = 0; k < alerts.length; k += 2) {
@@ -76,9 +81,19 @@ export function seriesSvg(
       limits.length === 0
         ? ''
         : `<g fill="none" stroke-width="1" stroke-dasharray="5 4">${limits.join('')}</g>`,
-    lines: lines.length === 0 ? '' : `<g fill="none" ${LINE_STROKE}>${lines.join('')}</g>`,
+    strokes,
     markers: markers.join(''),
   };
+}
+
+/** The SVG of the series lines, each cut into `<path>`s of `linePiece` points. */
+export function linesSvg(strokes: readonly LineStroke[], linePiece = LINE_PIECE): string {
+  if (strokes.length === 0) return '';
+  const groups = strokes.map(({ color, line }) => {
+    const paths = pieces(line, linePiece).map((piece) => `<path d="${polyline(piece)}"/>`);
+    return `<g stroke="${color}">${paths.join('')}</g>`;
+  });
+  return `<g fill="none" ${LINE_STROKE}>${groups.join('')}</g>`;
 }
 
 /** A dot at each point of a sparse line, so single points and few-point series are visible. */

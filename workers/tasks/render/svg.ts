@@ -16,7 +16,7 @@ import { seriesColor, THEMES, type Theme } from './palette.js';
 import { prepareSeries, seriesFeatures, valueRange, xExtent, type PreparedSeries } from './points.js';
 import { chooseYScale, linearScale, logScale, type ValueRange } from './scale.js';
 import { changesSvg } from './changes-svg.js';
-import { seriesSvg } from './series-svg.js';
+import { linesSvg, seriesSvg, type LineStroke } from './series-svg.js';
 import { splitSharedParts } from './shared-labels.js';
 import { textWidth } from './text-width.js';
 import { clampFinite, linearTicks, logTicks, type AxisTicks } from './ticks.js';
@@ -36,12 +36,41 @@ export interface SvgOptions {
 }
 
 /**
+ * A plot image in layers, bottom to top: the SVG document of everything under the series lines, the lines (as
+ * SVG and as pixel chains), the change points and markers above them, and the plot's frame on top. The SVG format
+ * joins them all (see {@link buildPlotSvg}); the PNG path rasterizes `under` with sharp and draws the rest itself
+ * (see rasterize.ts).
+ */
+export interface PlotLayers {
+  readonly width: number;
+  readonly height: number;
+  readonly theme: Theme;
+  /** A whole SVG document: background, header, axes and gridlines, bands, limit lines, legend. */
+  readonly under: string;
+  /** The series lines, over `under`, in drawing order (the later on top). */
+  readonly strokes: readonly LineStroke[];
+  /** Change points and markers, over the lines (SVG elements, no document). */
+  readonly over: string;
+  /** The plot area framed on top of everything; undefined when there is no data (`under` holds the frame then). */
+  readonly plot?: Rect;
+}
+
+/**
  * The SVG document of a plot image: title (and the label parts all series share), plot area with gridlines,
  * boundary bands, limit lines, series lines, change points and alert markers, both axes with tick labels and titles, and the
  * legend below. Pure and deterministic: the
  * same input gives the same text, so the same PNG.
  */
 export function buildPlotSvg(image: PlotImage, options: SvgOptions = {}): string {
+  const layers = buildPlotLayers(image);
+  const close = layers.under.lastIndexOf('</svg>');
+  const frame = layers.plot ? frameSvg(layers.plot, layers.theme) : '';
+  const lines = linesSvg(layers.strokes, options.linePiece);
+  return layers.under.slice(0, close) + lines + layers.over + frame + '</svg>';
+}
+
+/** The layers of a plot image (see {@link PlotLayers}). */
+export function buildPlotLayers(image: PlotImage): PlotLayers {
   const { width, height } = image;
   const theme = THEMES[image.theme];
   const series = prepareSeries(image);
@@ -59,21 +88,23 @@ export function buildPlotSvg(image: PlotImage, options: SvgOptions = {}): string
   const titleOffset = xTitleOffset(image.xAxis);
   const bottom = height - (titleOffset + 10 + legend.height + 8);
   const yTitle = axisTitle(image.measure);
-  const parts = [
+  const body =
+    extent === undefined
+      ? {
+          under: emptyPlot({ left: EDGE, top, right: width - EDGE, bottom }, width, yTitle, image, theme),
+          strokes: [],
+          over: '',
+        }
+      : plotBody(image, series, { range, yType, extent, top, bottom, yTitle }, theme);
+  const under = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="${FONT_FAMILY}" font-size="${TICK_FONT}">`,
     `<rect width="${width}" height="${height}" fill="${theme.background}"/>`,
     header.svg,
-  ];
-  if (extent === undefined) {
-    parts.push(emptyPlot({ left: EDGE, top, right: width - EDGE, bottom }, width, yTitle, image, theme));
-  } else {
-    parts.push(plotBody(image, series, { range, yType, extent, top, bottom, yTitle }, theme, options));
-  }
-  parts.push(
+    body.under,
     `<g fill="${theme.text}">${legendSvg(legend, bottom + titleOffset + 10, EDGE, theme)}</g>`,
     '</svg>',
-  );
-  return parts.join('');
+  ].join('');
+  return { width, height, theme, ...body, under };
 }
 
 interface BodyLayout {
@@ -85,14 +116,13 @@ interface BodyLayout {
   readonly yTitle: string;
 }
 
-/** Axes, gridlines and series of a plot with data. */
+/** Axes, gridlines and series of a plot with data, in layers. */
 function plotBody(
   image: PlotImage,
   series: readonly PreparedSeries[],
   layout: BodyLayout,
   theme: Theme,
-  options: SvgOptions,
-): string {
+): Omit<PlotLayers, 'width' | 'height' | 'theme'> {
   const { top, bottom, range, yType, yTitle } = layout;
   const count = Math.max(2, Math.min(8, Math.floor((bottom - top) / 55)));
   const y = yTicks(range, yType, count);
@@ -101,17 +131,18 @@ function plotBody(
   const yScale = (yType === 'log' ? logScale : linearScale)(y.domain, [bottom, top]);
   const x = xTicks(image, layout.extent, plot.right - plot.left);
   const xScale = linearScale(x.domain, [plot.left, plot.right]);
-  const layers = seriesSvg(series, xScale, yScale, plot.right - plot.left, theme, options.linePiece);
-  return [
-    yAxisSvg(y.ticks, yScale, plot, yTitle, theme),
-    xAxisSvg(x.ticks, xScale, plot, image.width, x.title, xTitleOffset(image.xAxis), theme),
-    layers.bands,
-    layers.limits,
-    layers.lines,
-    changesSvg(image.series, xScale, yScale, plot, theme),
-    layers.markers,
-    frameSvg(plot, theme),
-  ].join('');
+  const layers = seriesSvg(series, xScale, yScale, plot.right - plot.left, theme);
+  return {
+    under: [
+      yAxisSvg(y.ticks, yScale, plot, yTitle, theme),
+      xAxisSvg(x.ticks, xScale, plot, image.width, x.title, xTitleOffset(image.xAxis), theme),
+      layers.bands,
+      layers.limits,
+    ].join(''),
+    strokes: layers.strokes,
+    over: changesSvg(image.series, xScale, yScale, plot, theme) + layers.markers,
+    plot,
+  };
 }
 
 /** The frame, axis titles and centered message of an image with nothing to draw. */

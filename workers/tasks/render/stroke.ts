@@ -1,0 +1,158 @@
+import type { Chain } from './paths.js';
+
+/** An RGB image in memory: rows top to bottom, 3 bytes a pixel, no padding. */
+export interface Canvas {
+  readonly data: Uint8Array;
+  readonly width: number;
+  readonly height: number;
+}
+
+/** A box of whole pixels: columns left to right - 1, rows top to bottom - 1. */
+export interface PixelBox {
+  readonly left: number;
+  readonly top: number;
+  readonly right: number;
+  readonly bottom: number;
+}
+
+/** Half the width of a series line (1.5 px, as in the SVG). */
+export const LINE_HALF_WIDTH = 0.75;
+/**
+ * How far from a line's center a pixel center still gets ink: half the width plus half a pixel. A pixel at
+ * distance d gets coverage REACH - d (clamped to 0..1), which for a horizontal or vertical line is exactly the
+ * area of the pixel square the 1.5 px band covers, and for any other direction within a few percent of it.
+ */
+const REACH = LINE_HALF_WIDTH + 0.5;
+
+/** `#rrggbb` as 0xrrggbb. */
+export function rgb(color: string): number {
+  return Number.parseInt(color.slice(1, 7), 16);
+}
+
+/**
+ * Draws anti-aliased 1.5 px polylines into an RGB canvas, clipped to a box, for the PNG path: cairo's stroking
+ * of the 8,000 segments of an 8 x 1,000 image cost more than everything else the rasterizer does (see
+ * docs/plots.md, Performance). A polyline's coverage is collected per pixel as the largest coverage of any of its
+ * segments (so the joins are round and a pixel two segments share is not inked twice), then blended once in the
+ * line's color, like a stroke's single outline in cairo. Polylines are painted in the order they are filled, so
+ * the later is on top. Ends are butt (the line stops at its first and last point), as in the SVG.
+ */
+export class LinePainter {
+  private readonly coverage: Uint8Array;
+  private touched = new Int32Array(1 << 14);
+  private count = 0;
+
+  constructor(
+    private readonly canvas: Canvas,
+    private readonly clip: PixelBox,
+  ) {
+    this.coverage = new Uint8Array(canvas.width * canvas.height);
+  }
+
+  /** Adds the coverage of a polyline (pixel coordinates, as the SVG's path data but not rounded). */
+  polyline(chain: Chain): void {
+    const last = chain.length / 2 - 1;
+    for (let k = 0; k < last; k++) {
+      this.segment(
+        chain[2 * k] as number,
+        chain[2 * k + 1] as number,
+        chain[2 * k + 2] as number,
+        chain[2 * k + 3] as number,
+        k === 0,
+        k === last - 1,
+      );
+    }
+  }
+
+  /** Blends `color` (0xrrggbb) into the canvas with the coverage added since the last fill, and clears it. */
+  fill(color: number): void {
+    const { data } = this.canvas;
+    const { coverage, touched } = this;
+    const r = (color >> 16) & 255;
+    const g = (color >> 8) & 255;
+    const b = color & 255;
+    for (let k = 0; k < this.count; k++) {
+      const p = touched[k] as number;
+      const a = coverage[p] as number;
+      coverage[p] = 0;
+      const o = 3 * p;
+      if (a === 255) {
+        data[o] = r;
+        data[o + 1] = g;
+        data[o + 2] = b;
+        continue;
+      }
+      const keep = 255 - a;
+      data[o] = (r * a + (data[o] as number) * keep + 127) / 255;
+      data[o + 1] = (g * a + (data[o + 1] as number) * keep + 127) / 255;
+      data[o + 2] = (b * a + (data[o + 2] as number) * keep + 127) / 255;
+    }
+    this.count = 0;
+  }
+
+  /**
+   * The coverage of one segment. `butt0` and `butt1` cut the line square at that end (a polyline's first and
+   * last point); elsewhere the ends are round, which joins consecutive segments without a gap.
+   */
+  private segment(x0: number, y0: number, x1: number, y1: number, butt0: boolean, butt1: boolean): void {
+    const dx = x1 - x0;
+    const dy = y1 - y0;
+    const length2 = dx * dx + dy * dy;
+    // zero length: a butt-capped stroke draws nothing there (the neighbours draw the point); NaN or infinite
+    // coordinates are never produced by the scales, but must not make a loop run forever
+    if (!(length2 > 0) || !Number.isFinite(length2)) return;
+    const length = Math.sqrt(length2);
+    const { left, top, right, bottom } = this.clip;
+    const xMajor = Math.abs(dx) >= Math.abs(dy);
+    // along the major axis: every pixel whose center is within REACH of the segment; across it: the band's
+    // extent at that position, REACH / cos(angle)
+    const a0 = xMajor ? x0 : y0;
+    const a1 = xMajor ? x1 : y1;
+    const lowA = Math.max(xMajor ? left : top, Math.floor(Math.min(a0, a1) - REACH));
+    const highA = Math.min((xMajor ? right : bottom) - 1, Math.floor(Math.max(a0, a1) + REACH));
+    const slope = xMajor ? dy / dx : dx / dy;
+    const across = (REACH * length) / Math.abs(xMajor ? dx : dy) + 0.5;
+    const lowB = xMajor ? top : left;
+    const highB = (xMajor ? bottom : right) - 1;
+    const minA = Math.min(a0, a1);
+    const maxA = Math.max(a0, a1);
+    const b0 = xMajor ? y0 : x0;
+    for (let a = lowA; a <= highA; a++) {
+      const center = Math.min(maxA, Math.max(minA, a + 0.5));
+      const mid = b0 + (center - a0) * slope;
+      const from = Math.max(lowB, Math.floor(mid - across));
+      const to = Math.min(highB, Math.floor(mid + across));
+      for (let b = from; b <= to; b++) {
+        const px = (xMajor ? a : b) + 0.5 - x0;
+        const py = (xMajor ? b : a) + 0.5 - y0;
+        const along = (px * dx + py * dy) / length;
+        const t = Math.min(length, Math.max(0, along));
+        // a butt end covers the part of the pixel square before it: half the pixel at its center
+        let end = 1;
+        if (butt0 && along < 0.5) end = 0.5 + along;
+        if (butt1 && along > length - 0.5) end = Math.min(end, 0.5 + length - along);
+        const ex = px - (dx * t) / length;
+        const ey = py - (dy * t) / length;
+        let c = REACH - Math.sqrt(ex * ex + ey * ey);
+        if (end < 1) c = Math.min(c, end);
+        if (c <= 0) continue;
+        this.add(xMajor ? a : b, xMajor ? b : a, c >= 1 ? 255 : (c * 255 + 0.5) | 0);
+      }
+    }
+  }
+
+  private add(x: number, y: number, value: number): void {
+    const p = y * this.canvas.width + x;
+    const old = this.coverage[p] as number;
+    if (value <= old) return;
+    if (old === 0) {
+      if (this.count === this.touched.length) {
+        const grown = new Int32Array(this.touched.length * 2);
+        grown.set(this.touched);
+        this.touched = grown;
+      }
+      this.touched[this.count++] = p;
+    }
+    this.coverage[p] = value;
+  }
+}

@@ -95,54 +95,54 @@ export class LinePainter {
    * last point); elsewhere the ends are round, which joins consecutive segments without a gap.
    */
   private segment(x0: number, y0: number, x1: number, y1: number, butt0: boolean, butt1: boolean): void {
-    const dx = x1 - x0;
-    const dy = y1 - y0;
-    const length2 = dx * dx + dy * dy;
+    const length = Math.hypot(x1 - x0, y1 - y0);
     // zero length: a butt-capped stroke draws nothing there (the neighbours draw the point); NaN or infinite
     // coordinates are never produced by the scales, but must not make a loop run forever
-    if (!(length2 > 0) || !Number.isFinite(length2)) return;
-    const length = Math.sqrt(length2);
+    if (!(length > 0) || !Number.isFinite(length)) return;
     const { left, top, right, bottom } = this.clip;
-    const xMajor = Math.abs(dx) >= Math.abs(dy);
-    // along the major axis: every pixel whose center is within REACH of the segment; across it: the band's
-    // extent at that position, REACH / cos(angle)
+    const width = this.canvas.width;
+    // coordinates (a, b): a along the axis the segment runs more along (one step per pixel), b across it;
+    // distances are the same in either frame
+    const xMajor = Math.abs(x1 - x0) >= Math.abs(y1 - y0);
     const a0 = xMajor ? x0 : y0;
-    const a1 = xMajor ? x1 : y1;
-    const lowA = Math.max(xMajor ? left : top, Math.floor(Math.min(a0, a1) - REACH));
-    const highA = Math.min((xMajor ? right : bottom) - 1, Math.floor(Math.max(a0, a1) + REACH));
-    const slope = xMajor ? dy / dx : dx / dy;
-    const across = (REACH * length) / Math.abs(xMajor ? dx : dy) + 0.5;
-    const lowB = xMajor ? top : left;
-    const highB = (xMajor ? bottom : right) - 1;
-    const minA = Math.min(a0, a1);
-    const maxA = Math.max(a0, a1);
     const b0 = xMajor ? y0 : x0;
-    for (let a = lowA; a <= highA; a++) {
-      const center = Math.min(maxA, Math.max(minA, a + 0.5));
-      const mid = b0 + (center - a0) * slope;
-      const from = Math.max(lowB, Math.floor(mid - across));
-      const to = Math.min(highB, Math.floor(mid + across));
-      for (let b = from; b <= to; b++) {
-        const px = (xMajor ? a : b) + 0.5 - x0;
-        const py = (xMajor ? b : a) + 0.5 - y0;
-        const along = (px * dx + py * dy) / length;
-        const t = Math.min(length, Math.max(0, along));
+    const da = xMajor ? x1 - x0 : y1 - y0;
+    const db = xMajor ? y1 - y0 : x1 - x0;
+    const strideA = xMajor ? 1 : width;
+    const strideB = xMajor ? width : 1;
+    const bLow = xMajor ? top : left;
+    const bHigh = (xMajor ? bottom : right) - 1;
+    const ua = da / length;
+    const ub = db / length;
+    const slope = db / da;
+    // the band's extent across at one position along: REACH / cos(angle) either side of the center line
+    const across = REACH / Math.abs(ua) + 0.5;
+    const minA = Math.min(0, da);
+    const maxA = Math.max(0, da);
+    const from = Math.max(xMajor ? left : top, Math.floor(a0 + minA - REACH));
+    const to = Math.min((xMajor ? right : bottom) - 1, Math.floor(a0 + maxA + REACH));
+    for (let a = from; a <= to; a++) {
+      const ca = a + 0.5 - a0;
+      const mid = b0 + Math.min(maxA, Math.max(minA, ca)) * slope;
+      const bFrom = Math.max(bLow, Math.floor(mid - across));
+      const bTo = Math.min(bHigh, Math.floor(mid + across));
+      for (let b = bFrom; b <= bTo; b++) {
+        const cb = b + 0.5 - b0;
+        const along = ca * ua + cb * ub;
+        let distance;
+        if (along < 0) distance = Math.sqrt(ca * ca + cb * cb);
+        else if (along > length) distance = Math.sqrt((ca - da) * (ca - da) + (cb - db) * (cb - db));
+        else distance = Math.abs(ca * ub - cb * ua);
+        let c = REACH - distance;
         // a butt end covers the part of the pixel square before it: half the pixel at its center
-        let end = 1;
-        if (butt0 && along < 0.5) end = 0.5 + along;
-        if (butt1 && along > length - 0.5) end = Math.min(end, 0.5 + length - along);
-        const ex = px - (dx * t) / length;
-        const ey = py - (dy * t) / length;
-        let c = REACH - Math.sqrt(ex * ex + ey * ey);
-        if (end < 1) c = Math.min(c, end);
-        if (c <= 0) continue;
-        this.add(xMajor ? a : b, xMajor ? b : a, c >= 1 ? 255 : (c * 255 + 0.5) | 0);
+        if (butt0 && along < 0.5) c = Math.min(c, 0.5 + along);
+        if (butt1 && along > length - 0.5) c = Math.min(c, 0.5 + length - along);
+        if (c > 0) this.add(a * strideA + b * strideB, c >= 1 ? 255 : (c * 255 + 0.5) | 0);
       }
     }
   }
 
-  private add(x: number, y: number, value: number): void {
-    const p = y * this.canvas.width + x;
+  private add(p: number, value: number): void {
     const old = this.coverage[p] as number;
     if (value <= old) return;
     if (old === 0) {

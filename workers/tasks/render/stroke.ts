@@ -51,15 +51,20 @@ export class LinePainter {
 
   /** Adds the coverage of a polyline (pixel coordinates, as the SVG's path data but not rounded). */
   polyline(chain: Chain): void {
-    const last = chain.length / 2 - 1;
-    for (let k = 0; k < last; k++) {
+    // the ends are the first and last points that differ from their neighbour: a repeated point draws nothing
+    const moves = (k: number) => chain[2 * k] !== chain[2 * k + 2] || chain[2 * k + 1] !== chain[2 * k + 3];
+    let first = 0;
+    let last = chain.length / 2 - 2;
+    while (first <= last && !moves(first)) first++;
+    while (last >= first && !moves(last)) last--;
+    for (let k = first; k <= last; k++) {
       this.segment(
         chain[2 * k] as number,
         chain[2 * k + 1] as number,
         chain[2 * k + 2] as number,
         chain[2 * k + 3] as number,
-        k === 0,
-        k === last - 1,
+        k === first,
+        k === last,
       );
     }
   }

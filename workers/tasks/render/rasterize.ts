@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import type { Rect } from './axes.js';
-import { LinePainter, rgb, type Canvas, type PixelBox } from './stroke.js';
+import { blendMask, LineMasker, rgb, type Canvas, type PixelBox } from './stroke.js';
 import type { PlotLayers } from './svg.js';
 
 // libvips's operation cache keeps recent inputs and outputs for reuse; every plot image is a new SVG, so it would
@@ -27,25 +27,24 @@ export async function rasterize(svg: string): Promise<Uint8Array> {
 }
 
 /**
- * The PNG of a plot image: sharp rasterizes everything under the series lines into an RGB buffer, the lines are
- * drawn into it here (see stroke.ts), then the change points and markers (rasterized by sharp, only when there
- * are any) and the frame, and sharp encodes the buffer. The background is opaque, so the PNG has no alpha
- * channel. The result is a fresh Uint8Array that owns its whole buffer, so it can be moved to another thread.
+ * The PNG of a plot image: sharp rasterizes everything under the series lines into an RGB buffer and, when there
+ * are any, the change points and markers over them, while the lines' masks are computed here (see stroke.ts);
+ * then the lines, the layer over them and the frame are blended in, and sharp encodes the buffer. The background
+ * is opaque, so the PNG has no alpha channel. The result is a fresh Uint8Array that owns its whole buffer, so it
+ * can be moved to another thread.
  */
 export async function rasterizePlot(layers: PlotLayers): Promise<Uint8Array> {
   const { width, height, plot } = layers;
-  const data = await sharp(Buffer.from(layers.under), { density: 72 }).removeAlpha().raw().toBuffer();
-  const canvas: Canvas = { data, width, height };
-  if (plot) {
-    const painter = new LinePainter(canvas, framedPixels(plot));
-    for (const { color, line } of layers.strokes) {
-      painter.polyline(line);
-      painter.fill(rgb(color));
-    }
-    if (layers.over !== '') await overlay(canvas, layers.over, plot);
-    frame(canvas, plot, rgb(layers.theme.frame));
-  }
-  const png = await sharp(data, { raw: { width, height, channels: 3 } })
+  // both rasterizations run on libuv's threads; the masks are computed on this one meanwhile
+  const under = sharp(Buffer.from(layers.under), { density: 72 }).removeAlpha().raw().toBuffer();
+  const over = plot && layers.over !== '' ? overlay(layers.over, plot, width, height) : undefined;
+  const masker = plot ? new LineMasker(width, height, framedPixels(plot)) : undefined;
+  const masks = masker ? layers.strokes.map(({ color, line }) => ({ color, mask: masker.mask(line) })) : [];
+  const canvas: Canvas = { data: await under, width, height };
+  for (const { color, mask } of masks) blendMask(canvas, mask, rgb(color));
+  if (over) blendLayer(canvas, await over);
+  if (plot) frame(canvas, plot, rgb(layers.theme.frame));
+  const png = await sharp(canvas.data, { raw: { width, height, channels: 3 } })
     .png({ compressionLevel: PNG_COMPRESSION, adaptiveFiltering: false })
     .toBuffer();
   return new Uint8Array(png);
@@ -81,27 +80,47 @@ function frame(canvas: Canvas, plot: Rect, color: number): void {
   }
 }
 
+/** An RGBA image placed at (left, top) of the canvas, not premultiplied. */
+interface Layer {
+  readonly data: Buffer;
+  readonly left: number;
+  readonly top: number;
+  readonly width: number;
+  readonly height: number;
+}
+
 /**
- * Rasterizes SVG elements over the plot area (and a margin) on a transparent background and blends them into the
- * canvas: what lies above the lines but under the frame.
+ * Rasterizes SVG elements over the plot area (and a margin) on a transparent background: what lies above the
+ * lines but under the frame.
  */
-async function overlay(canvas: Canvas, elements: string, plot: Rect): Promise<void> {
+async function overlay(
+  elements: string,
+  plot: Rect,
+  imageWidth: number,
+  imageHeight: number,
+): Promise<Layer> {
   const left = Math.max(0, Math.floor(plot.left) - OVERLAY_MARGIN);
   const top = Math.max(0, Math.floor(plot.top) - OVERLAY_MARGIN);
-  const width = Math.min(canvas.width, Math.floor(plot.right) + 1 + OVERLAY_MARGIN) - left;
-  const height = Math.min(canvas.height, Math.floor(plot.bottom) + 1 + OVERLAY_MARGIN) - top;
+  const width = Math.min(imageWidth, Math.floor(plot.right) + 1 + OVERLAY_MARGIN) - left;
+  const height = Math.min(imageHeight, Math.floor(plot.bottom) + 1 + OVERLAY_MARGIN) - top;
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="${left} ${top} ${width} ${height}">${elements}</svg>`;
-  const layer = await sharp(Buffer.from(svg), { density: 72 }).ensureAlpha().raw().toBuffer();
+  const data = await sharp(Buffer.from(svg), { density: 72 }).ensureAlpha().raw().toBuffer();
+  return { data, left, top, width, height };
+}
+
+/** Blends a layer over the canvas. */
+function blendLayer(canvas: Canvas, layer: Layer): void {
   const { data } = canvas;
+  const { data: source, left, top, width, height } = layer;
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const s = 4 * (y * width + x);
-      const a = layer[s + 3] as number;
+      const a = source[s + 3] as number;
       if (a === 0) continue;
       const o = 3 * ((top + y) * canvas.width + left + x);
       const keep = 255 - a;
       for (let c = 0; c < 3; c++) {
-        data[o + c] = ((layer[s + c] as number) * a + (data[o + c] as number) * keep + 127) / 255;
+        data[o + c] = ((source[s + c] as number) * a + (data[o + c] as number) * keep + 127) / 255;
       }
     }
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Chain } from './paths.js';
-import { LinePainter, rgb, type Canvas, type PixelBox } from './stroke.js';
+import { blendMask, LineMasker, rgb, type Canvas, type PixelBox } from './stroke.js';
 
 const WIDTH = 60;
 const HEIGHT = 40;
@@ -22,11 +22,8 @@ const ALL: PixelBox = { left: 0, top: 0, right: WIDTH, bottom: HEIGHT };
 
 function draw(lines: [Chain, number][], clip = ALL, background = WHITE): Canvas {
   const c = canvas(background);
-  const painter = new LinePainter(c, clip);
-  for (const [chain, color] of lines) {
-    painter.polyline(chain);
-    painter.fill(color);
-  }
+  const masker = new LineMasker(WIDTH, HEIGHT, clip);
+  for (const [chain, color] of lines) blendMask(c, masker.mask(chain), color);
   return c;
 }
 
@@ -55,7 +52,7 @@ function ink(c: Canvas, color: number): number {
   return sum;
 }
 
-describe('LinePainter', () => {
+describe('LineMasker and blendMask', () => {
   it('draws a horizontal line on a pixel row center 1.5 px wide: the row full, a quarter on each side', () => {
     const c = draw([[[5, 10.5, 50, 10.5], BLUE]]);
     for (let x = 5; x < 50; x++) {

@@ -29,28 +29,35 @@ export function rgb(color: string): number {
   return Number.parseInt(color.slice(1, 7), 16);
 }
 
+/** A line's ink: the pixels it covers (index y * width + x), each once, and how much (1 to 255). */
+export interface LineMask {
+  readonly pixels: Int32Array;
+  readonly coverage: Uint8Array;
+}
+
 /**
- * Draws anti-aliased 1.5 px polylines into an RGB canvas, clipped to a box, for the PNG path: cairo's stroking
- * of the 8,000 segments of an 8 x 1,000 image cost more than everything else the rasterizer does (see
- * docs/plots.md, Performance). A polyline's coverage is collected per pixel as the largest coverage of any of its
- * segments (so the joins are round and a pixel two segments share is not inked twice), then blended once in the
- * line's color, like a stroke's single outline in cairo. Polylines are painted in the order they are filled, so
- * the later is on top. Ends are butt (the line stops at its first and last point), as in the SVG.
+ * Anti-aliased 1.5 px polylines as masks, clipped to a box, for the PNG path: cairo's stroking of the 8,000
+ * segments of an 8 x 1,000 image cost more than everything else the rasterizer does (see docs/plots.md,
+ * Performance). A polyline's coverage of a pixel is the largest coverage of any of its segments (so the joins are
+ * round and a pixel two segments share is not inked twice), and {@link blendMask} blends it once in the line's
+ * color, like a stroke's single outline in cairo. Ends are butt (the line stops at its first and last point), as
+ * in the SVG. Masks need no canvas, so they can be computed while sharp rasterizes the layers under them.
  */
-export class LinePainter {
+export class LineMasker {
   private readonly coverage: Uint8Array;
   private touched = new Int32Array(1 << 14);
   private count = 0;
 
   constructor(
-    private readonly canvas: Canvas,
+    private readonly width: number,
+    height: number,
     private readonly clip: PixelBox,
   ) {
-    this.coverage = new Uint8Array(canvas.width * canvas.height);
+    this.coverage = new Uint8Array(width * height);
   }
 
-  /** Adds the coverage of a polyline (pixel coordinates, as the SVG's path data but not rounded). */
-  polyline(chain: Chain): void {
+  /** The mask of a polyline (pixel coordinates, as the SVG's path data but not rounded). */
+  mask(chain: Chain): LineMask {
     // the ends are the first and last points that differ from their neighbour: a repeated point draws nothing
     const moves = (k: number) => chain[2 * k] !== chain[2 * k + 2] || chain[2 * k + 1] !== chain[2 * k + 3];
     let first = 0;
@@ -67,32 +74,15 @@ export class LinePainter {
         k === last,
       );
     }
-  }
-
-  /** Blends `color` (0xrrggbb) into the canvas with the coverage added since the last fill, and clears it. */
-  fill(color: number): void {
-    const { data } = this.canvas;
-    const { coverage, touched } = this;
-    const r = (color >> 16) & 255;
-    const g = (color >> 8) & 255;
-    const b = color & 255;
+    const pixels = this.touched.slice(0, this.count);
+    const coverage = new Uint8Array(this.count);
     for (let k = 0; k < this.count; k++) {
-      const p = touched[k] as number;
-      const a = coverage[p] as number;
-      coverage[p] = 0;
-      const o = 3 * p;
-      if (a === 255) {
-        data[o] = r;
-        data[o + 1] = g;
-        data[o + 2] = b;
-        continue;
-      }
-      const keep = 255 - a;
-      data[o] = (r * a + (data[o] as number) * keep + 127) / 255;
-      data[o + 1] = (g * a + (data[o + 1] as number) * keep + 127) / 255;
-      data[o + 2] = (b * a + (data[o + 2] as number) * keep + 127) / 255;
+      const p = pixels[k] as number;
+      coverage[k] = this.coverage[p] as number;
+      this.coverage[p] = 0;
     }
     this.count = 0;
+    return { pixels, coverage };
   }
 
   /**
@@ -105,7 +95,7 @@ export class LinePainter {
     // coordinates are never produced by the scales, but must not make a loop run forever
     if (!(length > 0) || !Number.isFinite(length)) return;
     const { left, top, right, bottom } = this.clip;
-    const width = this.canvas.width;
+    const width = this.width;
     // coordinates (a, b): a along the axis the segment runs more along (one step per pixel), b across it;
     // distances are the same in either frame
     const xMajor = Math.abs(x1 - x0) >= Math.abs(y1 - y0);
@@ -159,5 +149,28 @@ export class LinePainter {
       this.touched[this.count++] = p;
     }
     this.coverage[p] = value;
+  }
+}
+
+/** Blends `color` (0xrrggbb) into an RGB canvas where a mask covers it. */
+export function blendMask(canvas: Canvas, mask: LineMask, color: number): void {
+  const { data } = canvas;
+  const { pixels, coverage } = mask;
+  const r = (color >> 16) & 255;
+  const g = (color >> 8) & 255;
+  const b = color & 255;
+  for (let k = 0; k < pixels.length; k++) {
+    const o = 3 * (pixels[k] as number);
+    const a = coverage[k] as number;
+    if (a === 255) {
+      data[o] = r;
+      data[o + 1] = g;
+      data[o + 2] = b;
+      continue;
+    }
+    const keep = 255 - a;
+    data[o] = (r * a + (data[o] as number) * keep + 127) / 255;
+    data[o + 1] = (g * a + (data[o + 1] as number) * keep + 127) / 255;
+    data[o + 2] = (b * a + (data[o + 2] as number) * keep + 127) / 255;
   }
 }

@@ -43,6 +43,15 @@ import { BenchReport, formatNumber } from './lib/report.js';
  * 60 rounds; bevel joins with round caps 44.6 ms (no gain), miter joins 42.2 ms (same as bevel, but a miter tip
  * reaches past a spike's point). Lines stroke 30-35 ms of the raw rasterizing (the SVG without them 11 ms at the
  * minimum against 43 ms), text about 4 ms, an empty 1200 x 600 SVG 4 ms.
+ *
+ * 2026-11-27, same machine shared with three other engineers, before and after the PNG path drew its lines in
+ * JavaScript (main d312f4a, then commit 81d1fdf), p50 / p99 in ms:
+ *   before, 07:10 UTC, load 10.5:  lines only pool 142 / 240, inline 141 / 205, SVG 26 / 44, rasterize 161 / 364;
+ *                                  with limits pool 347 / 766, rasterize 254 / 430.
+ *   after, 08:13 UTC, load 9.3:    lines only pool 96 / 409, inline 79 / 198, layers 7.9 / 13, rasterize 74 / 147
+ *                                  (0.48x of librsvg rasterizing the whole SVG); with limits pool 226 / 390,
+ *                                  layers 74 / 160, rasterize 194 / 553 (0.67x).
+ * Stages and the comparisons behind them: docs/performance.md, "The PNG's lines drawn in JavaScript".
  */
 const ITERATIONS = 40;
 const WARMUP = 4;

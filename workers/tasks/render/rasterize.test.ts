@@ -241,6 +241,28 @@ describe('rasterizePlot', () => {
     }
   });
 
+  it('dashes the limit lines where librsvg does, over the bands and under the series lines', async () => {
+    const { layers, reference, drawn } = await both(benchImage(8, 1000, true));
+    expect(meanDifference(reference, drawn)).toBeLessThan(2.5);
+    expect(layers.limits).toHaveLength(16);
+    let samples = 0;
+    let agree = 0;
+    for (const { color, subpaths } of layers.limits) {
+      for (const line of subpaths) {
+        for (let k = 0; k + 3 < line.length; k += 2) {
+          const x = ((line[k] as number) + (line[k + 2] as number)) / 2;
+          const y = ((line[k + 1] as number) + (line[k + 3] as number)) / 2;
+          // in a dash or in a gap, as in librsvg's image
+          const inDash = (p: Pixels) => nearest(p, x, y, hex(color)) <= 24;
+          samples++;
+          if (inDash(drawn) === inDash(reference)) agree++;
+        }
+      }
+    }
+    expect(samples).toBeGreaterThan(500);
+    expect(agree / samples).toBeGreaterThan(0.9);
+  });
+
   it('encodes an opaque PNG without an alpha channel, the same bytes every time', async () => {
     const input = benchImage(2, 100, false);
     const { png } = await both(input);

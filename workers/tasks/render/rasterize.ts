@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import type { Rect } from './axes.js';
 import { blendMask, LineMasker, rgb, type Canvas, type PixelBox } from './stroke.js';
 import type { PlotLayers } from './svg.js';
+import { LIMIT_LINE } from './series-svg.js';
 
 // libvips's operation cache keeps recent inputs and outputs for reuse; every plot image is a new SVG, so it would
 // only hold memory. Images are cached by content above the worker, in the HTTP layer.
@@ -27,9 +28,10 @@ export async function rasterize(svg: string): Promise<Uint8Array> {
 }
 
 /**
- * The PNG of a plot image: sharp rasterizes everything under the series lines into an RGB buffer and, when there
- * are any, the change points and markers over them, while the lines' masks are computed here (see stroke.ts);
- * then the lines, the layer over them and the frame are blended in, and sharp encodes the buffer. The background
+ * The PNG of a plot image: sharp rasterizes everything under the limit and series lines into an RGB buffer and,
+ * when there are any, the change points and markers over them, while the lines' masks are computed here (see
+ * stroke.ts); then the limit lines, the series lines, the layer over them and the frame are blended in, and sharp
+ * encodes the buffer. The background
  * is opaque, so the PNG has no alpha channel. The result is a fresh Uint8Array that owns its whole buffer, so it
  * can be moved to another thread.
  */
@@ -39,7 +41,12 @@ export async function rasterizePlot(layers: PlotLayers): Promise<Uint8Array> {
   const under = sharp(Buffer.from(layers.under), { density: 72 }).removeAlpha().raw().toBuffer();
   const over = plot && layers.over !== '' ? overlay(layers.over, plot, width, height) : undefined;
   const masker = plot ? new LineMasker(width, height, framedPixels(plot)) : undefined;
-  const masks = masker ? layers.strokes.map(({ color, line }) => ({ color, mask: masker.mask(line) })) : [];
+  const masks = masker
+    ? [
+        ...layers.limits.map(({ color, subpaths }) => ({ color, mask: masker.mask(subpaths, LIMIT_LINE) })),
+        ...layers.strokes.map(({ color, line }) => ({ color, mask: masker.mask([line]) })),
+      ]
+    : [];
   const canvas: Canvas = { data: await under, width, height };
   for (const { color, mask } of masks) blendMask(canvas, mask, rgb(color));
   if (over) blendLayer(canvas, await over);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Chain } from './paths.js';
-import { blendMask, LineMasker, rgb, type Canvas, type PixelBox } from './stroke.js';
+import { blendMask, LineMasker, rgb, type Canvas, type PixelBox, type StrokeStyle } from './stroke.js';
 
 const WIDTH = 60;
 const HEIGHT = 40;
@@ -23,7 +23,15 @@ const ALL: PixelBox = { left: 0, top: 0, right: WIDTH, bottom: HEIGHT };
 function draw(lines: [Chain, number][], clip = ALL, background = WHITE): Canvas {
   const c = canvas(background);
   const masker = new LineMasker(WIDTH, HEIGHT, clip);
-  for (const [chain, color] of lines) blendMask(c, masker.mask(chain), color);
+  for (const [chain, color] of lines) blendMask(c, masker.mask([chain]), color);
+  return c;
+}
+
+const DASHED: StrokeStyle = { width: 1, dash: [5, 4] };
+
+function drawDashed(subpaths: Chain[], color: number): Canvas {
+  const c = canvas();
+  blendMask(c, new LineMasker(WIDTH, HEIGHT, ALL).mask(subpaths, DASHED), color);
   return c;
 }
 
@@ -156,5 +164,37 @@ describe('LineMasker and blendMask', () => {
     const c = draw([[[5, 10.5, Number.NaN, 10.5, 50, Number.POSITIVE_INFINITY, 50, 20.5, 55, 20.5], BLUE]]);
     expect(pixel(c, 52, 20)).toBe(BLUE);
     expect(ink(c, BLUE)).toBeLessThan(1.5 * 6);
+  });
+
+  it('dashes a 1 px line 5 on, 4 off, along the whole polyline, starting again at each subpath', () => {
+    const c = drawDashed(
+      [
+        [0, 10.5, 7.5, 10.5, 7.5, 39],
+        [30, 5.5, 55, 5.5],
+      ],
+      BLUE,
+    );
+    const on = (x: number, y: number) => expect(pixel(c, x, y), `${x},${y}`).toBe(BLUE);
+    const off = (x: number, y: number) => expect(pixel(c, x, y), `${x},${y}`).toBe(WHITE);
+    for (const x of [0, 1, 2, 3, 4]) on(x, 10);
+    for (const x of [5, 6]) off(x, 10);
+    for (let x = 0; x < 7; x++) {
+      off(x, 9);
+      off(x, 11);
+    }
+    // the corner at x = 7.5: the pattern goes on down the vertical part, 7.5 px into it (a gap until 9)
+    for (const y of [12, 13, 14, 15, 16, 21, 22, 23, 24, 25]) on(7, y);
+    for (const y of [11, 17, 18, 19, 20, 26]) off(7, y);
+    // the second subpath starts a dash of its own at x = 30
+    for (const x of [30, 31, 32, 33, 34, 39, 40, 41, 42, 43]) on(x, 5);
+    for (const x of [29, 35, 36, 37, 38, 44]) off(x, 5);
+  });
+
+  it('covers half a pixel where a dash ends in its middle', () => {
+    const c = drawDashed([[0.5, 10.5, 40, 10.5]], BLUE);
+    // dashes from 0.5 to 5.5, 9.5 to 14.5: pixels 0, 5, 9 and 14 half inside
+    for (const x of [0, 5, 9, 14]) expect(coverage(c, x, 10, BLUE), String(x)).toBeCloseTo(0.5, 1);
+    for (const x of [1, 4, 10, 13]) expect(pixel(c, x, 10)).toBe(BLUE);
+    for (const x of [6, 7, 8]) expect(pixel(c, x, 10)).toBe(WHITE);
   });
 });

@@ -15,14 +15,14 @@ export interface PixelBox {
   readonly bottom: number;
 }
 
-/** Half the width of a series line (1.5 px, as in the SVG). */
-export const LINE_HALF_WIDTH = 0.75;
-/**
- * How far from a line's center a pixel center still gets ink: half the width plus half a pixel. A pixel at
- * distance d gets coverage REACH - d (clamped to 0..1), which for a horizontal or vertical line is exactly the
- * area of the pixel square the 1.5 px band covers, and for any other direction within a few percent of it.
- */
-const REACH = LINE_HALF_WIDTH + 0.5;
+/** How a polyline is stroked: its width in pixels and, for a dashed line, the lengths of its dashes and gaps. */
+export interface StrokeStyle {
+  readonly width: number;
+  readonly dash?: readonly [number, number];
+}
+
+/** A series line: 1.5 px, solid. */
+export const SERIES_LINE: StrokeStyle = { width: 1.5 };
 
 /** `#rrggbb` as 0xrrggbb. */
 export function rgb(color: string): number {
@@ -36,12 +36,15 @@ export interface LineMask {
 }
 
 /**
- * Anti-aliased 1.5 px polylines as masks, clipped to a box, for the PNG path: cairo's stroking of the 8,000
- * segments of an 8 x 1,000 image cost more than everything else the rasterizer does (see docs/plots.md,
- * Performance). A polyline's coverage of a pixel is the largest coverage of any of its segments (so the joins are
- * round and a pixel two segments share is not inked twice), and {@link blendMask} blends it once in the line's
- * color, like a stroke's single outline in cairo. Ends are butt (the line stops at its first and last point), as
- * in the SVG. Masks need no canvas, so they can be computed while sharp rasterizes the layers under them.
+ * Anti-aliased polylines as masks, clipped to a box, for the PNG path: cairo's stroking of the 8,000 segments of
+ * an 8 x 1,000 image cost more than everything else the rasterizer does (see docs/plots.md, Performance). A pixel
+ * whose center is at distance d from a line's center line gets the coverage `width / 2 + 0.5 - d` (clamped to
+ * 0..1): for a horizontal or vertical line exactly the share of the pixel's square the line covers, for other
+ * directions within a few percent of it. A path's coverage of a pixel is the largest coverage of any of its
+ * segments (so the joins are round and a pixel two segments share is not inked twice), and {@link blendMask}
+ * blends it once in the path's color, like a stroke's single outline in cairo. Ends are butt (a subpath stops at its
+ * first and last point), and a dash pattern starts again at each subpath, as cairo draws the SVG. Masks need no
+ * canvas, so they can be computed while sharp rasterizes the layers under them.
  */
 export class LineMasker {
   private readonly coverage: Uint8Array;
@@ -56,24 +59,9 @@ export class LineMasker {
     this.coverage = new Uint8Array(width * height);
   }
 
-  /** The mask of a polyline (pixel coordinates, as the SVG's path data but not rounded). */
-  mask(chain: Chain): LineMask {
-    // the ends are the first and last points that differ from their neighbour: a repeated point draws nothing
-    const moves = (k: number) => chain[2 * k] !== chain[2 * k + 2] || chain[2 * k + 1] !== chain[2 * k + 3];
-    let first = 0;
-    let last = chain.length / 2 - 2;
-    while (first <= last && !moves(first)) first++;
-    while (last >= first && !moves(last)) last--;
-    for (let k = first; k <= last; k++) {
-      this.segment(
-        chain[2 * k] as number,
-        chain[2 * k + 1] as number,
-        chain[2 * k + 2] as number,
-        chain[2 * k + 3] as number,
-        k === first,
-        k === last,
-      );
-    }
+  /** The mask of a path of one or more subpaths (pixel coordinates, as the SVG's path data but not rounded). */
+  mask(subpaths: readonly Chain[], style: StrokeStyle = SERIES_LINE): LineMask {
+    for (const chain of subpaths) this.subpath(chain, style);
     const pixels = this.touched.slice(0, this.count);
     const coverage = new Uint8Array(this.count);
     for (let k = 0; k < this.count; k++) {
@@ -85,16 +73,41 @@ export class LineMasker {
     return { pixels, coverage };
   }
 
+  private subpath(chain: Chain, style: StrokeStyle): void {
+    // the ends are the first and last points that differ from their neighbour: a repeated point draws nothing
+    const moves = (k: number) => chain[2 * k] !== chain[2 * k + 2] || chain[2 * k + 1] !== chain[2 * k + 3];
+    let first = 0;
+    let last = chain.length / 2 - 2;
+    while (first <= last && !moves(first)) first++;
+    while (last >= first && !moves(last)) last--;
+    let travelled = 0;
+    for (let k = first; k <= last; k++) {
+      const x0 = chain[2 * k] as number;
+      const y0 = chain[2 * k + 1] as number;
+      const x1 = chain[2 * k + 2] as number;
+      const y1 = chain[2 * k + 3] as number;
+      travelled += this.segment(x0, y0, x1, y1, { style, butt0: k === first, butt1: k === last, travelled });
+    }
+  }
+
   /**
-   * The coverage of one segment. `butt0` and `butt1` cut the line square at that end (a polyline's first and
-   * last point); elsewhere the ends are round, which joins consecutive segments without a gap.
+   * The coverage of one segment. `butt0` and `butt1` cut the line square at that end (a subpath's first and last
+   * point); elsewhere the ends are round, which joins consecutive segments without a gap. `travelled` is the length
+   * of the subpath before the segment, where a dash pattern stands at its start. Returns the segment's length.
    */
-  private segment(x0: number, y0: number, x1: number, y1: number, butt0: boolean, butt1: boolean): void {
-    const length = Math.hypot(x1 - x0, y1 - y0);
+  private segment(x0: number, y0: number, x1: number, y1: number, at: SegmentPlace): number {
+    const length = Math.sqrt((x1 - x0) * (x1 - x0) + (y1 - y0) * (y1 - y0));
     // zero length: a butt-capped stroke draws nothing there (the neighbours draw the point); NaN or infinite
     // coordinates are never produced by the scales, but must not make a loop run forever
-    if (!(length > 0) || !Number.isFinite(length)) return;
+    if (!(length > 0) || !Number.isFinite(length)) return 0;
     const { left, top, right, bottom } = this.clip;
+    const { butt0, butt1, travelled, style } = at;
+    const reach = style.width / 2 + 0.5;
+    const on = style.dash ? style.dash[0] : 0;
+    const period = style.dash ? style.dash[0] + style.dash[1] : 0;
+    // pixels whose stretch along the line may be cut (by an end or by the dashes): outside (startCut, endCut)
+    const startCut = on > 0 ? Infinity : butt0 ? 0.5 : -Infinity;
+    const endCut = on > 0 ? -Infinity : butt1 ? length - 0.5 : Infinity;
     const width = this.width;
     // coordinates (a, b): a along the axis the segment runs more along (one step per pixel), b across it;
     // distances are the same in either frame
@@ -110,12 +123,12 @@ export class LineMasker {
     const ua = da / length;
     const ub = db / length;
     const slope = db / da;
-    // the band's extent across at one position along: REACH / cos(angle) either side of the center line
-    const across = REACH / Math.abs(ua) + 0.5;
+    // the band's extent across at one position along: reach / cos(angle) either side of the center line
+    const across = reach / Math.abs(ua) + 0.5;
     const minA = Math.min(0, da);
     const maxA = Math.max(0, da);
-    const from = Math.max(xMajor ? left : top, Math.floor(a0 + minA - REACH));
-    const to = Math.min((xMajor ? right : bottom) - 1, Math.floor(a0 + maxA + REACH));
+    const from = Math.max(xMajor ? left : top, Math.floor(a0 + minA - reach));
+    const to = Math.min((xMajor ? right : bottom) - 1, Math.floor(a0 + maxA + reach));
     for (let a = from; a <= to; a++) {
       const ca = a + 0.5 - a0;
       const mid = b0 + Math.min(maxA, Math.max(minA, ca)) * slope;
@@ -128,13 +141,20 @@ export class LineMasker {
         if (along < 0) distance = Math.sqrt(ca * ca + cb * cb);
         else if (along > length) distance = Math.sqrt((ca - da) * (ca - da) + (cb - db) * (cb - db));
         else distance = Math.abs(ca * ub - cb * ua);
-        let c = REACH - distance;
-        // a butt end covers the part of the pixel square before it: half the pixel at its center
-        if (butt0 && along < 0.5) c = Math.min(c, 0.5 + along);
-        if (butt1 && along > length - 0.5) c = Math.min(c, 0.5 + length - along);
+        let c = reach - distance;
+        if (c <= 0) continue;
+        if (c > 1) c = 1;
+        // along the line, the part of the pixel's square (the stretch from along - 0.5 to along + 0.5) that is
+        // before a butt end or in a gap between dashes gets no ink
+        if (along < startCut || along > endCut) {
+          const low = butt0 ? Math.max(0, along - 0.5) : along - 0.5;
+          const high = butt1 ? Math.min(length, along + 0.5) : along + 0.5;
+          c *= on > 0 ? dashCover(travelled + low, travelled + high, on, period) : Math.max(0, high - low);
+        }
         if (c > 0) this.add(a * strideA + b * strideB, c >= 1 ? 255 : (c * 255 + 0.5) | 0);
       }
     }
+    return length;
   }
 
   private add(p: number, value: number): void {
@@ -150,6 +170,22 @@ export class LineMasker {
     }
     this.coverage[p] = value;
   }
+}
+
+interface SegmentPlace {
+  readonly style: StrokeStyle;
+  readonly butt0: boolean;
+  readonly butt1: boolean;
+  readonly travelled: number;
+}
+
+/** How much of the stretch from `low` to `high` along a dashed line lies in its dashes. */
+function dashCover(low: number, high: number, on: number, period: number): number {
+  let cover = 0;
+  for (let start = Math.floor(low / period) * period; start < high; start += period) {
+    cover += Math.max(0, Math.min(high, start + on) - Math.max(low, start));
+  }
+  return cover;
 }
 
 /** Blends `color` (0xrrggbb) into an RGB canvas where a mask covers it. */

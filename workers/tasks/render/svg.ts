@@ -16,7 +16,7 @@ import { seriesColor, THEMES, type Theme } from './palette.js';
 import { prepareSeries, seriesFeatures, valueRange, xExtent, type PreparedSeries } from './points.js';
 import { chooseYScale, linearScale, logScale, type ValueRange } from './scale.js';
 import { changesSvg } from './changes-svg.js';
-import { linesSvg, seriesSvg, type LineStroke } from './series-svg.js';
+import { limitsSvg, linesSvg, seriesSvg, type LimitStroke, type LineStroke } from './series-svg.js';
 import { splitSharedParts } from './shared-labels.js';
 import { textWidth } from './text-width.js';
 import { clampFinite, linearTicks, logTicks, type AxisTicks } from './ticks.js';
@@ -31,23 +31,25 @@ const EDGE = 16;
 const PAD = 0.03;
 
 export interface SvgOptions {
-  /** Points per `<path>` of a line (default LINE_PIECE); the benchmark compares with one path per line. */
+  /** Points per `<path>` of a line (default LINE_PIECE). */
   readonly linePiece?: number;
 }
 
 /**
- * A plot image in layers, bottom to top: the SVG document of everything under the series lines, the lines (as
- * SVG and as pixel chains), the change points and markers above them, and the plot's frame on top. The SVG format
- * joins them all (see {@link buildPlotSvg}); the PNG path rasterizes `under` with sharp and draws the rest itself
- * (see rasterize.ts).
+ * A plot image in layers, bottom to top: the SVG document of everything under the limit and series lines, those
+ * lines (as pixel chains), the change points and markers above them, and the plot's frame on top. The SVG format
+ * joins them all, the lines as paths (see {@link buildPlotSvg}); the PNG path rasterizes `under` and `over` with
+ * sharp and draws the lines and the frame itself (see rasterize.ts).
  */
 export interface PlotLayers {
   readonly width: number;
   readonly height: number;
   readonly theme: Theme;
-  /** A whole SVG document: background, header, axes and gridlines, bands, limit lines, legend. */
+  /** A whole SVG document: background, header, axes and gridlines, boundary bands, legend. */
   readonly under: string;
-  /** The series lines, over `under`, in drawing order (the later on top). */
+  /** The limit lines, over `under` (which holds the bands under them). */
+  readonly limits: readonly LimitStroke[];
+  /** The series lines, over the limit lines, in drawing order (the later on top). */
   readonly strokes: readonly LineStroke[];
   /** Change points and markers, over the lines (SVG elements, no document). */
   readonly over: string;
@@ -65,7 +67,7 @@ export function buildPlotSvg(image: PlotImage, options: SvgOptions = {}): string
   const layers = buildPlotLayers(image);
   const close = layers.under.lastIndexOf('</svg>');
   const frame = layers.plot ? frameSvg(layers.plot, layers.theme) : '';
-  const lines = linesSvg(layers.strokes, options.linePiece);
+  const lines = limitsSvg(layers.limits) + linesSvg(layers.strokes, options.linePiece);
   return layers.under.slice(0, close) + lines + layers.over + frame + '</svg>';
 }
 
@@ -92,6 +94,7 @@ export function buildPlotLayers(image: PlotImage): PlotLayers {
     extent === undefined
       ? {
           under: emptyPlot({ left: EDGE, top, right: width - EDGE, bottom }, width, yTitle, image, theme),
+          limits: [],
           strokes: [],
           over: '',
         }
@@ -137,8 +140,8 @@ function plotBody(
       yAxisSvg(y.ticks, yScale, plot, yTitle, theme),
       xAxisSvg(x.ticks, xScale, plot, image.width, x.title, xTitleOffset(image.xAxis), theme),
       layers.bands,
-      layers.limits,
     ].join(''),
+    limits: layers.limits,
     strokes: layers.strokes,
     over: changesSvg(image.series, xScale, yScale, plot, theme) + layers.markers,
     plot,

@@ -51,6 +51,9 @@ import { BenchReport, formatNumber } from './lib/report.js';
  *   after, 08:13 UTC, load 9.3:    lines only pool 96 / 409, inline 79 / 198, layers 7.9 / 13, rasterize 74 / 147
  *                                  (0.48x of librsvg rasterizing the whole SVG); with limits pool 226 / 390,
  *                                  layers 74 / 160, rasterize 194 / 553 (0.67x).
+ *   limit lines in JavaScript too, 08:45 UTC, commit 2c715d5, load 11.1-14.4: lines only pool 134 / 273,
+ *                                  inline 76 / 188, rasterize 91 / 368 (0.49x); with limits pool 122 / 274,
+ *                                  inline 95 / 191, rasterize 114 / 524 (0.57x).
  * Stages and the comparisons behind them: docs/performance.md, "The PNG's lines drawn in JavaScript".
  */
 const ITERATIONS = 40;

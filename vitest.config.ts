@@ -24,7 +24,11 @@ const CONTRACT = [
   'plugins/storage/duckdb/duckdb.test.ts',
   'plugins/storage/duckdb/history-cache.test.ts',
 ];
-const POSTGRES_CONTRACT = 'plugins/storage/postgres/postgres.test.ts';
+// the PostgreSQL plugin's tests that need a server: the storage contract, and read replicas (two clusters of their own)
+const POSTGRES_CONTRACT = [
+  'plugins/storage/postgres/postgres.test.ts',
+  'plugins/storage/postgres/replicas.test.ts',
+];
 const THREADS_AND_PROCESSES = [
   'test/workers/**/*.test.ts',
   'workers/pool.test.ts',
@@ -48,7 +52,13 @@ export default defineConfig({
             '{core,kit,plugins,workers,cli,console}/**/*.test.ts',
             'test/{adapters,models}/**/*.test.ts',
           ],
-          exclude: ['node_modules/**', 'dist/**', ...CONTRACT, POSTGRES_CONTRACT, ...THREADS_AND_PROCESSES],
+          exclude: [
+            'node_modules/**',
+            'dist/**',
+            ...CONTRACT,
+            ...POSTGRES_CONTRACT,
+            ...THREADS_AND_PROCESSES,
+          ],
           maxWorkers: 2,
           sequence: { groupOrder: 0 },
         },
@@ -75,7 +85,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'integration-postgres',
-          include: ['test/{integration,security}/**/*.test.ts', POSTGRES_CONTRACT],
+          include: ['test/{integration,security}/**/*.test.ts', ...POSTGRES_CONTRACT],
           globalSetup: ['test/helpers/postgres-setup.ts'],
           maxWorkers: 2,
           sequence: { groupOrder: 1 },

@@ -8,10 +8,12 @@
  * On PostgreSQL (`--engine postgres`; both engines by default when PostgreSQL is installed) the same figures, the
  * floor being the same work through the `postgres` driver (one INSERT of 200 rows from arrays, the plugin's
  * history statement, in a READ COMMITTED transaction, as the plugin stores a report), and then ingest through real
- * `benchtrack-api` processes: 1 process, then 3 on the one database, 6 clients either way (round robin), all on one
- * branch and then each on a branch of its own, with the CPU the API processes, PostgreSQL and everything else on
- * the machine used, and the write transactions PostgreSQL made the processes run again (health's
- * database.retried).
+ * `benchtrack-api` processes: 1 and 3 on the one database in the order 1, 3, 3, 1, 12 clients round robin
+ * (BENCH_INGEST_CLIENTS), each on a branch and testbed of its own (BENCH_INGEST_ONE_BRANCH=1 adds all on one
+ * branch, serial by design), with the event-loop utilization of every API process, the CPU the API processes,
+ * PostgreSQL's backends, PostgreSQL's background work, the bench's own clients and the rest of the machine used,
+ * the write transactions PostgreSQL made the processes run again (health's database.retried), and the CPU a
+ * report costs in all against the machine's cores.
  *
  * Run: npm run bench -- ingest [--engine duckdb,postgres]
  *
@@ -61,7 +63,14 @@ import { createLogger } from '../core/index.js';
 import { duckdbStorage } from '../plugins/storage/duckdb/index.js';
 import { HistoryCache } from '../plugins/storage/duckdb/history-cache.js';
 import { history } from '../plugins/storage/duckdb/repositories/history.js';
-import { clusterCpuSeconds, cpuSeconds, machineCpuSeconds, startApi } from './lib/api-process.js';
+import {
+  clusterCpu,
+  cpuSeconds,
+  machineCpuSeconds,
+  startApi,
+  utilization,
+  type EventLoopTimes,
+} from './lib/api-process.js';
 import { bareName, benchDatabase, onEngine, selectedEngines, type BenchDatabase } from './lib/engines.js';
 import { summarize, type Timing } from './lib/measure.js';
 import { bareIngestFloor, seedIngestPostgres } from './lib/postgres-bare.js';
@@ -336,45 +345,86 @@ async function measure(db: BenchDatabase, report: BenchReport): Promise<void> {
   } else await scaleOut(db, report);
 }
 
-const SCALE_CLIENTS = 6;
-const SCALE_PER_CLIENT = Number(process.env.BENCH_INGEST_PER_CLIENT ?? 20);
+/**
+ * Clients of the scale-out runs: enough that one API process is saturated (its event-loop utilization near 1), so
+ * 3 processes have work to take over. BENCH_INGEST_CLIENTS and BENCH_INGEST_PER_CLIENT change them.
+ */
+const SCALE_CLIENTS = Number(process.env.BENCH_INGEST_CLIENTS ?? 12);
+const SCALE_PER_CLIENT = Number(process.env.BENCH_INGEST_PER_CLIENT ?? 15);
+/** 1 and 3 processes in turn, so a drift of the shared machine's load during the runs weighs on both. */
+const SCALE_ORDER = [1, 3, 3, 1] as const;
+
+/** What one scale-out run measured. */
+interface ScaleRun {
+  readonly perSecond: number;
+  readonly reports: number;
+  /** CPU seconds per stored report: the API processes, PostgreSQL's backends and the rest of it, the clients. */
+  readonly cpuPerReport: {
+    readonly api: number;
+    readonly backends: number;
+    readonly background: number;
+    readonly clients: number;
+  };
+}
 
 /**
- * Ingest through 1, then 3 real API processes on one PostgreSQL database (6 clients round robin either way): the
- * metrics/s, the CPU the API processes and PostgreSQL used meanwhile (of 2 cores x the wall time), and the write
- * transactions run again after a conflict, from each process's health. Two layouts, all in one organization and
- * project: every client on one branch and testbed (each report's boundaries come from the reports before it, so
- * these reports are serial by nature), and each client on a branch and testbed of its own (they share only the
- * organization and project).
+ * Ingest through 1 and 3 real API processes on one PostgreSQL database, `SCALE_CLIENTS` clients round robin, each on
+ * a branch and testbed of its own (they share only the organization and project; reports on one branch are serial
+ * by design, so that layout measures the branch's lock, not scaling: BENCH_INGEST_ONE_BRANCH=1 adds it). Runs in
+ * the order `SCALE_ORDER`; each prints its metrics/s, the event-loop utilization of every API process, and the
+ * CPU the API processes, PostgreSQL's backends, PostgreSQL's background work, the bench's own clients and the rest
+ * of the machine used; then the ratio of the mean of 3 processes to the mean of 1, and the CPU a report costs in
+ * all against the machine's cores.
  */
 async function scaleOut(
   db: Extract<BenchDatabase, { engine: 'postgres' }>,
   report: BenchReport,
 ): Promise<void> {
-  for (const lanes of [false, true]) {
-    const layout = lanes ? ', a branch each' : '';
-    const throughput: number[] = [];
-    for (const count of [1, 3]) {
+  const layouts = process.env.BENCH_INGEST_ONE_BRANCH ? [true, false] : [true];
+  for (const lanes of layouts) {
+    const layout = lanes ? ', a branch each' : ', one branch';
+    const runs = new Map<number, ScaleRun[]>([
+      [1, []],
+      [3, []],
+    ]);
+    for (const [k, count] of SCALE_ORDER.entries()) {
       const benchmark = `ingest/processes ${count}${layout} [${db.engine}]`;
-      throughput.push(await processes(db, report, benchmark, count, lanes));
+      runs.get(count)?.push(await processes(db, report, `${benchmark} (run ${k + 1})`, count, lanes));
     }
-    report.ratio(
-      `ingest/processes 3${layout} [${db.engine}]`,
-      '1 API process',
-      throughput[1] as number,
-      throughput[0] as number,
+    const mean = (count: number) => {
+      const all = runs.get(count) ?? [];
+      return all.reduce((sum, run) => sum + run.perSecond, 0) / all.length;
+    };
+    report.ratio(`ingest/processes 3${layout} [${db.engine}]`, '1 API process', mean(3), mean(1));
+    const all = [...runs.values()].flat();
+    const per = (part: keyof ScaleRun['cpuPerReport']) =>
+      all.reduce((sum, run) => sum + run.cpuPerReport[part] * run.reports, 0) /
+      all.reduce((sum, run) => sum + run.reports, 0);
+    const [api, backends, background, clients] = [
+      per('api'),
+      per('backends'),
+      per('background'),
+      per('clients'),
+    ];
+    const total = api + backends + background + clients;
+    const cores = machineCpuSeconds().cores;
+    report.add(
+      `ingest/cpu per report${layout} [${db.engine}]`,
+      'cpu',
+      total,
+      `${(total * 1000).toFixed(0)} ms of CPU per report of 200 metrics (API ${(api * 1000).toFixed(0)}, PostgreSQL backends ${(backends * 1000).toFixed(0)}, PostgreSQL background ${(background * 1000).toFixed(0)}, clients ${(clients * 1000).toFixed(0)}): ${cores} cores carry at most ${(cores / total).toFixed(1)} reports/s (${Math.round((cores / total) * BENCHMARKS * 2).toLocaleString()} metrics/s) with nothing else running`,
     );
   }
 }
 
-/** One figure of `scaleOut`: `count` API processes; answers the metrics/s. */
+/** One run of `scaleOut`: `count` API processes. */
 async function processes(
   db: Extract<BenchDatabase, { engine: 'postgres' }>,
   report: BenchReport,
   benchmark: string,
   count: number,
   lanes: boolean,
-): Promise<number> {
+): Promise<ScaleRun> {
   const apis = await Promise.all(Array.from({ length: count }, () => startApi(root, db.database)));
   try {
     const urls = apis.map((api) => api.url);
@@ -391,44 +441,71 @@ async function processes(
       return retried;
     };
     const retried0 = await retriedNow();
-    const [api0, pg0, machine0] = [apiCpu(), clusterCpuSeconds(db.cluster.dataDir), machineCpuSeconds()];
+    const loops0 = await Promise.all(apis.map((api) => api.eventLoop()));
+    const [api0, pg0, machine0, own0] = [
+      apiCpu(),
+      clusterCpu(db.cluster.dataDir),
+      machineCpuSeconds(),
+      process.cpuUsage(),
+    ];
     const wall0 = performance.now();
     const run = await load(urls, SCALE_CLIENTS, SCALE_PER_CLIENT, lanes);
-    const perSecond = run.perSecond;
     const wall = (performance.now() - wall0) / 1000;
-    const [apiUsed, pgUsed] = [apiCpu() - api0, clusterCpuSeconds(db.cluster.dataDir) - pg0];
+    const own = process.cpuUsage(own0);
+    const pg = clusterCpu(db.cluster.dataDir);
     const machine = machineCpuSeconds();
-    const othersUsed = machine.busy - machine0.busy - apiUsed - pgUsed;
+    const loops = await Promise.all(apis.map((api) => api.eventLoop()));
+    const used = {
+      api: apiCpu() - api0,
+      backends: pg.backends - pg0.backends,
+      background: pg.background - pg0.background,
+      clients: (own.user + own.system) / 1e6,
+    };
+    const others = machine.busy - machine0.busy - used.api - used.backends - used.background - used.clients;
     const retried = (await retriedNow()) - retried0;
-    const reports = SCALE_CLIENTS * SCALE_PER_CLIENT;
+    const stored = run.reports - run.failed;
+    const cores = (seconds: number) => `${seconds.toFixed(1)} CPU-s, ${(seconds / wall).toFixed(2)} cores`;
+    const elu = loops.map((times, i) => utilization(loops0[i] as EventLoopTimes, times));
     report
       .add(
         benchmark,
         'throughput',
-        perSecond,
-        `${Math.round(perSecond).toLocaleString()} metrics/s (${count} API process${count > 1 ? 'es' : ''}, ${SCALE_CLIENTS} clients${failures(run)})`,
+        run.perSecond,
+        `${Math.round(run.perSecond).toLocaleString()} metrics/s, ${(stored / wall).toFixed(1)} reports/s (${count} API process${count > 1 ? 'es' : ''}, ${SCALE_CLIENTS} clients${failures(run)}) in ${wall.toFixed(1)} s`,
       )
       .add(
         benchmark,
-        'cpu-api',
-        apiUsed / wall,
-        `API processes used ${apiUsed.toFixed(1)} CPU-s in ${wall.toFixed(1)} s (${(apiUsed / wall).toFixed(2)} cores)`,
+        'event-loop',
+        Math.max(...elu),
+        `event-loop utilization of each API process: ${elu.map((u) => u.toFixed(2)).join(', ')}`,
       )
       .add(
         benchmark,
-        'cpu-postgres',
-        pgUsed / wall,
-        `PostgreSQL used ${pgUsed.toFixed(1)} CPU-s (${(pgUsed / wall).toFixed(2)} cores; the machine has 2)`,
+        'cpu',
+        (used.api + used.backends + used.background + used.clients) / wall,
+        `CPU: API processes ${cores(used.api)}; PostgreSQL backends ${cores(used.backends)}, background ${cores(used.background)}; the bench's clients ${cores(used.clients)}; the rest of the machine ${cores(others)} (of ${machine.cores}; load average ${loadavg()[0]?.toFixed(1)})`,
       )
       .add(
         benchmark,
-        'cpu-others',
-        othersUsed / wall,
-        `everything else on the machine (the bench's clients included) used ${othersUsed.toFixed(1)} CPU-s (${(othersUsed / wall).toFixed(2)} of ${machine.cores} cores; load average ${loadavg()[0]?.toFixed(1)})`,
+        'retries',
+        retried,
+        `${retried} write transactions run again for ${run.reports} reports`,
       )
-      .add(benchmark, 'retries', retried, `${retried} write transactions run again for ${reports} reports`)
       .add(benchmark, 'failures', run.failed, `${run.failed} reports answered 5xx`);
-    return perSecond;
+    process.stderr.write(
+      `${benchmark}: ${Math.round(run.perSecond)} metrics/s, event loop ${elu.map((u) => u.toFixed(2)).join('/')}, CPU-s API ${used.api.toFixed(1)} PG backends ${used.backends.toFixed(1)} PG background ${used.background.toFixed(1)} clients ${used.clients.toFixed(1)} rest ${others.toFixed(1)} in ${wall.toFixed(1)} s (load ${loadavg()[0]?.toFixed(1)})\n`,
+    );
+    const perReport = (seconds: number) => seconds / Math.max(stored, 1);
+    return {
+      perSecond: run.perSecond,
+      reports: stored,
+      cpuPerReport: {
+        api: perReport(used.api),
+        backends: perReport(used.backends),
+        background: perReport(used.background),
+        clients: perReport(used.clients),
+      },
+    };
   } finally {
     await Promise.all(apis.map((api) => api.stop()));
   }

@@ -76,6 +76,14 @@
  *   seed       110 s                                      169 s
  *   The after run had twice the load; the two do not measure the change (see the doc for the decoding alone).
  *
+ * Figures, 2026-11-27, 2 cores shared with three other engineers, DuckDB only, before and after the PNG path drew
+ * its lines in JavaScript (main d312f4a, then commit 81d1fdf):
+ *              before (07:12-07:20 UTC, load 10-17)       after (07:53-08:01 UTC, load 12-16, peaks of 23)
+ *   (d)        p50 1,177 ms, p99 3,515 ms                 p50 772 ms, p99 1,288 ms
+ *   (a)        p50 807 ms; bare SQL 307 ms (2.63x)        p50 314 ms; bare SQL 331 ms (0.95x)   (unchanged code)
+ *   At these loads (d) shows the direction only; the interleaved comparison through the API (0.59-0.65x) is in
+ *   docs/performance.md, "The PNG's lines drawn in JavaScript".
+ *
  * Figures, 2026-11-27, 2 cores shared with three other engineers, DuckDB only (--engine duckdb), before (commit
  * d312f4a, 07:09-07:14 UTC, load 1.9-14.4) and after (commit ead29a7: ETag on perf answers, (a) revalidated added;
  * 08:20-08:25 UTC, load 8.6-15.1):

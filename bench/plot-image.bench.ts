@@ -4,9 +4,9 @@ import { parsePlotImageInput, type PlotImageInput } from '../core/index.js';
 import { renderPlotImage } from '../workers/render-image.js';
 import { WorkerPool } from '../workers/pool.js';
 import { renderImageBytes } from '../workers/tasks/plot-image.js';
-import { rasterize } from '../workers/tasks/render/rasterize.js';
-import { buildPlotSvg } from '../workers/tasks/render/svg.js';
-import { time, type Timing } from './lib/measure.js';
+import { rasterize, rasterizePlot } from '../workers/tasks/render/rasterize.js';
+import { buildPlotLayers, buildPlotSvg } from '../workers/tasks/render/svg.js';
+import { summarize, time, type Timing } from './lib/measure.js';
 import { benchImage, copyImage } from './lib/plot-data.js';
 import { BenchReport, formatNumber } from './lib/report.js';
 
@@ -15,8 +15,10 @@ import { BenchReport, formatNumber } from './lib/report.js';
  * data: 8 series of 1,000 noisy points over a year (3% noise, occasional slow outliers, one step change), 1200 x
  * 600 pixels; once lines only, once with boundary bands, limit lines and alert markers. Each image is timed
  * through the worker pool (one warm thread; the time includes moving the input there and the PNG back), inline on
- * the main thread, and split into building the SVG and rasterizing it with sharp. The reference is the same image
- * with each line as one `<path>` instead of pieces of LINE_PIECE points, rasterized in the same run.
+ * the main thread, and split into building the layers (the SVG under the lines, the lines' pixel chains) and
+ * rasterizing them (sharp for the layers, stroke.ts for the lines, sharp's PNG encoding); `svg` is the SVG format's
+ * whole document. The reference, in the same run: librsvg rasterizing that whole document, lines included (the
+ * PNG path until 2026-11-27), timed on the same already-built SVG as `rasterize` is on the already-built layers.
  *
  * `npm run bench -- plot-image`, 2-vCPU VM, Node 20.20, sharp 0.35.5 (libvips 8.18.7, librsvg 2.63.2, cairo
  * 1.18.6), while other work kept the load average at 2.4-2.9 (so each figure is a shared core's), four runs,
@@ -41,6 +43,18 @@ import { BenchReport, formatNumber } from './lib/report.js';
  * 60 rounds; bevel joins with round caps 44.6 ms (no gain), miter joins 42.2 ms (same as bevel, but a miter tip
  * reaches past a spike's point). Lines stroke 30-35 ms of the raw rasterizing (the SVG without them 11 ms at the
  * minimum against 43 ms), text about 4 ms, an empty 1200 x 600 SVG 4 ms.
+ *
+ * 2026-11-27, same machine shared with three other engineers, before and after the PNG path drew its lines in
+ * JavaScript (main d312f4a, then commit 81d1fdf), p50 / p99 in ms:
+ *   before, 07:10 UTC, load 10.5:  lines only pool 142 / 240, inline 141 / 205, SVG 26 / 44, rasterize 161 / 364;
+ *                                  with limits pool 347 / 766, rasterize 254 / 430.
+ *   after, 08:13 UTC, load 9.3:    lines only pool 96 / 409, inline 79 / 198, layers 7.9 / 13, rasterize 74 / 147
+ *                                  (0.48x of librsvg rasterizing the whole SVG); with limits pool 226 / 390,
+ *                                  layers 74 / 160, rasterize 194 / 553 (0.67x).
+ *   limit lines in JavaScript too, 08:45 UTC, commit 2c715d5, load 11.1-14.4: lines only pool 134 / 273,
+ *                                  inline 76 / 188, rasterize 91 / 368 (0.49x); with limits pool 122 / 274,
+ *                                  inline 95 / 191, rasterize 114 / 524 (0.57x).
+ * Stages and the comparisons behind them: docs/performance.md, "The PNG's lines drawn in JavaScript".
  */
 const ITERATIONS = 40;
 const WARMUP = 4;
@@ -54,8 +68,9 @@ interface Figures {
   readonly pool: Timing;
   readonly inline: Timing;
   readonly svg: Timing;
+  readonly layers: Timing;
   readonly rasterize: Timing;
-  readonly onePath: Timing;
+  readonly librsvg: Timing;
 }
 
 async function measure(input: PlotImageInput): Promise<Figures> {
@@ -66,13 +81,28 @@ async function measure(input: PlotImageInput): Promise<Figures> {
   const inline = await time(() => renderImageBytes(input), options);
   const image = parsePlotImageInput(input);
   const svg = buildPlotSvg(image);
-  const onePathSvg = buildPlotSvg(image, { linePiece: Number.POSITIVE_INFINITY });
+  const layers = buildPlotLayers(image);
+  // the PNG path and its reference alternate, so a change in the machine's load weighs on both alike
+  const drawn: number[] = [];
+  const reference: number[] = [];
+  const steps: [number[], () => Promise<unknown>][] = [
+    [drawn, () => rasterizePlot(layers)],
+    [reference, () => rasterize(svg)],
+  ];
+  for (let i = 0; i < WARMUP + ITERATIONS; i++) {
+    for (const [out, fn] of i % 2 ? steps : [...steps].reverse()) {
+      const started = performance.now();
+      await fn();
+      if (i >= WARMUP) out.push(performance.now() - started);
+    }
+  }
   return {
     pool: pooled,
     inline,
     svg: await time(() => buildPlotSvg(parsePlotImageInput(input)), options),
-    rasterize: await time(() => rasterize(svg), options),
-    onePath: await time(() => rasterize(onePathSvg), options),
+    layers: await time(() => buildPlotLayers(parsePlotImageInput(input)), options),
+    rasterize: summarize(drawn),
+    librsvg: summarize(reference),
   };
 }
 
@@ -89,7 +119,7 @@ const report = new BenchReport(
 );
 const ms = (t: Timing) => `p50 ${formatNumber(t.p50Ms)} ms, p99 ${formatNumber(t.p99Ms)} ms`;
 for (const [name, figures] of results) {
-  for (const part of ['pool', 'inline', 'svg', 'rasterize'] as const) {
+  for (const part of ['pool', 'inline', 'svg', 'layers', 'rasterize'] as const) {
     const t = figures[part];
     report.add(
       `plot_image/${name}/${part}`,
@@ -100,9 +130,9 @@ for (const [name, figures] of results) {
   }
   report.ratio(
     `plot_image/${name}/rasterize`,
-    'one path per line',
+    'librsvg rasterizing the whole SVG',
     figures.rasterize.p50Ms,
-    figures.onePath.p50Ms,
+    figures.librsvg.p50Ms,
   );
 }
 report.print();

@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parsePlotImageInput, type PlotImageInput } from '../core/index.js';
-import { buildPlotSvg } from '../workers/tasks/render/svg.js';
-import { rasterize } from '../workers/tasks/render/rasterize.js';
+import { buildPlotLayers, buildPlotSvg } from '../workers/tasks/render/svg.js';
+import { rasterizePlot } from '../workers/tasks/render/rasterize.js';
 import { benchImage, history, YEAR_START } from './lib/plot-data.js';
 import { Random } from './lib/random.js';
 
@@ -133,8 +133,8 @@ const samples: Record<string, PlotImageInput> = {
 
 mkdirSync(dir, { recursive: true });
 for (const [name, input] of Object.entries(samples)) {
-  const svg = buildPlotSvg(parsePlotImageInput(input));
-  writeFileSync(join(dir, `${name}.svg`), svg);
-  writeFileSync(join(dir, `${name}.png`), await rasterize(svg));
+  const image = parsePlotImageInput(input);
+  writeFileSync(join(dir, `${name}.svg`), buildPlotSvg(image));
+  writeFileSync(join(dir, `${name}.png`), await rasterizePlot(buildPlotLayers(image)));
   process.stderr.write(`wrote ${join(dir, `${name}.png`)}\n`);
 }

@@ -55,8 +55,10 @@ export class StatsSchedule {
   #take(): void {
     this.#running = this.#running
       .then(() => this.stats.snapshot())
-      .then((saved) => {
-        if (saved) this.logger.info({}, 'server statistics snapshot saved');
+      .then((outcome) => {
+        if (outcome === 'saved') this.logger.info({}, 'server statistics snapshot saved');
+        else if (outcome === 'exists') this.logger.debug({}, "server statistics snapshot: today's exists");
+        else this.logger.debug({}, 'server statistics snapshot: another process is taking it');
       })
       .catch((error: unknown) => this.logger.error({ err: error }, 'server statistics snapshot failed'));
   }

@@ -6,7 +6,20 @@ import { join } from 'node:path';
 export interface ApiProcess {
   readonly url: string;
   readonly child: ChildProcess;
+  /** The process's event-loop utilization so far: idle and active milliseconds since it started. */
+  eventLoop(): Promise<EventLoopTimes>;
   stop(): Promise<void>;
+}
+
+export interface EventLoopTimes {
+  readonly idle: number;
+  readonly active: number;
+}
+
+/** The share of `to - from` the event loop was busy: 1 is a saturated process. */
+export function utilization(from: EventLoopTimes, to: EventLoopTimes): number {
+  const active = to.active - from.active;
+  return active / (active + to.idle - from.idle);
 }
 
 async function freePort(): Promise<number> {
@@ -34,11 +47,17 @@ export async function startApi(
     logging: { log: { stderr_terminal: { level: 'error' } } },
     ...extra,
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/main.ts')], {
-    cwd: root,
-    env: { ...process.env, BENCHTRACK_CONFIG: JSON.stringify(config), UV_THREADPOOL_SIZE: '16' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const probe = join(root, 'bench/lib/event-loop-probe.ts');
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--import', probe, join(root, 'server/main.ts')],
+    {
+      cwd: root,
+      env: { ...process.env, BENCHTRACK_CONFIG: JSON.stringify(config), UV_THREADPOOL_SIZE: '16' },
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    },
+  );
+  child.channel?.unref();
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     if (
@@ -54,6 +73,11 @@ export async function startApi(
   return {
     url,
     child,
+    eventLoop: () =>
+      new Promise((done) => {
+        child.once('message', (times) => done(times as EventLoopTimes));
+        child.send('event-loop');
+      }),
     stop: () =>
       new Promise((done) => {
         child.once('exit', () => done());
@@ -94,19 +118,34 @@ export function cpuSeconds(pid: number, children = false): number {
  * process it started that is still running (backends, background workers).
  */
 export function clusterCpuSeconds(dataDir: string): number {
+  const { backends, background } = clusterCpu(dataDir);
+  return backends + background;
+}
+
+/**
+ * The CPU seconds of `clusterCpuSeconds`, split: `backends`, the running client connections (a process titled
+ * `postgres: <user> <database> <host>...`), and `background`, everything else (checkpointer, WAL writer,
+ * autovacuum, the postmaster itself, and the backends that ended, which it reaped).
+ */
+export function clusterCpu(dataDir: string): { backends: number; background: number } {
   const postmaster = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  let total = cpuSeconds(postmaster, true);
+  let background = cpuSeconds(postmaster, true);
+  let backends = 0;
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (parent === postmaster) total += cpuSeconds(Number(entry));
+      if (parent !== postmaster) continue;
+      const title = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      const used = cpuSeconds(Number(entry));
+      if (/^postgres: \S+ \S+ (\d|\[local\])/.test(title)) backends += used;
+      else background += used;
     } catch {
       // the process ended meanwhile
     }
   }
-  return total;
+  return { backends, background };
 }
 
 /**

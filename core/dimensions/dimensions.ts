@@ -18,6 +18,7 @@ import { applyStartPoint, initializeBranch, type StartPointInput } from './heads
 import { branchJson, dimensionJson, measureJson } from './json.js';
 import { measureFor } from './measures-catalogue.js';
 import { DIMENSION_TABLES, findByNameId, requireByNameId } from './name-id.js';
+import { readProjectData } from '../access/project-data.js';
 
 type AnyRecord = DimensionRecord &
   Partial<Pick<MeasureRecord, 'units'>> &
@@ -171,8 +172,7 @@ export class DimensionsService {
     kind: DimensionKind,
     options: ListOptions<AnyRecord> & { name?: string; archived: boolean },
   ) {
-    return this.ctx.storage.read(async (r) => {
-      const { project } = await requireProject(r, caller, projectRef, 'view');
+    return readProjectData(this.ctx.storage, caller, projectRef, async (r, { project }) => {
       const where = {
         project_id: project.id,
         archived: options.archived,

@@ -118,7 +118,8 @@ async function retireHead(tx: WriteRepositories, head: HeadRecord, now: Date): P
 
 /**
  * The version a report on `head` writes to: reports with the same git hash share a version; otherwise the next
- * number after the newest in the head's history (numbering starts at 0).
+ * number after the newest in the head's history (numbering starts at 0). `newest` says it is a new version, so
+ * the newest of the head.
  */
 export async function versionFor(
   tx: WriteRepositories,
@@ -126,14 +127,14 @@ export async function versionFor(
   head: HeadRecord,
   hash: string | undefined,
   now: Date,
-): Promise<VersionRecord> {
+): Promise<{ version: VersionRecord; newest: boolean }> {
   if (hash) {
     const existing = await tx.heads.versionByHash(head.id, hash);
     if (existing) {
       // the version may be on other branches' heads too (start points link it): their reports on it read its
       // metrics as history, so reports that add to it run one after the other
       await tx.locks.hold({ kind: 'version', id: existing.id });
-      return existing;
+      return { version: existing, newest: false };
     }
   }
   const latest = await tx.heads.latestVersion(head.id);
@@ -145,5 +146,5 @@ export async function versionFor(
     created: now,
   });
   await tx.headVersions.insert({ head_id: head.id, version_id: version.id });
-  return version;
+  return { version, newest: true };
 }

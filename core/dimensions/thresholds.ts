@@ -11,6 +11,7 @@ import { ensureDimension } from './dimensions.js';
 import { modelJson, thresholdJson } from './json.js';
 import { DIMENSION_TABLES, requireByNameId } from './name-id.js';
 import { setModel, validateModel, type ModelInput } from './threshold-models.js';
+import { readProjectData } from '../access/project-data.js';
 
 export interface ThresholdListOptions {
   readonly branch?: string | undefined;
@@ -35,8 +36,7 @@ export class ThresholdsService {
   constructor(private readonly ctx: ServiceContext) {}
 
   async list(caller: Caller, projectRef: string, options: ThresholdListOptions) {
-    return this.ctx.storage.read(async (r) => {
-      const { project } = await requireProject(r, caller, projectRef, 'view');
+    return readProjectData(this.ctx.storage, caller, projectRef, async (r, { project }) => {
       const where: Partial<ThresholdRecord> = { project_id: project.id };
       for (const kind of ['branch', 'testbed', 'measure'] as const) {
         const ref = options[kind];

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { Caller } from '../access/permissions.js';
-import { requireProject } from '../access/resolve.js';
 import type { ChangePointColumns } from '../detection/columns.js';
 import type { DetectionParams } from '../detection/detect.js';
 import { relativeChange } from '../detection/series-input.js';
@@ -11,6 +10,7 @@ import type { ServiceContext } from '../services/context.js';
 import type { PerfColumns } from '../storage/records.js';
 import { resolvePerf } from './resolve.js';
 import { uuidAt } from './shape.js';
+import { readProjectData } from '../access/project-data.js';
 
 /** Series whose change points are remembered (the least recently used are forgotten first). */
 const CACHE_SIZE = 4096;
@@ -30,8 +30,7 @@ export class PerfChangesService {
   async changes(caller: Caller, projectRef: string, query: PerfChangesQuery): Promise<PerfChangesJson> {
     const { window_len, max_pvalue, min_magnitude } = query;
     const params: DetectionParams = { window_len, max_pvalue, min_magnitude };
-    return this.ctx.storage.read(async (r) => {
-      const { project } = await requireProject(r, caller, projectRef, 'view');
+    return readProjectData(this.ctx.storage, caller, projectRef, async (r, { project }) => {
       const selection = await resolvePerf(r, project, query);
       const c = await r.metrics.perf(selection.request);
       const ranges = seriesRanges(c, selection.permutations.length);

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { Caller } from '../access/permissions.js';
-import { requireProject } from '../access/resolve.js';
 import { branchJson, dimensionJson, measureJson } from '../dimensions/json.js';
 import { DETECTION_DEFAULTS } from '../detection/params.js';
 import { InputError } from '../errors.js';
@@ -15,6 +14,7 @@ import type { PerfColumns, PerfLines, PerfRequest, ProjectRecord } from '../stor
 import type { ReadRepositories } from '../storage/storage.js';
 import { resolvePerf, type PerfKeys, type Permutation } from './resolve.js';
 import type { PerfShapeInput } from './shape.js';
+import { readProjectData } from '../access/project-data.js';
 
 export type PerfFormat = 'json' | 'csv' | 'arrow';
 
@@ -85,8 +85,7 @@ export class PerfService {
         `fields=${query.fields} applies to Arrow answers only (format=arrow); JSON and CSV always carry every field`,
       );
     }
-    const input = await this.ctx.storage.read(async (r) => {
-      const { project } = await requireProject(r, caller, projectRef, 'view');
+    const input = await readProjectData(this.ctx.storage, caller, projectRef, async (r, { project }) => {
       const selection = await resolvePerf(r, project, query);
       const columns = await cappedPerf(r, { ...selection.request, metricUuids: query.fields === 'all' });
       return shapeInput(r, project, selection.permutations, columns, query, format);
@@ -109,32 +108,36 @@ export class PerfService {
   ): Promise<PerfImage> {
     const format = options.format ?? 'png';
     // The read gathers what to draw; rendering runs after it, so a slow render holds no reader connection.
-    const found = await this.ctx.storage.read(async (r): Promise<PerfImage | ImageToRender> => {
-      const { project } = await requireProject(r, caller, projectRef, 'view');
-      const selection = await resolvePerf(r, project, keys);
-      if (selection.permutations.length > PERF_IMAGE_LINES_MAX) {
-        throw new InputError(
-          `a perf image draws at most ${PERF_IMAGE_LINES_MAX} lines; this selection has ${selection.permutations.length}: select fewer branches, testbeds or benchmarks`,
-        );
-      }
-      const lines = await cappedLines(r, selection.request);
-      const ranges = permutationRanges(lines, selection.permutations.length);
-      const input = imageInput(selection.permutations, lines, ranges, keys, options);
-      const key = JSON.stringify([
-        project.id,
-        selection.request.series,
-        selection.request.heads,
-        keys.start_time,
-        keys.end_time,
-        options,
-      ]);
-      const etag = imageEtag(input, options);
-      const isPublic = project.visibility === 'public';
-      if (ifNoneMatch === etag) return { etag, format, bytes: undefined, public: isPublic };
-      const cached = this.#images.get(key);
-      if (cached?.etag === etag) return { etag, format, bytes: cached.bytes, public: isPublic };
-      return { etag, public: isPublic, key, input, values: lines.value, ranges };
-    });
+    const found = await readProjectData(
+      this.ctx.storage,
+      caller,
+      projectRef,
+      async (r, { project }): Promise<PerfImage | ImageToRender> => {
+        const selection = await resolvePerf(r, project, keys);
+        if (selection.permutations.length > PERF_IMAGE_LINES_MAX) {
+          throw new InputError(
+            `a perf image draws at most ${PERF_IMAGE_LINES_MAX} lines; this selection has ${selection.permutations.length}: select fewer branches, testbeds or benchmarks`,
+          );
+        }
+        const lines = await cappedLines(r, selection.request);
+        const ranges = permutationRanges(lines, selection.permutations.length);
+        const input = imageInput(selection.permutations, lines, ranges, keys, options);
+        const key = JSON.stringify([
+          project.id,
+          selection.request.series,
+          selection.request.heads,
+          keys.start_time,
+          keys.end_time,
+          options,
+        ]);
+        const etag = imageEtag(input, options);
+        const isPublic = project.visibility === 'public';
+        if (ifNoneMatch === etag) return { etag, format, bytes: undefined, public: isPublic };
+        const cached = this.#images.get(key);
+        if (cached?.etag === etag) return { etag, format, bytes: cached.bytes, public: isPublic };
+        return { etag, public: isPublic, key, input, values: lines.value, ranges };
+      },
+    );
     if (!('input' in found)) return found;
     const { input, values, ranges } = found;
     const changes = options.changes ? await this.#changes(values, ranges) : undefined;

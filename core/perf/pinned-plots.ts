@@ -11,6 +11,7 @@ import type { DimensionKind, PlotRecord, ProjectRecord } from '../storage/record
 import type { ReadRepositories, WriteRepositories } from '../storage/storage.js';
 import type { Direction } from '../storage/tables.js';
 import type { PerfService } from './perf.js';
+import { readProjectData } from '../access/project-data.js';
 
 const KINDS = [
   ['branch', 'branch_ids', 'branches'],
@@ -35,8 +36,7 @@ export class PlotsService {
   ) {}
 
   async list(caller: Caller, projectRef: string, options: PlotListOptions) {
-    return this.ctx.storage.read(async (r) => {
-      const { project } = await requireProject(r, caller, projectRef, 'view');
+    return readProjectData(this.ctx.storage, caller, projectRef, async (r, { project }) => {
       const page = await r.plots.list(
         { project_id: project.id },
         { ...options, sort: options.sort === 'index' ? 'rank' : 'title' },

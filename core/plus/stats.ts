@@ -2,13 +2,15 @@ import { isAdmin, type Caller } from '../access/permissions.js';
 import { ForbiddenError } from '../errors.js';
 import type { ServerStatsJson, WindowCounts } from '../schemas/plus.js';
 import type { ServiceContext } from '../services/context.js';
-import type { ReadRepositories } from '../storage/storage.js';
+import type { LockKey, ReadRepositories } from '../storage/storage.js';
 import { utcDay } from './plan.js';
 
 const DAY_MS = 86_400_000;
 const WINDOWS = { day: 1, week: 7, month: 30 } as const;
 const TOP_PROJECTS = 10;
 const HISTORY_DAYS = 365;
+/** The daily snapshot's lock: one process of those sharing a database computes it. */
+const SNAPSHOT_TASK: LockKey = { kind: 'maintenance', id: 1 };
 
 type Counted = 'users' | 'organizations' | 'projects' | 'reports' | 'metrics';
 type Snapshot = Omit<ServerStatsJson, 'snapshots'>;
@@ -46,11 +48,24 @@ export class StatsService {
     });
   }
 
-  /** Saves today's snapshot unless one exists (several API processes may try; one row per day wins). */
-  async snapshot(): Promise<boolean> {
+  /**
+   * Saves today's snapshot unless one exists. Every API process on a shared database schedules it: the one that
+   * takes the task's lock checks that today's does not exist and computes it; the others answer `busy` at once,
+   * computing nothing (a process started later the same day finds it: `exists`).
+   */
+  async snapshot(): Promise<'saved' | 'exists' | 'busy'> {
     const now = this.ctx.now();
-    const stats = await this.ctx.storage.read((r) => compute(r, now));
-    return this.ctx.storage.transaction((tx) => tx.stats.saveSnapshot(utcDay(now), JSON.stringify(stats)));
+    const today = utcDay(now);
+    return this.ctx.storage.transaction(
+      async (tx) => {
+        if (!(await tx.locks.tryHold(SNAPSHOT_TASK))) return 'busy';
+        if ((await tx.stats.snapshots(today)).length > 0) return 'exists';
+        const stats = await compute(tx, now);
+        return (await tx.stats.saveSnapshot(today, JSON.stringify(stats))) ? 'saved' : 'exists';
+      },
+      // counts need no snapshot of their own: under the lock, statement by statement is exact enough for a day
+      { isolation: 'locked' },
+    );
   }
 }
 

@@ -12,6 +12,8 @@ import { insertProject } from './projects.js';
 export interface RunProject {
   readonly project: ProjectRecord;
   readonly created: boolean;
+  /** The project's organization as read here, when nothing here changed it. */
+  readonly organization?: OrganizationRecord;
 }
 
 /**
@@ -41,8 +43,11 @@ export async function resolveRunProject(
       id: existing.organization_id,
     })) as OrganizationRecord;
     if (organization.claimed === null) {
-      if (caller.kind === 'user') await claimOrganization(tx, caller.user, organization.uuid, now);
-      return { project: existing, created: false };
+      if (caller.kind === 'user') {
+        await claimOrganization(tx, caller.user, organization.uuid, now);
+        return { project: existing, created: false };
+      }
+      return { project: existing, created: false, organization };
     }
     if (caller.kind === 'anonymous') {
       if (existing.visibility === 'private') throw projectNotFound(ref ?? existing.slug);
@@ -50,7 +55,8 @@ export async function resolveRunProject(
         `project "${existing.slug}" belongs to a claimed organization: authenticate with an API token (Authorization: Bearer <token>)`,
       );
     }
-    return { project: (await requireProject(tx, caller, existing.uuid, 'create')).project, created: false };
+    const { project } = await requireProject(tx, caller, existing.uuid, 'create');
+    return { project, created: false, organization };
   }
   if (ref && isUuid(ref)) throw projectNotFound(ref);
   const name = (ref ?? fallbackName).slice(0, 64) || 'Project';

@@ -7,6 +7,7 @@ import type { ReadRepositories } from '../storage/storage.js';
 import type { Direction } from '../storage/tables.js';
 import { alertsJson } from './json.js';
 import { withMetrics } from './load.js';
+import { readProjectData } from '../access/project-data.js';
 
 export interface AlertListOptions {
   readonly status?: AlertStatus | undefined;
@@ -21,8 +22,7 @@ export class AlertsService {
   constructor(private readonly ctx: ServiceContext) {}
 
   async list(caller: Caller, projectRef: string, options: AlertListOptions) {
-    return this.ctx.storage.read(async (r) => {
-      const { project } = await requireProject(r, caller, projectRef, 'view');
+    return readProjectData(this.ctx.storage, caller, projectRef, async (r, { project }) => {
       const page = await r.alerts.listForProject(project.id, options.status, options);
       return { items: await alertJsons(r, project, page.items), total: page.total };
     });

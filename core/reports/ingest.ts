@@ -15,6 +15,7 @@ import type {
   DimensionRecord,
   HeadRecord,
   MeasureRecord,
+  OrganizationRecord,
   ProjectRecord,
   ReportRecord,
   TestbedRecord,
@@ -51,18 +52,26 @@ export interface IngestInput {
 export async function ingest(
   ctx: ServiceContext,
   tx: WriteRepositories,
-  target: { project: ProjectRecord; user: UserRecord | null },
+  target: {
+    project: ProjectRecord;
+    user: UserRecord | null;
+    /** The project's organization when the caller read it in this transaction (and changed nothing of it). */
+    organization?: OrganizationRecord | undefined;
+  },
   input: IngestInput,
   prepared: PreparedResults,
 ): Promise<Ingested> {
   const now = ctx.now();
   const project = await holdProject(tx, target.project);
-  const organization = await tx.organizations.find({ id: project.organization_id });
+  const organization =
+    target.organization?.id === project.organization_id
+      ? target.organization
+      : await tx.organizations.find({ id: project.organization_id });
   if (organization) await chargeMetrics(ctx, tx, organization, prepared.metrics.length, now);
   const branch = await resolveBranch(tx, project.id, input.branch, input.start_point, now);
   const testbed = (await ensureDimension(tx, project.id, 'testbed', input.testbed, now)) as TestbedRecord;
   const head = (await tx.heads.find({ id: branch.head_id as number })) as HeadRecord;
-  const version = await versionFor(tx, project.id, head, input.hash ?? undefined, now);
+  const { version, newest } = await versionFor(tx, project.id, head, input.hash ?? undefined, now);
   const benchmarks = await ensureNamed(tx, 'benchmark', project.id, prepared.benchmarks, now);
   const modelKeys = [...(input.models?.keys() ?? [])];
   const measures = await ensureNamed(
@@ -142,7 +151,18 @@ export async function ingest(
     (m) => !m.ignored && m.tested && !changeSettingsOf(ctx.registry, m.tested),
   );
   const alerts = await raiseAlerts(tx, report, pointTested, changes, now);
-  return { report, project, user: target.user, branch, head, version, testbed, metrics: stored, alerts };
+  return {
+    report,
+    project,
+    user: target.user,
+    branch,
+    head,
+    version,
+    testbed,
+    metrics: stored,
+    alerts,
+    held: { organization, latestVersion: newest ? version : undefined },
+  };
 }
 
 /**
@@ -170,7 +190,7 @@ async function resolveBranch(
     )) as BranchRecord;
   }
   if (found.archived) await tx.branches.update({ id: found.id }, { archived: false, modified: now });
-  const branch = { ...found, archived: false };
+  const branch = found.archived ? { ...found, archived: false, modified: now } : found;
   if (!startPoint) return branch;
   const { head } = await applyStartPoint(tx, branch, startPoint, now);
   return { ...branch, head_id: head.id };

@@ -5,6 +5,7 @@ import type {
   DimensionRecord,
   HeadRecord,
   MeasureRecord,
+  OrganizationRecord,
   ProjectRecord,
   ReportRecord,
   TestbedRecord,
@@ -37,4 +38,13 @@ export interface Ingested {
   readonly testbed: TestbedRecord;
   readonly metrics: readonly IngestedMetric[];
   readonly alerts: readonly { alert: AlertRecord; metric: IngestedMetric }[];
+  /**
+   * Records ingest holds as its transaction stored them, besides those above, so its answer needs no read of
+   * them (core/reports/held.ts); absent for a report loaded from storage.
+   */
+  readonly held?: {
+    readonly organization: OrganizationRecord | undefined;
+    /** The head's newest version, when ingest knows it (it created it). */
+    readonly latestVersion: VersionRecord | undefined;
+  };
 }

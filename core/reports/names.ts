@@ -45,14 +45,18 @@ export async function ensureNamed(
 ): Promise<Map<string, DimensionRecord>> {
   const { found: out, missing } = matchNamed(kind, keys, await tx.named.findMany(kind, projectId, keys));
   if (missing.length > 0) await insertMissing(tx, kind, projectId, missing, out, now);
+  const unarchived = new Map<number, DimensionRecord>();
   for (const record of new Set(out.values())) {
     if (record.archived) {
       await (kind === 'benchmark' ? tx.benchmarks : tx.measures).update(
         { id: record.id },
         { archived: false, modified: now },
       );
+      unarchived.set(record.id, { ...record, archived: false, modified: now });
     }
   }
+  // the records as stored now: the report's answer shows them
+  for (const [key, record] of out) out.set(key, unarchived.get(record.id) ?? record);
   return out;
 }
 

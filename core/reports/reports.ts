@@ -10,12 +10,14 @@ import type { NewReport, NewRun, reportListQuerySchema } from '../schemas/report
 import type { ServiceContext } from '../services/context.js';
 import type { ProjectRecord, ReportRecord, UserRecord } from '../storage/records.js';
 import type { ReadRepositories, ReportSummary } from '../storage/storage.js';
+import { heldRepositories, NOT_HELD } from './held.js';
 import { ingest, type IngestInput } from './ingest.js';
 import type { Ingested } from './ingested.js';
 import { countsOf, reportJson } from './json.js';
 import { loadReport, loadReportContext } from './load.js';
 import { prepareResults, type PreparedResults } from './prepare.js';
 import { runDefaults } from './run-context.js';
+import { readProjectData } from '../access/project-data.js';
 
 /** An expanded list page shows at most this many results (metrics) in all: about 10 MB of JSON. */
 export const REPORT_LIST_EXPANDED_RESULTS_MAX = 10_000;
@@ -62,7 +64,7 @@ export class ReportsService {
     const { prepared, models } = this.#prepare(input);
     const defaults = runDefaults(input.context, input.project !== undefined);
     const written = await this.ctx.storage.transaction(async (tx) => {
-      const { project } = await resolveRunProject(
+      const { project, organization } = await resolveRunProject(
         tx,
         caller,
         input.project,
@@ -84,7 +86,7 @@ export class ReportsService {
         models,
         input.idempotency_key,
       );
-      return ingest(this.ctx, tx, { project, user: userOf(caller) }, ingestInput, prepared);
+      return ingest(this.ctx, tx, { project, user: userOf(caller), organization }, ingestInput, prepared);
     }, INGEST);
     if ('existing' in written)
       return this.ctx.storage.read((r) => this.#full(r, written.project, written.existing));
@@ -92,8 +94,7 @@ export class ReportsService {
   }
 
   async list(caller: Caller, projectRef: string, query: z.output<typeof reportListQuerySchema>) {
-    return this.ctx.storage.read(async (r) => {
-      const { project } = await requireProject(r, caller, projectRef, 'view');
+    return readProjectData(this.ctx.storage, caller, projectRef, async (r, { project }) => {
       const page = await r.reports.listFiltered(
         {
           project_id: project.id,
@@ -177,9 +178,18 @@ export class ReportsService {
     };
   }
 
-  /** The response is built after the commit, so the single writer is not held while it is assembled. */
-  #render(data: Ingested, iterations: number) {
-    return this.ctx.storage.read((r) => reportJson(r, data, countsOf(data, iterations), true));
+  /**
+   * The response is built after the commit, so the single writer is not held while it is assembled: from what
+   * ingest holds, or, when it needs a record ingest did not read, in a read transaction.
+   */
+  async #render(data: Ingested, iterations: number) {
+    const counts = countsOf(data, iterations);
+    try {
+      return await reportJson(heldRepositories(data), data, counts, true);
+    } catch (error) {
+      if (error !== NOT_HELD) throw error;
+    }
+    return this.ctx.storage.read((r) => reportJson(r, data, counts, true));
   }
 
   async #full(r: ReadRepositories, project: ProjectRecord, report: ReportRecord) {

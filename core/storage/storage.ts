@@ -269,9 +269,12 @@ export interface ReadRepositories {
   readonly stats: StatsReader;
 }
 
-/** What a lock of `WriteRepositories.locks` is taken on: one row's id of the kind, not the row itself. */
+/**
+ * What a lock of `WriteRepositories.locks` is taken on: one row's id of the kind, not the row itself; or, for
+ * `maintenance`, a background task by the number core gives it (1: the daily statistics snapshot).
+ */
 export interface LockKey {
-  readonly kind: 'project' | 'branch' | 'version' | 'organization';
+  readonly kind: 'project' | 'branch' | 'version' | 'organization' | 'maintenance';
   readonly id: number;
 }
 
@@ -283,6 +286,12 @@ export interface LockKey {
  */
 export interface LocksWriter {
   hold(key: LockKey, options?: { readonly shared?: boolean }): Promise<void>;
+  /**
+   * Takes `key` exclusively, until the transaction ends, when no other transaction holds it; answers false at
+   * once, without waiting, when one does (of several processes that try one task, one does it). An engine with
+   * one writer answers true.
+   */
+  tryHold(key: LockKey): Promise<boolean>;
 }
 
 /** Repositories usable inside a write transaction. */
@@ -473,6 +482,16 @@ export interface TransactionOptions {
   readonly exclusive?: readonly LockKey[];
 }
 
+/** Where a read may be answered from. */
+export interface ReadOptions {
+  /**
+   * True: a read replica of the database may answer (engines with replicas; the others ignore it). A replica may
+   * lag behind what other processes wrote, never behind what this process wrote. Core asks it only for the data
+   * of perf queries and lists, after reading who the caller is and what they may see without it.
+   */
+  readonly replica?: boolean;
+}
+
 export interface Storage {
   readonly capabilities: StorageCapabilities;
   /** Bulk export and import for moving between engines; engines without it cannot be migrated from or to. */
@@ -488,8 +507,11 @@ export interface Storage {
    * storage (send mail, call out, after it returns).
    */
   transaction<T>(fn: (tx: WriteRepositories) => Promise<T>, options?: TransactionOptions): Promise<T>;
-  /** Runs `fn` against a consistent read snapshot; reads run concurrently with each other and with writes. */
-  read<T>(fn: (repos: ReadRepositories) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` against a consistent read snapshot; reads run concurrently with each other and with writes. It sees
+   * every write committed before it started (any process), unless `options.replica` lets a replica answer.
+   */
+  read<T>(fn: (repos: ReadRepositories) => Promise<T>, options?: ReadOptions): Promise<T>;
   /**
    * Reorganizes data for fast reads now (engines that do this also do it in the background as data grows).
    * Reads and writes go on meanwhile.

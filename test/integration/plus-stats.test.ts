@@ -1,6 +1,8 @@
+import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, logIn, signUp, type Session } from '../helpers/accounts.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { freshPostgresDatabase, onPostgres } from '../helpers/engine.js';
 import { eventually } from '../helpers/eventually.js';
 
 const DAY = 86_400_000;
@@ -137,6 +139,72 @@ describe('the daily snapshot', () => {
       expect(other.logText()).not.toContain('server statistics snapshot saved');
     } finally {
       await other.close();
+    }
+  });
+});
+
+/** A promise and the function that settles it. */
+function signal(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((settle) => (resolve = settle));
+  return { promise, resolve };
+}
+
+describe.runIf(onPostgres)('the daily snapshot, several API processes on one database', () => {
+  const PROCESSES = 4;
+  const SAVED = 'server statistics snapshot saved';
+  const BUSY = 'server statistics snapshot: another process is taking it';
+  const EXISTS = "server statistics snapshot: today's exists";
+
+  it('is computed by exactly one of them, and by none started after it was saved', async () => {
+    const database = await freshPostgresDatabase();
+    const sql = postgres(database.url, { max: 2, onnotice: () => undefined });
+    const apps: TestApp[] = [];
+    const release = signal();
+    try {
+      // counting users waits behind this lock, so every process that computes the snapshot shows as waiting
+      const locked = signal();
+      const blocker = sql.begin(async (tx) => {
+        await tx.unsafe('LOCK TABLE users IN ACCESS EXCLUSIVE MODE');
+        locked.resolve();
+        await release.promise;
+      });
+      await locked.promise;
+      const computing = async () =>
+        Number(
+          (
+            await sql.unsafe<{ n: string }[]>(
+              `SELECT count(*)::text AS n FROM pg_stat_activity
+                WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%FROM users%'`,
+            )
+          )[0]?.n,
+        );
+      const started = await Promise.all(
+        Array.from({ length: PROCESSES }, () =>
+          createTestApp({ database: { url: database.url } }, { now: () => new Date(TODAY) }),
+        ),
+      );
+      apps.push(...started);
+      await eventually(() =>
+        expect(apps.filter((app) => app.logText().includes(BUSY))).toHaveLength(PROCESSES - 1),
+      );
+      expect(await computing()).toBe(1);
+      release.resolve();
+      await blocker;
+      await eventually(() => expect(apps.filter((app) => app.logText().includes(SAVED))).toHaveLength(1));
+      expect(await sql.unsafe(`SELECT to_char(day, 'YYYY-MM-DD') AS day FROM stats_snapshot`)).toEqual([
+        { day: '2026-08-10' },
+      ]);
+
+      const later = await createTestApp({ database: { url: database.url } }, { now: () => new Date(TODAY) });
+      apps.push(later);
+      await eventually(() => expect(later.logText()).toContain(EXISTS));
+      expect(later.logText()).not.toContain(SAVED);
+    } finally {
+      release.resolve();
+      await Promise.all(apps.map((app) => app.close()));
+      await sql.end();
+      await database.drop();
     }
   });
 });

@@ -40,6 +40,31 @@ describe.runIf(onPostgres)('benchtrack-api with PostgreSQL unreachable at start'
   });
 });
 
+describe.runIf(onPostgres)('benchtrack-api with a read replica unreachable at start', () => {
+  it('exits 1 naming database.replicas[1], without either password', async () => {
+    // the first replica is the primary itself (any server that answers); the second does not listen
+    const primary = await cluster.createDatabase('replicated');
+    const secret = 'replica-password-0016';
+    const bad = `postgres://${PG_USER}:${secret}@127.0.0.1:${await freePort()}/benchtrack`;
+    const result = await runServerProcess({
+      BENCHTRACK_CONFIG: JSON.stringify({
+        ...document(primary),
+        database: { url: primary, replicas: [primary, bad] },
+      }),
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      'benchtrack-api: cannot connect to the PostgreSQL database of database.replicas[1]',
+    );
+    expect(result.stderr).toContain(`postgres://${PG_USER}@${bad.split('@')[1]}`);
+    expect(result.stderr).toContain('check database.replicas[1]');
+    expect(result.stderr).not.toContain('database.url');
+    expect(result.stdout + result.stderr).not.toContain(secret);
+    expect(result.stdout + result.stderr).not.toContain(PG_PASSWORD);
+    expect(result.stderr).not.toContain('Server listening');
+  });
+});
+
 describe.runIf(onPostgres)('benchtrack-api with plus.disaster_recovery on PostgreSQL', () => {
   it('exits 1 pointing to the database server own replication, without a replica secret', async () => {
     const secret = 'replica-password-0005';

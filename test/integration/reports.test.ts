@@ -444,6 +444,56 @@ describe('reading reports and metrics', () => {
     },
   );
 
+  it('answers a report exactly as it reads back: alerts, unarchived dimensions, reused versions, start points', async () => {
+    const same = async (posted: { uuid: string }) =>
+      expect((await call('GET', `${P}/reports/${posted.uuid}`)).json()).toEqual(posted);
+    const model = { latency: { test: 'percentage', upper_boundary: 0.1 } };
+    const spike = (extra: object = {}) =>
+      report({ branch: 'echo', results: [bmf({ e1: 500, e2: 500 })], ...extra });
+    for (const value of [100, 101]) {
+      await same(
+        await report({
+          branch: 'echo',
+          results: [bmf({ e1: value, e2: value })],
+          thresholds: { models: model },
+        }),
+      );
+    }
+    const alerted = await spike({ hash: 'c'.repeat(40) });
+    expect(alerted.alerts).toHaveLength(2);
+    await same(alerted);
+    await report({ branch: 'echo', results: [bmf({ e1: 100, e2: 100 })] });
+    // the version of an earlier hash: not the head's newest
+    const reused = await spike({ hash: 'c'.repeat(40) });
+    expect(reused.alerts.length).toBeGreaterThan(0);
+    await same(reused);
+    await same(
+      await report({
+        branch: 'echo-child',
+        start_point: { branch: 'echo', clone_thresholds: true },
+        results: [bmf({ e1: 900 })],
+      }),
+    );
+    for (const path of ['branches/echo', 'testbeds/linux', 'benchmarks/e1', 'measures/latency']) {
+      expect((await call('PATCH', `${P}/${path}`, { archived: true })).statusCode).toBe(200);
+    }
+    clock += 60_000;
+    const unarchived = await spike();
+    expect(unarchived.branch.archived).toBe(false);
+    await same(unarchived);
+    const run = await call('POST', '/v0/run', {
+      project: 'perf',
+      branch: 'echo',
+      testbed: 'linux',
+      start_time: new Date(clock).toISOString(),
+      end_time: new Date(clock).toISOString(),
+      results: [bmf({ e1: 5000 })],
+      settings: { adapter: 'json' },
+    });
+    expect(run.statusCode, run.body).toBe(201);
+    await same(run.json());
+  });
+
   it('omits user e-mails from reports', async () => {
     const created = await report({ results: [bmf({ e: 1 })] });
     expect(JSON.stringify(created)).not.toContain('ada@example.com');

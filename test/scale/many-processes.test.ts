@@ -15,10 +15,31 @@ let pg: LocalPostgres;
 let servers: ApiServer[];
 let token: string;
 
+/** Reports of value 1000 stored one at a time before the clients start, so every spike crosses the limit. */
+const SEEDS = 10;
+/** Each client's report k = SPIKE is a spike: 5000 + client, above twice any mean of the history. */
+const SPIKE = 2;
+/** The percentage model's upper boundary: the limit is the mean of every earlier value times 1 + 1. */
+const UPPER = 1;
+
+interface Alert {
+  uuid: string;
+  report: string;
+  limit: 'lower' | 'upper';
+  metric: { value: number };
+  boundary: { baseline: number | null; upper_limit: number | null };
+}
+
 interface Report {
   uuid: string;
   branch: { head: { version: { number: number } } };
-  results: { measures: { metric: { value: number }; boundary: { baseline: number | null } | null }[] }[][];
+  results: {
+    measures: {
+      metric: { value: number };
+      boundary: { baseline: number | null; upper_limit: number | null } | null;
+    }[];
+  }[][];
+  alerts: Alert[];
 }
 
 const bmf = (benchmarks: number, value: number) =>
@@ -41,7 +62,7 @@ async function post(server: string, branch: string, value: number, benchmarks = 
       results: [bmf(benchmarks, value)],
       settings: { adapter: 'json' },
       thresholds: {
-        models: { latency: { test: 'percentage', upper_boundary: 100, max_sample_size: 1000 } },
+        models: { latency: { test: 'percentage', upper_boundary: UPPER, max_sample_size: 1000 } },
       },
     }),
   });
@@ -75,18 +96,27 @@ afterAll(async () => {
 describe(`${PROCESSES} API processes on one PostgreSQL database`, () => {
   it('store every report once, keep versions unique, and test each against history as it was', async () => {
     let next = 0;
+    const seeds: Report[] = [];
+    for (let k = 0; k < SEEDS; k++) {
+      const response = await post(servers[k % PROCESSES]!.url, 'main', 1000);
+      expect(response.status, await response.clone().text()).toBe(201);
+      seeds.push((await response.json()) as Report);
+    }
+    const spikes = new Set<string>();
     const clients = Array.from({ length: CLIENTS }, async (_, client) => {
       const mine: Report[] = [];
       for (let k = 0; k < PER_CLIENT; k++) {
         const server = servers[next++ % PROCESSES]!.url;
-        const response = await post(server, 'main', 1000 * (client + 1) + k);
+        const response = await post(server, 'main', k === SPIKE ? 5000 + client : 1000 + 10 * client + k);
         expect(response.status, await response.clone().text()).toBe(201);
-        mine.push((await response.json()) as Report);
+        const report = (await response.json()) as Report;
+        if (k === SPIKE) spikes.add(report.uuid);
+        mine.push(report);
       }
       return mine;
     });
-    const reports = (await Promise.all(clients)).flat();
-    const total = CLIENTS * PER_CLIENT;
+    const reports = [...seeds, ...(await Promise.all(clients)).flat()];
+    const total = SEEDS + CLIENTS * PER_CLIENT;
 
     expect(new Set(reports.map((r) => r.uuid)).size).toBe(total);
     for (const server of servers) {
@@ -100,13 +130,34 @@ describe(`${PROCESSES} API processes on one PostgreSQL database`, () => {
     const byVersion = [...reports].sort(
       (a, b) => a.branch.head.version.number - b.branch.head.version.number,
     );
+    // and it raised an alert exactly when its value is above that mean times 1 + UPPER: the spikes, whatever the
+    // order the processes stored them in
     const values: number[] = [];
+    const alerted = new Set<string>();
     for (const report of byVersion) {
       const measure = report.results[0]?.[0]?.measures[0];
+      const value = measure?.metric.value as number;
       const expected = values.length === 0 ? null : values.reduce((s, v) => s + v, 0) / values.length;
       if (expected === null) expect(measure?.boundary?.baseline ?? null).toBeNull();
       else expect(measure?.boundary?.baseline).toBeCloseTo(expected, 9);
-      values.push(measure?.metric.value as number);
+      const crosses = expected !== null && value > expected * (1 + UPPER);
+      expect(
+        report.alerts.map((a) => [a.limit, a.metric.value]),
+        report.uuid,
+      ).toEqual(crosses ? [['upper', value]] : []);
+      if (crosses) alerted.add(report.uuid);
+      values.push(value);
+    }
+    expect([...alerted].sort()).toEqual([...spikes].sort());
+
+    // each stored once, whichever process is asked
+    for (const server of servers) {
+      const list = await get(server.url, '/v0/projects/busy/alerts?per_page=255');
+      const alerts = (await list.json()) as Alert[];
+      expect(list.headers.get('x-total-count')).toBe(String(CLIENTS));
+      expect(alerts.map((a) => a.report).sort()).toEqual([...spikes].sort());
+      const raised = reports.flatMap((r) => r.alerts.map((a) => a.uuid));
+      expect(alerts.map((a) => a.uuid).sort()).toEqual(raised.sort());
     }
   });
 

@@ -1,6 +1,6 @@
 import { parsePlotImageInput, type PlotImageInput } from '../../core/perf/image-input.js';
-import { buildPlotSvg } from './render/svg.js';
-import { rasterize } from './render/rasterize.js';
+import { buildPlotLayers, buildPlotSvg } from './render/svg.js';
+import { rasterizePlot } from './render/rasterize.js';
 import { transferResult } from './transfer.js';
 import { toWireError } from './wire-error.js';
 
@@ -10,13 +10,13 @@ export interface PlotImageOutput {
 }
 
 /**
- * Renders a plot image in the calling thread: validates the input, builds the SVG, rasterizes it unless SVG was
- * asked for. The pool's workers and inline callers (tests, benchmarks) share it.
+ * Renders a plot image in the calling thread: validates the input, builds the SVG, or the layers of the PNG and
+ * rasterizes them. The pool's workers and inline callers (tests, benchmarks) share it.
  */
 export async function renderImageBytes(input: PlotImageInput): Promise<Uint8Array> {
   const image = parsePlotImageInput(input);
-  const svg = buildPlotSvg(image);
-  return image.format === 'svg' ? new Uint8Array(Buffer.from(svg, 'utf8')) : rasterize(svg);
+  if (image.format === 'svg') return new Uint8Array(Buffer.from(buildPlotSvg(image), 'utf8'));
+  return rasterizePlot(buildPlotLayers(image));
 }
 
 /**

@@ -104,6 +104,33 @@ export function describeTransactions(open: Opener): void {
       expect(await reader).toBe('written');
     });
 
+    it('gives a key to one transaction at a time with tryHold: the others answer false at once', async () => {
+      const storage = await open();
+      const key = { kind: 'maintenance', id: 1 } as const;
+      const attempt = () => storage.transaction((tx) => tx.locks.tryHold(key), { isolation: 'locked' });
+      expect(await attempt()).toBe(true);
+      expect(await attempt()).toBe(true);
+      // one writer at a time: no transaction can run beside the holder to find the key taken
+      if (storage.capabilities.singleWriter) return;
+      const holding = signal();
+      const release = signal();
+      const holder = storage.transaction(
+        async (tx) => {
+          const held = await tx.locks.tryHold(key);
+          holding.fire();
+          await release.promise;
+          return held;
+        },
+        { isolation: 'locked' },
+      );
+      await holding.promise;
+      const others = await Promise.all([attempt(), attempt(), attempt()]);
+      release.fire();
+      expect(await holder).toBe(true);
+      expect(others).toEqual([false, false, false]);
+      expect(await attempt()).toBe(true);
+    });
+
     it('never overlaps two write transactions when it declares a single writer', async (context) => {
       const storage = await open();
       if (!storage.capabilities.singleWriter) context.skip();

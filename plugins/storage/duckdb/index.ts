@@ -17,7 +17,7 @@ import { duckdbTransfer } from './transfer.js';
 export const DEFAULT_MEMORY_LIMIT = '1GiB';
 
 /** One writer at a time already orders every write transaction: a lock has nothing left to order. */
-const ONE_WRITER_LOCKS: LocksWriter = { hold: () => Promise.resolve() };
+const ONE_WRITER_LOCKS: LocksWriter = { hold: () => Promise.resolve(), tryHold: () => Promise.resolve(true) };
 
 const optionsSchema = z.strictObject({
   file: z.string().min(1, { error: 'database file must not be empty' }),

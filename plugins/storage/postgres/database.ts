@@ -18,6 +18,8 @@ export interface DatabaseOptions {
   readonly maxConnections: number;
   /** Seconds to wait for a connection to open before the call fails as unavailable. */
   readonly connectTimeoutSeconds: number;
+  /** The configuration key that gave the URL, for messages (`database.url` unless said otherwise). */
+  readonly key?: string;
 }
 
 /** Attempts of a write transaction that keeps failing for a retryable reason (serialization, deadlock, race). */
@@ -88,8 +90,9 @@ export class Database {
     } catch (error) {
       await sql.end({ timeout: 0 });
       const reason = (error as { code?: string }).code ?? (error as Error).message;
+      const key = options.key ?? 'database.url';
       throw new StorageError(
-        `cannot connect to the PostgreSQL database of database.url (${where}): ${reason}; check database.url (host, port, user, password, database name) and that the server is running and accepts connections`,
+        `cannot connect to the PostgreSQL database of ${key} (${where}): ${reason}; check ${key} (host, port, user, password, database name) and that the server is running and accepts connections`,
         {},
         { cause: error },
       );

@@ -123,7 +123,10 @@ export const postgresStorage = defineStorage<PostgresOptions>({
         await reads.written();
         return result;
       },
-      read: (fn) => reads.read((connection) => within(readRepositories(connection), 'read', fn)),
+      read(fn, options) {
+        const run = (connection: Connection) => within(readRepositories(connection), 'read', fn);
+        return options?.replica ? reads.read(run) : database.read(run);
+      },
       health: () => database.health(),
       async close() {
         await reads.close();

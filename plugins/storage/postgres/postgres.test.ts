@@ -220,7 +220,14 @@ describe('postgres: query plans', () => {
         await tx.headVersions.link(world.head.id, [version.id]);
         return { ...(await insertReport(tx, world, { version, minute: 0, points: [] })), head: world.head };
       });
-      // 200,000 metrics over 400 series, then fresh statistics
+      // 200,000 metrics over 400 series, 2,000 more versions on the head, then fresh statistics
+      await cluster.sql(
+        `WITH v AS (INSERT INTO version (uuid, project_id, number, hash, created)
+           SELECT gen_random_uuid(), ${report.project_id}, 1 + i, NULL, now() FROM generate_series(1, 2000) i
+           RETURNING id)
+         INSERT INTO head_version SELECT ${head.id}, v.id FROM v`,
+        name,
+      );
       await cluster.sql(
         `INSERT INTO metric (id, uuid, project_id, report_id, iteration, series_id, head_id, version_id, start_time,
            end_time, value)
@@ -241,6 +248,37 @@ describe('postgres: query plans', () => {
       );
       expect(history).toContain('Index Scan Backward using metric_series_time on metric');
       expect(history).not.toContain('Seq Scan on metric');
+
+      // a head younger than the statistics (a new branch: ANALYZE has not seen its versions), 40 versions on
+      // it: still a backward range per series that stops after n rows, not a join from its versions (the
+      // statistics say one) that scans the series' metrics once per version, n^2 in all
+      await cluster.sql(
+        `WITH h AS (INSERT INTO head (uuid, branch_id, created) VALUES (gen_random_uuid(), ${world.branch.id}, now())
+             RETURNING id),
+           v AS (INSERT INTO version (uuid, project_id, number, hash, created)
+             SELECT gen_random_uuid(), ${report.project_id}, 100 + i, NULL, now() FROM generate_series(1, 40) i
+             RETURNING id, number),
+           hv AS (INSERT INTO head_version SELECT h.id, v.id FROM h, v RETURNING head_id, version_id)
+         INSERT INTO metric (id, uuid, project_id, report_id, iteration, series_id, head_id, version_id, start_time,
+           end_time, value)
+         SELECT nextval('metric_id_seq'), gen_random_uuid(), ${report.project_id}, ${report.id}, 0, s, hv.head_id,
+           hv.version_id, now() - v.number * interval '1 second', now(), 1
+         FROM hv JOIN v ON v.id = hv.version_id, (VALUES (1007), (1042)) AS series(s)`,
+        name,
+      );
+      const young = (await cluster.sql('SELECT max(id) FROM head', name)).trim();
+      const fresh = await plan(
+        literal(HISTORY_SQL, {
+          series: `'{1007,1042}'`,
+          n: `'{64,64}'`,
+          since: `'{-Infinity,-Infinity}'`,
+          head: young,
+        }),
+      );
+      expect(fresh).toContain('Index Scan Backward using metric_series_time on metric');
+      expect(fresh).not.toContain('Bitmap Heap Scan on metric');
+      // each metric row's version is looked up (by index or in a hash), never joined to the head's versions
+      expect(fresh).not.toContain('Join Filter: (m.version_id = head_version.version_id)');
       for (const sql of [PERF_SQL, LINES_SQL]) {
         const perf = await plan(
           literal(sql, {

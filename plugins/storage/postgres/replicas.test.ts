@@ -12,7 +12,7 @@ let storage: Storage;
 
 const metaOnReplica = (key: string) =>
   replica.sql(`SELECT value FROM server_meta WHERE key = '${key}'`, 'replicated');
-const read = (key: string) => storage.read((r) => r.meta.get(key));
+const read = (key: string) => storage.read((r) => r.meta.get(key), { replica: true });
 const write = (key: string, value: string) => storage.transaction((tx) => tx.meta.set(key, value));
 
 beforeAll(async () => {
@@ -36,7 +36,7 @@ describe('read replicas (database.replicas)', () => {
     expect(lsn('1/0') > lsn('0/FFFFFFFF')).toBe(true);
   });
 
-  it('serve reads from a replica, and a caller reads its own write while the replica lags', async () => {
+  it('serve reads that allow it from a replica, the others from the primary, and a caller reads its own write while the replica lags', async () => {
     await write('first', 'one');
     await eventually(async () => expect(await metaOnReplica('first')).toBe('one\n'), 20_000);
     await replica.sql('SELECT pg_wal_replay_pause()');
@@ -44,6 +44,8 @@ describe('read replicas (database.replicas)', () => {
       // written behind this process's back: the replica, paused, does not have it, and reads go there
       await primary.sql(`INSERT INTO server_meta VALUES ('direct', 'primary only')`, 'replicated');
       expect(await read('direct')).toBeUndefined();
+      // a read that does not allow a replica sees every committed write
+      expect(await storage.read((r) => r.meta.get('direct'))).toBe('primary only');
       expect(await read('first')).toBe('one');
 
       // a write through this process: the next read must see it although the replica still lags

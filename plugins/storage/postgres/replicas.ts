@@ -41,8 +41,10 @@ export class ReplicaReads {
   ): Promise<ReplicaReads> {
     const replicas: Replica[] = [];
     try {
-      for (const url of urls)
-        replicas.push({ database: await Database.open({ url, ...options }, logger), replayed: 0n });
+      for (const [i, url] of urls.entries()) {
+        const database = await Database.open({ url, ...options, key: `database.replicas[${i}]` }, logger);
+        replicas.push({ database, replayed: 0n });
+      }
     } catch (error) {
       await Promise.all(replicas.map((replica) => replica.database.close()));
       throw error;

@@ -3,6 +3,7 @@ import { seriesColor, tint, type Theme } from './palette.js';
 import { alertPoints, bandPath, chains, pieces, polyline, px, simplify, type Chain } from './paths.js';
 import type { PreparedSeries } from './points.js';
 import type { Scale } from './scale.js';
+import type { StrokeStyle } from './stroke.js';
 
 /** Points per `<path>` of a line; see {@link pieces} and bench/plot-image.bench.ts for why lines are cut. */
 export const LINE_PIECE = 64;
@@ -28,11 +29,25 @@ const LINE_STROKE = 'stroke-width="1.5" stroke-linejoin="bevel" stroke-linecap="
 /** A series with fewer points than one per this many pixels of width also gets a dot at each point. */
 const DOT_SPACING = 12;
 
+/** A series line as the PNG path draws it: its color and its pixel chain (decimated and simplified). */
+export interface LineStroke {
+  readonly color: string;
+  readonly line: Chain;
+}
+
+/** A limit line as drawn: its color (the series' color toward the background) and its subpaths. */
+export interface LimitStroke {
+  readonly color: string;
+  readonly subpaths: Chain[];
+}
+
 /** The layers of all series, drawn in this order so markers stay on top of lines and lines on top of bands. */
 export interface SeriesLayers {
   readonly bands: string;
-  readonly limits: string;
-  readonly lines: string;
+  /** Each series' lower and upper limit lines, one path each (drawn by {@link limitsSvg}, or by stroke.ts). */
+  readonly limits: LimitStroke[];
+  /** Each series' line (drawn by {@link linesSvg} in the SVG, by stroke.ts in the PNG). */
+  readonly strokes: LineStroke[];
   readonly markers: string;
 }
 
@@ -43,11 +58,10 @@ export function seriesSvg(
   y: Scale,
   plotWidth: number,
   theme: Theme,
-  linePiece = LINE_PIECE,
 ): SeriesLayers {
   const bands: string[] = [];
-  const limits: string[] = [];
-  const lines: string[] = [];
+  const limits: LimitStroke[] = [];
+  const strokes: LineStroke[] = [];
   const markers: string[] = [];
   series.forEach((s, index) => {
     const color = seriesColor(theme, index);
@@ -55,15 +69,14 @@ export function seriesSvg(
     if (band !== '') bands.push(`<path d="${band}" fill="${color}" fill-opacity="0.13"/>`);
     for (const column of [s.source.lower, s.source.upper]) {
       if (!column) continue;
-      const d = chains(s, column, x, y, true, LIMIT_TOLERANCE).map(polyline).join(' ');
-      if (d !== '') limits.push(`<path d="${d}" stroke="${tint(color, LIMIT_TINT, theme.background)}"/>`);
+      const subpaths = chains(s, column, x, y, true, LIMIT_TOLERANCE);
+      if (subpaths.length > 0) limits.push({ color: tint(color, LIMIT_TINT, theme.background), subpaths });
     }
     const [exact = []] = chains(s, s.source.y, x, y, false, 0);
     // a sparse line gets a dot on every point, so it keeps every point; a dense one is simplified
     const sparse = exact.length > 0 && exact.length / 2 <= plotWidth / DOT_SPACING;
     const line = sparse ? exact : simplify(exact, LINE_TOLERANCE);
-    const paths = pieces(line, linePiece).map((piece) => `<path d="${polyline(piece)}"/>`);
-    if (paths.length > 0) lines.push(`<g stroke="${color}">${paths.join('')}</g>`);
+    if (line.length > 0) strokes.push({ color, line });
     if (sparse) markers.push(dots(line, color));
     const alerts = alertPoints(s, x, y);
     for (let k = 0; k < alerts.length; k += 2) {
@@ -72,13 +85,33 @@ export function seriesSvg(
   });
   return {
     bands: bands.join(''),
-    limits:
-      limits.length === 0
-        ? ''
-        : `<g fill="none" stroke-width="1" stroke-dasharray="5 4">${limits.join('')}</g>`,
-    lines: lines.length === 0 ? '' : `<g fill="none" ${LINE_STROKE}>${lines.join('')}</g>`,
+    limits,
+    strokes,
     markers: markers.join(''),
   };
+}
+
+/** How limit lines are stroked: 1 px, in dashes of 5 px with gaps of 4. */
+export const LIMIT_LINE: StrokeStyle = { width: 1, dash: [5, 4] };
+
+/** The SVG of the limit lines. */
+export function limitsSvg(limits: readonly LimitStroke[]): string {
+  if (limits.length === 0) return '';
+  const paths = limits.map(
+    ({ color, subpaths }) => `<path d="${subpaths.map(polyline).join(' ')}" stroke="${color}"/>`,
+  );
+  const [on, off] = LIMIT_LINE.dash ?? [];
+  return `<g fill="none" stroke-width="${LIMIT_LINE.width}" stroke-dasharray="${on} ${off}">${paths.join('')}</g>`;
+}
+
+/** The SVG of the series lines, each cut into `<path>`s of `linePiece` points. */
+export function linesSvg(strokes: readonly LineStroke[], linePiece = LINE_PIECE): string {
+  if (strokes.length === 0) return '';
+  const groups = strokes.map(({ color, line }) => {
+    const paths = pieces(line, linePiece).map((piece) => `<path d="${polyline(piece)}"/>`);
+    return `<g stroke="${color}">${paths.join('')}</g>`;
+  });
+  return `<g fill="none" ${LINE_STROKE}>${groups.join('')}</g>`;
 }
 
 /** A dot at each point of a sparse line, so single points and few-point series are visible. */

@@ -16,7 +16,7 @@ import { seriesColor, THEMES, type Theme } from './palette.js';
 import { prepareSeries, seriesFeatures, valueRange, xExtent, type PreparedSeries } from './points.js';
 import { chooseYScale, linearScale, logScale, type ValueRange } from './scale.js';
 import { changesSvg } from './changes-svg.js';
-import { seriesSvg } from './series-svg.js';
+import { limitsSvg, linesSvg, seriesSvg, type LimitStroke, type LineStroke } from './series-svg.js';
 import { splitSharedParts } from './shared-labels.js';
 import { textWidth } from './text-width.js';
 import { clampFinite, linearTicks, logTicks, type AxisTicks } from './ticks.js';
@@ -31,8 +31,30 @@ const EDGE = 16;
 const PAD = 0.03;
 
 export interface SvgOptions {
-  /** Points per `<path>` of a line (default LINE_PIECE); the benchmark compares with one path per line. */
+  /** Points per `<path>` of a line (default LINE_PIECE). */
   readonly linePiece?: number;
+}
+
+/**
+ * A plot image in layers, bottom to top: the SVG document of everything under the limit and series lines, those
+ * lines (as pixel chains), the change points and markers above them, and the plot's frame on top. The SVG format
+ * joins them all, the lines as paths (see {@link buildPlotSvg}); the PNG path rasterizes `under` and `over` with
+ * sharp and draws the lines and the frame itself (see rasterize.ts).
+ */
+export interface PlotLayers {
+  readonly width: number;
+  readonly height: number;
+  readonly theme: Theme;
+  /** A whole SVG document: background, header, axes and gridlines, boundary bands, legend. */
+  readonly under: string;
+  /** The limit lines, over `under` (which holds the bands under them). */
+  readonly limits: readonly LimitStroke[];
+  /** The series lines, over the limit lines, in drawing order (the later on top). */
+  readonly strokes: readonly LineStroke[];
+  /** Change points and markers, over the lines (SVG elements, no document). */
+  readonly over: string;
+  /** The plot area framed on top of everything; undefined when there is no data (`under` holds the frame then). */
+  readonly plot?: Rect;
 }
 
 /**
@@ -42,6 +64,15 @@ export interface SvgOptions {
  * same input gives the same text, so the same PNG.
  */
 export function buildPlotSvg(image: PlotImage, options: SvgOptions = {}): string {
+  const layers = buildPlotLayers(image);
+  const close = layers.under.lastIndexOf('</svg>');
+  const frame = layers.plot ? frameSvg(layers.plot, layers.theme) : '';
+  const lines = limitsSvg(layers.limits) + linesSvg(layers.strokes, options.linePiece);
+  return layers.under.slice(0, close) + lines + layers.over + frame + '</svg>';
+}
+
+/** The layers of a plot image (see {@link PlotLayers}). */
+export function buildPlotLayers(image: PlotImage): PlotLayers {
   const { width, height } = image;
   const theme = THEMES[image.theme];
   const series = prepareSeries(image);
@@ -59,21 +90,24 @@ export function buildPlotSvg(image: PlotImage, options: SvgOptions = {}): string
   const titleOffset = xTitleOffset(image.xAxis);
   const bottom = height - (titleOffset + 10 + legend.height + 8);
   const yTitle = axisTitle(image.measure);
-  const parts = [
+  const body =
+    extent === undefined
+      ? {
+          under: emptyPlot({ left: EDGE, top, right: width - EDGE, bottom }, width, yTitle, image, theme),
+          limits: [],
+          strokes: [],
+          over: '',
+        }
+      : plotBody(image, series, { range, yType, extent, top, bottom, yTitle }, theme);
+  const under = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="${FONT_FAMILY}" font-size="${TICK_FONT}">`,
     `<rect width="${width}" height="${height}" fill="${theme.background}"/>`,
     header.svg,
-  ];
-  if (extent === undefined) {
-    parts.push(emptyPlot({ left: EDGE, top, right: width - EDGE, bottom }, width, yTitle, image, theme));
-  } else {
-    parts.push(plotBody(image, series, { range, yType, extent, top, bottom, yTitle }, theme, options));
-  }
-  parts.push(
+    body.under,
     `<g fill="${theme.text}">${legendSvg(legend, bottom + titleOffset + 10, EDGE, theme)}</g>`,
     '</svg>',
-  );
-  return parts.join('');
+  ].join('');
+  return { width, height, theme, ...body, under };
 }
 
 interface BodyLayout {
@@ -85,14 +119,13 @@ interface BodyLayout {
   readonly yTitle: string;
 }
 
-/** Axes, gridlines and series of a plot with data. */
+/** Axes, gridlines and series of a plot with data, in layers. */
 function plotBody(
   image: PlotImage,
   series: readonly PreparedSeries[],
   layout: BodyLayout,
   theme: Theme,
-  options: SvgOptions,
-): string {
+): Omit<PlotLayers, 'width' | 'height' | 'theme'> {
   const { top, bottom, range, yType, yTitle } = layout;
   const count = Math.max(2, Math.min(8, Math.floor((bottom - top) / 55)));
   const y = yTicks(range, yType, count);
@@ -101,17 +134,18 @@ function plotBody(
   const yScale = (yType === 'log' ? logScale : linearScale)(y.domain, [bottom, top]);
   const x = xTicks(image, layout.extent, plot.right - plot.left);
   const xScale = linearScale(x.domain, [plot.left, plot.right]);
-  const layers = seriesSvg(series, xScale, yScale, plot.right - plot.left, theme, options.linePiece);
-  return [
-    yAxisSvg(y.ticks, yScale, plot, yTitle, theme),
-    xAxisSvg(x.ticks, xScale, plot, image.width, x.title, xTitleOffset(image.xAxis), theme),
-    layers.bands,
-    layers.limits,
-    layers.lines,
-    changesSvg(image.series, xScale, yScale, plot, theme),
-    layers.markers,
-    frameSvg(plot, theme),
-  ].join('');
+  const layers = seriesSvg(series, xScale, yScale, plot.right - plot.left, theme);
+  return {
+    under: [
+      yAxisSvg(y.ticks, yScale, plot, yTitle, theme),
+      xAxisSvg(x.ticks, xScale, plot, image.width, x.title, xTitleOffset(image.xAxis), theme),
+      layers.bands,
+    ].join(''),
+    limits: layers.limits,
+    strokes: layers.strokes,
+    over: changesSvg(image.series, xScale, yScale, plot, theme) + layers.markers,
+    plot,
+  };
 }
 
 /** The frame, axis titles and centered message of an image with nothing to draw. */

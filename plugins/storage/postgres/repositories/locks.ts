@@ -1,5 +1,5 @@
 import type { LockKey, LocksWriter } from '../../../../kit/index.js';
-import { execute, type Connection } from '../sql.js';
+import { execute, query, type Connection } from '../sql.js';
 
 /**
  * The first key of PostgreSQL's two-key advisory locks, by kind: the (int, int) key space is apart from the
@@ -10,6 +10,7 @@ export const LOCK_KINDS: Readonly<Record<LockKey['kind'], number>> = {
   branch: 16_002,
   version: 16_003,
   organization: 16_004,
+  maintenance: 16_005,
 };
 
 /** Transaction-level advisory locks: released by COMMIT or ROLLBACK, never by hand. */
@@ -21,6 +22,14 @@ export function locksWriter(connection: Connection): LocksWriter {
         kind: LOCK_KINDS[key.kind],
         id: key.id,
       });
+    },
+    async tryHold(key) {
+      const [row] = await query<{ held: boolean }>(
+        connection,
+        'SELECT pg_try_advisory_xact_lock($kind::int, $id::int) AS held',
+        { kind: LOCK_KINDS[key.kind], id: key.id },
+      );
+      return row?.held === true;
     },
   };
 }

@@ -57,20 +57,23 @@ const optional = (column: string) => `nullif(${column}, 'NaN')`;
 
 /**
  * One statement for all the metrics of a report: every column travels as one array parameter and `unnest` turns
- * them back into rows, so a report of any size costs two round trips (ids, then rows), never one per metric.
- * Ids come from a sequence every process shares (the embedded engine counts in memory; here several processes
- * write).
+ * them back into rows, so a report of any size costs one round trip, never one per metric. Ids come from a
+ * sequence every process shares (the embedded engine counts in memory; here several processes write), taken in
+ * the metrics' order (PostgreSQL evaluates the volatile `nextval` after the sort) and answered with each metric's
+ * UUID.
  */
 const APPEND_SQL = `INSERT INTO metric (id, uuid, project_id, report_id, iteration, series_id, head_id, version_id,
     start_time, end_time, value, lower_value, upper_value, threshold_id, model_id, baseline, lower_limit, upper_limit)
-  SELECT m.id, m.uuid, $project::int, $report::int, m.iteration, m.series, $head::int, $version::int,
-    $start::timestamptz, $end::timestamptz, m.value, ${optional('m.lower')}, ${optional('m.upper')},
+  SELECT nextval('metric_id_seq'), m.uuid, $project::int, $report::int, m.iteration, m.series, $head::int,
+    $version::int, $start::timestamptz, $end::timestamptz, m.value, ${optional('m.lower')}, ${optional('m.upper')},
     nullif(m.threshold, 0), nullif(m.model, 0), ${optional('m.baseline')}, ${optional('m.lower_limit')},
     ${optional('m.upper_limit')}
-  FROM unnest($ids::bigint[], $uuids::uuid[], $iterations::int[], $series::int[], $values::float8[],
+  FROM unnest($uuids::uuid[], $iterations::int[], $series::int[], $values::float8[],
     $lowers::float8[], $uppers::float8[], $thresholds::int[], $models::int[], $baselines::float8[],
-    $lower_limits::float8[], $upper_limits::float8[])
-    AS m(id, uuid, iteration, series, value, lower, upper, threshold, model, baseline, lower_limit, upper_limit)`;
+    $lower_limits::float8[], $upper_limits::float8[]) WITH ORDINALITY
+    AS m(uuid, iteration, series, value, lower, upper, threshold, model, baseline, lower_limit, upper_limit, n)
+  ORDER BY m.n
+  RETURNING id, uuid`;
 
 function metricsWriter(connection: Connection): MetricsWriter {
   return {
@@ -79,20 +82,13 @@ function metricsWriter(connection: Connection): MetricsWriter {
       const count = m.uuid.length;
       const ids = new BigInt64Array(count);
       if (count === 0) return ids;
-      const reserved = await query<{ id: bigint }>(
-        connection,
-        `SELECT nextval('metric_id_seq') AS id FROM generate_series(1, $count::int)`,
-        { count },
-      );
-      reserved.forEach((row, i) => (ids[i] = row.id));
-      await execute(connection, APPEND_SQL, {
+      const rows = await query<{ id: bigint; uuid: string }>(connection, APPEND_SQL, {
         project: report.project_id,
         report: report.id,
         head: report.head_id,
         version: report.version_id,
         start: report.start_time,
         end: report.end_time,
-        ids: Array.from(ids),
         uuids: m.uuid,
         iterations: m.iteration,
         series: m.series,
@@ -105,6 +101,8 @@ function metricsWriter(connection: Connection): MetricsWriter {
         lower_limits: m.lowerLimit,
         upper_limits: m.upperLimit,
       });
+      const index = new Map(m.uuid.map((uuid, i) => [uuid.toLowerCase(), i]));
+      for (const row of rows) ids[index.get(row.uuid) as number] = row.id;
       return ids;
     },
     async deleteReport(reportId) {

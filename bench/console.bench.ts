@@ -3,9 +3,18 @@
  * boundaries (the API's largest selection) until it draws, and until it answers a hover; the longest main-thread
  * task meanwhile; the perf request's time and bytes; and the initial bundle's gzip size. Five cold runs (a fresh
  * browser profile each) over each wire, interleaved: the Arrow answer (the explorer's default) and the JSON one
- * (localStorage benchtrack.perf-wire=json), with the ratio of Arrow to JSON.
+ * (localStorage benchtrack.perf-wire=json), with the ratio of Arrow to JSON. After each cold run, a repeat view
+ * in a new tab of the same browser (`.../repeat`): its HTTP cache holds the answer and asks again with
+ * If-None-Match, which the unchanged data answers with a 304 (0 bytes on the wire).
  *
  *   npm run bench -- console
+ *
+ * Figures, 2026-11-27 08:16-08:20 UTC, commit ead29a7, 2 cores shared with three other engineers (load average
+ * 14.9-16.1), p50 of 5 cold runs: Arrow (fields=plot) interactive 2.36 s (API answer in the browser 1.23 s, the
+ * console after it 388 ms: decode 35, reshape 35, draw 301 ms), 570 KiB on the wire; repeat view 1.87 s (a 304,
+ * 0 bytes of answer); JSON 4.26 s, 2,352 KiB (Arrow 0.55x the time, 0.24x the bytes); initial bundle 36.3 KiB
+ * gzip. The code before (d312f4a) just before it, load 8.4-14.9: Arrow 3.64 s (API 2.44 s, console 507 ms), 1,042
+ * KiB. All three before/after pairs: docs/console.md.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
@@ -16,6 +25,7 @@ import { gzipSync } from 'node:zlib';
 import { hostOptions } from '../console/host/options.js';
 import { createConsoleHost } from '../console/host/serve.js';
 import { buildConsole, CONSOLE_BUILD } from '../test/helpers/build-dist.js';
+import type { BrowserContext } from 'playwright-core';
 import { launchBrowser } from '../test/helpers/console.js';
 import { summarize } from './lib/measure.js';
 import {
@@ -56,6 +66,9 @@ interface Run {
   /** The perf request: sent at, and its answer complete at. */
   readonly perfStart: number;
   readonly perfEnd: number;
+  /** The answer decoded into columns, and reshaped into the plot's data (the explorer's marks). */
+  readonly parsed: number;
+  readonly shaped: number;
   /** The perf answer's body: as sent (gzip when the API compressed it) and decoded. */
   readonly wireBytes: number;
   readonly bodyBytes: number;
@@ -74,18 +87,21 @@ const IN_PAGE = `
   }).observe(document, { childList: true, subtree: true });
 `;
 
-async function openExplorer(url: string, wire: Wire): Promise<Run> {
-  const browser = await launchBrowser();
+/** Opens the explorer in a new tab of `context` and measures it until it answers a hover. */
+async function view(context: BrowserContext, url: string, wire: Wire): Promise<Run> {
+  const page = await context.newPage();
   try {
-    const page = await browser.context.newPage();
-    await page.addInitScript(`${IN_PAGE}\nlocalStorage.setItem('benchtrack.perf-wire', '${wire}');`);
     const answer = page.waitForResponse((r) => r.url().includes('/perf?'), { timeout: 30_000 });
     await page.goto(url);
     const response = await answer;
     const type = response.headers()['content-type'] ?? '';
-    if (!type.includes(wire === 'arrow' ? 'apache.arrow' : 'json'))
+    // a revalidated answer (304) comes from the browser's cache: its type is the stored answer's
+    if (response.status() !== 304 && !type.includes(wire === 'arrow' ? 'apache.arrow' : 'json'))
       throw new Error(`${wire} run got ${type}`);
-    const bodyBytes = (await response.body()).length;
+    const bodyBytes = await response.body().then(
+      (body) => body.length,
+      () => 0,
+    );
     const wireBytes = (await response.request().sizes()).responseBodySize;
     const plot = page.locator('.plot[data-ready="true"]');
     await plot.waitFor({ timeout: 30_000 });
@@ -102,8 +118,28 @@ async function openExplorer(url: string, wire: Wire): Promise<Run> {
       longestTask: window.__longest,
       perfStart: performance.getEntriesByType('resource').find((e) => e.name.includes('/perf?')).startTime,
       perfEnd: performance.getEntriesByType('resource').find((e) => e.name.includes('/perf?')).responseEnd,
+      parsed: performance.getEntriesByName('benchtrack:perf-parsed')[0].startTime,
+      shaped: performance.getEntriesByName('benchtrack:plot-data')[0].startTime,
     })`)) as Omit<Run, 'wireBytes' | 'bodyBytes'>;
     return { ...timings, wireBytes, bodyBytes };
+  } finally {
+    await page.close();
+  }
+}
+
+/**
+ * A cold view (a fresh browser profile: nothing cached) and then a repeat view in a new tab of the same browser,
+ * whose HTTP cache holds the answer and revalidates it with If-None-Match (a 304 while the data is unchanged).
+ */
+async function openExplorer(url: string, wire: Wire): Promise<{ cold: Run; repeat: Run }> {
+  const browser = await launchBrowser();
+  try {
+    await browser.context.addInitScript(
+      `${IN_PAGE}\nlocalStorage.setItem('benchtrack.perf-wire', '${wire}');`,
+    );
+    const cold = await view(browser.context, url, wire);
+    const repeat = await view(browser.context, url, wire);
+    return { cold, repeat };
   } finally {
     await browser.close();
   }
@@ -130,11 +166,19 @@ try {
   const url = `${consoleUrl}/perf/${CONSOLE_PROJECT}?${await consoleSelection(server.url)}`;
 
   const runs: Record<Wire, Run[]> = { arrow: [], json: [] };
+  const repeats: Record<Wire, Run[]> = { arrow: [], json: [] };
   for (let i = 0; i < RUNS; i++) {
-    for (const wire of ['arrow', 'json'] as const) runs[wire].push(await openExplorer(url, wire));
+    for (const wire of ['arrow', 'json'] as const) {
+      const { cold, repeat } = await openExplorer(url, wire);
+      runs[wire].push(cold);
+      repeats[wire].push(repeat);
+    }
   }
   const interactiveOf = (wire: Wire) => summarize(runs[wire].map((r) => r.ready + r.hover)).p50Ms;
-  for (const wire of ['arrow', 'json'] as const) addWire(report, wire, runs[wire]);
+  for (const wire of ['arrow', 'json'] as const) {
+    addWire(report, wire, runs[wire]);
+    addWire(report, `${wire}/repeat`, repeats[wire]);
+  }
   report.ratio(
     'console/explorer-255x100/arrow/interactive',
     'the JSON wire',
@@ -163,7 +207,7 @@ try {
 }
 
 /** One wire's figures. */
-function addWire(report: BenchReport, wire: Wire, runs: readonly Run[]): void {
+function addWire(report: BenchReport, wire: Wire | `${Wire}/repeat`, runs: readonly Run[]): void {
   const name = (what: string) => `console/explorer-255x100/${wire}/${what}`;
   const ready = summarize(runs.map((r) => r.ready));
   const interactive = summarize(runs.map((r) => r.ready + r.hover));
@@ -199,13 +243,31 @@ function addWire(report: BenchReport, wire: Wire, runs: readonly Run[]): void {
       name('api-answer'),
       'latency',
       api.p50Ms * 1e6,
-      `p50 ${ms(api.p50Ms)} (the API: query, ${wire === 'arrow' ? 'Arrow' : 'JSON'}, transfer)`,
+      `p50 ${ms(api.p50Ms)} (the API: query, ${wire.startsWith('arrow') ? 'Arrow' : 'JSON'}, transfer)`,
     )
     .add(
       name('console-after-answer'),
       'latency',
       after.p50Ms * 1e6,
       `p50 ${ms(after.p50Ms)}, max ${max((r) => r.ready - r.perfEnd)} (parse, reshape, draw)`,
+    )
+    .add(
+      name('decode'),
+      'latency',
+      summarize(runs.map((r) => r.parsed - r.perfEnd)).p50Ms * 1e6,
+      `p50 ${ms(summarize(runs.map((r) => r.parsed - r.perfEnd)).p50Ms)} (answer to columns, reader included)`,
+    )
+    .add(
+      name('reshape'),
+      'latency',
+      summarize(runs.map((r) => r.shaped - r.parsed)).p50Ms * 1e6,
+      `p50 ${ms(summarize(runs.map((r) => r.shaped - r.parsed)).p50Ms)} (columns to the plot's data)`,
+    )
+    .add(
+      name('draw'),
+      'latency',
+      summarize(runs.map((r) => r.ready - r.shaped)).p50Ms * 1e6,
+      `p50 ${ms(summarize(runs.map((r) => r.ready - r.shaped)).p50Ms)} (the plot's data to the plot drawn)`,
     )
     .add(name('hover'), 'latency', hover.p50Ms * 1e6, `p50 ${hover.p50Ms.toFixed(1)} ms`)
     .add(name('longest-task'), 'latency', longest.p50Ms * 1e6, `p50 ${ms(longest.p50Ms)}`);

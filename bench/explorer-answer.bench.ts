@@ -1,12 +1,20 @@
 /**
  * The perf explorer's answer (issues 19 and 21) without a browser: 255 series x 100 points with t-test
  * boundaries, the query the console sends, split into its parts on one database:
- *   - the request through the API (in-process fetch client), Arrow (the explorer's wire) and JSON without
- *     threshold models, identity and gzip, with the process's CPU time per request (API thread, worker, client);
+ *   - the request through the API (in-process fetch client), Arrow with every field and with `fields=plot` (the
+ *     explorer's wire) and JSON without threshold models, identity and gzip, with the process's CPU time per
+ *     request (API thread, worker, client); and the plot answer asked again with its ETag (a 304);
  *   - its parts with the same code on their own: the perf SQL on a bare connection (the reference), Arrow and
- *     JSON shaping, the structured clone of what the hop to the worker copies (text columns packed), gzip level 1.
+ *     JSON shaping, the structured clone of what the hop to the worker copies (text columns packed), gzip level 1,
+ *     and each answer's gzipped bytes.
  *
  *   npm run bench -- explorer-answer
+ *
+ * Figures, 2026-11-27 08:11-08:13 UTC, commit 75f3b4a, 2 cores shared with three other engineers (load average
+ * 8.5-15), p50 (process CPU per request): Arrow plot fields gzip 483 ms (238 ms), its 304 372 ms (140 ms), Arrow
+ * every field gzip 611 ms (323 ms), JSON gzip 1,444 ms (818 ms); bare SQL 322 ms; Arrow shaping 63 ms, plot fields
+ * 14 ms; gzipped 1,034 KiB, plot fields 561 KiB, JSON 2,255 KiB. The code before (d312f4a) just before, load
+ * 9-17: Arrow gzip 568 ms (349 ms). Both rounds and their spread: docs/performance.md.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +25,7 @@ import type { PerfShapeInput } from '../core/index.js';
 import { perfArrow } from '../core/perf/arrow.js';
 import { perfJson } from '../core/perf/shape.js';
 import { perf } from '../plugins/storage/duckdb/repositories/perf.js';
-import { packTexts } from '../workers/tasks/perf-shape.js';
+import { packTexts } from '../core/perf/packed-texts.js';
 import { CONSOLE_PROJECT, consoleSelection, seedConsoleProject } from './lib/console-seed.js';
 import { summarize, time, type Timing } from './lib/measure.js';
 import { BenchReport } from './lib/report.js';
@@ -31,15 +39,18 @@ interface Request {
   readonly bytes: number;
 }
 
-async function request(url: string, encoding: 'identity' | 'gzip'): Promise<Request> {
+async function request(url: string, encoding: 'identity' | 'gzip', revalidate = false): Promise<Request> {
   const walls: number[] = [];
   const cpus: number[] = [];
   let bytes = 0;
+  const etag = revalidate ? (await fetch(url)).headers.get('etag') : null;
   for (let i = -2; i < ITERATIONS; i++) {
     const cpu = process.cpuUsage();
     const start = performance.now();
-    const response = await fetch(url, { headers: { 'accept-encoding': encoding } });
-    if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
+    const response = await fetch(url, {
+      headers: { 'accept-encoding': encoding, ...(etag ? { 'if-none-match': etag } : {}) },
+    });
+    if (response.status !== (etag ? 304 : 200)) throw new Error(`${url} answered ${response.status}`);
     bytes = (await response.arrayBuffer()).byteLength;
     if (i < 0) continue;
     walls.push(performance.now() - start);
@@ -93,19 +104,24 @@ try {
     const url = `${server.url}/v0/projects/${CONSOLE_PROJECT}/perf?${await consoleSelection(server.url)}`;
     for (const encoding of ['identity', 'gzip'] as const) {
       requests[`arrow/${encoding}`] = await request(`${url}&format=arrow`, encoding);
+      requests[`arrow-plot/${encoding}`] = await request(`${url}&format=arrow&fields=plot`, encoding);
       requests[`json/${encoding}`] = await request(`${url}&threshold_models=false`, encoding);
     }
+    requests['arrow-plot/304'] = await request(`${url}&format=arrow&fields=plot`, 'gzip', true);
   } finally {
     await server.close();
   }
   const { sql, input, points } = await parts(file);
   const arrow = perfArrow(input);
+  const plot = perfArrow({ ...input, fields: 'plot' });
   const json = perfJson(input);
   const shaping = {
     arrow: await time(() => perfArrow(input), { iterations: ITERATIONS }),
+    'arrow plot': await time(() => perfArrow({ ...input, fields: 'plot' }), { iterations: ITERATIONS }),
     json: await time(() => perfJson(input), { iterations: ITERATIONS }),
     'worker hop': await time(() => structuredClone(hopOf(input)), { iterations: ITERATIONS }),
     'gzip arrow': await time(() => gzipSync(arrow, { level: 1 }), { iterations: ITERATIONS }),
+    'gzip arrow plot': await time(() => gzipSync(plot, { level: 1 }), { iterations: ITERATIONS }),
     'gzip json': await time(() => gzipSync(json, { level: 1 }), { iterations: ITERATIONS }),
   };
   for (const [name, r] of Object.entries(requests)) {
@@ -126,10 +142,19 @@ try {
   );
   for (const [name, t] of Object.entries(shaping)) {
     report.add(
-      `explorer-answer/${name.replace(' ', '-')}`,
+      `explorer-answer/${name.replaceAll(' ', '-')}`,
       'latency',
       t.p50Ms * 1e6,
       `p50 ${t.p50Ms.toFixed(1)} ms, min ${t.minMs.toFixed(1)} ms`,
+    );
+  }
+  for (const [name, body] of Object.entries({ arrow, 'arrow plot': plot, json })) {
+    const zipped = gzipSync(body, { level: 1 }).byteLength;
+    report.add(
+      `explorer-answer/bytes/${name.replaceAll(' ', '-')}`,
+      'file-size',
+      zipped,
+      `${(zipped / 1024).toFixed(0)} KiB gzipped (level 1), ${(body.byteLength / 1024).toFixed(0)} KiB as shaped`,
     );
   }
   report.print();

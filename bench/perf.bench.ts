@@ -83,6 +83,17 @@
  *   (a)        p50 807 ms; bare SQL 307 ms (2.63x)        p50 314 ms; bare SQL 331 ms (0.95x)   (unchanged code)
  *   At these loads (d) shows the direction only; the interleaved comparison through the API (0.59-0.65x) is in
  *   docs/performance.md, "The PNG's lines drawn in JavaScript".
+ *
+ * Figures, 2026-11-27, 2 cores shared with three other engineers, DuckDB only (--engine duckdb), before (commit
+ * d312f4a, 07:09-07:14 UTC, load 1.9-14.4) and after (commit ead29a7: ETag on perf answers, (a) revalidated added;
+ * 08:20-08:25 UTC, load 8.6-15.1):
+ *              before                                     after
+ *   (a)        p50 606 ms; bare SQL 275 ms (2.20x)        p50 341 ms; bare SQL 125 ms (2.73x)   statement unchanged
+ *   (a) 304    -                                          p50 212 ms (1.70x): the read and the ETag, no answer
+ *   (b)        p50 1,122 ms (2.08x)                       p50 935 ms (2.05x)
+ *   (d)        p50 433 ms                                 p50 238 ms
+ *   The two runs' loads differ; (a) before and after alternating on two servers in one process (copies of one
+ *   seeded database, load 11-14): p50 320 and 349 ms before, 344 and 317 ms after: no difference to see.
  */
 import { performance } from 'node:perf_hooks';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -225,6 +236,11 @@ async function measure(db: BenchDatabase, report: BenchReport): Promise<void> {
   const check = await fetchTimed(perfUrl(queryA));
   if (check.status !== 200) throw new Error(`perf answered ${check.status}`);
   const a = summarize(await collect(40, () => fetchTimed(perfUrl(queryA))));
+  // (a) asked again by a client that holds the answer: the same read, then a 304 instead of shaping and sending
+  const etagA = (await fetch(perfUrl(queryA))).headers.get('etag') ?? '';
+  const revalidated = summarize(
+    await collect(40, () => fetchTimed(perfUrl(queryA), { headers: { 'if-none-match': etagA } }), 304),
+  );
   const b = summarize(await collect(20, () => fetchTimed(perfUrl(queryB))));
   let looping = true;
   const loop = (async () => {
@@ -254,6 +270,8 @@ async function measure(db: BenchDatabase, report: BenchReport): Promise<void> {
   report
     .add(name('perf/a 8 series x 1,000'), 'latency', ms(a), `${p(a)} (${floor.rowsA} points)`)
     .ratio(name('perf/a 8 series x 1,000'), reference, a.p50Ms, floor.a.p50Ms)
+    .add(name('perf/a revalidated'), 'latency', ms(revalidated), `${p(revalidated)} (304, If-None-Match)`)
+    .ratio(name('perf/a revalidated'), reference, revalidated.p50Ms, floor.a.p50Ms)
     .add(name('perf/b 255 x 100'), 'latency', ms(b), `${p(b)} (${floor.rowsB} points)`)
     .ratio(name('perf/b 255 x 100'), reference, b.p50Ms, floor.b.p50Ms)
     .add(name('perf/e changes of a'), 'latency', ms(changes), p(changes))
@@ -302,12 +320,16 @@ for (const engine of selectedEngines()) {
 }
 report.print();
 
-async function collect(count: number, fn: () => Promise<{ ms: number; status: number }>): Promise<number[]> {
+async function collect(
+  count: number,
+  fn: () => Promise<{ ms: number; status: number }>,
+  status = 200,
+): Promise<number[]> {
   for (let i = 0; i < 3; i++) await fn();
   const out: number[] = [];
   for (let i = 0; i < count; i++) {
     const result = await fn();
-    if (result.status !== 200) throw new Error(`request answered ${result.status}`);
+    if (result.status !== status) throw new Error(`request answered ${result.status}, not ${status}`);
     out.push(result.ms);
   }
   return out;

@@ -29,7 +29,9 @@ export async function encodeBody(
   body: Uint8Array,
 ): Promise<Buffer> {
   const buffer = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-  reply.header('Vary', 'Accept-Encoding');
+  const vary = String(reply.getHeader('Vary') ?? '');
+  if (!/\baccept-encoding\b/i.test(vary))
+    reply.header('Vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding');
   if (buffer.byteLength < MIN_BYTES || !acceptsGzip(request.headers['accept-encoding'])) return buffer;
   reply.header('Content-Encoding', 'gzip');
   return gzipAsync(buffer, { level: 1 });

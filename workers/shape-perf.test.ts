@@ -106,15 +106,20 @@ describe('shapePerf', () => {
     expect(order).toEqual(['timer', 'shaped']);
   });
 
-  it.each(['json', 'csv', 'arrow'] as const)('gives the same %s in a worker as inline', async (format) => {
+  it.each([
+    ['json', 'all'],
+    ['csv', 'all'],
+    ['arrow', 'all'],
+    ['arrow', 'plot'],
+  ] as const)('gives the same %s (fields %s) in a worker as inline', async (format, fields) => {
     const count = (format === 'json' ? JSON_INLINE_MAX_POINTS : INLINE_MAX_POINTS) + 2000;
     const inline =
       format === 'json'
         ? perfJson(input(count))
         : format === 'csv'
           ? perfCsv(input(count))
-          : perfArrow(input(count));
-    const sent = input(count);
+          : perfArrow({ ...input(count), fields });
+    const sent = { ...input(count), fields };
     const pooled = await shapePerf(pool, sent, format);
     expect(sent.columns.value.byteLength).toBe(0);
     expect(pooled.byteLength).toBeGreaterThan(count * 100);

@@ -3,7 +3,8 @@ import { setImmediate } from 'node:timers/promises';
 import { perfCsv, perfJson, perfJsonSteps, type PerfShapeInput } from '../core/index.js';
 import { perfArrow } from '../core/perf/arrow.js';
 import type { WorkerPool } from './pool.js';
-import { packTexts, type PerfShapeOutput, type PerfShapeTask } from './tasks/perf-shape.js';
+import { packTexts } from '../core/perf/packed-texts.js';
+import type { PerfShapeOutput, PerfShapeTask } from './tasks/perf-shape.js';
 
 /**
  * CSV and Arrow answers with at least this many points are shaped in a worker, so the main thread never spends

@@ -1,8 +1,8 @@
 import { tableFromIPC, Type } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import type { PerfColumns } from '../storage/records.js';
-import { perfArrow } from './arrow.js';
-import { uuidWords } from './shape.js';
+import { ARROW_SERIES_KEY, perfArrow } from './arrow.js';
+import { uuidWords, type PerfShapeInput } from './shape.js';
 
 const REPORTS = [
   '0000abcd-0000-4000-8000-000000000001',
@@ -47,7 +47,7 @@ function columns(): PerfColumns {
   };
 }
 
-const answer = () =>
+const answer = (more: Partial<PerfShapeInput> = {}) =>
   perfArrow({
     columns: columns(),
     prefixes: ['{"branch":{"name":"main"},', '{"branch":{"name":"main"},'],
@@ -57,6 +57,7 @@ const answer = () =>
     ],
     thresholds: null,
     head: '',
+    ...more,
   });
 
 describe('the perf answer as Arrow', () => {
@@ -102,5 +103,53 @@ describe('the perf answer as Arrow', () => {
     expect(table.schema.fields.filter((f) => f.typeId === Type.Dictionary).map((f) => f.type.id)).toEqual([
       0, 1, 2, 3, 4, 5, 6, 7,
     ]);
+  });
+
+  it('writes text columns with their nulls, each distinct text once', () => {
+    const texts = tableFromIPC(
+      answer({
+        columns: {
+          ...columns(),
+          hash: ['abc', null, 'abc', 'def', null],
+          alertLimit: [null, 'upper', null, null, 'lower'],
+          alertStatus: [null, 'active', null, null, 'dismissed'],
+        },
+      }),
+    );
+    const values = (name: string) => Array.from({ length: 5 }, (_, i) => texts.getChild(name)!.get(i));
+    expect(values('hash')).toEqual(['abc', null, 'abc', 'def', null]);
+    expect(texts.getChild('hash')!.data[0]!.dictionary!.length).toBe(2);
+    expect(values('alert_limit')).toEqual([null, 'upper', null, null, 'lower']);
+    expect(values('alert_status')).toEqual([null, 'active', null, null, 'dismissed']);
+  });
+
+  it('leaves out the names, end_time and metric UUIDs with fields=plot, and keeps every other column as is', () => {
+    const plot = tableFromIPC(answer({ fields: 'plot' }));
+    const names = plot.schema.fields.map((f) => f.name);
+    expect(names).toEqual([
+      'series',
+      'report',
+      'iteration',
+      'start_time',
+      'version',
+      'hash',
+      'value',
+      'lower_value',
+      'upper_value',
+      'baseline',
+      'lower_limit',
+      'upper_limit',
+      'alert_limit',
+      'alert_status',
+    ]);
+    for (const name of names) {
+      const all = table.getChild(name)!;
+      const lean = plot.getChild(name)!;
+      expect(Array.from({ length: 5 }, (_, i) => lean.get(i))).toEqual(
+        Array.from({ length: 5 }, (_, i) => all.get(i)),
+      );
+    }
+    expect(plot.schema.metadata.get(ARROW_SERIES_KEY)).toBe(table.schema.metadata.get(ARROW_SERIES_KEY));
+    expect(answer({ fields: 'plot' }).byteLength).toBeLessThan(answer().byteLength);
   });
 });

@@ -12,19 +12,40 @@ import {
   vectorFromArray,
   type Vector,
 } from 'apache-arrow';
+import type { PerfColumns } from '../storage/records.js';
+import { packTexts, type PackedTexts, type TextColumn } from './packed-texts.js';
 import { uuidAt, writeUuid, type PerfShapeInput } from './shape.js';
 
 /** Schema metadata key of the series' JSON (branch, testbed, benchmark, measure), indexed by the `series` column. */
 export const ARROW_SERIES_KEY = 'benchtrack.series';
+
+/** What the Arrow shaper reads: the perf columns with their text columns packed (see {@link PackedTexts}). */
+export type PackedShapeInput = Omit<PerfShapeInput, 'columns'> & {
+  readonly columns: Omit<PerfColumns, TextColumn>;
+  readonly texts: Readonly<Record<TextColumn, PackedTexts>>;
+};
 
 /**
  * The perf answer as an Arrow IPC stream, for notebooks (pyarrow, polars, DuckDB read it directly) and the
  * console's explorer: one row per point, timestamps as milliseconds, absent numbers as nulls. Repeated texts
  * (names, reports, hashes, alert words) are dictionary-encoded, so 255 series of the same 100 reports carry each
  * report's UUID once. `series` indexes the JSON array in the schema's `benchtrack.series` metadata, which holds
- * each series' branch, testbed, benchmark and measure as the JSON answer writes them.
+ * each series' branch, testbed, benchmark and measure as the JSON answer writes them. With `fields: 'plot'` the
+ * names, end_time and metric columns are left out (the explorer's answer: about half of the bytes).
  */
 export function perfArrow(input: PerfShapeInput): Uint8Array {
+  const { hash, alert, alertLimit, alertStatus, ...columns } = input.columns;
+  const texts = {
+    hash: packTexts(hash),
+    alert: packTexts(alert),
+    alertLimit: packTexts(alertLimit),
+    alertStatus: packTexts(alertStatus),
+  };
+  return perfArrowPacked({ ...input, columns, texts });
+}
+
+/** {@link perfArrow} of packed text columns: each packed column is already its Arrow dictionary. */
+export function perfArrowPacked(input: PackedShapeInput): Uint8Array {
   const c = input.columns;
   const n = c.count;
   const rows = c.permutation.subarray(0, n);
@@ -34,27 +55,25 @@ export function perfArrow(input: PerfShapeInput): Uint8Array {
       rows,
       input.names.map((four) => four[k] as string),
     );
+  const all = input.fields !== 'plot';
   const table = new Table({
     series: makeVector(Uint16Array.from(rows)),
-    branch: name(0),
-    testbed: name(1),
-    benchmark: name(2),
-    measure: name(3),
+    ...(all ? { branch: name(0), testbed: name(1), benchmark: name(2), measure: name(3) } : {}),
     report: uuidDictionary(4, c.report, n),
     iteration: makeVector(c.iteration.slice(0, n)),
     start_time: times(c.start, n),
-    end_time: times(c.end, n),
+    ...(all ? { end_time: times(c.end, n) } : {}),
     version: makeVector(c.version.slice(0, n)),
-    hash: dictionaryOf(5, n, (i) => c.hash[i] ?? null),
-    metric: uuidColumn(c.uuid, n),
+    hash: packedDictionary(5, input.texts.hash, n),
+    ...(all ? { metric: uuidColumn(c.uuid, n) } : {}),
     value: nullable(c.value, n),
     lower_value: nullable(c.lower, n),
     upper_value: nullable(c.upper, n),
     baseline: nullable(c.baseline, n),
     lower_limit: nullable(c.lowerLimit, n),
     upper_limit: nullable(c.upperLimit, n),
-    alert_limit: dictionaryOf(6, n, (i) => c.alertLimit[i] ?? null),
-    alert_status: dictionaryOf(7, n, (i) => c.alertStatus[i] ?? null),
+    alert_limit: packedDictionary(6, input.texts.alertLimit, n),
+    alert_status: packedDictionary(7, input.texts.alertStatus, n),
   });
   // Each prefix is the JSON answer's series object up to its points: `{"branch":...,"measure":{...},`.
   const series = `[${input.prefixes.map((prefix) => `${prefix.slice(0, -1)}}`).join(',')}]`;
@@ -121,28 +140,18 @@ function uuidDictionary(id: number, words: Uint32Array, length: number): Vector 
   );
 }
 
-/**
- * A dictionary-encoded text column: each distinct text once, an index per row (Arrow's builders took most of
- * the answer's time for this).
- */
-function dictionaryOf(id: number, length: number, text: (row: number) => string | null): Vector {
-  const index = new Map<string, number>();
-  const values: string[] = [];
-  const indices = new Int32Array(length);
+/** A packed text column as Arrow's dictionary-encoded text: its texts are the dictionary, its codes the indices. */
+function packedDictionary(id: number, packed: PackedTexts, length: number): Vector {
+  const indices = packed.codes.slice(0, length);
   const bitmap = new Uint8Array((length + 7) >> 3);
   let nulls = 0;
   for (let i = 0; i < length; i++) {
-    const t = text(i);
-    if (t === null) {
+    if ((indices[i] as number) < 0) {
+      indices[i] = 0;
       nulls++;
-      continue;
-    }
-    let k = index.get(t);
-    if (k === undefined) index.set(t, (k = values.push(t) - 1));
-    indices[i] = k;
-    bitmap[i >> 3]! |= 1 << (i & 7);
+    } else bitmap[i >> 3]! |= 1 << (i & 7);
   }
-  return dictionaryVector(id, indices, values, nulls, bitmap);
+  return dictionaryVector(id, indices, [...packed.texts], nulls, bitmap);
 }
 
 /**

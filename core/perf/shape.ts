@@ -1,3 +1,4 @@
+import type { PerfFields } from '../schemas/perf.js';
 import type { PerfColumns } from '../storage/records.js';
 
 /**
@@ -12,6 +13,8 @@ export interface PerfShapeInput {
   /** null: the points leave their threshold out (the query's `threshold_models=false`). */
   readonly thresholds: Readonly<Record<string, string>> | null;
   readonly head: string;
+  /** The Arrow answer's columns (the query's `fields`); absent: all. JSON and CSV always have all. */
+  readonly fields?: PerfFields | undefined;
 }
 
 /** ASCII codes of the two hex digits of each byte value. */

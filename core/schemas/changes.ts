@@ -6,7 +6,7 @@ import { metricSchema } from './reports.js';
 
 /** The perf query's selection (branches, heads, testbeds, benchmarks, measures, time window) plus the detector's settings. */
 export const perfChangesQuerySchema = perfQuerySchema
-  .omit({ format: true, threshold_models: true })
+  .omit({ format: true, threshold_models: true, fields: true })
   .extend(detectionParamsSchema.shape);
 export type PerfChangesQuery = z.output<typeof perfChangesQuerySchema>;
 

@@ -56,11 +56,19 @@ export const perfQuerySchema = z.object({
     .describe(
       "false leaves out each point's threshold and model (about half of a JSON answer with thresholds); boundaries and alerts stay",
     ),
+  fields: z
+    .enum(['all', 'plot'])
+    .default('all')
+    .describe(
+      "With format=arrow only: plot leaves out the columns a plot has no use for (metric UUIDs, end_time, and the branch, testbed, benchmark and measure names, which the schema's benchtrack.series metadata holds per series): about half of the bytes. Default all",
+    ),
 });
 export type PerfQuery = z.output<typeof perfQuerySchema>;
+/** The columns of an Arrow perf answer (`fields`): every one, or what a plot shows. */
+export type PerfFields = PerfQuery['fields'];
 
 export const perfImageQuerySchema = perfQuerySchema
-  .omit({ format: true, threshold_models: true })
+  .omit({ format: true, threshold_models: true, fields: true })
   .extend({
     measures: list('measures').refine((items) => items.length === 1, {
       error: 'must name exactly one measure for an image',

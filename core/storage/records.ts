@@ -295,6 +295,11 @@ export interface PerfRequest {
   readonly end?: number | undefined;
   /** At most this many points (the first ones in answer order); all of them when absent. */
   readonly limit?: number | undefined;
+  /**
+   * `false`: the answer's metric UUIDs (`PerfColumns.uuid`) are left zero, so the engine need not read them
+   * (a fifth of DuckDB's perf statement; the explorer's plot answer has no use for them). Default true.
+   */
+  readonly metricUuids?: boolean | undefined;
 }
 
 /**

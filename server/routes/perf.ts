@@ -68,21 +68,30 @@ export function perfRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
           security,
           params: projectParams,
           querystring: perfQuerySchema,
-          response: { 200: perfSchema },
+          response: {
+            200: perfSchema,
+            304: z.null().describe('Unchanged: the answer is still the one If-None-Match names'),
+          },
         },
       },
       async (request, reply) => {
         const format = formatOf(request, request.query.format);
-        const body = await ctx.perf.query(
+        const answer = await ctx.perf.query(
           await request.caller(),
           request.params.project,
           request.query,
           format,
+          request.headers['if-none-match'],
         );
+        // Stored by browsers and asked again with If-None-Match each time: an unchanged answer is a 304.
+        reply.header('ETag', answer.etag);
+        reply.header('Cache-Control', 'private, no-cache');
+        reply.header('Vary', 'Accept, Accept-Encoding');
+        if (!answer.bytes) return reply.status(304).send(null);
         reply.type(TYPES[format]);
         if (format === 'csv') reply.header('Content-Disposition', 'inline; filename="perf.csv"');
         // already serialized: the bytes go out as they are, gzipped when large and accepted
-        return reply.send((await encodeBody(request, reply, body)) as never);
+        return reply.send((await encodeBody(request, reply, answer.bytes)) as never);
       },
     );
 

@@ -3,6 +3,7 @@ import { tableFromIPC } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createProject, signUp, type Session } from '../helpers/accounts.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { onPostgres } from '../helpers/engine.js';
 import {
   ANONYMOUS,
   PerfService,
@@ -136,6 +137,61 @@ describe('perf query', () => {
     expect(refused.headers['content-encoding']).toBeUndefined();
   });
 
+  it('answers 304 to an If-None-Match of the unchanged answer, and anew after a new report', async () => {
+    // a branch of its own, so the other tests' answers stay as they are
+    for (let i = 0; i < 3; i++) await post('perf', 'etag', i, { parse: 10 + i });
+    const q = 'branches=etag&testbeds=linux&benchmarks=parse&measures=latency';
+    const first = await get(`${P}/perf?${q}`);
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[\w-]{27}"$/);
+    expect(first.headers['cache-control']).toBe('private, no-cache');
+    expect(first.headers.vary).toBe('Accept, Accept-Encoding');
+    const again = await get(`${P}/perf?${q}`, { 'if-none-match': etag });
+    expect(again.statusCode).toBe(304);
+    expect(again.rawPayload.byteLength).toBe(0);
+    expect(again.headers.etag).toBe(etag);
+    for (const header of [`W/${etag}`, `"other", ${etag}`, '*'])
+      expect((await get(`${P}/perf?${q}`, { 'if-none-match': header })).statusCode).toBe(304);
+    // each format and field set is its own answer
+    const arrow = await get(`${P}/perf?${q}&format=arrow`);
+    const plot = await get(`${P}/perf?${q}&format=arrow&fields=plot`);
+    const csv = await get(`${P}/perf?${q}`, { accept: 'text/csv' });
+    const lean = await get(`${P}/perf?${q}&threshold_models=false`);
+    const tags = [etag, ...[arrow, plot, csv, lean].map((r) => r.headers.etag as string)];
+    expect(new Set(tags).size).toBe(5);
+    expect((await get(`${P}/perf?${q}`, { 'if-none-match': tags[2]! })).statusCode).toBe(200);
+    await post('perf', 'etag-other', 0, { parse: 1 });
+    expect((await get(`${P}/perf?${q}`, { 'if-none-match': etag })).statusCode).toBe(304);
+    await post('perf', 'etag', 3, { parse: 13 });
+    const changed = await get(`${P}/perf?${q}`, { 'if-none-match': etag });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.headers.etag).not.toBe(etag);
+    expect(changed.json().results[0].metrics).toHaveLength(first.json().results[0].metrics.length + 1);
+  });
+
+  it.runIf(onPostgres)(
+    'gives the same ETag in every API process on one PostgreSQL database, and a new one in each after a write in any',
+    async () => {
+      const other = await createTestApp({ database: { url: t.config.database.url! } });
+      try {
+        await post('perf', 'etag-pg', 0, { parse: 1 });
+        const q = 'branches=etag-pg&testbeds=linux&benchmarks=parse&measures=latency&format=arrow';
+        const fromOther = (headers: Record<string, string> = {}) =>
+          other.app.inject({ method: 'GET', url: `${P}/perf?${q}`, headers });
+        const etag = (await get(`${P}/perf?${q}`)).headers.etag as string;
+        expect((await fromOther()).headers.etag).toBe(etag);
+        expect((await fromOther({ 'if-none-match': etag })).statusCode).toBe(304);
+        await post('perf', 'etag-pg', 1, { parse: 2 });
+        const after = await fromOther({ 'if-none-match': etag });
+        expect(after.statusCode).toBe(200);
+        expect(after.headers.etag).not.toBe(etag);
+        expect((await get(`${P}/perf?${q}`)).headers.etag).toBe(after.headers.etag);
+      } finally {
+        await other.close();
+      }
+    },
+  );
+
   it('filters by time in epoch milliseconds', async () => {
     const perf = (
       await get(`${P}/perf?${query}&start_time=${day(3).getTime()}&end_time=${day(5).getTime() + 60_000}`)
@@ -227,6 +283,27 @@ describe('perf query', () => {
     expect(first.benchmark.name).toBe('parse');
     expect(first.benchmark.uuid).toMatch(/^[0-9a-f-]{36}$/);
     expect(first.measure.units).toBe('nanoseconds (ns)');
+  });
+
+  it('leaves the columns a plot has no use for out of an Arrow answer with fields=plot, and only there', async () => {
+    const all = tableFromIPC((await get(`${P}/perf?${query}&format=arrow`)).rawPayload);
+    const response = await get(`${P}/perf?${query}&format=arrow&fields=plot`);
+    expect(response.statusCode).toBe(200);
+    const plot = tableFromIPC(response.rawPayload);
+    const names = plot.schema.fields.map((f) => f.name);
+    for (const gone of ['branch', 'testbed', 'benchmark', 'measure', 'end_time', 'metric'])
+      expect(names).not.toContain(gone);
+    expect(names).toEqual(all.schema.fields.map((f) => f.name).filter((name) => names.includes(name)));
+    expect(names).toHaveLength(all.schema.fields.length - 6);
+    expect(plot.numRows).toBe(48);
+    for (const name of names) expect(plot.getChild(name)!.toJSON()).toEqual(all.getChild(name)!.toJSON());
+    expect(plot.schema.metadata.get('benchtrack.series')).toBe(all.schema.metadata.get('benchtrack.series'));
+    for (const other of ['', '&format=csv']) {
+      const refused = await get(`${P}/perf?${query}${other}&fields=plot`);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().message).toContain('fields=plot');
+    }
+    expect((await get(`${P}/perf?${query}&fields=lean`)).statusCode).toBe(400);
   });
 });
 

@@ -1,102 +1,76 @@
-import { tableFromIPC, type Data, type Table, type Vector } from 'apache-arrow';
+import { readArrowStream, type IpcColumn } from './arrow-ipc.js';
 import type { PlotPoint, SeriesColumns, SeriesInfo } from './columns.js';
 
 /** Schema metadata key of the series' JSON (core/perf/arrow.ts: ARROW_SERIES_KEY). */
 const SERIES_KEY = 'benchtrack.series';
 
-/** Whether row `i` of a column chunk holds a value (Arrow's validity bitmap; no bitmap: every row does). */
-function valid(data: Data, i: number): boolean {
-  const bitmap = data.nullBitmap;
-  if (data.nullCount === 0 || !bitmap || bitmap.length === 0) return true;
-  const bit = data.offset + i;
-  return ((bitmap[bit >> 3] ?? 0) & (1 << (bit & 7))) !== 0;
+/** Whether row `i` of a column holds a value (no validity bitmap: every row does). */
+function valid(column: IpcColumn, i: number): boolean {
+  return !column.validity || ((column.validity[i >> 3] ?? 0) & (1 << (i & 7))) !== 0;
 }
 
-/**
- * A float column with its nulls as NaN, copied chunk by chunk with the validity bitmap read directly (asking the
- * vector row by row cost more than the copy).
- */
-function floats(vector: Vector | null): Float64Array {
-  const out = new Float64Array(vector?.length ?? 0);
-  let at = 0;
-  for (const data of vector?.data ?? []) {
-    out.set((data.values as Float64Array).subarray(0, data.length), at);
-    for (let i = 0; data.nullCount > 0 && i < data.length; i++) if (!valid(data, i)) out[at + i] = NaN;
-    at += data.length;
-  }
+/** A float column with its nulls as NaN (a view of the answer's bytes when it has none). */
+function floats(column: IpcColumn | undefined, length: number): Float64Array {
+  if (!column) return new Float64Array(length).fill(NaN);
+  const values = column.values as Float64Array;
+  if (column.nullCount === 0) return values;
+  const out = values.slice();
+  for (let i = 0; i < out.length; i++) if (!valid(column, i)) out[i] = NaN;
   return out;
 }
 
-function ints(vector: Vector | null): Int32Array {
-  return vector ? Int32Array.from(vector.toArray() as ArrayLike<number>) : new Int32Array(0);
+function ints(column: IpcColumn | undefined, length: number): Int32Array {
+  if (!column) return new Int32Array(length);
+  return column.values instanceof Int32Array ? column.values : Int32Array.from(column.values);
 }
 
-/**
- * Epoch milliseconds of a timestamp column, from the two 32-bit words of each 64-bit value (a BigInt per value
- * cost most of the column's decoding).
- */
-function times(vector: Vector | null): Float64Array {
-  const out = new Float64Array(vector?.length ?? 0);
-  let at = 0;
-  for (const data of vector?.data ?? []) {
-    const values = data.values as BigInt64Array;
-    const words = new Int32Array(values.buffer, values.byteOffset, 2 * data.length);
-    for (let i = 0; i < data.length; i++)
-      out[at + i] = (words[2 * i]! >>> 0) + words[2 * i + 1]! * 4_294_967_296;
-    at += data.length;
-  }
+/** Epoch milliseconds of a timestamp column, from the two 32-bit words of each 64-bit value. */
+function times(column: IpcColumn | undefined, length: number): Float64Array {
+  const out = new Float64Array(length);
+  if (!column) return out;
+  const words = column.values as Int32Array;
+  for (let i = 0; i < length; i++) out[i] = (words[2 * i]! >>> 0) + words[2 * i + 1]! * 4_294_967_296;
   return out;
 }
 
-/**
- * A dictionary-encoded text column read one row at a time: each dictionary entry is decoded once, on first use
- * (asking the vector decodes the UTF-8 again on every call).
- */
-function texts(table: Table, name: string): (row: number) => string | null {
-  const vector = table.getChild(name);
-  const [data, ...more] = vector?.data ?? [];
-  if (!vector || !data?.dictionary || more.length > 0) {
-    return (row) => (vector?.get(row) as string | null | undefined) ?? null;
-  }
-  const dictionary = data.dictionary;
-  const indices = data.values as Int32Array;
-  const decoded: (string | undefined)[] = [];
-  return (row) => {
-    if (!valid(data, row)) return null;
-    const k = indices[row]!;
-    return (decoded[k] ??= dictionary.get(k) as string);
-  };
+/** A dictionary-encoded text column, row by row (each text was decoded once, with its dictionary). */
+function texts(column: IpcColumn | undefined): (row: number) => string | null {
+  if (!column?.dictionary) return () => null;
+  const { dictionary } = column;
+  const indices = column.values as Int32Array;
+  return (row) => (valid(column, row) ? (dictionary[indices[row]!] ?? null) : null);
 }
 
 /**
- * The Arrow answer of the perf query (core/perf/arrow.ts) as columns per series: one decode of typed arrays, no
- * object per point. Rows of one series are consecutive and oldest first, as the API writes them.
+ * The Arrow answer of the perf query (core/perf/arrow.ts; the explorer asks for `fields=plot`) as columns per
+ * series: typed arrays over the answer's own bytes, no object per point. Rows of one series are consecutive and
+ * oldest first, as the API writes them.
  */
 export function arrowColumns(bytes: Uint8Array): SeriesColumns[] {
-  const table = tableFromIPC(bytes);
-  const infos = JSON.parse(table.schema.metadata.get(SERIES_KEY) ?? '[]') as SeriesInfo[];
-  const series = ints(table.getChild('series'));
-  const start = times(table.getChild('start_time'));
-  const end = times(table.getChild('end_time'));
-  const version = ints(table.getChild('version'));
-  const iteration = ints(table.getChild('iteration'));
-  const value = floats(table.getChild('value'));
-  const lower = floats(table.getChild('lower_value'));
-  const upper = floats(table.getChild('upper_value'));
-  const baseline = floats(table.getChild('baseline'));
-  const lowerLimit = floats(table.getChild('lower_limit'));
-  const upperLimit = floats(table.getChild('upper_limit'));
-  const report = texts(table, 'report');
-  const hash = texts(table, 'hash');
-  const metric = texts(table, 'metric');
-  const alertLimit = texts(table, 'alert_limit');
-  const alertStatus = texts(table, 'alert_status');
+  const table = readArrowStream(bytes);
+  const n = table.length;
+  const column = (name: string) => table.columns.get(name);
+  const infos = JSON.parse(table.metadata.get(SERIES_KEY) ?? '[]') as SeriesInfo[];
+  const series = column('series')?.values ?? new Uint16Array(0);
+  const start = times(column('start_time'), n);
+  const version = ints(column('version'), n);
+  const iteration = ints(column('iteration'), n);
+  const value = floats(column('value'), n);
+  const lower = floats(column('lower_value'), n);
+  const upper = floats(column('upper_value'), n);
+  const baseline = floats(column('baseline'), n);
+  const lowerLimit = floats(column('lower_limit'), n);
+  const upperLimit = floats(column('upper_limit'), n);
+  const report = texts(column('report'));
+  const hash = texts(column('hash'));
+  const alertLimit = texts(column('alert_limit'));
+  const alertStatus = texts(column('alert_status'));
   const num = (v: number) => (Number.isNaN(v) ? null : v);
 
   const out: SeriesColumns[] = [];
-  for (let from = 0; from < series.length;) {
+  for (let from = 0; from < n;) {
     let to = from + 1;
-    while (to < series.length && series[to] === series[from]) to++;
+    while (to < n && series[to] === series[from]) to++;
     const at = from;
     const point = (i: number): PlotPoint => {
       const row = at + i;
@@ -106,15 +80,9 @@ export function arrowColumns(bytes: Uint8Array): SeriesColumns[] {
         report: report(row)!,
         iteration: iteration[row]!,
         start_time: new Date(start[row]!).toISOString(),
-        end_time: new Date(end[row]!).toISOString(),
         version: { number: version[row]!, hash: hash(row) },
-        metric: {
-          uuid: metric(row)!,
-          value: value[row]!,
-          lower_value: num(lower[row]!),
-          upper_value: num(upper[row]!),
-        },
-        boundary: [baseline, lowerLimit, upperLimit].every((column) => Number.isNaN(column[row]!))
+        metric: { value: value[row]!, lower_value: num(lower[row]!), upper_value: num(upper[row]!) },
+        boundary: [baseline, lowerLimit, upperLimit].every((c) => Number.isNaN(c[row]!))
           ? null
           : {
               baseline: baseline[row]!,

@@ -3,8 +3,12 @@ import type { PerfJson, PerfPoint, PerfSeries } from '../api/perf-types.js';
 /** A series' branch, testbed, benchmark and measure, as the perf answer writes them. */
 export type SeriesInfo = Omit<PerfSeries, 'metrics'>;
 
-/** What the tooltip and the CSV show of one point (the Arrow answer carries no alert UUID). */
-export type PlotPoint = Omit<PerfPoint, 'alert' | 'threshold'> & {
+/**
+ * What the tooltip and the CSV show of one point: the explorer's Arrow answer (`fields=plot`) carries no alert,
+ * metric UUID or end time.
+ */
+export type PlotPoint = Omit<PerfPoint, 'alert' | 'threshold' | 'end_time' | 'metric'> & {
+  readonly metric: Omit<PerfPoint['metric'], 'uuid'>;
   readonly alert: Pick<NonNullable<PerfPoint['alert']>, 'limit' | 'status'> | null;
 };
 

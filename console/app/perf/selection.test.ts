@@ -102,7 +102,11 @@ describe('explorer selection in the URL', () => {
     expect(perfQuery(selection)).toEqual({ branches: A, testbeds: A, benchmarks: `${A},${B}`, measures: B });
     // the explorer asks for Arrow, or JSON without the threshold model of every point (it shows boundaries and
     // alerts only)
-    expect(explorerQuery(selection, 'arrow')).toEqual({ ...perfQuery(selection), format: 'arrow' });
+    expect(explorerQuery(selection, 'arrow')).toEqual({
+      ...perfQuery(selection),
+      format: 'arrow',
+      fields: 'plot',
+    });
     expect(explorerQuery(selection, 'json')).toEqual({ ...perfQuery(selection), threshold_models: 'false' });
     expect(explorerHref('/perf/p', { benchmarks: [A, B] })).toBe(`/perf/p?benchmarks=${A},${B}`);
     expect(explorerHref('/perf/p', {})).toBe('/perf/p');

@@ -179,7 +179,8 @@ export function perfQuery(selection: Selection, now?: number): Record<string, st
 /**
  * The explorer's perf query, as an Arrow stream or JSON (see perfWire). JSON without the threshold model of every
  * point, which the explorer does not show (boundaries and alerts stay): that model is about half of an answer
- * with thresholds, and of its parse time. Arrow never carries it.
+ * with thresholds, and of its parse time. Arrow never carries it, and with `fields=plot` it leaves out what the
+ * explorer never reads either (metric UUIDs, end times, the names its metadata holds per series): half the bytes.
  */
 export function explorerQuery(
   selection: Selection,
@@ -188,6 +189,6 @@ export function explorerQuery(
 ): Record<string, string | number> {
   return {
     ...perfQuery(selection, now),
-    ...(wire === 'arrow' ? { format: 'arrow' } : { threshold_models: 'false' }),
+    ...(wire === 'arrow' ? { format: 'arrow', fields: 'plot' } : { threshold_models: 'false' }),
   };
 }

@@ -221,6 +221,23 @@ export function describeColumns(open: Opener): void {
       expect(Array.from(lines.upperLimit)).toEqual([NaN, NaN, 9]);
     });
 
+    it('answers the same points without metric UUIDs when the request needs none (metricUuids: false)', async () => {
+      const storage = await open();
+      const { world, fork } = await history(storage);
+      const request = {
+        series: Int32Array.from([world.series[1], world.series[0]]),
+        heads: Int32Array.from([world.head.id, fork.head.id]),
+      };
+      const { whole, lean } = await storage.read(async (r) => ({
+        whole: await r.metrics.perf(request),
+        lean: await r.metrics.perf({ ...request, metricUuids: false }),
+      }));
+      expect(lean.count).toBe(whole.count);
+      expect(lean.count).toBeGreaterThan(0);
+      expect({ ...lean, uuid: whole.uuid }).toEqual(whole);
+      expect(lean.uuid).toEqual(new Uint32Array(4 * whole.count));
+    });
+
     it('keeps the points inside the time range, and the first ones up to the limit', async () => {
       const storage = await open();
       const { world } = await history(storage);

@@ -10,9 +10,10 @@ import { queryChunks } from '../sql.js';
  * every row group of other series (the table is clustered by series); the join alone pushes only a min-max
  * range, which spans most of the table when the series are far apart (10x slower on 10M metrics).
  */
-const PERF_SQL = `WITH perm AS (SELECT unnest($pos) AS pos, unnest($series) AS series_id, unnest($heads) AS head_id)
+function perfSql(metricUuids: boolean): string {
+  return `WITH perm AS (SELECT unnest($pos) AS pos, unnest($series) AS series_id, unnest($heads) AS head_id)
   SELECT perm.pos, r.uuid, m.iteration, epoch_ms(m.start_time)::DOUBLE, epoch_ms(m.end_time)::DOUBLE,
-    v.number, v.hash, m.uuid, m.value, m.lower_value, m.upper_value, m.threshold_id, m.model_id,
+    v.number, v.hash,${metricUuids ? ' m.uuid,' : ''} m.value, m.lower_value, m.upper_value, m.threshold_id, m.model_id,
     m.baseline, m.lower_limit, m.upper_limit, a.uuid::VARCHAR, a.boundary_limit, a.status,
     epoch_ms(a.modified)::DOUBLE
   FROM metric m
@@ -25,6 +26,16 @@ const PERF_SQL = `WITH perm AS (SELECT unnest($pos) AS pos, unnest($series) AS s
     AND m.start_time >= make_timestamp($start::BIGINT * 1000) AND m.end_time <= make_timestamp($end::BIGINT * 1000)
   ORDER BY perm.pos, v.number, m.start_time, m.iteration
   LIMIT $limit`;
+}
+
+/**
+ * Metric UUIDs are the costliest column of the statement (random 128-bit values, stored bit-packed: 8 series x
+ * 1,000 points on 10M metrics, 38 against 48 ms of CPU with them, load 15), so a request that does not need them
+ * is read without. Reading ids and looking up reports, versions and alerts in separate statements was measured
+ * too and cost more than the joins (docs/performance.md).
+ */
+const PERF_SQL = perfSql(true);
+const PERF_SQL_NO_UUIDS = perfSql(false);
 
 const FAR_PAST = -62_135_596_800_000; // 0001-01-01
 const FAR_FUTURE = 253_402_300_799_000; // 9999-12-31
@@ -74,7 +85,9 @@ function empty(count: number) {
  */
 export async function perf(connection: DuckDBConnection, request: PerfRequest): Promise<PerfColumns> {
   if (request.series.length === 0) return empty(0);
-  const { result, chunks, count } = await queryChunks(connection, PERF_SQL, perfParams(request));
+  const uuids = request.metricUuids !== false;
+  const sql = uuids ? PERF_SQL : PERF_SQL_NO_UUIDS;
+  const { result, chunks, count } = await queryChunks(connection, sql, perfParams(request));
   const out = empty(count);
   readColumns(result, chunks, [
     out.permutation,
@@ -84,7 +97,7 @@ export async function perf(connection: DuckDBConnection, request: PerfRequest): 
     out.end,
     out.version,
     out.hash,
-    new UuidColumn(out.uuid, count),
+    ...(uuids ? [new UuidColumn(out.uuid, count)] : []),
     out.value,
     out.lower,
     out.upper,

@@ -57,97 +57,20 @@ import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance, DuckDBTimestampValue } from '@duckdb/node-api';
-import { createLogger } from '../core/index.js';
-import { duckdbStorage } from '../plugins/storage/duckdb/index.js';
 import { HistoryCache } from '../plugins/storage/duckdb/history-cache.js';
 import { history } from '../plugins/storage/duckdb/repositories/history.js';
 import { clusterCpuSeconds, cpuSeconds, machineCpuSeconds, startApi } from './lib/api-process.js';
 import { bareName, benchDatabase, onEngine, selectedEngines, type BenchDatabase } from './lib/engines.js';
 import { summarize, type Timing } from './lib/measure.js';
-import { bareIngestFloor, seedIngestPostgres } from './lib/postgres-bare.js';
+import { bareIngestFloor } from './lib/postgres-bare.js';
+import { BENCHMARKS, post as postReport, prepareIngest } from './lib/ingest-data.js';
 import { Random } from './lib/random.js';
 import { BenchReport } from './lib/report.js';
 import { startBenchServer } from './lib/server.js';
 
-const BENCHMARKS = 100;
-const SEED_REPORTS = 5_000;
 const random = new Random(7);
 const root = resolve(fileURLToPath(import.meta.url), '../..');
-
-const results = () =>
-  JSON.stringify(
-    Object.fromEntries(
-      Array.from({ length: BENCHMARKS }, (_, i) => [
-        `bench::case_${i}`,
-        {
-          latency: { value: 1000 + i + random.next() * 20 },
-          throughput: { value: 5000 - i + random.next() * 50 },
-        },
-      ]),
-    ),
-  );
-const thresholds = {
-  models: {
-    latency: { test: 't_test', upper_boundary: 0.99, max_sample_size: 64 },
-    throughput: { test: 't_test', lower_boundary: 0.99, max_sample_size: 64 },
-  },
-};
-
-/** One report on branch `main` and testbed `ci`, or, for a `lane`, on a branch and testbed of the lane's own. */
-async function post(url: string, lane?: number): Promise<number> {
-  const now = new Date().toISOString();
-  const started = performance.now();
-  const response = await fetch(`${url}/v0/run`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      project: 'ingest',
-      branch: lane === undefined ? 'main' : `lane-${lane}`,
-      testbed: lane === undefined ? 'ci' : `ci-${lane}`,
-      start_time: now,
-      end_time: now,
-      results: [results()],
-      settings: { adapter: 'json' },
-      thresholds,
-    }),
-  });
-  await response.arrayBuffer();
-  if (response.status !== 201) throw new Error(`POST /v0/run answered ${response.status}`);
-  return performance.now() - started;
-}
-
-/**
- * Copies the series of the first report into 5,000 earlier reports (1,000,000 metrics) with bare SQL; metric ids
- * grow with time, as ingest assigns them.
- */
-async function seed(file: string): Promise<void> {
-  const instance = await DuckDBInstance.create(file);
-  const c = await instance.connect();
-  await c.run('BEGIN');
-  await c.run(`CREATE TEMP TABLE s AS SELECT series_id, value FROM metric`);
-  await c.run(`INSERT INTO version (id, uuid, project_id, number, hash, created)
-    SELECT 1000000 + r, uuid(), 1, -r, NULL, now()::TIMESTAMP FROM range(1, ${SEED_REPORTS}) t(r)`);
-  await c.run(
-    `INSERT INTO head_version SELECT (SELECT head_id FROM report LIMIT 1), 1000000 + r FROM range(1, ${SEED_REPORTS}) t(r)`,
-  );
-  await c.run(`INSERT INTO report (id, uuid, project_id, user_id, branch_id, head_id, version_id, testbed_id, adapter,
-      idempotency_key, start_time, end_time, created)
-    SELECT 1000000 + r, uuid(), 1, NULL, f.branch_id, f.head_id, 1000000 + r, f.testbed_id, 'json', NULL,
-      f.start_time - to_minutes(r), f.start_time - to_minutes(r), now()::TIMESTAMP
-    FROM range(1, ${SEED_REPORTS}) t(r), (SELECT * FROM report LIMIT 1) f`);
-  await c.run(`INSERT INTO metric (id, uuid, project_id, report_id, iteration, series_id, head_id, version_id,
-      start_time, end_time, value)
-    SELECT 10000000 + (${SEED_REPORTS} - r) * 1000 + s.series_id, uuidv7(), 1, 1000000 + r, 0, s.series_id, rep.head_id, rep.version_id,
-      rep.start_time, rep.end_time, s.value * (0.99 + random() * 0.02)
-    FROM range(1, ${SEED_REPORTS}) t(r) JOIN report rep ON rep.id = 1000000 + r, s
-    ORDER BY rep.start_time`);
-  // The first report, posted through the API, is the newest: its metrics get the highest ids.
-  await c.run('UPDATE metric SET id = id + 20000000 WHERE id < 10000000');
-  await c.run('COMMIT');
-  await c.run('CHECKPOINT');
-  c.closeSync();
-  instance.closeSync();
-}
+const post = (url: string, lane?: number) => postReport(url, random, lane);
 
 /** The storage floor of one report: Appender insert of 200 rows, the same history query, commit. */
 async function raw(file: string): Promise<number[]> {
@@ -255,33 +178,11 @@ async function load(
 const failures = ({ failed, reports }: { failed: number; reports: number }) =>
   failed === 0 ? '' : `; ${failed} of ${reports} reports failed with 5xx`;
 
-/** The ingest project posted once through the API, then the older history seeded with bare SQL. */
-async function prepare(db: BenchDatabase): Promise<void> {
-  const server = await startBenchServer(db.database);
-  await post(server.url);
-  await server.close();
-  const seedStart = performance.now();
-  if (db.engine === 'postgres') await seedIngestPostgres(db.url, SEED_REPORTS);
-  else {
-    await seed(db.file);
-    // the layout the service keeps in the background: older metrics clustered by series, the newest in time order
-    const storage = await duckdbStorage.open(
-      { file: db.file },
-      { logger: createLogger({ name: 'bench', log: { mode: 'stderr_terminal', level: 'error' } }) },
-    );
-    await storage.maintain!();
-    await storage.close();
-  }
-  process.stderr.write(
-    `${db.engine}: seeded ${(SEED_REPORTS * BENCHMARKS * 2).toLocaleString()} metrics in ${((performance.now() - seedStart) / 1000).toFixed(1)} s\n`,
-  );
-}
-
 const ms = (t: Timing) => `p50 ${t.p50Ms.toFixed(1)} ms, p99 ${t.p99Ms.toFixed(1)} ms`;
 
 async function measure(db: BenchDatabase, report: BenchReport): Promise<void> {
   const name = (benchmark: string) => onEngine(db.engine, benchmark);
-  await prepare(db);
+  await prepareIngest(db);
   const server = await startBenchServer(db.database);
   for (let i = 0; i < 10; i++) await post(server.url);
   const latencies: number[] = [];

@@ -3,7 +3,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { StorageError, type Logger, type StorageHealth } from '../../../kit/index.js';
 import { isRead, ReadCache, StatementCache } from './cache.js';
+import { DeferredRows } from './deferred.js';
 import { HistoryCache } from './history-cache.js';
+import { LatestVersions } from './latest-versions.js';
 import { committedAnyway, failureOf, unavailable } from './failures.js';
 import {
   closeHandle,
@@ -13,7 +15,7 @@ import {
   type DatabaseOptions,
   type Handle,
 } from './handle.js';
-import { useReadView, useStatementCache } from './sql.js';
+import { useBeforeStatement, useReadView, useStatementCache } from './sql.js';
 
 /** Files opened by this process: DuckDB must have exactly one instance per file per process. */
 const openFiles = new Set<string>();
@@ -68,6 +70,10 @@ export class Database {
   readCache = new ReadCache();
   /** The newest values of the series ingest tests (history-cache.ts). */
   historyCache = new HistoryCache();
+  /** The newest version of each head ingest numbered from (latest-versions.ts). */
+  latestVersions = new LatestVersions();
+  /** Rows of the running write transaction waiting in Appenders (deferred.ts); replaced with the instance. */
+  deferred!: DeferredRows;
 
   private constructor(
     readonly path: string,
@@ -196,12 +202,12 @@ export class Database {
       await this.#commit();
     } catch {
       await this.#rollback();
-      this.historyCache.end(false);
+      this.#ended(false);
       return false;
     } finally {
       this.cache.endTransaction();
     }
-    this.historyCache.end(true);
+    this.#ended(true);
     group.forEach((write, i) => write.resolve(results[i]));
     return true;
   }
@@ -212,22 +218,29 @@ export class Database {
       await writer.run('BEGIN TRANSACTION');
       const result = await write.fn(writer);
       await this.#commit();
-      this.historyCache.end(true);
+      this.#ended(true);
       write.resolve(result);
     } catch (error) {
       await this.#rollback();
-      this.historyCache.end(false);
+      this.#ended(false);
       write.reject(error);
     } finally {
       this.cache.endTransaction();
     }
   }
 
+  /** The write transaction ended: the caches that follow it keep or drop what it did. */
+  #ended(committed: boolean): void {
+    this.historyCache.end(committed);
+    this.latestVersions.end(committed);
+  }
+
   /**
-   * COMMIT of the write transaction, with the read cache told before and after (cache.ts: ReadCache). A commit
+   * COMMIT of the write transaction (its deferred rows flushed first), with the read cache told before and after (cache.ts: ReadCache). A commit
    * made durable before its checkpoint failed counts as made (the database is reopened meanwhile).
    */
   async #commit(): Promise<void> {
+    await this.deferred.flush();
     const written = this.cache.written;
     this.readCache.beginCommit(written);
     try {
@@ -372,10 +385,19 @@ export class Database {
     this.cache = new StatementCache();
     this.readCache = new ReadCache();
     this.historyCache = new HistoryCache();
-    this.cache.onWrite = (table, insert) => this.historyCache.changed(table, insert);
+    this.latestVersions = new LatestVersions();
+    this.cache.onWrite = (table, insert) => {
+      this.historyCache.changed(table, insert);
+      this.latestVersions.changed(table);
+    };
     this.#nextMetricId = undefined;
     useStatementCache(handle.writer, this.cache);
-    watchWrites(handle.writer, this.cache);
+    const flush = () => this.deferred.flush();
+    const { runAndReadAll, createAppender } = watchWrites(handle.writer, this.cache, flush);
+    this.deferred = new DeferredRows(handle.writer, runAndReadAll, createAppender, (table) =>
+      this.cache.noteAppend(table),
+    );
+    useBeforeStatement(handle.writer, flush);
     this.#idleReaders.length = 0;
     for (const reader of handle.readers) this.#releaseReader(reader);
   }
@@ -386,6 +408,7 @@ export class Database {
   }
 
   async #rollback(): Promise<void> {
+    this.deferred.discard();
     try {
       await this.#current().writer.run('ROLLBACK');
     } catch (error) {
@@ -411,9 +434,19 @@ export class Database {
 
 /**
  * Shows the cache every statement the writer runs outside sql.ts (which reports its prepared statements itself),
- * so no write can leave it stale, whatever code runs it.
+ * so no write can leave it stale, whatever code runs it, and flushes the transaction's deferred rows first
+ * (`flush`), so every statement sees them. Answers the connection's own `runAndReadAll`, which flushes nothing
+ * (for the deferred rows' id blocks), and `createAppender`, which tells the cache but flushes nothing.
  */
-function watchWrites(writer: DuckDBConnection, cache: StatementCache): void {
+function watchWrites(
+  writer: DuckDBConnection,
+  cache: StatementCache,
+  flush: () => Promise<void>,
+): {
+  runAndReadAll: (sql: string) => ReturnType<DuckDBConnection['runAndReadAll']>;
+  createAppender: (table: string) => ReturnType<DuckDBConnection['createAppender']>;
+} {
+  const runAndReadAll = writer.runAndReadAll.bind(writer);
   for (const method of [
     'run',
     'runAndRead',
@@ -424,15 +457,21 @@ function watchWrites(writer: DuckDBConnection, cache: StatementCache): void {
   ] as const) {
     const original = writer[method].bind(writer) as (sql: string, ...rest: unknown[]) => Promise<unknown>;
     Object.defineProperty(writer, method, {
-      value: (sql: string, ...rest: unknown[]) => {
+      value: async (sql: string, ...rest: unknown[]) => {
+        await flush();
         if (!isRead(sql)) cache.noteWrite(sql);
         return original(sql, ...rest);
       },
     });
   }
   const createAppender = writer.createAppender.bind(writer);
+  const noted = (table: string) => {
+    cache.noteAppend(table);
+    return createAppender(table);
+  };
   Object.defineProperty(writer, 'createAppender', {
-    value: (table: string, ...rest: unknown[]) => {
+    value: async (table: string, ...rest: unknown[]) => {
+      await flush();
       cache.noteAppend(table);
       return (createAppender as (...args: unknown[]) => ReturnType<DuckDBConnection['createAppender']>)(
         table,
@@ -440,4 +479,5 @@ function watchWrites(writer: DuckDBConnection, cache: StatementCache): void {
       );
     },
   });
+  return { runAndReadAll: (sql) => runAndReadAll(sql), createAppender: noted };
 }

@@ -149,7 +149,7 @@ function metricsWriter(
         m.series,
         Array.from(ids, (id, i) => ({
           value: m.value[i] as number,
-          id: Number(id),
+          id,
           start: report.start_time.getTime(),
           report: report.id,
           iteration: m.iteration[i] as number,

@@ -72,8 +72,10 @@ export class Database {
   historyCache = new HistoryCache();
   /** The newest version of each head ingest numbered from (latest-versions.ts). */
   latestVersions = new LatestVersions();
-  /** Rows of the running write transaction waiting in Appenders (deferred.ts); replaced with the instance. */
+  /** Rows of the running write transaction waiting to be inserted (deferred.ts); replaced with the instance. */
   deferred!: DeferredRows;
+  /** Sends the waiting rows' INSERT statements and COMMIT in one call, shown to no cache (they know of them). */
+  #commitWith: (inserts: string) => Promise<unknown> = () => Promise.resolve();
 
   private constructor(
     readonly path: string,
@@ -240,11 +242,12 @@ export class Database {
    * made durable before its checkpoint failed counts as made (the database is reopened meanwhile).
    */
   async #commit(): Promise<void> {
-    await this.deferred.flush();
+    // the rows still waiting go in the same call as the COMMIT: one call to DuckDB per group (deferred.ts)
+    const inserts = this.deferred.take();
     const written = this.cache.written;
     this.readCache.beginCommit(written);
     try {
-      await this.#current().writer.run('COMMIT');
+      await this.#commitWith(inserts);
       this.#commits += 1;
       if (this.#state.status === 'disk_full') this.#state = { status: 'ok' };
     } catch (error) {
@@ -393,10 +396,9 @@ export class Database {
     this.#nextMetricId = undefined;
     useStatementCache(handle.writer, this.cache);
     const flush = () => this.deferred.flush();
-    const { runAndReadAll, createAppender } = watchWrites(handle.writer, this.cache, flush);
-    this.deferred = new DeferredRows(handle.writer, runAndReadAll, createAppender, (table) =>
-      this.cache.noteAppend(table),
-    );
+    const { run, createAppender } = watchWrites(handle.writer, this.cache, flush);
+    this.#commitWith = (inserts) => run(`${inserts}COMMIT`);
+    this.deferred = new DeferredRows(run, createAppender, (table) => this.cache.noteAppend(table));
     useBeforeStatement(handle.writer, flush);
     this.#idleReaders.length = 0;
     for (const reader of handle.readers) this.#releaseReader(reader);
@@ -435,18 +437,19 @@ export class Database {
 /**
  * Shows the cache every statement the writer runs outside sql.ts (which reports its prepared statements itself),
  * so no write can leave it stale, whatever code runs it, and flushes the transaction's deferred rows first
- * (`flush`), so every statement sees them. Answers the connection's own `runAndReadAll`, which flushes nothing
- * (for the deferred rows' id blocks), and `createAppender`, which tells the cache but flushes nothing.
+ * (`flush`), so every statement sees them. Answers the connection's own `run` (without parameters it calls
+ * DuckDB directly), which flushes nothing and tells no cache (for the deferred rows themselves), and
+ * `createAppender`, which tells the cache but flushes nothing.
  */
 function watchWrites(
   writer: DuckDBConnection,
   cache: StatementCache,
   flush: () => Promise<void>,
 ): {
-  runAndReadAll: (sql: string) => ReturnType<DuckDBConnection['runAndReadAll']>;
+  run: (sql: string) => ReturnType<DuckDBConnection['run']>;
   createAppender: (table: string) => ReturnType<DuckDBConnection['createAppender']>;
 } {
-  const runAndReadAll = writer.runAndReadAll.bind(writer);
+  const run = writer.run.bind(writer);
   for (const method of [
     'run',
     'runAndRead',
@@ -479,5 +482,5 @@ function watchWrites(
       );
     },
   });
-  return { runAndReadAll: (sql) => runAndReadAll(sql), createAppender: noted };
+  return { run: (sql) => run(sql), createAppender: noted };
 }

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DuckDBAppender, DuckDBPreparedStatement } from '@duckdb/node-api';
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DuckDBAppender, DuckDBConnection, DuckDBPreparedStatement } from '@duckdb/node-api';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { createLogger, type Storage, type WriteRepositories } from '../../../core/index.js';
 import { duckdbStorage } from './index.js';
 
@@ -12,6 +12,11 @@ const root = mkdtempSync(join(tmpdir(), 'benchtrack-deferred-'));
 let storage: Storage;
 let file = 0;
 beforeEach(async () => {
+  spies = {
+    connection: vi.spyOn(DuckDBConnection.prototype, 'run'),
+    prepared: vi.spyOn(DuckDBPreparedStatement.prototype, 'run'),
+    flushes: vi.spyOn(DuckDBAppender.prototype, 'flushSync'),
+  };
   storage = await duckdbStorage.open({ file: join(root, `d-${file++}.db`) }, { logger });
 });
 afterEach(async () => {
@@ -66,11 +71,24 @@ async function report(tx: WriteRepositories, idempotencyKey: string | null = nul
   return { version: version.number, report: stored.id };
 }
 
-/** Statements and Appenders DuckDB runs from now on (node-api's own methods, whoever calls them). */
+/**
+ * Calls into DuckDB from now on: statements (prepared or not, one per call, whatever it holds) and Appender
+ * flushes. Spied before the storage opens, which binds the writer's methods.
+ */
+let spies: {
+  connection: MockInstance<DuckDBConnection['run']>;
+  prepared: MockInstance<DuckDBPreparedStatement['run']>;
+  flushes: MockInstance<DuckDBAppender['flushSync']>;
+};
 function countStatements() {
-  const statements = vi.spyOn(DuckDBPreparedStatement.prototype, 'run');
-  const flushes = vi.spyOn(DuckDBAppender.prototype, 'flushSync');
-  return () => ({ statements: statements.mock.calls.length, flushes: flushes.mock.calls.length });
+  const at = {
+    statements: spies.connection.mock.calls.length + spies.prepared.mock.calls.length,
+    flushes: spies.flushes.mock.calls.length,
+  };
+  return () => ({
+    statements: spies.connection.mock.calls.length + spies.prepared.mock.calls.length - at.statements,
+    flushes: spies.flushes.mock.calls.length - at.flushes,
+  });
 }
 
 const tableCounts = () =>
@@ -107,7 +125,7 @@ describe('deferred rows of the tables every report writes', () => {
     expect(await tableCounts()).toEqual({ reports: 3, versions: 3, metrics: 9, usage: 9 });
   });
 
-  it('send one INSERT per table and one Appender for a whole group commit, numbering versions in order', async () => {
+  it('send a whole group commit as BEGIN, one call with its INSERTs and COMMIT, and one Appender, numbering versions in order', async () => {
     await storage.transaction((tx) => report(tx));
     await storage.transaction((tx) => report(tx));
     const count = countStatements();
@@ -115,8 +133,10 @@ describe('deferred rows of the tables every report writes', () => {
       Array.from({ length: 6 }, () => storage.transaction((tx) => report(tx))),
     );
     expect(written.map((w) => w.version)).toEqual([2, 3, 4, 5, 6, 7]);
-    // the first of the six ran alone (the writer was idle), the other five as one group: 2 x (4 INSERTs, 1 Appender)
-    expect(count()).toEqual({ statements: 8, flushes: 2 });
+    // the first of the six ran alone (the writer was idle), the other five as one group: each group is one call
+    // for BEGIN, one for its four INSERTs and COMMIT, and one Appender for its metrics
+    const calls = count();
+    expect(calls).toEqual({ statements: 4, flushes: 2 });
     expect(await tableCounts()).toEqual({ reports: 8, versions: 8, metrics: 24, usage: 24 });
   });
 

@@ -2,8 +2,9 @@
  * Rows a write transaction inserts into the tables every report writes (metric, report, version, head_version,
  * usage_entry), kept until a statement or the COMMIT needs them in the table. A report used to send four INSERT
  * statements and open an Appender of its own (bench/ingest-anatomy.ts: about half of the writer's time per report);
- * a group commit of up to 16 reports now sends one INSERT per small table with all their rows, and one Appender
- * takes every metric of the group.
+ * a group commit of up to 16 reports now sends one multi-row INSERT per small table, all of them in the same call as
+ * its COMMIT, and one Appender takes every metric of the group. Under load every call to DuckDB waits for a thread
+ * of libuv's pool and then for a core, so the number of calls per group, not their size, bounds the single writer.
  *
  * Why it is exact: deferred rows are invisible to SQL until flushed, so the writer flushes them before any statement
  * it runs (sql.ts for prepared statements, `Database` for the rest) and before COMMIT; a statement therefore always
@@ -15,13 +16,9 @@
  * never handed out again), so nothing that inserts with the sequence's default can collide with them.
  */
 import duckdb from '@duckdb/node-bindings';
-import type {
-  DuckDBAppender,
-  DuckDBConnection,
-  DuckDBPreparedStatement,
-  DuckDBResultReader,
-} from '@duckdb/node-api';
-import { bind, ident } from './sql.js';
+import type { DuckDBAppender, DuckDBMaterializedResult } from '@duckdb/node-api';
+import { StorageError } from '../../../kit/index.js';
+import { ident } from './sql.js';
 
 /** Ids drawn from a sequence at once: one statement per this many rows. */
 const ID_BLOCK = 64;
@@ -51,40 +48,58 @@ export interface ChunkColumn {
 /** Rows a chunk holds at most (DuckDB's vector size). */
 export const CHUNK_ROWS = 2048;
 
-/** How a column's values are bound (as a list) and turned back into the column's type in the INSERT. */
-const EXPRESSION: Record<DeferredType, (param: string) => string> = {
-  INTEGER: (p) => `unnest(${p}::INTEGER[])`,
-  BIGINT: (p) => `unnest(${p}::BIGINT[])`,
-  UUID: (p) => `unnest(${p}::VARCHAR[])::UUID`,
-  VARCHAR: (p) => `unnest(${p}::VARCHAR[])`,
-  TIMESTAMP: (p) => `make_timestamp(unnest(${p}::BIGINT[]))`,
-  DATE: (p) => `unnest(${p}::VARCHAR[])::DATE`,
-};
+/** A value as SQL text. Text goes as hex (no quoting to get wrong, whatever it holds). */
+function literal(value: Cell, type: DeferredType): string {
+  if (value === null) return 'NULL';
+  switch (type) {
+    case 'INTEGER':
+    case 'BIGINT':
+      if (typeof value !== 'number' || !Number.isSafeInteger(value))
+        throw new StorageError(`deferred ${type} value must be an integer, got ${String(value)}`);
+      return String(value);
+    case 'TIMESTAMP':
+      if (!(value instanceof Date) || Number.isNaN(value.getTime()))
+        throw new StorageError(`deferred TIMESTAMP value must be a Date, got ${String(value)}`);
+      return `make_timestamp(${value.getTime() * 1000})`;
+    case 'UUID':
+      if (
+        typeof value !== 'string' ||
+        !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(value)
+      )
+        throw new StorageError(`deferred UUID value must be a UUID in lower case, got ${String(value)}`);
+      return `'${value}'::UUID`;
+    case 'DATE':
+      if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value))
+        throw new StorageError(`deferred DATE value must look like 2026-11-27, got ${String(value)}`);
+      return `DATE '${value}'`;
+    case 'VARCHAR':
+      return `decode(unhex('${Buffer.from(String(value), 'utf8').toString('hex')}'))`;
+  }
+}
 
-/** One INSERT of any number of rows of `table`, every column a list parameter `$c<i>`. */
-function insertSql(table: DeferredTable): string {
+/** One INSERT of `rows` into `table`, every value a literal. */
+function insertSql(table: DeferredTable, rows: readonly Record<string, Cell>[]): string {
   const names = table.columns.map(([name]) => ident(name)).join(', ');
-  const values = table.columns.map(([, type], i) => EXPRESSION[type](`$c${i}`)).join(', ');
-  return `INSERT INTO ${ident(table.name)} (${names}) SELECT ${values}`;
+  const values = rows
+    .map((row) => `(${table.columns.map(([name, type]) => literal(row[name] ?? null, type)).join(', ')})`)
+    .join(',\n');
+  return `INSERT INTO ${ident(table.name)} (${names}) VALUES ${values};\n`;
 }
 
 export class DeferredRows {
   readonly #rows = new Map<DeferredTable, Record<string, Cell>[]>();
   readonly #appenders = new Map<string, DuckDBAppender>();
   readonly #opening = new Map<string, Promise<DuckDBAppender>>();
-  readonly #statements = new Map<DeferredTable, { sql: string; statement: DuckDBPreparedStatement }>();
   readonly #ids = new Map<string, number[]>();
   #flushing = false;
 
   /**
-   * `connection`: the writer (its statements prepared here are not shown to the caches: they only move rows the
-   * caches were told of already). `read`: runs a statement on the writer without flushing (for the id blocks).
-   * `createAppender`: the writer's own, which tells the statement cache the table is written. `note`: tells the
-   * statement cache a table is written.
+   * `run`: runs statements on the writer without flushing and without showing them to the caches (they only move
+   * rows the caches were told of already, or draw ids). `createAppender`: the writer's own, which tells
+   * the statement cache the table is written. `note`: tells the statement cache a table is written.
    */
   constructor(
-    private readonly connection: DuckDBConnection,
-    private readonly read: (sql: string) => Promise<DuckDBResultReader>,
+    private readonly run: (sql: string) => Promise<DuckDBMaterializedResult>,
     private readonly createAppender: (table: string) => Promise<DuckDBAppender>,
     private readonly note: (table: string) => void,
   ) {}
@@ -98,11 +113,8 @@ export class DeferredRows {
   async nextId(sequence: string): Promise<number> {
     let block = this.#ids.get(sequence);
     if (!block || block.length === 0) {
-      const reader = await this.read(`SELECT nextval('${sequence}')::BIGINT FROM range(${ID_BLOCK})`);
-      block = reader
-        .getRows()
-        .map((row) => Number(row[0]))
-        .sort((a, b) => b - a);
+      const result = await this.run(`SELECT nextval('${sequence}')::BIGINT FROM range(${ID_BLOCK})`);
+      block = (await result.getRows()).map((row) => Number(row[0])).sort((a, b) => b - a);
       this.#ids.set(sequence, block);
     }
     return block.pop() as number;
@@ -136,22 +148,31 @@ export class DeferredRows {
     if (this.#flushing || !this.pending) return;
     this.#flushing = true;
     try {
-      for (const [table, rows] of this.#rows) {
-        this.#rows.delete(table);
-        await this.#insert(table, rows);
-      }
-      for (const [table, appender] of this.#appenders) {
-        this.#appenders.delete(table);
-        try {
-          appender.flushSync();
-        } finally {
-          closeQuietly(appender);
-        }
-      }
+      const inserts = this.take();
+      if (inserts) await this.run(inserts);
     } finally {
       this.#flushing = false;
       this.discard();
     }
+  }
+
+  /**
+   * For the COMMIT: flushes the Appenders (they append to the transaction in this thread) and answers the INSERT
+   * statements of the other waiting rows, to send in one call with the COMMIT ('' when none waits).
+   */
+  take(): string {
+    let sql = '';
+    for (const [table, rows] of this.#rows) sql += insertSql(table, rows);
+    this.#rows.clear();
+    for (const [table, appender] of this.#appenders) {
+      this.#appenders.delete(table);
+      try {
+        appender.flushSync();
+      } finally {
+        closeQuietly(appender);
+      }
+    }
+    return sql;
   }
 
   /** Drops the rows still waiting (the transaction rolls back). */
@@ -166,30 +187,6 @@ export class DeferredRows {
       closeQuietly(appender);
     }
     this.#appenders.clear();
-  }
-
-  async #insert(table: DeferredTable, rows: readonly Record<string, Cell>[]): Promise<void> {
-    let prepared = this.#statements.get(table);
-    if (!prepared) {
-      const sql = insertSql(table);
-      prepared = { sql, statement: await this.connection.prepare(sql) };
-      this.#statements.set(table, prepared);
-    }
-    const params = Object.fromEntries(
-      table.columns.map(([name, type], i) => [
-        `c${i}`,
-        rows.map((row) => {
-          const value = row[name] ?? null;
-          if (value instanceof Date) return BigInt(value.getTime()) * 1000n;
-          return type === 'BIGINT' && typeof value === 'number' ? BigInt(value) : value;
-        }) as string[],
-      ]),
-    );
-    const { statement, sql } = prepared;
-    statement.clearBindings();
-    const { values, types } = bind(sql, params);
-    statement.bind(values, types);
-    await statement.run();
   }
 
   async #appender(table: string): Promise<DuckDBAppender> {

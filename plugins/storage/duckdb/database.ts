@@ -304,9 +304,13 @@ export class Database {
     return first;
   }
 
-  /** Reads the next metric id from the table again (after a bulk import wrote metrics with their own ids). */
+  /**
+   * Reads the next metric id from the table again, and draws new blocks of the other tables' ids from their
+   * sequences (after a bulk import wrote rows with their own ids and moved the sequences past them).
+   */
   forgetMetricIds(): void {
     this.#nextMetricId = undefined;
+    this.deferred.forgetIds();
   }
 
   /** Waits for running work, then releases every connection and the file. Idempotent. */

@@ -120,6 +120,11 @@ export class DeferredRows {
     return block.pop() as number;
   }
 
+  /** Drops the ids drawn ahead: the next are drawn from the sequences as they are now (after an import). */
+  forgetIds(): void {
+    this.#ids.clear();
+  }
+
   /** Inserts one row of `table` (every column in `row`); it reaches the table at the next flush. */
   insert(table: DeferredTable, row: Record<string, Cell>): void {
     let rows = this.#rows.get(table);

@@ -6,14 +6,16 @@ import { fromWireError } from './tasks/wire-error.js';
 
 /**
  * Jobs with fewer sample values than this run inline: below it a worker round trip costs more than the work.
- * Measured with `npm run bench -- boundaries-crossover` (bench/boundaries-crossover.bench.ts): t_test, 64
- * samples per series, 2-vCPU Xeon VM shared with other jobs, Node 20.20. The hop (pool minus inline on tiny
- * jobs) cost 0.066-0.124 ms; the work first reached it at 64 series x 64 = 4096 values in three runs (load
- * average 3-5) and at 128 x 64 = 8192 in two (load average 6.5). The lower value is kept: near the crossover
- * the two paths differ by under 0.1 ms, and the pool leaves the event loop free. A large job is split into
- * pieces of at least this size.
+ * `npm run bench -- boundaries-crossover` (bench/boundaries-crossover.bench.ts: t_test, 64 samples per series, a
+ * warm idle pool) put the hop at 0.066-0.124 ms and the crossover at 4,096-8,192 values (2-vCPU VM, load 3-6.5),
+ * and 4,096 was the limit. Under ingest load the hop costs far more than that, and a report's transaction waits
+ * for it while the single writer idles: bench/ingest-anatomy.ts (4 clients, load 11-14) measured the boundary
+ * job of a report of 200 series x 64 values at 4-6 ms p50 through the pool, and 1.5 ms of the event loop per
+ * report in the pool's own bookkeeping (postTask, the transfer), against 0.2-0.5 ms inline for the same job at
+ * load 18. So a report of up to 256 series of 64 runs inline, blocking the event loop for well under a
+ * millisecond; larger jobs still go to the pool, split into pieces of at least this size.
  */
-export const INLINE_MAX_VALUES = 4096;
+export const INLINE_MAX_VALUES = 16_384;
 
 export interface BoundaryRunOptions {
   /** `auto` (default) picks by size; `inline` and `pool` force a path (tests and benchmarks). */

@@ -1,9 +1,11 @@
 import type { AddressInfo } from 'node:net';
 import { parseConfigDocument, type ConfigDocument } from '../../core/index.js';
-import { composeApi } from '../../server/composition.js';
+import { composeApi, type ComposedApi } from '../../server/composition.js';
 
 export interface BenchServer {
   readonly url: string;
+  /** The composed API, for benches that look inside it (bench/ingest-anatomy.ts). */
+  readonly api: ComposedApi;
   close(): Promise<void>;
 }
 
@@ -30,6 +32,7 @@ export async function startBenchServer(
   const { port } = app.server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    api,
     async close() {
       await api.runtime.stop();
       await api.close();

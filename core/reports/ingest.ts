@@ -28,7 +28,7 @@ import { changeCandidates, changeSettingsOf, confirmChanges, type ConfirmedChang
 import { withMetrics } from './load.js';
 import { ensureNamed } from './names.js';
 import type { PreparedResults } from './prepare.js';
-import { uuidv7 } from './uuid.js';
+import { uuidv7s } from './uuid.js';
 
 export interface IngestInput {
   readonly branch: string;
@@ -122,11 +122,12 @@ export async function ingest(
     created: now,
   });
 
+  const uuids = uuidv7s(prepared.metrics.length, now);
   const metrics = prepared.metrics.map((m, i): IngestedMetric => {
     const measure = measures.get(m.measure) as MeasureRecord;
     return {
       id: 0n,
-      uuid: uuidv7(now),
+      uuid: uuids[i] as string,
       iteration: m.iteration,
       benchmark: benchmarks.get(m.benchmark) as DimensionRecord,
       measure,

@@ -54,6 +54,14 @@ function compare(a: string, b: string): number {
 function results(project: ProjectRecord, metrics: readonly IngestedMetric[], iterations: number) {
   const out: NonNullable<ReportJson['results']> = Array.from({ length: iterations }, () => []);
   let current: { benchmark: DimensionRecord; iteration: number; measures: unknown[] } | undefined;
+  // a report repeats a few measures and thresholds on every benchmark: each is shaped once (its dates formatted
+  // once, not on each of hundreds of metrics); JSON.stringify writes a shared object as often as it appears
+  const measureJsons = new Map<MeasureRecord, ReturnType<typeof measureJson>>();
+  const thresholdJsons = new Map<Tested, ReturnType<typeof thresholdModelJson>>();
+  const measureOf = (measure: MeasureRecord) =>
+    measureJsons.get(measure) ?? measureJsons.set(measure, measureJson(project, measure)).get(measure);
+  const thresholdOf = (tested: Tested) =>
+    thresholdJsons.get(tested) ?? thresholdJsons.set(tested, thresholdModelJson(project, tested)).get(tested);
   for (const m of [...metrics].sort(byIterationBenchmarkMeasure)) {
     if (!current || current.benchmark.id !== m.benchmark.id || current.iteration !== m.iteration) {
       current = { benchmark: m.benchmark, iteration: m.iteration, measures: [] };
@@ -64,9 +72,9 @@ function results(project: ProjectRecord, metrics: readonly IngestedMetric[], ite
       });
     }
     current.measures.push({
-      measure: measureJson(project, m.measure),
+      measure: measureOf(m.measure),
       metric: metricJson(m),
-      threshold: m.tested ? thresholdModelJson(project, m.tested) : null,
+      threshold: m.tested ? thresholdOf(m.tested) : null,
       boundary: m.boundary,
     });
   }

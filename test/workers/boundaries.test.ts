@@ -106,6 +106,14 @@ describe('computeBoundaries', () => {
     expectSameColumns(await computeBoundaries(pool, makeJob(count).job), inline);
   });
 
+  it("runs a report of 200 series x 64 values (the ingest bench's) inline in auto mode", async () => {
+    const offsets = Uint32Array.from({ length: 201 }, (_, i) => i * 64);
+    const values = Float64Array.from({ length: 200 * 64 }, (_, j) => 100 + (j % 23) / 7);
+    const job = { offsets, values, modelIndex: new Uint16Array(200), models };
+    await computeBoundaries(pool, job);
+    expect(job.values.byteLength).toBe(200 * 64 * 8);
+  });
+
   it('runs a small job inline in auto mode, leaving its buffers in place', async () => {
     const { job } = makeJob(10);
     expect(job.values.length).toBeLessThan(INLINE_MAX_VALUES);

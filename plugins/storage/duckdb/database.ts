@@ -3,7 +3,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { StorageError, type Logger, type StorageHealth } from '../../../kit/index.js';
 import { isRead, ReadCache, StatementCache } from './cache.js';
+import { DeferredRows } from './deferred.js';
 import { HistoryCache } from './history-cache.js';
+import { LatestVersions } from './latest-versions.js';
 import { committedAnyway, failureOf, unavailable } from './failures.js';
 import {
   closeHandle,
@@ -13,7 +15,7 @@ import {
   type DatabaseOptions,
   type Handle,
 } from './handle.js';
-import { useReadView, useStatementCache } from './sql.js';
+import { useBeforeStatement, useReadView, useStatementCache } from './sql.js';
 
 /** Files opened by this process: DuckDB must have exactly one instance per file per process. */
 const openFiles = new Set<string>();
@@ -68,6 +70,12 @@ export class Database {
   readCache = new ReadCache();
   /** The newest values of the series ingest tests (history-cache.ts). */
   historyCache = new HistoryCache();
+  /** The newest version of each head ingest numbered from (latest-versions.ts). */
+  latestVersions = new LatestVersions();
+  /** Rows of the running write transaction waiting to be inserted (deferred.ts); replaced with the instance. */
+  deferred!: DeferredRows;
+  /** Sends the waiting rows' INSERT statements and COMMIT in one call, shown to no cache (they know of them). */
+  #commitWith: (inserts: string) => Promise<unknown> = () => Promise.resolve();
 
   private constructor(
     readonly path: string,
@@ -196,12 +204,12 @@ export class Database {
       await this.#commit();
     } catch {
       await this.#rollback();
-      this.historyCache.end(false);
+      this.#ended(false);
       return false;
     } finally {
       this.cache.endTransaction();
     }
-    this.historyCache.end(true);
+    this.#ended(true);
     group.forEach((write, i) => write.resolve(results[i]));
     return true;
   }
@@ -212,26 +220,34 @@ export class Database {
       await writer.run('BEGIN TRANSACTION');
       const result = await write.fn(writer);
       await this.#commit();
-      this.historyCache.end(true);
+      this.#ended(true);
       write.resolve(result);
     } catch (error) {
       await this.#rollback();
-      this.historyCache.end(false);
+      this.#ended(false);
       write.reject(error);
     } finally {
       this.cache.endTransaction();
     }
   }
 
+  /** The write transaction ended: the caches that follow it keep or drop what it did. */
+  #ended(committed: boolean): void {
+    this.historyCache.end(committed);
+    this.latestVersions.end(committed);
+  }
+
   /**
-   * COMMIT of the write transaction, with the read cache told before and after (cache.ts: ReadCache). A commit
+   * COMMIT of the write transaction (its deferred rows flushed first), with the read cache told before and after (cache.ts: ReadCache). A commit
    * made durable before its checkpoint failed counts as made (the database is reopened meanwhile).
    */
   async #commit(): Promise<void> {
+    // the rows still waiting go in the same call as the COMMIT: one call to DuckDB per group (deferred.ts)
+    const inserts = this.deferred.take();
     const written = this.cache.written;
     this.readCache.beginCommit(written);
     try {
-      await this.#current().writer.run('COMMIT');
+      await this.#commitWith(inserts);
       this.#commits += 1;
       if (this.#state.status === 'disk_full') this.#state = { status: 'ok' };
     } catch (error) {
@@ -288,9 +304,13 @@ export class Database {
     return first;
   }
 
-  /** Reads the next metric id from the table again (after a bulk import wrote metrics with their own ids). */
+  /**
+   * Reads the next metric id from the table again, and draws new blocks of the other tables' ids from their
+   * sequences (after a bulk import wrote rows with their own ids and moved the sequences past them).
+   */
   forgetMetricIds(): void {
     this.#nextMetricId = undefined;
+    this.deferred.forgetIds();
   }
 
   /** Waits for running work, then releases every connection and the file. Idempotent. */
@@ -372,10 +392,18 @@ export class Database {
     this.cache = new StatementCache();
     this.readCache = new ReadCache();
     this.historyCache = new HistoryCache();
-    this.cache.onWrite = (table, insert) => this.historyCache.changed(table, insert);
+    this.latestVersions = new LatestVersions();
+    this.cache.onWrite = (table, insert) => {
+      this.historyCache.changed(table, insert);
+      this.latestVersions.changed(table);
+    };
     this.#nextMetricId = undefined;
     useStatementCache(handle.writer, this.cache);
-    watchWrites(handle.writer, this.cache);
+    const flush = () => this.deferred.flush();
+    const { run, createAppender } = watchWrites(handle.writer, this.cache, flush);
+    this.#commitWith = (inserts) => run(`${inserts}COMMIT`);
+    this.deferred = new DeferredRows(run, createAppender, (table) => this.cache.noteAppend(table));
+    useBeforeStatement(handle.writer, flush);
     this.#idleReaders.length = 0;
     for (const reader of handle.readers) this.#releaseReader(reader);
   }
@@ -386,6 +414,7 @@ export class Database {
   }
 
   async #rollback(): Promise<void> {
+    this.deferred.discard();
     try {
       await this.#current().writer.run('ROLLBACK');
     } catch (error) {
@@ -411,9 +440,20 @@ export class Database {
 
 /**
  * Shows the cache every statement the writer runs outside sql.ts (which reports its prepared statements itself),
- * so no write can leave it stale, whatever code runs it.
+ * so no write can leave it stale, whatever code runs it, and flushes the transaction's deferred rows first
+ * (`flush`), so every statement sees them. Answers the connection's own `run` (without parameters it calls
+ * DuckDB directly), which flushes nothing and tells no cache (for the deferred rows themselves), and
+ * `createAppender`, which tells the cache but flushes nothing.
  */
-function watchWrites(writer: DuckDBConnection, cache: StatementCache): void {
+function watchWrites(
+  writer: DuckDBConnection,
+  cache: StatementCache,
+  flush: () => Promise<void>,
+): {
+  run: (sql: string) => ReturnType<DuckDBConnection['run']>;
+  createAppender: (table: string) => ReturnType<DuckDBConnection['createAppender']>;
+} {
+  const run = writer.run.bind(writer);
   for (const method of [
     'run',
     'runAndRead',
@@ -424,15 +464,21 @@ function watchWrites(writer: DuckDBConnection, cache: StatementCache): void {
   ] as const) {
     const original = writer[method].bind(writer) as (sql: string, ...rest: unknown[]) => Promise<unknown>;
     Object.defineProperty(writer, method, {
-      value: (sql: string, ...rest: unknown[]) => {
+      value: async (sql: string, ...rest: unknown[]) => {
+        await flush();
         if (!isRead(sql)) cache.noteWrite(sql);
         return original(sql, ...rest);
       },
     });
   }
   const createAppender = writer.createAppender.bind(writer);
+  const noted = (table: string) => {
+    cache.noteAppend(table);
+    return createAppender(table);
+  };
   Object.defineProperty(writer, 'createAppender', {
-    value: (table: string, ...rest: unknown[]) => {
+    value: async (table: string, ...rest: unknown[]) => {
+      await flush();
       cache.noteAppend(table);
       return (createAppender as (...args: unknown[]) => ReturnType<DuckDBConnection['createAppender']>)(
         table,
@@ -440,4 +486,5 @@ function watchWrites(writer: DuckDBConnection, cache: StatementCache): void {
       );
     },
   });
+  return { run: (sql) => run(sql), createAppender: noted };
 }

@@ -94,7 +94,12 @@ async function ingest(
   iterations: number,
   request: Request,
 ) {
-  const { metrics } = metricWriters(c, (n) => database.reserveMetricIds(c, n), database.historyCache);
+  const { metrics } = metricWriters(
+    c,
+    (n) => database.reserveMetricIds(c, n),
+    database.historyCache,
+    database.deferred,
+  );
   const cached = await metrics.history(asRequest(request));
   expect(cached).toEqual(await history(c, asRequest(request)));
   const id = nextReport++;

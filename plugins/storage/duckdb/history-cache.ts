@@ -24,7 +24,8 @@ const HISTORY_TABLES = ['metric', 'report', 'version', 'head_version'];
 /** One value of a series: what history answers, and what orders it. */
 export interface CachedSample {
   readonly value: number;
-  readonly id: number;
+  /** The metric's id, as the answer carries it (made once, not for every answer that holds the value). */
+  readonly id: bigint;
   readonly start: number;
   readonly report: number;
   readonly iteration: number;
@@ -76,7 +77,7 @@ export class HistoryCache {
   set(head: number, series: number, samples: readonly CachedSample[], capacity: number): void {
     if (this.#poisoned) return;
     this.#pending.set(key(head, series), {
-      samples: samples.slice(0, capacity),
+      samples: samples.slice(0, capacity) as CachedSample[],
       capacity,
       complete: samples.length < capacity,
     });
@@ -87,8 +88,16 @@ export class HistoryCache {
     if (this.#poisoned) return;
     for (let i = 0; i < samples.length; i++) {
       const k = key(head, series[i] as number);
-      const entry = this.#pending.get(k) ?? this.#committed.get(k);
-      if (entry) this.#pending.set(k, insert(entry, samples[i] as CachedSample));
+      const sample = samples[i] as CachedSample;
+      const pending = this.#pending.get(k);
+      // an entry of the running transaction is its own to change; a committed one is copied first (a rollback
+      // keeps it as it was)
+      if (pending) insert(pending as MutableEntry, sample);
+      else {
+        const committed = this.#committed.get(k);
+        if (committed)
+          this.#pending.set(k, insert({ ...committed, samples: [...committed.samples] }, sample));
+      }
     }
   }
 
@@ -135,13 +144,20 @@ export class HistoryCache {
   }
 }
 
-/** The entry with `sample` in its place; the oldest value falls out when the entry is full. */
-function insert(entry: HistoryEntry, sample: CachedSample): HistoryEntry {
-  const samples = [...entry.samples];
-  let at = samples.length;
-  while (at > 0 && newer(sample, samples[at - 1] as CachedSample)) at--;
+type MutableEntry = { -readonly [K in keyof HistoryEntry]: HistoryEntry[K] } & { samples: CachedSample[] };
+
+/**
+ * Puts `sample` in its place in `entry` (changed in place, and answered); the oldest value falls out when the
+ * entry is full. Searched from the newest end: an appended value is usually the newest.
+ */
+function insert(entry: MutableEntry, sample: CachedSample): MutableEntry {
+  const samples = entry.samples;
+  let at = 0;
+  while (at < samples.length && !newer(sample, samples[at] as CachedSample)) at++;
   samples.splice(at, 0, sample);
-  const full = samples.length > entry.capacity;
-  if (full) samples.pop();
-  return { samples, capacity: entry.capacity, complete: entry.complete && !full };
+  if (samples.length > entry.capacity) {
+    samples.pop();
+    entry.complete = false;
+  }
+  return entry;
 }

@@ -86,7 +86,11 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
               meta: metaWriter(connection),
               locks: ONE_WRITER_LOCKS,
               ...accountWriters(connection),
-              ...dimensionWriters(connection),
+              ...dimensionWriters(
+                connection,
+                database.deferred,
+                exclusive ? database.latestVersions : undefined,
+              ),
               ...metricWriters(
                 connection,
                 (count) => {
@@ -94,8 +98,9 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
                   return database.reserveMetricIds(connection, count);
                 },
                 exclusive ? database.historyCache : undefined,
+                database.deferred,
               ),
-              ...plusWriters(connection),
+              ...plusWriters(connection, database.deferred),
             },
             'transaction',
           );

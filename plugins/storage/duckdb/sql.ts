@@ -55,7 +55,7 @@ export function bind(
       types[key] = LIST(INTEGER);
     } else if (Array.isArray(value)) {
       values[key] = listValue(value as DuckDBValue[]);
-      const first: unknown = value[0];
+      const first: unknown = value.find((item: unknown) => item !== null && item !== undefined);
       types[key] = LIST(typeof first === 'string' ? VARCHAR : typeof first === 'bigint' ? BIGINT : INTEGER);
     } else {
       values[key] = (value ?? null) as DuckDBValue;
@@ -77,6 +77,13 @@ export function useStatementCache(connection: DuckDBConnection, cache: Statement
   caches.set(connection, cache);
 }
 
+/** What must run before any statement on a connection: the writer flushes its deferred rows (deferred.ts). */
+const beforeStatements = new WeakMap<DuckDBConnection, () => Promise<void>>();
+
+export function useBeforeStatement(connection: DuckDBConnection, before: () => Promise<void>): void {
+  beforeStatements.set(connection, before);
+}
+
 /** The read cache and view of the read transaction a reader connection is running (see cache.ts). */
 const readViews = new WeakMap<DuckDBConnection, { cache: ReadCache; view: ReadView }>();
 
@@ -94,6 +101,7 @@ async function prepared(
   sql: string,
   params: Params,
 ): Promise<DuckDBPreparedStatement> {
+  await beforeStatements.get(connection)?.();
   let cache = statements.get(connection);
   if (!cache) statements.set(connection, (cache = new Map()));
   let statement = cache.get(sql);

@@ -7,6 +7,7 @@ import {
   type TableWriter,
   type Where,
 } from '../../../kit/index.js';
+import type { Cell, DeferredRows, DeferredTable } from './deferred.js';
 import { execute, ident, likePattern, query, type Param, type Params } from './sql.js';
 
 export interface TableSpec {
@@ -150,4 +151,29 @@ export function tableWriter<R, N>(connection: DuckDBConnection, spec: TableSpec)
       return execute(connection, `DELETE FROM ${table} WHERE ${w.sql}`, w.params);
     },
   };
+}
+
+/**
+ * `insert` of a table that every report writes, through the writer's deferred rows (deferred.ts) instead of an
+ * INSERT statement: the id from a block of the table's sequence (when it has one), every other column from
+ * `values` (absent ones NULL, UUIDs in lower case), which is also the row answered, as the table would show it.
+ */
+export async function deferredInsert<R>(
+  deferred: DeferredRows,
+  table: DeferredTable,
+  values: object,
+): Promise<R> {
+  const given = values as Record<string, Cell | undefined>;
+  for (const [column, value] of Object.entries(given)) {
+    if (value !== undefined && !table.columns.some(([name]) => name === column))
+      throw new StorageError(`${table.name} has no column ${column}`);
+  }
+  const row: Record<string, Cell> = {};
+  for (const [column, type] of table.columns) {
+    const value = given[column] ?? null;
+    if (column === 'id' && table.sequence && value === null) row.id = await deferred.nextId(table.sequence);
+    else row[column] = type === 'UUID' && typeof value === 'string' ? value.toLowerCase() : value;
+  }
+  deferred.insert(table, row);
+  return row as R;
 }

@@ -4,6 +4,7 @@ import type {
   DimensionsReader,
   DimensionsWriter,
   HeadRecord,
+  HeadVersionRecord,
   HeadsReader,
   ReadRepositories,
   VersionRecord,
@@ -11,7 +12,9 @@ import type {
 } from '../../../../kit/index.js';
 import { execute, query } from '../sql.js';
 import { alertsReader, alertsWriter } from './alerts.js';
-import { tableReader, tableWriter, type TableSpec } from '../table.js';
+import type { DeferredRows, DeferredTable } from '../deferred.js';
+import type { LatestVersions } from '../latest-versions.js';
+import { deferredInsert, tableReader, tableWriter, type TableSpec } from '../table.js';
 
 const TIMES = ['created', 'modified'] as const;
 const NAMED = ['id', 'uuid', 'project_id', 'name', 'slug', 'archived', ...TIMES] as const;
@@ -40,6 +43,26 @@ export const headVersions: TableSpec = {
   name: 'head_version',
   columns: ['head_id', 'version_id'],
   key: ['head_id', 'version_id'],
+};
+/** version and head_version as ingest inserts into them, through the writer's deferred rows (deferred.ts). */
+export const versionRows: DeferredTable = {
+  name: 'version',
+  sequence: 'version_id_seq',
+  columns: [
+    ['id', 'INTEGER'],
+    ['uuid', 'UUID'],
+    ['project_id', 'INTEGER'],
+    ['number', 'INTEGER'],
+    ['hash', 'VARCHAR'],
+    ['created', 'TIMESTAMP'],
+  ],
+};
+export const headVersionRows: DeferredTable = {
+  name: 'head_version',
+  columns: [
+    ['head_id', 'INTEGER'],
+    ['version_id', 'INTEGER'],
+  ],
 };
 export const testbeds: TableSpec = { name: 'testbed', columns: NAMED, search: SEARCH };
 export const benchmarks: TableSpec = { name: 'benchmark', columns: NAMED, search: SEARCH };
@@ -72,10 +95,13 @@ export const models: TableSpec = {
 
 const HEAD_VERSIONS = `FROM version v JOIN head_version hv ON hv.version_id = v.id WHERE hv.head_id = $head`;
 
-function headsReader(connection: DuckDBConnection): HeadsReader {
+/** `latest`: the writer's newest version of each head (latest-versions.ts), when it keeps one. */
+function headsReader(connection: DuckDBConnection, latest?: LatestVersions): HeadsReader {
   return {
     ...tableReader<HeadRecord>(connection, heads),
     async latestVersion(headId) {
+      const known = latest?.get(headId);
+      if (known !== undefined) return known ?? undefined;
       const [row] = await query<VersionRecord>(
         connection,
         `SELECT v.* ${HEAD_VERSIONS} ORDER BY v.number DESC LIMIT 1`,
@@ -83,6 +109,7 @@ function headsReader(connection: DuckDBConnection): HeadsReader {
           head: headId,
         },
       );
+      latest?.set(headId, row ?? null);
       return row;
     },
     async versionByHash(headId, hash) {
@@ -218,8 +245,15 @@ export function dimensionReaders(
   };
 }
 
+/**
+ * `deferred`: the writer's deferred rows, where versions and their links wait until a statement or the COMMIT
+ * needs them (deferred.ts). `latest`: the newest version of each head, which only an exclusive storage keeps
+ * (latest-versions.ts).
+ */
 export function dimensionWriters(
   connection: DuckDBConnection,
+  deferred: DeferredRows,
+  latest: LatestVersions | undefined,
 ): Pick<
   WriteRepositories,
   | 'branches'
@@ -237,9 +271,14 @@ export function dimensionWriters(
 > {
   return {
     branches: tableWriter(connection, branches),
-    heads: { ...tableWriter(connection, heads), ...headsReader(connection) },
+    heads: { ...tableWriter(connection, heads), ...headsReader(connection, latest) },
     headVersions: {
       ...tableWriter(connection, headVersions),
+      async insert(values) {
+        const row = await deferredInsert<HeadVersionRecord>(deferred, headVersionRows, values);
+        latest?.linked(row.head_id, row.version_id);
+        return row;
+      },
       async link(headId, versionIds) {
         if (versionIds.length === 0) return;
         await execute(
@@ -249,7 +288,14 @@ export function dimensionWriters(
         );
       },
     },
-    versions: tableWriter(connection, versions),
+    versions: {
+      ...tableWriter(connection, versions),
+      async insert(values) {
+        const row = await deferredInsert<VersionRecord>(deferred, versionRows, values);
+        latest?.inserted(row);
+        return row;
+      },
+    },
     testbeds: tableWriter(connection, testbeds),
     benchmarks: tableWriter(connection, benchmarks),
     measures: tableWriter(connection, measures),

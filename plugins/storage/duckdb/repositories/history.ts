@@ -29,36 +29,26 @@ export async function history(
   const { series, headId } = request;
   const maxSamples = request.maxSamples.map((n) => Math.min(n, HISTORY_CAP));
   const since = request.since.map((ms) => (Number.isFinite(ms) ? ms : -1e18));
-  const samples: CachedSample[][] = Array.from({ length: series.length }, () => []);
+  // per series, its newest values (from the cache or the table) and how many of them the answer takes
+  const newest: (readonly CachedSample[])[] = new Array(series.length);
   const misses: number[] = [];
   series.forEach((id, i) => {
     const entry = cache?.get(headId, id, maxSamples[i] as number);
-    if (entry) samples[i] = take(entry.samples, maxSamples[i] as number, since[i] as number);
+    if (entry) newest[i] = entry.samples;
     else misses.push(i);
   });
-  if (misses.length === 0) return pack(samples);
-
-  const n = Math.max(...misses.map((i) => maxSamples[i] as number));
-  const ids = [...new Set(misses.map((i) => series[i] as number))];
-  const newest = await readNewest(connection, headId, ids, n);
-  for (const i of misses)
-    samples[i] = take(newest.get(series[i] as number) ?? [], maxSamples[i] as number, since[i] as number);
-  if (cache && n <= CACHED_SAMPLES_MAX) for (const id of ids) cache.set(headId, id, newest.get(id) ?? [], n);
-  return pack(samples);
+  if (misses.length > 0) {
+    const n = Math.max(...misses.map((i) => maxSamples[i] as number));
+    const ids = [...new Set(misses.map((i) => series[i] as number))];
+    const read = await readNewest(connection, headId, ids, n);
+    for (const i of misses) newest[i] = read.get(series[i] as number) ?? [];
+    if (cache && n <= CACHED_SAMPLES_MAX) for (const id of ids) cache.set(headId, id, read.get(id) ?? [], n);
+  }
+  return pack(newest, maxSamples, since);
 }
 
 /** Entries of a history cache hold at most this many values a series; larger sample sizes are always read. */
 const CACHED_SAMPLES_MAX = 1_024;
-
-/** The newest `n` values of a series after `since`, newest first, from its newest values. */
-function take(newest: readonly CachedSample[], n: number, since: number): CachedSample[] {
-  const out: CachedSample[] = [];
-  for (const sample of newest) {
-    if (out.length === n || sample.start < since) break;
-    out.push(sample);
-  }
-  return out;
-}
 
 /**
  * Per series, its newest `n` values on the head (all of them when fewer), newest first. First bounded below by
@@ -136,7 +126,7 @@ async function read(
     if (list.length < n)
       list.push({
         value: values[k] as number,
-        id: metricIds[k] as number,
+        id: BigInt(metricIds[k] as number),
         start: times[k] as number,
         report: reports[k] as number,
         iteration: iterations[k] as number,
@@ -145,16 +135,34 @@ async function read(
   return newest;
 }
 
-function pack(samples: readonly (readonly CachedSample[])[]): HistoryColumns {
-  const offsets = new Uint32Array(samples.length + 1);
-  samples.forEach((list, i) => (offsets[i + 1] = (offsets[i] as number) + list.length));
-  const values = new Float64Array(offsets[samples.length] as number);
+/**
+ * The answer's columns: per series the first of its newest values, up to its sample size and back to its `since`
+ * (the values are newest first, so they stop at the first older one). Written straight into the columns: this
+ * runs for every report on the event loop, over 12,800 values for 200 series of 64.
+ */
+function pack(
+  newest: readonly (readonly CachedSample[])[],
+  maxSamples: Int32Array,
+  since: Float64Array,
+): HistoryColumns {
+  const offsets = new Uint32Array(newest.length + 1);
+  newest.forEach((list, i) => {
+    const n = Math.min(list.length, maxSamples[i] as number);
+    const after = since[i] as number;
+    let k = 0;
+    while (k < n && (list[k] as CachedSample).start >= after) k++;
+    offsets[i + 1] = (offsets[i] as number) + k;
+  });
+  const values = new Float64Array(offsets[newest.length] as number);
   const ids = new BigInt64Array(values.length);
-  samples.forEach((list, i) =>
-    list.forEach((sample, k) => {
-      values[(offsets[i] as number) + k] = sample.value;
-      ids[(offsets[i] as number) + k] = BigInt(sample.id);
-    }),
-  );
+  newest.forEach((list, i) => {
+    const from = offsets[i] as number;
+    const count = (offsets[i + 1] as number) - from;
+    for (let k = 0; k < count; k++) {
+      const sample = list[k] as CachedSample;
+      values[from + k] = sample.value;
+      ids[from + k] = sample.id;
+    }
+  });
   return { offsets, values, ids };
 }

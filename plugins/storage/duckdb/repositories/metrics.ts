@@ -1,4 +1,5 @@
-import { DuckDBTimestampValue, type DuckDBAppender, type DuckDBConnection } from '@duckdb/node-api';
+import duckdb from '@duckdb/node-bindings';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import type {
   DimensionRecord,
   MetricRecord,
@@ -10,12 +11,14 @@ import type {
   ReportRecord,
   WriteRepositories,
 } from '../../../../kit/index.js';
+import { StorageError } from '../../../../kit/index.js';
+import type { DeferredRows } from '../deferred.js';
 import type { HistoryCache } from '../history-cache.js';
 import { execute, ident, query } from '../sql.js';
-import { tableReader, tableWriter, type TableSpec } from '../table.js';
+import { deferredInsert, tableReader, tableWriter, type TableSpec } from '../table.js';
 import { history } from './history.js';
 import { perf, perfLines } from './perf.js';
-import { reports, reportsReader } from './reports.js';
+import { reportRows, reports, reportsReader } from './reports.js';
 
 const METRIC_COLUMNS = `m.id, m.uuid, m.report_id, m.iteration, m.series_id, s.benchmark_id, s.measure_id, m.value,
   m.lower_value, m.upper_value, m.threshold_id, m.model_id, m.baseline, m.lower_limit, m.upper_limit`;
@@ -53,27 +56,57 @@ function metricsReader(connection: DuckDBConnection): MetricsReader {
   };
 }
 
-function timestamp(date: Date): DuckDBTimestampValue {
-  return new DuckDBTimestampValue(BigInt(date.getTime()) * 1000n);
-}
-
-function appendOptional(appender: DuckDBAppender, value: number): void {
-  if (Number.isNaN(value)) appender.appendNull();
-  else appender.appendDouble(value);
-}
-
-function appendId(appender: DuckDBAppender, id: number): void {
-  if (id === 0) appender.appendNull();
-  else appender.appendInteger(id);
-}
-
 /** Reserves `count` consecutive metric ids and returns the first. */
 export type IdReserver = (count: number) => Promise<bigint>;
+
+const T = duckdb.Type;
+
+/** NULL where a number is NaN (the writers' "no value"). */
+function nansOf(values: Float64Array): Uint8Array {
+  const nulls = new Uint8Array(values.length);
+  for (let i = 0; i < values.length; i++) if (Number.isNaN(values[i])) nulls[i] = 1;
+  return nulls;
+}
+
+/** NULL where an id is 0 (the writers' "no threshold"). */
+function zerosOf(ids: Int32Array): Uint8Array {
+  const nulls = new Uint8Array(ids.length);
+  for (let i = 0; i < ids.length; i++) if (ids[i] === 0) nulls[i] = 1;
+  return nulls;
+}
+
+const HEX = new Int8Array(128).fill(-1);
+for (let i = 0; i < 16; i++) HEX['0123456789abcdefABCDEF'.charCodeAt(i)] = i;
+for (let i = 10; i < 16; i++) HEX['ABCDEF'.charCodeAt(i - 10)] = i;
+
+/**
+ * UUID texts in DuckDB's layout of a UUID: a 128-bit integer, the low 64 bits (UUID bytes 8-15) first, then the
+ * high 64 bits (bytes 0-7) with the sign bit flipped, both little-endian (columns.ts reads the same layout).
+ */
+export function uuidColumn(uuids: readonly string[]): Uint8Array {
+  const out = new Uint8Array(uuids.length * 16);
+  uuids.forEach((text, row) => {
+    let byte = 0;
+    for (let at = 0; at < text.length && byte < 16; at++) {
+      const hi = HEX[text.charCodeAt(at)] ?? -1;
+      if (hi < 0) continue;
+      const lo = HEX[text.charCodeAt(++at)] ?? -1;
+      if (lo < 0) throw new StorageError(`metric uuid ${text} is not a UUID`);
+      // both halves little-endian, low half first: UUID byte k lands at 15 - k
+      out[row * 16 + 15 - byte] = (hi << 4) | lo;
+      byte++;
+    }
+    if (byte !== 16) throw new StorageError(`metric uuid ${text} is not a UUID`);
+    out[row * 16 + 15] = (out[row * 16 + 15] as number) ^ 0x80;
+  });
+  return out;
+}
 
 function metricsWriter(
   connection: DuckDBConnection,
   reserveIds: IdReserver,
   cache: HistoryCache | undefined,
+  deferred: DeferredRows,
 ): MetricsWriter {
   return {
     ...metricsReader(connection),
@@ -84,41 +117,39 @@ function metricsWriter(
       if (count === 0) return ids;
       const first = await reserveIds(count);
       for (let i = 0; i < count; i++) ids[i] = first + BigInt(i);
-      const appender = await connection.createAppender('metric');
-      const start = timestamp(report.start_time);
-      const end = timestamp(report.end_time);
-      try {
-        for (let i = 0; i < count; i++) {
-          appender.appendBigInt(ids[i] as bigint);
-          appender.appendVarchar(m.uuid[i] as string);
-          appender.appendInteger(report.project_id);
-          appender.appendInteger(report.id);
-          appender.appendInteger(m.iteration[i] as number);
-          appender.appendInteger(m.series[i] as number);
-          appender.appendInteger(report.head_id);
-          appender.appendInteger(report.version_id);
-          appender.appendTimestamp(start);
-          appender.appendTimestamp(end);
-          appender.appendDouble(m.value[i] as number);
-          appendOptional(appender, m.lower[i] as number);
-          appendOptional(appender, m.upper[i] as number);
-          appendId(appender, m.threshold[i] as number);
-          appendId(appender, m.model[i] as number);
-          appendOptional(appender, m.baseline[i] as number);
-          appendOptional(appender, m.lowerLimit[i] as number);
-          appendOptional(appender, m.upperLimit[i] as number);
-          appender.endRow();
-        }
-        appender.flushSync();
-      } finally {
-        appender.closeSync();
-      }
+      const int = (value: number) => ({ type: T.INTEGER, data: new Int32Array(count).fill(value) });
+      const time = (date: Date) => ({
+        type: T.TIMESTAMP,
+        data: new BigInt64Array(count).fill(BigInt(date.getTime()) * 1000n),
+      });
+      const double = (values: Float64Array) => ({ type: T.DOUBLE, data: values, nulls: nansOf(values) });
+      // the metric table's columns, in order
+      await deferred.appendChunk('metric', count, [
+        { type: T.BIGINT, data: ids },
+        { type: T.UUID, data: uuidColumn(m.uuid) },
+        int(report.project_id),
+        int(report.id),
+        { type: T.INTEGER, data: m.iteration },
+        { type: T.INTEGER, data: m.series },
+        int(report.head_id),
+        int(report.version_id),
+        time(report.start_time),
+        time(report.end_time),
+        { type: T.DOUBLE, data: m.value },
+        double(m.lower),
+        double(m.upper),
+        { type: T.INTEGER, data: m.threshold, nulls: zerosOf(m.threshold) },
+        { type: T.INTEGER, data: m.model, nulls: zerosOf(m.model) },
+        double(m.baseline),
+        double(m.lowerLimit),
+        double(m.upperLimit),
+      ]);
       cache?.appended(
         report.head_id,
         m.series,
         Array.from(ids, (id, i) => ({
           value: m.value[i] as number,
-          id: Number(id),
+          id,
           start: report.start_time.getTime(),
           report: report.id,
           iteration: m.iteration[i] as number,
@@ -256,15 +287,23 @@ export function metricReaders(
   };
 }
 
-/** `cache`: the writer's history cache, which only an exclusive storage keeps (history-cache.ts). */
+/**
+ * `cache`: the writer's history cache, which only an exclusive storage keeps (history-cache.ts). `deferred`: the
+ * writer's deferred rows, where reports and metrics wait until a statement or the COMMIT needs them (deferred.ts).
+ */
 export function metricWriters(
   connection: DuckDBConnection,
   reserveIds: IdReserver,
   cache: HistoryCache | undefined,
+  deferred: DeferredRows,
 ): Pick<WriteRepositories, 'reports' | 'metrics' | 'named' | 'plots'> {
   return {
-    reports: { ...tableWriter<ReportRecord, never>(connection, reports), ...reportsReader(connection) },
-    metrics: metricsWriter(connection, reserveIds, cache),
+    reports: {
+      ...tableWriter<ReportRecord, never>(connection, reports),
+      ...reportsReader(connection),
+      insert: (values) => deferredInsert<ReportRecord>(deferred, reportRows, values),
+    },
+    metrics: metricsWriter(connection, reserveIds, cache, deferred),
     named: namedWriter(connection),
     plots: tableWriter(connection, plots),
   };

@@ -1,6 +1,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { StatsReader, StatsWriter, UsageReader, UsageWriter } from '../../../../kit/index.js';
+import type { DeferredRows, DeferredTable } from '../deferred.js';
 import { execute, query } from '../sql.js';
+import { deferredInsert } from '../table.js';
 
 const DAY = (column: string) => `strftime(${column}, '%Y-%m-%d')`;
 
@@ -28,16 +30,28 @@ function usageReader(connection: DuckDBConnection): UsageReader {
   };
 }
 
-function usageWriter(connection: DuckDBConnection): UsageWriter {
+/** usage_entry as ingest inserts into it, through the writer's deferred rows (deferred.ts). */
+export const usageRows: DeferredTable = {
+  name: 'usage_entry',
+  sequence: 'usage_entry_id_seq',
+  columns: [
+    ['id', 'BIGINT'],
+    ['organization_id', 'INTEGER'],
+    ['day', 'DATE'],
+    ['metrics', 'BIGINT'],
+  ],
+};
+
+function usageWriter(connection: DuckDBConnection, deferred: DeferredRows): UsageWriter {
   return {
     ...usageReader(connection),
     async recordMetrics(organizationId, day, count) {
-      // a row of the report's own: concurrent reports of one organization never write the same row
-      await execute(
-        connection,
-        `INSERT INTO usage_entry (organization_id, day, metrics) VALUES ($organization, CAST($day AS DATE), $count)`,
-        { organization: organizationId, day, count },
-      );
+      // a row of the report's own, through the deferred rows (deferred.ts): one Appender for a group commit
+      await deferredInsert(deferred, usageRows, {
+        organization_id: organizationId,
+        day,
+        metrics: count,
+      });
     },
   };
 }
@@ -99,7 +113,7 @@ export const plusReaders = (connection: DuckDBConnection) => ({
   stats: statsReader(connection),
 });
 
-export const plusWriters = (connection: DuckDBConnection) => ({
-  usage: usageWriter(connection),
+export const plusWriters = (connection: DuckDBConnection, deferred: DeferredRows) => ({
+  usage: usageWriter(connection, deferred),
   stats: statsWriter(connection),
 });

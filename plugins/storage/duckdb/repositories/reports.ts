@@ -1,5 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ReportRecord, ReportsReader, ReportSummary } from '../../../../kit/index.js';
+import type { DeferredTable } from '../deferred.js';
 import { query } from '../sql.js';
 import { tableReader, type TableSpec } from '../table.js';
 
@@ -21,6 +22,27 @@ export const reports: TableSpec = {
     'created',
   ],
   search: ['uuid'],
+};
+
+/** The report table as ingest inserts into it, through the writer's deferred rows (deferred.ts). */
+export const reportRows: DeferredTable = {
+  name: 'report',
+  sequence: 'report_id_seq',
+  columns: [
+    ['id', 'INTEGER'],
+    ['uuid', 'UUID'],
+    ['project_id', 'INTEGER'],
+    ['user_id', 'INTEGER'],
+    ['branch_id', 'INTEGER'],
+    ['head_id', 'INTEGER'],
+    ['version_id', 'INTEGER'],
+    ['testbed_id', 'INTEGER'],
+    ['adapter', 'VARCHAR'],
+    ['idempotency_key', 'UUID'],
+    ['start_time', 'TIMESTAMP'],
+    ['end_time', 'TIMESTAMP'],
+    ['created', 'TIMESTAMP'],
+  ],
 };
 
 export function reportsReader(connection: DuckDBConnection): ReportsReader {

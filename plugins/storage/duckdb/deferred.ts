@@ -1,0 +1,251 @@
+/**
+ * Rows a write transaction inserts into the tables every report writes (metric, report, version, head_version,
+ * usage_entry), kept until a statement or the COMMIT needs them in the table. A report used to send four INSERT
+ * statements and open an Appender of its own (bench/ingest-anatomy.ts: about half of the writer's time per report);
+ * a group commit of up to 16 reports now sends one multi-row INSERT per small table, all of them in the same call as
+ * its COMMIT, and one Appender takes every metric of the group. Under load every call to DuckDB waits for a thread
+ * of libuv's pool and then for a core, so the number of calls per group, not their size, bounds the single writer.
+ *
+ * Why it is exact: deferred rows are invisible to SQL until flushed, so the writer flushes them before any statement
+ * it runs (sql.ts for prepared statements, `Database` for the rest) and before COMMIT; a statement therefore always
+ * sees every row the transaction inserted before it, as if each had been an INSERT. The statement cache is told of
+ * each table at its first deferred row (`note`), so it stops answering reads of that table until the transaction
+ * ends, as for an INSERT. A failure at a flush (a constraint) fails the statement or COMMIT that needed it, and the
+ * transaction rolls back as a whole; a rollback drops what was not flushed. Ids come from blocks drawn from the
+ * tables' own sequences (DuckDB sequences are not transactional: a block drawn in a transaction that rolled back is
+ * never handed out again), so nothing that inserts with the sequence's default can collide with them.
+ */
+import duckdb from '@duckdb/node-bindings';
+import type { DuckDBAppender, DuckDBMaterializedResult } from '@duckdb/node-api';
+import { StorageError } from '../../../kit/index.js';
+import { ident } from './sql.js';
+
+/** Ids drawn from a sequence at once: one statement per this many rows. */
+const ID_BLOCK = 64;
+
+/** The SQL types of the columns of deferred tables. */
+export type DeferredType = 'INTEGER' | 'BIGINT' | 'UUID' | 'VARCHAR' | 'TIMESTAMP' | 'DATE';
+
+/** A table whose rows may be deferred: its columns in table order, each with its type, and its id sequence. */
+export interface DeferredTable {
+  readonly name: string;
+  readonly columns: readonly (readonly [name: string, type: DeferredType])[];
+  readonly sequence?: string;
+}
+
+/** A row's value: numbers for integers, text for UUIDs, text and dates, Date for timestamps. */
+export type Cell = string | number | Date | null;
+
+/** Columns of one chunk of rows, in table order: typed arrays copied into DuckDB's vectors in one call each. */
+export interface ChunkColumn {
+  readonly type: duckdb.Type;
+  /** 8 bytes a value for BIGINT, DOUBLE and TIMESTAMP, 4 for INTEGER, 16 for UUID (DuckDB's 128-bit layout). */
+  readonly data: ArrayBufferView;
+  /** 1 for rows that are NULL (their `data` is ignored). */
+  readonly nulls?: Uint8Array | undefined;
+}
+
+/** Rows a chunk holds at most (DuckDB's vector size). */
+export const CHUNK_ROWS = 2048;
+
+/** A value as SQL text. Text goes as hex (no quoting to get wrong, whatever it holds). */
+function literal(value: Cell, type: DeferredType): string {
+  if (value === null) return 'NULL';
+  switch (type) {
+    case 'INTEGER':
+    case 'BIGINT':
+      if (typeof value !== 'number' || !Number.isSafeInteger(value))
+        throw new StorageError(`deferred ${type} value must be an integer, got ${String(value)}`);
+      return String(value);
+    case 'TIMESTAMP':
+      if (!(value instanceof Date) || Number.isNaN(value.getTime()))
+        throw new StorageError(`deferred TIMESTAMP value must be a Date, got ${String(value)}`);
+      return `make_timestamp(${value.getTime() * 1000})`;
+    case 'UUID':
+      if (
+        typeof value !== 'string' ||
+        !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(value)
+      )
+        throw new StorageError(`deferred UUID value must be a UUID in lower case, got ${String(value)}`);
+      return `'${value}'::UUID`;
+    case 'DATE':
+      if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value))
+        throw new StorageError(`deferred DATE value must look like 2026-11-27, got ${String(value)}`);
+      return `DATE '${value}'`;
+    case 'VARCHAR':
+      return `decode(unhex('${Buffer.from(String(value), 'utf8').toString('hex')}'))`;
+  }
+}
+
+/** One INSERT of `rows` into `table`, every value a literal. */
+function insertSql(table: DeferredTable, rows: readonly Record<string, Cell>[]): string {
+  const names = table.columns.map(([name]) => ident(name)).join(', ');
+  const values = rows
+    .map((row) => `(${table.columns.map(([name, type]) => literal(row[name] ?? null, type)).join(', ')})`)
+    .join(',\n');
+  return `INSERT INTO ${ident(table.name)} (${names}) VALUES ${values};\n`;
+}
+
+export class DeferredRows {
+  readonly #rows = new Map<DeferredTable, Record<string, Cell>[]>();
+  readonly #appenders = new Map<string, DuckDBAppender>();
+  readonly #opening = new Map<string, Promise<DuckDBAppender>>();
+  readonly #ids = new Map<string, number[]>();
+  #flushing = false;
+
+  /**
+   * `run`: runs statements on the writer without flushing and without showing them to the caches (they only move
+   * rows the caches were told of already, or draw ids). `createAppender`: the writer's own, which tells
+   * the statement cache the table is written. `note`: tells the statement cache a table is written.
+   */
+  constructor(
+    private readonly run: (sql: string) => Promise<DuckDBMaterializedResult>,
+    private readonly createAppender: (table: string) => Promise<DuckDBAppender>,
+    private readonly note: (table: string) => void,
+  ) {}
+
+  /** True while rows wait. */
+  get pending(): boolean {
+    return this.#rows.size > 0 || this.#appenders.size > 0;
+  }
+
+  /** The next id of `sequence`, from a block drawn ahead. */
+  async nextId(sequence: string): Promise<number> {
+    let block = this.#ids.get(sequence);
+    if (!block || block.length === 0) {
+      const result = await this.run(`SELECT nextval('${sequence}')::BIGINT FROM range(${ID_BLOCK})`);
+      block = (await result.getRows()).map((row) => Number(row[0])).sort((a, b) => b - a);
+      this.#ids.set(sequence, block);
+    }
+    return block.pop() as number;
+  }
+
+  /** Drops the ids drawn ahead: the next are drawn from the sequences as they are now (after an import). */
+  forgetIds(): void {
+    this.#ids.clear();
+  }
+
+  /** Inserts one row of `table` (every column in `row`); it reaches the table at the next flush. */
+  insert(table: DeferredTable, row: Record<string, Cell>): void {
+    let rows = this.#rows.get(table);
+    if (!rows) {
+      this.#rows.set(table, (rows = []));
+      this.note(table.name);
+    }
+    rows.push(row);
+  }
+
+  /** Appends `rows` rows given as columns (one per table column, in order) to `table`'s Appender. */
+  async appendChunk(table: string, rows: number, columns: readonly ChunkColumn[]): Promise<void> {
+    const appender = await this.#appender(table);
+    const chunk = duckdb.create_data_chunk(columns.map((c) => duckdb.create_logical_type(c.type)));
+    for (let start = 0; start < rows; start += CHUNK_ROWS) {
+      const count = Math.min(CHUNK_ROWS, rows - start);
+      if (start > 0) duckdb.data_chunk_reset(chunk);
+      columns.forEach((column, index) => fillVector(chunk, index, column, start, count));
+      duckdb.data_chunk_set_size(chunk, count);
+      duckdb.append_data_chunk(rawAppender(appender), chunk);
+    }
+  }
+
+  /** Moves every waiting row into its table (throws what the first failing INSERT or Appender threw). */
+  async flush(): Promise<void> {
+    if (this.#flushing || !this.pending) return;
+    this.#flushing = true;
+    try {
+      const inserts = this.take();
+      if (inserts) await this.run(inserts);
+    } finally {
+      this.#flushing = false;
+      this.discard();
+    }
+  }
+
+  /**
+   * For the COMMIT: flushes the Appenders (they append to the transaction in this thread) and answers the INSERT
+   * statements of the other waiting rows, to send in one call with the COMMIT ('' when none waits).
+   */
+  take(): string {
+    let sql = '';
+    for (const [table, rows] of this.#rows) sql += insertSql(table, rows);
+    this.#rows.clear();
+    for (const [table, appender] of this.#appenders) {
+      this.#appenders.delete(table);
+      try {
+        appender.flushSync();
+      } finally {
+        closeQuietly(appender);
+      }
+    }
+    return sql;
+  }
+
+  /** Drops the rows still waiting (the transaction rolls back). */
+  discard(): void {
+    this.#rows.clear();
+    for (const appender of this.#appenders.values()) {
+      try {
+        duckdb.appender_clear(rawAppender(appender));
+      } catch {
+        // an Appender of an aborted transaction: closing it below is all that is left
+      }
+      closeQuietly(appender);
+    }
+    this.#appenders.clear();
+  }
+
+  async #appender(table: string): Promise<DuckDBAppender> {
+    const open = this.#appenders.get(table);
+    if (open) return open;
+    let opening = this.#opening.get(table);
+    if (!opening) {
+      opening = this.createAppender(table);
+      this.#opening.set(table, opening);
+    }
+    try {
+      const appender = await opening;
+      this.#appenders.set(table, appender);
+      return appender;
+    } finally {
+      this.#opening.delete(table);
+    }
+  }
+}
+
+/** The bindings' handle of an Appender (node-api keeps it in a field of its own). */
+function rawAppender(appender: DuckDBAppender): duckdb.Appender {
+  return (appender as unknown as { appender: duckdb.Appender }).appender;
+}
+
+function closeQuietly(appender: DuckDBAppender): void {
+  try {
+    appender.closeSync();
+  } catch {
+    // flushed or cleared first, so closing writes nothing; an aborted transaction refuses it
+  }
+}
+
+/** Rows [start, start + count) of `column` into vector `index` of `chunk`, with its NULLs. */
+function fillVector(
+  chunk: duckdb.DataChunk,
+  index: number,
+  column: ChunkColumn,
+  start: number,
+  count: number,
+): void {
+  const vector = duckdb.data_chunk_get_vector(chunk, index);
+  const width = column.type === duckdb.Type.INTEGER ? 4 : column.type === duckdb.Type.UUID ? 16 : 8;
+  duckdb.copy_data_to_vector(
+    vector,
+    0,
+    column.data.buffer as ArrayBuffer,
+    column.data.byteOffset + start * width,
+    count * width,
+  );
+  const nulls = column.nulls?.subarray(start, start + count);
+  if (!nulls?.includes(1)) return;
+  const bits = new Uint8Array(Math.ceil(count / 64) * 8).fill(0xff);
+  for (let i = 0; i < count; i++) if (nulls[i]) bits[i >> 3] = (bits[i >> 3] as number) & ~(1 << (i & 7));
+  duckdb.vector_ensure_validity_writable(vector);
+  duckdb.copy_data_to_vector_validity(vector, 0, bits.buffer, 0, bits.byteLength);
+}

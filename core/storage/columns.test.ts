@@ -58,6 +58,12 @@ describe('perfColumns', () => {
     expect(uuidAt(answer.uuid, 2, 0)).toBe(point.uuid);
   });
 
+  it('leaves the metric UUIDs zero, the report UUIDs kept, when the request says metricUuids: false', () => {
+    const answer = perfColumns([point, point], { metricUuids: false });
+    expect(answer.uuid).toEqual(new Uint32Array(8));
+    expect(uuidAt(answer.report, 2, 1)).toBe(point.report);
+  });
+
   it('answers no points with empty columns', () => {
     const answer = perfColumns([]);
     expect(answer.count).toBe(0);

@@ -1,5 +1,5 @@
 import { uuidWords } from '../perf/shape.js';
-import type { HistoryColumns, PerfColumns, PerfLines } from './records.js';
+import type { HistoryColumns, PerfColumns, PerfLines, PerfRequest } from './records.js';
 
 /** One sample of a history answer: the metric's value and id. */
 export interface HistorySample {
@@ -58,8 +58,14 @@ export interface PerfPoint {
   readonly alertModified: number | null;
 }
 
-/** The columnar perf answer of points already in answer order. For engines that find the points row by row. */
-export function perfColumns(points: readonly PerfPoint[]): PerfColumns {
+/**
+ * The columnar perf answer of points already in answer order. For engines that find the points row by row. Pass
+ * the request so that its `metricUuids: false` leaves the metric UUIDs zero, as the contract asks.
+ */
+export function perfColumns(
+  points: readonly PerfPoint[],
+  request: Pick<PerfRequest, 'metricUuids'> = {},
+): PerfColumns {
   const float = (get: (p: PerfPoint) => number | null) =>
     Float64Array.from(points, (p) => get(p) ?? Number.NaN);
   const int = (get: (p: PerfPoint) => number | null) => Int32Array.from(points, (p) => get(p) ?? 0);
@@ -72,7 +78,10 @@ export function perfColumns(points: readonly PerfPoint[]): PerfColumns {
     end: float((p) => p.end),
     version: int((p) => p.version),
     hash: points.map((p) => p.hash),
-    uuid: uuidWords(points.map((p) => p.uuid)),
+    uuid:
+      request.metricUuids === false
+        ? new Uint32Array(4 * points.length)
+        : uuidWords(points.map((p) => p.uuid)),
     value: float((p) => p.value),
     lower: float((p) => p.lower),
     upper: float((p) => p.upper),

@@ -120,7 +120,7 @@ export function metricRepositories(view, versionsOf) {
         };
       }),
     );
-    return perfColumns(points.slice(0, request.limit));
+    return perfColumns(points.slice(0, request.limit), request);
   }
 
   return {

@@ -7,7 +7,8 @@ import { defineConfig } from 'vitest/config';
 // fastify app over a real database (once on the embedded DuckDB, once more on PostgreSQL: one throwaway cluster for
 // the run, a database per test app; the PostgreSQL storage contract runs there too, on that cluster), and, once,
 // the tests of real worker threads and of the console host's process; and end-to-end tests that spawn the built
-// programs (dist/, compiled once by a global setup) and drive Chromium.
+// programs and drive Chromium. Every program a test spawns runs from dist/, compiled once a run by a global setup of
+// the projects that spawn them.
 //
 // Workers: two per project on two cores. Projects do not isolate their files: a worker keeps the modules it loaded
 // for the next file, instead of importing the app, fastify, DuckDB and the plugins again for every file (that import
@@ -67,6 +68,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/{integration,security}/**/*.test.ts', ...THREADS_AND_PROCESSES],
+          globalSetup: ['test/helpers/build-dist.ts'],
           maxWorkers: 2,
           sequence: { groupOrder: 1 },
         },
@@ -76,7 +78,7 @@ export default defineConfig({
         test: {
           name: 'integration-postgres',
           include: ['test/{integration,security}/**/*.test.ts', POSTGRES_CONTRACT],
-          globalSetup: ['test/helpers/postgres-setup.ts'],
+          globalSetup: ['test/helpers/postgres-setup.ts', 'test/helpers/build-dist.ts'],
           maxWorkers: 2,
           sequence: { groupOrder: 1 },
         },

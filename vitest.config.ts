@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './test/sequencer.js';
 
 // Projects by speed (`npm run test:unit|test:contract|test:integration|test:e2e`; `npm test` runs them all, in that
 // order, each file once): unit tests beside the code (fast, in one process, no threads: under 30 s); the contract
@@ -17,9 +18,11 @@ import { defineConfig } from 'vitest/config';
 // the slowdown once put down to sharing (permissions 9 -> 69 s) followed the machine's load and the file running
 // beside it: 12 files at one load took 94 s shared and 172 s isolated, the whole project 343 s shared. No test file stubs modules or globals; the few that set an environment variable put it back.
 // Unit and contract tests are CPU-bound; integration and end-to-end files mostly wait on servers, child processes,
-// worker threads and Chromium (three at once timed out starting servers on the shared 2-core machine). Each group
-// (`sequence.groupOrder`) runs after the one before, so the fast projects finish first; projects of one group share
-// its two workers.
+// worker threads and Chromium (three at once timed out starting servers on the shared 2-core machine). Two groups
+// (`sequence.groupOrder`), the second after the first, so the fast projects finish first: contract and unit, then
+// integration, integration-postgres and e2e; projects of one group share its two workers, each project's files
+// together in this order, the longest first (test/sequencer.ts). e2e is in the second group so that its files fill
+// the workers while the last integration files end, instead of starting after the slowest of them.
 const CONTRACT = [
   'test/contract/**/*.test.ts',
   'plugins/storage/duckdb/duckdb.test.ts',
@@ -46,7 +49,17 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     isolate: false,
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
+      {
+        extends: true,
+        test: {
+          name: 'contract',
+          include: CONTRACT,
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
+        },
+      },
       {
         extends: true,
         test: {
@@ -56,15 +69,6 @@ export default defineConfig({
             'test/{adapters,models}/**/*.test.ts',
           ],
           exclude: ['node_modules/**', 'dist/**', ...CONTRACT, POSTGRES_CONTRACT, ...THREADS_AND_PROCESSES],
-          maxWorkers: 2,
-          sequence: { groupOrder: 0 },
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'contract',
-          include: CONTRACT,
           maxWorkers: 2,
           sequence: { groupOrder: 0 },
         },
@@ -97,7 +101,7 @@ export default defineConfig({
           include: ['test/{cli,browser,examples,scale}/**/*.test.ts'],
           globalSetup: ['test/helpers/build-dist.ts'],
           maxWorkers: 2,
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -3,8 +3,8 @@ import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Seconds each test file took, from a JSON report (`node scripts/test-durations.mjs <report>` rewrites it): the
- * longest time of the file in any project, since one file runs on both engines.
+ * Seconds each test file took, hooks included, the longest in any project since one file runs on both engines
+ * (test/durations-reporter.ts rewrites it).
  */
 const DURATIONS: Readonly<Record<string, number>> = JSON.parse(
   readFileSync(new URL('./durations.json', import.meta.url), 'utf8'),

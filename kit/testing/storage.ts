@@ -17,12 +17,13 @@ export type { StorageHarness } from './storage/harness.js';
  * The contract every storage plugin passes, engine-neutral (no SQL, no files: the harness owns where the
  * database lives): migrations, health and close; whole transactions, concurrent writers, callbacks that run
  * again, snapshot reads; the generic table operations with search and paging; every repository method; the
- * column layout of history and perf answers; cascading deletes; shared counters, where the engine has them. Each test opens a fresh database.
+ * column layout of history and perf answers; cascading deletes; shared counters, where the engine has them. Each test opens a fresh database:
+ * an empty one for the lifecycle (migrations), an already migrated one for the rest when the harness can make it.
  */
 export function describeStorageContract(name: string, createHarness: () => StorageHarness): void {
   describe(`storage contract: ${name}`, () => {
-    const open = useStorages(createHarness);
-    describeLifecycle(open);
+    describeLifecycle(useStorages(createHarness));
+    const open = useStorages(createHarness, { migrated: true });
     describeTransactions(open);
     describeTables(open);
     describeAccounts(open);

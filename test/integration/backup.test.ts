@@ -11,7 +11,7 @@ import { DataStore } from '../../core/index.js';
 import { bearer, createProject, signUp, type Session } from '../helpers/accounts.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { onPostgres } from '../helpers/engine.js';
-import { REPO_ROOT } from '../helpers/process.js';
+import { API_PROGRAM, REPO_ROOT } from '../helpers/process.js';
 import { projectAnswers, seedHistory, submitRun } from '../helpers/runs.js';
 import { S3_ACCESS_KEY_ID, S3_SECRET, startLocalS3, type LocalS3 } from '../helpers/s3.js';
 
@@ -70,7 +70,7 @@ async function restore(target: string, args: readonly string[]) {
   try {
     const { stdout, stderr } = await promisify(execFile)(
       process.execPath,
-      ['--import', 'tsx', join(REPO_ROOT, 'server/main.ts'), 'restore', ...args],
+      [API_PROGRAM, 'restore', ...args],
       { cwd: REPO_ROOT, env: { PATH: process.env.PATH, BENCHTRACK_CONFIG: JSON.stringify(config) } },
     );
     return { code: 0, stdout, stderr };

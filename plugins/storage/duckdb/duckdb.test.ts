@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger, StorageError } from '../../../core/index.js';
 import { describeStorageContract } from '../../../kit/testing.js';
+import { copyMigratedDuckdb } from '../../../test/helpers/duckdb-template.js';
 import { DEFAULT_MEMORY_LIMIT, duckdbStorage } from './index.js';
 
 const logger = createLogger({ name: 'test', log: { mode: 'stderr_terminal', level: 'error' } });
@@ -18,6 +19,11 @@ describeStorageContract('duckdb', () => {
   const file = join(dir, 'db', 'benchtrack.db');
   return {
     open: () => duckdbStorage.open({ file }, { logger }),
+    // a copy of a migrated file, except in the tests of migrations
+    openMigrated: async () => {
+      await copyMigratedDuckdb(file);
+      return duckdbStorage.open({ file }, { logger });
+    },
     reopen: () => duckdbStorage.open({ file }, { logger }),
     cleanup: async () => rmSync(dir, { recursive: true, force: true }),
   };

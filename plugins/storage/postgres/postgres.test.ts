@@ -17,28 +17,50 @@ import { migrations } from './migrations/index.js';
 import { HISTORY_SQL } from './repositories/history.js';
 import { LINES_SQL, PERF_SQL } from './repositories/perf.js';
 
-// In the integration-postgres project: every database is new and empty, on the run's cluster.
+// In the integration-postgres project, on the run's cluster: a new empty database where a test is about
+// migrations; otherwise a database that holds the project's migrated template and nothing else, a new copy or one
+// an earlier test gave back, emptied (test/helpers/engine.ts). CREATE DATABASE and four migrations were most of
+// the contract's second a test.
 const logger = createLogger({ name: 'test', log: { mode: 'stderr_terminal', level: 'critical' } });
 
 describeStorageContract('postgres', () => {
-  const database = cluster.createDatabase('contract');
+  let database: ReturnType<typeof cluster.createDatabase> | undefined;
+  const opened = async (created: NonNullable<typeof database>) => {
+    database = created;
+    return postgresStorage.open({ url: (await created).url }, { logger });
+  };
   return {
-    open: async () => postgresStorage.open({ url: (await database).url }, { logger }),
-    reopen: async () => postgresStorage.open({ url: (await database).url }, { logger }),
-    cleanup: async () => (await database).drop(),
+    open: () => opened(cluster.createDatabase('contract')),
+    openMigrated: () => opened(cluster.migratedDatabase('contract')),
+    reopen: async () => postgresStorage.open({ url: (await database!).url }, { logger }),
+    cleanup: async () => (await database)?.drop(),
   };
 });
 
-/** `n` storages on one new database, as `n` API processes would have (each its own pool). */
-async function processes(n: number): Promise<{ name: string; storages: Storage[] }> {
-  const { name, url } = await cluster.createDatabase('processes');
+/**
+ * `n` storages on one new database, as `n` API processes would have (each its own pool): an empty database they
+ * migrate, or (`migrated`) a copy of the migrated template.
+ */
+async function processes(
+  n: number,
+  { migrated = false } = {},
+): Promise<{ name: string; storages: Storage[] }> {
+  const { name, url, drop } = await (migrated ? cluster.migratedDatabase : cluster.createDatabase)(
+    'processes',
+  );
   const storages = await Promise.all(
     Array.from({ length: n }, () => postgresStorage.open({ url }, { logger })),
   );
+  databases.set(storages, drop);
   return { name, storages };
 }
 
-const closeAll = (storages: readonly Storage[]) => Promise.all(storages.map((s) => s.close()));
+const databases = new WeakMap<readonly Storage[], () => Promise<void>>();
+/** Closes the storages of {@link processes}, then removes their database. */
+async function closeAll(storages: readonly Storage[]): Promise<void> {
+  await Promise.all(storages.map((s) => s.close()));
+  await databases.get(storages)?.();
+}
 
 describe('postgres: several processes on one database', () => {
   it('migrates once when processes start at once', async () => {
@@ -52,7 +74,7 @@ describe('postgres: several processes on one database', () => {
   });
 
   it('numbers versions of one head uniquely, creates a dimension and series once, stores an idempotent report once', async () => {
-    const { storages } = await processes(2);
+    const { storages } = await processes(2, { migrated: true });
     const [a, b] = storages as [Storage, Storage];
     try {
       const world = await a.transaction((tx) => insertWorld(tx));
@@ -116,7 +138,7 @@ describe('postgres: usage of one organization from several processes', () => {
   // day, updated by every report, concurrent reports conflicted over it (SERIALIZABLE) and ran again, 3 to 4
   // times each on average with 3 API processes. Counted as a row per report, they never conflict.
   it('counts concurrent reports of one organization without running any again', async () => {
-    const { storages } = await processes(3);
+    const { storages } = await processes(3, { migrated: true });
     try {
       const organization = await storages[0]!.transaction((tx) => insertOrganization(tx));
       await Promise.all(
@@ -165,7 +187,7 @@ describe('postgres: migration 4', () => {
 
 describe('postgres: connection lost', () => {
   it('fails the transaction with 503 and Retry-After, rolls it back, and reconnects by itself', async () => {
-    const { name, storages } = await processes(1);
+    const { name, storages } = await processes(1, { migrated: true });
     const [storage] = storages as [Storage];
     try {
       let resume!: () => void;
@@ -205,7 +227,7 @@ describe('postgres: query plans', () => {
     sql.replace(/\$([a-z_]+)/g, (_match, name: string) => params[name] ?? `$${name}`);
 
   it('reads history, perf and perf lines as index range scans of metric per series, never a scan of the table', async () => {
-    const { name, storages } = await processes(1);
+    const { name, storages } = await processes(1, { migrated: true });
     const [storage] = storages as [Storage];
     try {
       const world = await storage.transaction((tx) => insertWorld(tx));

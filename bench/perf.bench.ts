@@ -94,6 +94,13 @@
  *   (d)        p50 433 ms                                 p50 238 ms
  *   The two runs' loads differ; (a) before and after alternating on two servers in one process (copies of one
  *   seeded database, load 11-14): p50 320 and 349 ms before, 344 and 317 ms after: no difference to see.
+ *
+ * Figures, 2026-11-27 10:42-10:43 UTC, commit ef4f0fa, DuckDB only (--engine duckdb), no other jobs (load average
+ * 3.3-6.4 falling, the bench's own server and seeding included):
+ *   (a) p50 79.5 ms, p99 108.1 ms; bare SQL 34.1 ms (2.33x)   aim 30 ms and 2x: missed
+ *   (a) 304 p50 45.1 ms (1.32x)   (b) p50 257.5 ms, p99 367.8 ms (2.94x)   (c) p99 14.1 ms
+ *   (d) PNG p50 80.2 ms, p99 93.1 ms (uncached, through the API)   aim 100 ms: met on a quiet machine
+ *   (e) 102.8 ms uncached (1.29x of (a)), 60.0 ms cached; compaction 6.4 s for 10,000,000 rows.
  */
 import { performance } from 'node:perf_hooks';
 import { DuckDBInstance } from '@duckdb/node-api';

@@ -55,6 +55,10 @@ import { BenchReport, formatNumber } from './lib/report.js';
  *                                  inline 76 / 188, rasterize 91 / 368 (0.49x); with limits pool 122 / 274,
  *                                  inline 95 / 191, rasterize 114 / 524 (0.57x).
  * Stages and the comparisons behind them: docs/performance.md, "The PNG's lines drawn in JavaScript".
+ *
+ * 2026-11-27 10:44 UTC, commit ef4f0fa, no other jobs (load average 3.4-4.7 with the perf and console benches just
+ * before): lines only pool 43.0 / 50.9, inline 41.6 / 55.4, layers 7.6 / 11.3, rasterize 35.4 / 45.2 (0.46x of
+ * librsvg); with limits pool 80.2 / 102.4, inline 66.8 / 101.4, layers 19.4 / 20.6, rasterize 57.8 / 65.7 (0.52x).
  */
 const ITERATIONS = 40;
 const WARMUP = 4;

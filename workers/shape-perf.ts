@@ -2,6 +2,7 @@ import type { TransferListItem } from 'node:worker_threads';
 import { setImmediate } from 'node:timers/promises';
 import { perfCsv, perfJson, perfJsonSteps, type PerfShapeInput } from '../core/index.js';
 import { perfArrow } from '../core/perf/arrow.js';
+import { fixedWidthColumns } from '../core/perf/shape.js';
 import type { WorkerPool } from './pool.js';
 import { packTexts } from '../core/perf/packed-texts.js';
 import type { PerfShapeOutput, PerfShapeTask } from './tasks/perf-shape.js';
@@ -46,22 +47,7 @@ export async function shapePerf(
     alertStatus: packTexts(alertStatus),
   };
   const transfer: TransferListItem[] = [
-    c.permutation,
-    c.report,
-    c.iteration,
-    c.start,
-    c.end,
-    c.version,
-    c.uuid,
-    c.value,
-    c.lower,
-    c.upper,
-    c.threshold,
-    c.model,
-    c.baseline,
-    c.lowerLimit,
-    c.upperLimit,
-    c.alertModified,
+    ...fixedWidthColumns(input.columns),
     ...Object.values(texts).map((packed) => packed.codes),
   ].map((array) => array.buffer as ArrayBuffer);
   const task: PerfShapeTask = { input: { ...input, columns: c }, texts, format };

@@ -13,7 +13,7 @@ import type { ServiceContext } from '../services/context.js';
 import type { PerfColumns, PerfLines, PerfRequest, ProjectRecord } from '../storage/records.js';
 import type { ReadRepositories } from '../storage/storage.js';
 import { resolvePerf, type PerfKeys, type Permutation } from './resolve.js';
-import type { PerfShapeInput } from './shape.js';
+import { fixedWidthColumns, type PerfShapeInput } from './shape.js';
 import { readProjectData } from '../access/project-data.js';
 
 export type PerfFormat = 'json' | 'csv' | 'arrow';
@@ -226,24 +226,7 @@ function perfEtag(input: PerfShapeInput, format: PerfFormat): string {
       c.alertStatus,
     ]),
   );
-  for (const column of [
-    c.permutation,
-    c.report,
-    c.iteration,
-    c.start,
-    c.end,
-    c.version,
-    c.uuid,
-    c.value,
-    c.lower,
-    c.upper,
-    c.threshold,
-    c.model,
-    c.baseline,
-    c.lowerLimit,
-    c.upperLimit,
-    c.alertModified,
-  ]) {
+  for (const column of fixedWidthColumns(c)) {
     hash.update(new Uint8Array(column.buffer, column.byteOffset, column.byteLength));
     hash.update('|');
   }

@@ -57,6 +57,31 @@ export function writeUuid(
   }
 }
 
+/**
+ * The fixed-width columns of a perf answer (all but its texts), in one order: what is hashed for its ETag and
+ * moved to a worker without copying.
+ */
+export function fixedWidthColumns(c: PerfColumns): ArrayBufferView[] {
+  return [
+    c.permutation,
+    c.report,
+    c.iteration,
+    c.start,
+    c.end,
+    c.version,
+    c.uuid,
+    c.value,
+    c.lower,
+    c.upper,
+    c.threshold,
+    c.model,
+    c.baseline,
+    c.lowerLimit,
+    c.upperLimit,
+    c.alertModified,
+  ];
+}
+
 /** UUID texts as the four-word columns of `PerfColumns` (for storages that read UUIDs as text, and tests). */
 export function uuidWords(uuids: readonly string[]): Uint32Array {
   const words = new Uint32Array(4 * uuids.length);

@@ -1,4 +1,17 @@
-import betainc from '@stdlib/math-base-special-betainc';
+import { createRequire } from 'node:module';
+
+type Betainc = (x: number, a: number, b: number) => number;
+let betaincFn: Betainc | undefined;
+
+/**
+ * The regularized incomplete beta function, loaded at its first use: @stdlib's module graph is some 200 files
+ * (about 80 ms), and most programs that import core (the CLI's `run` and `parse`, through the adapters' kit)
+ * never detect a change point.
+ */
+function betainc(x: number, a: number, b: number): number {
+  betaincFn ??= createRequire(import.meta.url)('@stdlib/math-base-special-betainc') as Betainc;
+  return betaincFn(x, a, b);
+}
 
 /**
  * numpy's pairwise summation of `values[from .. to)`, operation for operation (blocks of 128 summed with eight

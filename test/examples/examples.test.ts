@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -8,10 +8,11 @@ import {
   readFileSync,
   rmSync,
   symlinkSync,
+  writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/process.js';
 
 /**
@@ -39,47 +40,76 @@ const examples = readdirSync(join(REPO_ROOT, 'examples'), { withFileTypes: true 
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
 
+interface JsonReport {
+  numPassedTests: number;
+  numFailedTests: number;
+  testResults: {
+    name: string;
+    status: string;
+    message: string;
+    assertionResults: { fullName: string; status: string; failureMessages: string[] }[];
+  }[];
+}
+
+/**
+ * The examples' own tests, in one vitest run with each package as a project of its own (its directory, as its
+ * `npm test` would run it, its own config if it has one): one start of vitest instead of three (the file alone:
+ * 21.7 s of wall time and 19.7 s of CPU before, 14.0 s and 15.8 s after, at load 4).
+ */
+function runExamples(): { run: SpawnSyncReturns<string>; results: JsonReport | undefined } {
+  for (const name of examples)
+    cpSync(join(REPO_ROOT, 'examples', name), join(scratch, name), { recursive: true });
+  writeFileSync(
+    join(scratch, 'vitest.config.mjs'),
+    `export default { test: { projects: ${JSON.stringify(examples)} } };\n`,
+  );
+  const report = join(scratch, 'examples.json');
+  const run = spawnSync(
+    process.execPath,
+    [
+      join(REPO_ROOT, 'node_modules/vitest/vitest.mjs'),
+      'run',
+      '--root',
+      scratch,
+      '--reporter=json',
+      `--outputFile=${report}`,
+    ],
+    { cwd: scratch, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: process.env.HOME } },
+  );
+  const results = existsSync(report) ? (JSON.parse(readFileSync(report, 'utf8')) as JsonReport) : undefined;
+  return { run, results };
+}
+
 describe('examples written against the published plugin kit', () => {
+  let examplesRun: ReturnType<typeof runExamples>;
+  beforeAll(() => {
+    examplesRun = runExamples();
+  }, 180_000);
+
   it('include an adapter, a model and a storage engine', () => {
     expect(examples).toEqual(expect.arrayContaining(['adapter-ndjson', 'model-ewma', 'storage-memory']));
   });
 
-  it.each(examples)(
-    '%s passes its own tests, the kit contract suite included',
-    (name) => {
-      const dir = join(scratch, name);
-      cpSync(join(REPO_ROOT, 'examples', name), dir, { recursive: true });
-      const report = join(scratch, `${name}.json`);
-      const run = spawnSync(
-        process.execPath,
-        [
-          join(REPO_ROOT, 'node_modules/vitest/vitest.mjs'),
-          'run',
-          '--root',
-          dir,
-          '--reporter=json',
-          `--outputFile=${report}`,
-        ],
-        { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: process.env.HOME } },
-      );
-      const results = existsSync(report)
-        ? (JSON.parse(readFileSync(report, 'utf8')) as {
-            numPassedTests: number;
-            numFailedTests: number;
-            testResults: {
-              assertionResults: { fullName: string; status: string; failureMessages: string[] }[];
-            }[];
-          })
-        : undefined;
-      const failures = (results?.testResults ?? [])
-        .flatMap((file) => file.assertionResults)
+  it.each(examples)('%s passes its own tests, the kit contract suite included', (name) => {
+    const { run, results } = examplesRun;
+    const files = (results?.testResults ?? []).filter((file) =>
+      file.name.startsWith(join(scratch, name, '/')),
+    );
+    const tests = files.flatMap((file) => file.assertionResults);
+    const failures = [
+      ...files.filter((file) => file.status === 'failed').map((file) => `${file.name}: ${file.message}`),
+      ...tests
         .filter((test) => test.status === 'failed')
-        .map((test) => `${test.fullName}: ${test.failureMessages.join('\n').slice(0, 2000)}`);
-      expect(run.status, `${run.stdout}\n${run.stderr}\n${failures.join('\n')}`).toBe(0);
-      expect(results?.numFailedTests).toBe(0);
-      // the contract suite's cases and the example's own
-      expect(results?.numPassedTests).toBeGreaterThan(6);
-    },
-    120_000,
-  );
+        .map((test) => `${test.fullName}: ${test.failureMessages.join('\n').slice(0, 2000)}`),
+    ];
+    expect(failures, `${run.stdout}\n${run.stderr}`).toEqual([]);
+    // the contract suite's cases and the example's own
+    expect(tests.filter((test) => test.status === 'passed').length).toBeGreaterThan(6);
+  });
+
+  it('all pass in the one run (no file failed to load, nothing else failed)', () => {
+    const { run, results } = examplesRun;
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+    expect(results?.numFailedTests).toBe(0);
+  });
 });

@@ -1,5 +1,23 @@
-import normalQuantile from '@stdlib/stats-base-dists-normal-quantile';
-import tQuantile from '@stdlib/stats-base-dists-t-quantile';
+import { createRequire } from 'node:module';
+
+type Quantile = (p: number, ...params: number[]) => number;
+const load = createRequire(import.meta.url);
+let tQuantileFn: Quantile | undefined;
+let normalQuantileFn: Quantile | undefined;
+
+/**
+ * The @stdlib functions are loaded at their first use: their modules are some 200 files, about 0.2 s of every
+ * start of the API (which registers the models) and of every program that imports them without computing a limit.
+ */
+function tQuantile(p: number, df: number): number {
+  tQuantileFn ??= load('@stdlib/stats-base-dists-t-quantile') as Quantile;
+  return tQuantileFn(p, df);
+}
+
+function normalQuantile(p: number, mu: number, sigma: number): number {
+  normalQuantileFn ??= load('@stdlib/stats-base-dists-normal-quantile') as Quantile;
+  return normalQuantileFn(p, mu, sigma);
+}
 
 /**
  * Distribution quantiles from @stdlib (not hand-rolled approximations). The Student-t quantile costs about

@@ -140,6 +140,31 @@ export async function ensureDimension(
   nameId: string,
   now: Date,
 ): Promise<AnyRecord> {
+  return createdMeanwhile(() => findOrCreate(tx, projectId, kind, nameId, now));
+}
+
+/**
+ * Runs a get-or-create once more when its creation found the name taken: on an engine with several writers at
+ * READ COMMITTED (PostgreSQL), each statement sees what committed before it, so a report that created the same
+ * dimension can commit between this one's lookup and its check that the name is free. The second run finds it.
+ * (A collision the check does not see fails the INSERT on the unique key, and the transaction runs again.)
+ */
+export async function createdMeanwhile<T>(getOrCreate: () => Promise<T>): Promise<T> {
+  try {
+    return await getOrCreate();
+  } catch (error) {
+    if (!(error instanceof ConflictError)) throw error;
+    return getOrCreate();
+  }
+}
+
+async function findOrCreate(
+  tx: WriteRepositories,
+  projectId: number,
+  kind: DimensionKind,
+  nameId: string,
+  now: Date,
+): Promise<AnyRecord> {
   const found = await findByNameId(table(tx, kind), projectId, nameId);
   if (found) {
     if (!found.archived) return found;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { applyStartPoint, versionFor, type StartPointInput } from '../dimensions/heads.js';
-import { createDimension, ensureDimension } from '../dimensions/dimensions.js';
+import { createDimension, createdMeanwhile, ensureDimension } from '../dimensions/dimensions.js';
 import { findByNameId } from '../dimensions/name-id.js';
 import { sameModel, setModel, upsertThreshold, type ValidModel } from '../dimensions/threshold-models.js';
 import { NotFoundError } from '../errors.js';
@@ -171,7 +171,17 @@ export async function ingest(
  * to a new head when the start point says so), or created, from its start point when one is given. A UUID that
  * does not exist is a 404 (spec).
  */
-async function resolveBranch(
+export function resolveBranch(
+  tx: WriteRepositories,
+  projectId: number,
+  ref: string,
+  startPoint: StartPointInput | undefined,
+  now: Date,
+): Promise<BranchRecord> {
+  return createdMeanwhile(() => findOrCreateBranch(tx, projectId, ref, startPoint, now));
+}
+
+async function findOrCreateBranch(
   tx: WriteRepositories,
   projectId: number,
   ref: string,

@@ -520,7 +520,8 @@ describe('explorer defaults and keyboard (Chromium)', () => {
     await page.getByRole('link', { name: 'Alerts', exact: true }).focus();
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/alerts$/);
-    expect(await page.evaluate('document.activeElement.id')).toBe('main');
+    // the console moves focus once the new page has rendered, which can come after the URL changed
+    await expect.poll(() => page.evaluate('document.activeElement.id'), { timeout: 10_000 }).toBe('main');
     expect(await page.evaluate('getComputedStyle(document.activeElement).outlineStyle')).toBe('none');
 
     // A run on another branch and testbed now: the explorer opens there.

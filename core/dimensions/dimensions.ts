@@ -140,7 +140,28 @@ export async function ensureDimension(
   nameId: string,
   now: Date,
 ): Promise<AnyRecord> {
-  return createdMeanwhile(() => findOrCreate(tx, projectId, kind, nameId, now));
+  return createdMeanwhile(async () => {
+    const found = await findByNameId(table(tx, kind), projectId, nameId);
+    if (found) {
+      if (!found.archived) return found;
+      await writer(tx, kind).update({ id: found.id }, { archived: false, modified: now });
+      return { ...found, archived: false, modified: now };
+    }
+    if (isUuid(nameId)) throw new NotFoundError(`${kind} "${nameId}" not found in this project`);
+    if (kind === 'measure') {
+      const known = measureFor(nameId);
+      const slugFree = !(await table(tx, kind).find({ project_id: projectId, slug: known.slug }));
+      return createDimension(
+        tx,
+        projectId,
+        kind,
+        { name: known.name, units: known.units, ...(slugFree ? { slug: known.slug } : {}) },
+        now,
+      );
+    }
+    const slugFree = isSlug(nameId) && !(await table(tx, kind).find({ project_id: projectId, slug: nameId }));
+    return createDimension(tx, projectId, kind, { name: nameId, ...(slugFree ? { slug: nameId } : {}) }, now);
+  });
 }
 
 /**
@@ -156,35 +177,6 @@ export async function createdMeanwhile<T>(getOrCreate: () => Promise<T>): Promis
     if (!(error instanceof ConflictError)) throw error;
     return getOrCreate();
   }
-}
-
-async function findOrCreate(
-  tx: WriteRepositories,
-  projectId: number,
-  kind: DimensionKind,
-  nameId: string,
-  now: Date,
-): Promise<AnyRecord> {
-  const found = await findByNameId(table(tx, kind), projectId, nameId);
-  if (found) {
-    if (!found.archived) return found;
-    await writer(tx, kind).update({ id: found.id }, { archived: false, modified: now });
-    return { ...found, archived: false, modified: now };
-  }
-  if (isUuid(nameId)) throw new NotFoundError(`${kind} "${nameId}" not found in this project`);
-  if (kind === 'measure') {
-    const known = measureFor(nameId);
-    const slugFree = !(await table(tx, kind).find({ project_id: projectId, slug: known.slug }));
-    return createDimension(
-      tx,
-      projectId,
-      kind,
-      { name: known.name, units: known.units, ...(slugFree ? { slug: known.slug } : {}) },
-      now,
-    );
-  }
-  const slugFree = isSlug(nameId) && !(await table(tx, kind).find({ project_id: projectId, slug: nameId }));
-  return createDimension(tx, projectId, kind, { name: nameId, ...(slugFree ? { slug: nameId } : {}) }, now);
 }
 
 /** Branches, testbeds, benchmarks and measures of a project: list, view, create, update, archive, delete. */

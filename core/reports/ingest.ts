@@ -178,33 +178,25 @@ export function resolveBranch(
   startPoint: StartPointInput | undefined,
   now: Date,
 ): Promise<BranchRecord> {
-  return createdMeanwhile(() => findOrCreateBranch(tx, projectId, ref, startPoint, now));
-}
-
-async function findOrCreateBranch(
-  tx: WriteRepositories,
-  projectId: number,
-  ref: string,
-  startPoint: StartPointInput | undefined,
-  now: Date,
-): Promise<BranchRecord> {
-  const named = await findByNameId(tx.branches, projectId, ref);
-  const found = named && (await holdBranch(tx, named));
-  if (!found) {
-    if (isUuid(ref)) throw new NotFoundError(`branch "${ref}" not found in this project`);
-    return (await createDimension(
-      tx,
-      projectId,
-      'branch',
-      { name: ref, start_point: startPoint },
-      now,
-    )) as BranchRecord;
-  }
-  if (found.archived) await tx.branches.update({ id: found.id }, { archived: false, modified: now });
-  const branch = found.archived ? { ...found, archived: false, modified: now } : found;
-  if (!startPoint) return branch;
-  const { head } = await applyStartPoint(tx, branch, startPoint, now);
-  return { ...branch, head_id: head.id };
+  return createdMeanwhile(async () => {
+    const named = await findByNameId(tx.branches, projectId, ref);
+    const found = named && (await holdBranch(tx, named));
+    if (!found) {
+      if (isUuid(ref)) throw new NotFoundError(`branch "${ref}" not found in this project`);
+      return (await createDimension(
+        tx,
+        projectId,
+        'branch',
+        { name: ref, start_point: startPoint },
+        now,
+      )) as BranchRecord;
+    }
+    if (found.archived) await tx.branches.update({ id: found.id }, { archived: false, modified: now });
+    const branch = found.archived ? { ...found, archived: false, modified: now } : found;
+    if (!startPoint) return branch;
+    const { head } = await applyStartPoint(tx, branch, startPoint, now);
+    return { ...branch, head_id: head.id };
+  });
 }
 
 /** Thresholds of a branch and testbed with their current models (two queries), by measure id. */

@@ -121,4 +121,32 @@ describe('the Arrow IPC reader', () => {
     );
     expect(() => readArrowStream(bytes)).toThrow(/column big is a 64-bit signed integer/);
   });
+
+  it('refuses an answer cut short, or one whose message or vector lengths run past its bytes', () => {
+    const bytes = answer(40, 'plot');
+    const cut = bytes.slice(0, bytes.byteLength - 64);
+    expect(() => readArrowStream(cut)).toThrow(
+      /not a valid Arrow stream: a message body longer than the answer/,
+    );
+    // the first message's length (after the continuation marker) made negative: it used to step back and loop
+    const negative = bytes.slice();
+    new DataView(negative.buffer).setInt32(4, -8, true);
+    expect(() => readArrowStream(negative)).toThrow(
+      /not a valid Arrow stream: a message longer than the answer/,
+    );
+    // the schema's field count made huge: it used to build four billion offsets before reading any of them
+    const huge = bytes.slice();
+    const view = new DataView(huge.buffer);
+    const root = 8 + view.getUint32(8, true);
+    const schema = root + view.getUint32(root + offsetOf(view, root, 2), true) + offsetOf(view, root, 2);
+    const fields = schema + offsetOf(view, schema, 1);
+    view.setUint32(fields + view.getUint32(fields, true), 0xffffffff, true);
+    expect(() => readArrowStream(huge)).toThrow(/not a valid Arrow stream: a vector longer than its message/);
+  });
 });
+
+/** Where field `index` of the flatbuffer table at `table` is stored, relative to the table. */
+function offsetOf(view: DataView, table: number, index: number): number {
+  const vtable = table - view.getInt32(table, true);
+  return view.getUint16(vtable + 4 + 2 * index, true);
+}

@@ -95,7 +95,7 @@ class Table {
   tables(index: number): Table[] {
     const at = this.#pointer(index);
     if (!at) return [];
-    return Array.from({ length: this.view.getUint32(at, true) }, (_, i) => {
+    return Array.from({ length: this.#count(at, 4) }, (_, i) => {
       const element = at + 4 + 4 * i;
       return new Table(this.view, element + this.view.getUint32(element, true));
     });
@@ -105,8 +105,19 @@ class Table {
   structs(index: number, size: number): number[] {
     const at = this.#pointer(index);
     if (!at) return [];
-    return Array.from({ length: this.view.getUint32(at, true) }, (_, i) => at + 4 + size * i);
+    return Array.from({ length: this.#count(at, size) }, (_, i) => at + 4 + size * i);
   }
+
+  /** The length of the vector at `at`, whose elements take `size` bytes, refused when it runs past the bytes. */
+  #count(at: number, size: number): number {
+    const count = this.view.getUint32(at, true);
+    if (at + 4 + size * count > this.view.byteLength) throw malformed('a vector longer than its message');
+    return count;
+  }
+}
+
+function malformed(what: string): Error {
+  return new Error(`the perf answer is not a valid Arrow stream: ${what}`);
 }
 
 const decoder = new TextDecoder();
@@ -166,9 +177,12 @@ function* messages(bytes: Uint8Array): Generator<Message> {
       at += 4;
     }
     if (length === 0) return;
+    if (length < 0 || at + length > bytes.byteLength) throw malformed('a message longer than the answer');
     const root = new Table(view, at + view.getUint32(at, true));
     at += length;
     const bodyLength = root.int64(3);
+    if (bodyLength < 0 || at + bodyLength > bytes.byteLength)
+      throw malformed('a message body longer than the answer');
     const header = root.table(2);
     if (!header) throw new Error('the perf answer has a message without a header');
     yield { type: root.uint8(1), header, body: bytes.subarray(at, at + bodyLength) };

@@ -415,6 +415,9 @@ export class Database {
 
   async #rollback(): Promise<void> {
     this.deferred.discard();
+    // a block drawn in this transaction may not be on disk: DuckDB logs a sequence's advance with a commit, so
+    // after a crash the sequence could hand those ids out again to rows stored meanwhile
+    this.deferred.forgetIds();
     try {
       await this.#current().writer.run('ROLLBACK');
     } catch (error) {

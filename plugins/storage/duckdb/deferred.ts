@@ -12,8 +12,9 @@
  * each table at its first deferred row (`note`), so it stops answering reads of that table until the transaction
  * ends, as for an INSERT. A failure at a flush (a constraint) fails the statement or COMMIT that needed it, and the
  * transaction rolls back as a whole; a rollback drops what was not flushed. Ids come from blocks drawn from the
- * tables' own sequences (DuckDB sequences are not transactional: a block drawn in a transaction that rolled back is
- * never handed out again), so nothing that inserts with the sequence's default can collide with them.
+ * tables' own sequences, so nothing that inserts with the sequence's default can collide with them. A rollback drops
+ * the blocks drawn so far: within the process a sequence never hands a drawn id out again, but DuckDB logs its
+ * advance only with a commit, so after a crash a block drawn in a transaction that rolled back could be drawn again.
  */
 import duckdb from '@duckdb/node-bindings';
 import type { DuckDBAppender, DuckDBMaterializedResult } from '@duckdb/node-api';
@@ -120,7 +121,10 @@ export class DeferredRows {
     return block.pop() as number;
   }
 
-  /** Drops the ids drawn ahead: the next are drawn from the sequences as they are now (after an import). */
+  /**
+   * Drops the ids drawn ahead: the next are drawn from the sequences as they are now (after an import, or a
+   * rollback, whose draws DuckDB may not have logged).
+   */
   forgetIds(): void {
     this.#ids.clear();
   }

@@ -70,8 +70,9 @@ export class PerfService {
    * A perf answer. Its ETag is a hash of everything the answer is made of (the points read, the series' and the
    * project's JSON, threshold models, the format and fields, the release), so an unchanged answer is known before
    * it is shaped: a caller whose If-None-Match matches gets no bytes (a 304), and the shaping, compression and
-   * transfer are saved. It is computed from this request's own read, so it is exact after any write, whichever
-   * process made it (several API processes on one PostgreSQL database included).
+   * transfer are saved. It is computed from this request's own read, so it always matches the bytes served, whichever
+   * process wrote them (several API processes on one PostgreSQL database included); read from a replica, an answer
+   * may trail a write by the replica's lag, its ETag with it.
    */
   async query(
     caller: Caller,
@@ -132,7 +133,8 @@ export class PerfService {
         ]);
         const etag = imageEtag(input, options);
         const isPublic = project.visibility === 'public';
-        if (ifNoneMatch === etag) return { etag, format, bytes: undefined, public: isPublic };
+        if (ifNoneMatch !== undefined && etagMatches(ifNoneMatch, etag))
+          return { etag, format, bytes: undefined, public: isPublic };
         const cached = this.#images.get(key);
         if (cached?.etag === etag) return { etag, format, bytes: cached.bytes, public: isPublic };
         return { etag, public: isPublic, key, input, values: lines.value, ranges };

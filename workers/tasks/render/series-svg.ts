@@ -105,10 +105,10 @@ export function limitsSvg(limits: readonly LimitStroke[]): string {
 }
 
 /** The SVG of the series lines, each cut into `<path>`s of `linePiece` points. */
-export function linesSvg(strokes: readonly LineStroke[], linePiece = LINE_PIECE): string {
+export function linesSvg(strokes: readonly LineStroke[]): string {
   if (strokes.length === 0) return '';
   const groups = strokes.map(({ color, line }) => {
-    const paths = pieces(line, linePiece).map((piece) => `<path d="${polyline(piece)}"/>`);
+    const paths = pieces(line, LINE_PIECE).map((piece) => `<path d="${polyline(piece)}"/>`);
     return `<g stroke="${color}">${paths.join('')}</g>`;
   });
   return `<g fill="none" ${LINE_STROKE}>${groups.join('')}</g>`;

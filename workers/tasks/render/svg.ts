@@ -30,11 +30,6 @@ const EDGE = 16;
 /** Share of the data's range left blank on each side, so extreme points do not sit on the frame. */
 const PAD = 0.03;
 
-export interface SvgOptions {
-  /** Points per `<path>` of a line (default LINE_PIECE). */
-  readonly linePiece?: number;
-}
-
 /**
  * A plot image in layers, bottom to top: the SVG document of everything under the limit and series lines, those
  * lines (as pixel chains), the change points and markers above them, and the plot's frame on top. The SVG format
@@ -63,11 +58,11 @@ export interface PlotLayers {
  * legend below. Pure and deterministic: the
  * same input gives the same text, so the same PNG.
  */
-export function buildPlotSvg(image: PlotImage, options: SvgOptions = {}): string {
+export function buildPlotSvg(image: PlotImage): string {
   const layers = buildPlotLayers(image);
   const close = layers.under.lastIndexOf('</svg>');
   const frame = layers.plot ? frameSvg(layers.plot, layers.theme) : '';
-  const lines = limitsSvg(layers.limits) + linesSvg(layers.strokes, options.linePiece);
+  const lines = limitsSvg(layers.limits) + linesSvg(layers.strokes);
   return layers.under.slice(0, close) + lines + layers.over + frame + '</svg>';
 }
 

@@ -85,7 +85,7 @@ function instrument(storage: Storage, ctx: ServiceContext, service: ReportsServi
             if (previous && !previous.resolved) groups[groups.length - 1]! += 1;
             else groups.push(1);
             previous = state;
-          } else add('ran again (group rolled back)', 0);
+          }
           try {
             return await fn(timedRepositories(tx));
           } finally {

@@ -114,16 +114,8 @@ export function cpuSeconds(pid: number, children = false): number {
 }
 
 /**
- * CPU seconds used so far by a PostgreSQL cluster: its postmaster (with the backends that ended) and every
- * process it started that is still running (backends, background workers).
- */
-export function clusterCpuSeconds(dataDir: string): number {
-  const { backends, background } = clusterCpu(dataDir);
-  return backends + background;
-}
-
-/**
- * The CPU seconds of `clusterCpuSeconds`, split: `backends`, the running client connections (a process titled
+ * CPU seconds used so far by a PostgreSQL cluster (its postmaster, with the backends that ended, and every process
+ * it started that is still running), split: `backends`, the running client connections (a process titled
  * `postgres: <user> <database> <host>...`), and `background`, everything else (checkpointer, WAL writer,
  * autovacuum, the postmaster itself, and the backends that ended, which it reaped).
  */

@@ -41,7 +41,8 @@ export async function barePerf(
 }
 
 /**
- * The storage floor of one report, as the DuckDB bench measures it: in a READ COMMITTED transaction (as the plugin
+ * The storage floor of one report on PostgreSQL (the DuckDB floor commits and takes its history from memory; this one
+ * reads the history and rolls back, as the DuckDB floor did until 2026-11-27): in a READ COMMITTED transaction (as the plugin
  * writes a report), one INSERT of `series.length` metric rows from arrays, the plugin's history statement for those series,
  * then ROLLBACK. Answers the milliseconds of each of `rounds` rounds after 10 untimed ones.
  */

@@ -52,6 +52,11 @@ export interface StorageCapabilities {
    * values of the series ingest tests); an engine shared by several API processes sets it false.
    */
   readonly exclusive: boolean;
+  /**
+   * Reads with `replica: true` may go to a read replica (one is configured). Absent or false: every read sees
+   * every committed write, so a caller need not check a replica's answer against the primary.
+   */
+  readonly readReplicas?: boolean;
 }
 
 export interface AppliedMigration {

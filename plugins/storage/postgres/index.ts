@@ -110,7 +110,7 @@ export const postgresStorage = defineStorage<PostgresOptions>({
       throw error;
     }
     return {
-      capabilities: this.capabilities,
+      capabilities: { ...this.capabilities, readReplicas: parsed.replicas.length > 0 },
       appliedMigrations,
       transfer: postgresTransfer(database),
       counters,

@@ -159,9 +159,12 @@ export class DeferredRows {
     try {
       const inserts = this.take();
       if (inserts) await this.run(inserts);
+    } catch (error) {
+      // the transaction fails with it: nothing waiting is kept (rows queued meanwhile, on success, are)
+      this.discard();
+      throw error;
     } finally {
       this.#flushing = false;
-      this.discard();
     }
   }
 

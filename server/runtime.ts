@@ -23,6 +23,7 @@ import {
 } from '../core/index.js';
 import type { DependencyContainer } from 'tsyringe';
 import { buildApp, type App } from './app.js';
+import { closeUnusedConnectionsOnClose } from './connections.js';
 import { CONFIG, LOGGER, REGISTRY, type RunningConfig } from './container.js';
 
 export interface ReconfigureResult {
@@ -170,6 +171,7 @@ export class ServerRuntime {
     });
     const address = parseBindAddress(config.server.bind_address);
     if (!address) throw new InternalError(`bind_address ${config.server.bind_address} passed validation`);
+    closeUnusedConnectionsOnClose(app);
     try {
       await app.listen({ host: address.host, port: address.port });
     } catch (error) {

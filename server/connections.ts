@@ -39,7 +39,10 @@ export function closeUnusedConnectionsOnClose(app: App): void {
   } else server.on('connection', track);
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     const socket = request.socket;
-    requests.set(socket, (requests.get(socket) ?? 0) + 1);
+    const running = requests.get(socket);
+    // a socket not tracked came in while the server closes: it is being released already
+    if (running === undefined) return;
+    requests.set(socket, running + 1);
     response.once('close', () => {
       const count = requests.get(socket);
       if (count === undefined) return;

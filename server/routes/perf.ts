@@ -16,7 +16,7 @@ import {
 } from '../../core/index.js';
 import { sendPage, type RouteContext } from '../context.js';
 import { plotParams, projectParams } from './params.js';
-import { encodeBody } from '../encoding.js';
+import { encodeBody, heldEtag, identityTags } from '../encoding.js';
 
 const security: Record<string, string[]>[] = [{ bearer: [] }, {}];
 
@@ -76,15 +76,16 @@ export function perfRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const format = formatOf(request, request.query.format);
+        const ifNoneMatch = request.headers['if-none-match'];
         const answer = await ctx.perf.query(
           await request.caller(),
           request.params.project,
           request.query,
           format,
-          request.headers['if-none-match'],
+          identityTags(ifNoneMatch),
         );
         // Stored by browsers and asked again with If-None-Match each time: an unchanged answer is a 304.
-        reply.header('ETag', answer.etag);
+        reply.header('ETag', answer.bytes ? answer.etag : heldEtag(ifNoneMatch, answer.etag));
         reply.header('Cache-Control', 'private, no-cache');
         reply.header('Vary', 'Accept, Accept-Encoding');
         if (!answer.bytes) return reply.status(304).send(null);

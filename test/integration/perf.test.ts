@@ -137,6 +137,26 @@ describe('perf query', () => {
     expect(refused.headers['content-encoding']).toBeUndefined();
   });
 
+  it('tags the gzipped answer apart from the plain one, and revalidates either', async () => {
+    const plain = await get(`${P}/perf?${query}`);
+    expect(plain.rawPayload.byteLength).toBeGreaterThan(8 * 1024);
+    const zipped = await get(`${P}/perf?${query}`, { 'accept-encoding': 'gzip' });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    // strong tags name bytes: the two representations must not share one (RFC 9110 8.8.1)
+    expect(zipped.headers.etag).not.toBe(plain.headers.etag);
+    expect(zipped.headers.etag).toBe((plain.headers.etag as string).replace(/"$/, '-gzip"'));
+    const cases: [string, string][] = [
+      [zipped.headers.etag as string, 'gzip'],
+      [plain.headers.etag as string, 'gzip'],
+      [zipped.headers.etag as string, 'identity'],
+    ];
+    for (const [held, encoding] of cases) {
+      const again = await get(`${P}/perf?${query}`, { 'if-none-match': held, 'accept-encoding': encoding });
+      expect(again.statusCode, held).toBe(304);
+      expect(again.headers.etag).toBe(held);
+    }
+  });
+
   it('answers 304 to an If-None-Match of the unchanged answer, and anew after a new report', async () => {
     // a branch of its own, so the other tests' answers stay as they are
     for (let i = 0; i < 3; i++) await post('perf', 'etag', i, { parse: 10 + i });

@@ -120,13 +120,11 @@ export class Database {
         return fn(connection);
       };
       try {
-        let previous: unknown;
         for (let attempt = 1; ; attempt++) {
           try {
             return await this.#begin(isolation, false, holding);
           } catch (error) {
-            if (attempt >= MAX_ATTEMPTS || !retryable(error, previous)) throw error;
-            previous = error;
+            if (attempt >= MAX_ATTEMPTS || !retryable(error)) throw error;
             this.#retried++;
             await sleep(Math.random() * Math.min(2 ** attempt, 100));
           }

@@ -4,24 +4,13 @@ import { BenchtrackError, UnavailableError } from '../../../kit/index.js';
 const RETRY = new Set(['40001', '40P01', '23505']);
 
 /**
- * Whether a transaction that failed with `error` should run again, given the error of the attempt before it (if
- * any). Under SERIALIZABLE, PostgreSQL aborts one of two transactions that could not have run one after the other
- * (40001), and a unique index stops the second of two concurrent inserts of one key (23505: two processes creating
- * the same dimension or series, or reusing an idempotency key): the next attempt sees what the other committed and
- * takes the path for an existing row. So a unique violation on the same key twice in a row is no race: the row was
- * there to see, and the transaction inserts a duplicate (a name taken, caught by the index); it fails at once
- * instead of running again up to the attempt limit (40 attempts and about 2 s of pauses before).
+ * Whether a transaction that failed with `error` should run again. Under SERIALIZABLE, PostgreSQL aborts one of
+ * two transactions that could not have run one after the other (40001), and a unique index stops the second of
+ * two concurrent inserts of one key (23505: two processes creating the same dimension or series, or reusing an
+ * idempotency key): the next attempt sees what the other committed and takes the path for an existing row.
  */
-export function retryable(error: unknown, previous?: unknown): boolean {
-  if (error instanceof BenchtrackError || !RETRY.has(sqlState(error) ?? '')) return false;
-  return !(sqlState(error) === '23505' && previous !== undefined && uniqueKey(previous) === uniqueKey(error));
-}
-
-/** The constraint and the key a unique violation names ("Key (project_id, name)=(1, echo) already exists."). */
-function uniqueKey(error: unknown): string | undefined {
-  if (sqlState(error) !== '23505') return undefined;
-  const { constraint_name, detail } = error as { constraint_name?: unknown; detail?: unknown };
-  return `${String(constraint_name)}\n${String(detail)}`;
+export function retryable(error: unknown): boolean {
+  return !(error instanceof BenchtrackError) && RETRY.has(sqlState(error) ?? '');
 }
 
 function sqlState(error: unknown): string | undefined {

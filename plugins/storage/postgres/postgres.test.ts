@@ -133,28 +133,6 @@ describe('postgres: several processes on one database', () => {
   });
 });
 
-describe('postgres: unique violations', () => {
-  it('runs a transaction that inserts a taken name once more, then fails, instead of up to the attempt limit', async () => {
-    const { storages } = await processes(1, { migrated: true });
-    const [storage] = storages as [Storage];
-    try {
-      const world = await storage.transaction((tx) => insertWorld(tx));
-      // the first violation may be a race (another process inserted the key meanwhile): one more attempt, on fresh
-      // state; the same key violated again is a duplicate the transaction makes itself, refused at once
-      await expect(
-        storage.transaction((tx) => insertTestbed(tx, world.project.id, world.testbed.name)),
-      ).rejects.toMatchObject({ code: '23505' });
-      expect(storage.health().retried).toBe(1);
-      const distinct = await storage.read((r) =>
-        r.testbeds.count({ project_id: world.project.id, name: world.testbed.name }),
-      );
-      expect(distinct).toBe(1);
-    } finally {
-      await closeAll(storages);
-    }
-  });
-});
-
 describe('postgres: usage of one organization from several processes', () => {
   // Every report counts its metrics for its organization in its own transaction. As one row per organization and
   // day, updated by every report, concurrent reports conflicted over it (SERIALIZABLE) and ran again, 3 to 4

@@ -10,6 +10,7 @@ import type { NewReport, NewRun, reportListQuerySchema } from '../schemas/report
 import type { ServiceContext } from '../services/context.js';
 import type { ProjectRecord, ReportRecord, UserRecord } from '../storage/records.js';
 import type { ReadRepositories, ReportSummary } from '../storage/storage.js';
+import { withLookupsOnce } from '../storage/lookups.js';
 import { heldRepositories, NOT_HELD } from './held.js';
 import { ingest, type IngestInput } from './ingest.js';
 import type { Ingested } from './ingested.js';
@@ -94,7 +95,9 @@ export class ReportsService {
   }
 
   async list(caller: Caller, projectRef: string, query: z.output<typeof reportListQuerySchema>) {
-    return readProjectData(this.ctx.storage, caller, projectRef, async (r, { project }) => {
+    return readProjectData(this.ctx.storage, caller, projectRef, async (read, { project }) => {
+      // the page's reports share most of what they refer to: each row of it is read once
+      const r = withLookupsOnce(read);
       const page = await r.reports.listFiltered(
         {
           project_id: project.id,

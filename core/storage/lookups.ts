@@ -1,14 +1,15 @@
 import type { ReadRepositories } from './storage.js';
 
 /** Repository methods that look rows up by key: the same arguments give the same rows within one read. */
-const LOOKUPS = new Set(['find', 'byIds']);
+const LOOKUPS = new Set(['find', 'byIds', 'latestVersion']);
 
 /**
- * `r` with every repository's `find` and `byIds` answered once per set of arguments, for one read that renders
- * many rows sharing what they refer to: a page of reports shares its project's organization, branches, heads,
- * testbeds, users, benchmarks, measures, thresholds and models, which were read again for every report (a page
- * of 255 expanded reports ran thousands of statements). The rows are shared between the callers, who only read
- * them. Use it for the length of one read, never across transactions.
+ * `r` with every repository's `find`, `byIds` and `latestVersion` (of a head) answered once per set of arguments,
+ * for one read that renders many rows sharing what they refer to: a page of reports shares its project's
+ * organization, branches, heads and their latest versions, testbeds, users, benchmarks, measures, thresholds and
+ * models, which were read again for every report (a page of 255 expanded reports ran thousands of statements).
+ * The rows are shared between the callers, who only read them. Use it for the length of one read, never across
+ * transactions.
  */
 export function withLookupsOnce(r: ReadRepositories): ReadRepositories {
   const answers = new Map<string, Promise<unknown>>();

@@ -14,6 +14,7 @@
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { benchDatabase, selectedEngines, type BenchDatabase } from './lib/engines.js';
+import { postRun } from './lib/post-run.js';
 import { time } from './lib/measure.js';
 import { BenchReport } from './lib/report.js';
 import { bareConnection } from './lib/postgres-bare.js';
@@ -33,22 +34,16 @@ async function seed(api: string): Promise<void> {
       ]),
     );
     const at = new Date(start + k * 60_000);
-    const response = await fetch(`${api}/v0/run`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        project: PROJECT,
-        branch: k % 2 ? 'main' : 'dev',
-        testbed: 'bench',
-        start_time: at.toISOString(),
-        end_time: new Date(at.getTime() + 1000).toISOString(),
-        results: [JSON.stringify(results)],
-        settings: { adapter: 'json' },
-        thresholds: { models: { latency: { test: 'static', upper_boundary: 110 } } },
-      }),
+    await postRun(api, {
+      project: PROJECT,
+      branch: k % 2 ? 'main' : 'dev',
+      testbed: 'bench',
+      start_time: at.toISOString(),
+      end_time: new Date(at.getTime() + 1000).toISOString(),
+      results: [JSON.stringify(results)],
+      settings: { adapter: 'json' },
+      thresholds: { models: { latency: { test: 'static', upper_boundary: 110 } } },
     });
-    if (response.status !== 201)
-      throw new Error(`run ${k} answered ${response.status}: ${await response.text()}`);
   }
 }
 

@@ -1,3 +1,4 @@
+import { postRun } from './post-run.js';
 import { Random } from './random.js';
 
 export const CONSOLE_SERIES = 255;
@@ -19,22 +20,16 @@ export async function seedConsoleProject(api: string): Promise<void> {
       bmf[`bench-${String(i).padStart(3, '0')}`] = { latency: { value: level[i]! } };
     });
     const at = new Date(start + day * 86_400_000);
-    const response = await fetch(`${api}/v0/run`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        project: CONSOLE_PROJECT,
-        branch: 'main',
-        testbed: 'bench',
-        start_time: at.toISOString(),
-        end_time: new Date(at.getTime() + 60_000).toISOString(),
-        results: [JSON.stringify(bmf)],
-        settings: { adapter: 'json' },
-        thresholds: { models: { latency: { test: 't_test', upper_boundary: 0.99, max_sample_size: 32 } } },
-      }),
+    await postRun(api, {
+      project: CONSOLE_PROJECT,
+      branch: 'main',
+      testbed: 'bench',
+      start_time: at.toISOString(),
+      end_time: new Date(at.getTime() + 60_000).toISOString(),
+      results: [JSON.stringify(bmf)],
+      settings: { adapter: 'json' },
+      thresholds: { models: { latency: { test: 't_test', upper_boundary: 0.99, max_sample_size: 32 } } },
     });
-    if (response.status !== 201)
-      throw new Error(`run ${day} answered ${response.status}: ${await response.text()}`);
   }
 }
 

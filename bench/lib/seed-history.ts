@@ -1,22 +1,18 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { postRun } from './post-run.js';
 
 /** A first run through the API: it creates the project, its branch, testbed and measures as ingest does. */
 export async function seedRun(url: string, project: string, startMs: number): Promise<void> {
   const time = new Date(startMs).toISOString();
-  const response = await fetch(`${url}/v0/run`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      project,
-      branch: 'main',
-      testbed: 'ci',
-      start_time: time,
-      end_time: time,
-      results: [JSON.stringify({ 'b-0': { latency: { value: 1 }, throughput: { value: 1 } } })],
-      settings: { adapter: 'json' },
-    }),
+  await postRun(url, {
+    project,
+    branch: 'main',
+    testbed: 'ci',
+    start_time: time,
+    end_time: time,
+    results: [JSON.stringify({ 'b-0': { latency: { value: 1 }, throughput: { value: 1 } } })],
+    settings: { adapter: 'json' },
   });
-  if (response.status !== 201) throw new Error(`seed run answered ${response.status}`);
 }
 
 export interface HistoryShape {

@@ -26,7 +26,7 @@ const GZIP_TAG_END = '-gzip"';
  * representation byte for byte (RFC 9110 8.8.1), so gzipped bytes get a tag of their own; a cache that stored
  * one representation then never mixes it with the other.
  */
-export function gzipEtag(etag: string): string {
+function gzipEtag(etag: string): string {
   return etag.replace(/"$/, GZIP_TAG_END);
 }
 

@@ -3,7 +3,7 @@ import { withLookupsOnce } from './lookups.js';
 import type { ReadRepositories } from './storage.js';
 
 describe('withLookupsOnce', () => {
-  it('answers find and byIds once per arguments, and passes every other call through', async () => {
+  it('answers find, byIds and latestVersion once per arguments, and passes every other call through', async () => {
     const calls: string[] = [];
     const repositories = {
       branches: {
@@ -15,6 +15,12 @@ describe('withLookupsOnce', () => {
         async all() {
           calls.push('all');
           return [];
+        },
+      },
+      heads: {
+        async latestVersion(headId: number) {
+          calls.push(`latestVersion ${headId}`);
+          return { number: headId };
         },
       },
       metrics: {
@@ -34,7 +40,17 @@ describe('withLookupsOnce', () => {
     await r.metrics.byIds([1n, 2n]);
     await r.metrics.byIds([1n, 2n]);
     await r.metrics.byIds([2n]);
-    expect(calls).toEqual(['find {"id":1}', 'find {"id":2}', 'all', 'all', 'byIds 1,2', 'byIds 2']);
+    await r.heads.latestVersion(7);
+    await r.heads.latestVersion(7);
+    expect(calls).toEqual([
+      'find {"id":1}',
+      'find {"id":2}',
+      'all',
+      'all',
+      'byIds 1,2',
+      'byIds 2',
+      'latestVersion 7',
+    ]);
     // a second wrapper answers afresh: answers live as long as the read they were made for
     await withLookupsOnce(repositories as unknown as ReadRepositories).branches.find({ id: 1 });
     expect(calls.at(-1)).toBe('find {"id":1}');

@@ -88,7 +88,7 @@ describe.runIf(onPostgres)('benchtrack-api with plus.disaster_recovery on Postgr
 describe.runIf(onPostgres)('a running server when PostgreSQL goes away', () => {
   let t: TestApp;
   beforeAll(async () => {
-    // a connection that does not open fails its call after 2 s instead of the default 10 (see below)
+    // a connection that does not open fails its call after 2 s instead of the default 10: a stall is a 503, not a hang
     t = await createTestApp(document(await cluster.createDatabase('faults')), {
       storage: { connect_timeout_seconds: 2 },
     });
@@ -97,21 +97,15 @@ describe.runIf(onPostgres)('a running server when PostgreSQL goes away', () => {
   const projects = () => t.app.inject({ method: 'GET', url: '/v0/projects' });
   const health = () => t.app.inject({ method: 'GET', url: '/v0/server/health' });
 
-  it('serves on new connections after its backends are terminated', { timeout: 180_000 }, async () => {
-    // Rounds with several pooled connections open, then every backend terminated. Reads on a connection the
-    // server dropped run again on another (a pool may hold several dead idle connections, and a backend may still
-    // answer BEGIN while it goes away). What a read cannot retry away is a new connection that does not open
-    // within the connect timeout (the driver sometimes waits it out after repeated terminations): that call
-    // answers 503 with Retry-After, never anything else, and the pool reconnects by itself.
+  it('answers every read after its backends are terminated, on new connections', async () => {
+    // Rounds with several pooled connections open, then every backend terminated. A read on a connection the
+    // server dropped runs again on another (a pool may hold several dead idle connections, and a backend may still
+    // answer BEGIN while it goes away), so every read is answered. The connections the driver opens again send
+    // their startup at once: postgres.js 3.4.9 could keep the write it had buffered for the dead socket, and with
+    // it the new connection's startup, unsent, until the connect timeout failed the call (patched; docs/storage.md).
     const served = async () => {
-      const deadline = Date.now() + 60_000;
-      for (;;) {
-        const response = await projects();
-        if (response.statusCode === 200) return;
-        expect(response.statusCode, response.body).toBe(503);
-        expect(response.headers['retry-after']).toBe('5');
-        expect(Date.now()).toBeLessThan(deadline);
-      }
+      const response = await projects();
+      expect(response.statusCode, response.body).toBe(200);
     };
     for (let round = 0; round < 10; round++) {
       await Promise.all([served(), served(), served(), served()]);

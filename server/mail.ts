@@ -1,4 +1,3 @@
-import nodemailer from 'nodemailer';
 import type { LiveConfig, Logger, Mailer, MailMessage } from '../core/index.js';
 
 /**
@@ -28,21 +27,25 @@ export function createMailer(config: LiveConfig, logger: Logger): Mailer {
 
 type Smtp = NonNullable<LiveConfig['current']['smtp']>;
 
+/** nodemailer is loaded with the first e-mail sent through a relay: a server without `smtp` never loads it. */
 function smtpSender(smtp: Smtp): (message: MailMessage) => Promise<void> {
-  const transporter = nodemailer.createTransport({
-    host: smtp.hostname,
-    port: smtp.port,
-    secure: smtp.port === 465,
-    requireTLS: smtp.starttls && smtp.port !== 465,
-    ignoreTLS: !smtp.starttls && smtp.port !== 465,
-    tls: { rejectUnauthorized: !smtp.insecure_host },
-    auth: { user: smtp.username, pass: smtp.secret },
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 20_000,
-  });
+  const transporter = import('nodemailer').then(({ default: nodemailer }) =>
+    nodemailer.createTransport({
+      host: smtp.hostname,
+      port: smtp.port,
+      secure: smtp.port === 465,
+      requireTLS: smtp.starttls && smtp.port !== 465,
+      ignoreTLS: !smtp.starttls && smtp.port !== 465,
+      tls: { rejectUnauthorized: !smtp.insecure_host },
+      auth: { user: smtp.username, pass: smtp.secret },
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 20_000,
+    }),
+  );
   return async (message) => {
-    await transporter.sendMail({
+    const transport = await transporter;
+    await transport.sendMail({
       from: { name: smtp.from_name, address: smtp.from_email },
       to: message.to,
       subject: message.subject,

@@ -1,7 +1,6 @@
 import type { TransferListItem } from 'node:worker_threads';
 import { setImmediate } from 'node:timers/promises';
 import { perfCsv, perfJson, perfJsonSteps, type PerfShapeInput } from '../core/index.js';
-import { perfArrow } from '../core/perf/arrow.js';
 import { fixedWidthColumns } from '../core/perf/shape.js';
 import type { WorkerPool } from './pool.js';
 import { packTexts } from '../core/perf/packed-texts.js';
@@ -37,7 +36,9 @@ export async function shapePerf(
 ): Promise<Uint8Array> {
   if (format === 'json' && input.columns.count <= JSON_INLINE_MAX_POINTS) return jsonInSteps(input);
   if (input.columns.count < INLINE_MAX_POINTS) {
-    return format === 'arrow' ? perfArrow(input) : format === 'csv' ? perfCsv(input) : perfJson(input);
+    // apache-arrow (146 files) is loaded with the first Arrow answer, not at start
+    if (format === 'arrow') return (await import('../core/perf/arrow.js')).perfArrow(input);
+    return format === 'csv' ? perfCsv(input) : perfJson(input);
   }
   const { hash, alert, alertLimit, alertStatus, ...c } = input.columns;
   const texts = {

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
@@ -8,15 +9,17 @@ import { BenchReport } from './lib/report.js';
 import { REPO_ROOT } from '../test/helpers/process.js';
 
 /**
- * Start-up of the `benchtrack` client: `--version` and `--help` (and one subcommand's help) through the
- * installed entry (bin/benchtrack.cjs -> dist/cli/main.js) and from source through tsx, each beside a bare
- * `node -e 0` measured in the same run, so the ratio shows what the client itself adds. Target: well under
- * 200 ms compiled. Each sample is a fresh process, timed from spawn to exit.
+ * Start-up of the `benchtrack` client: `--version`, `--help`, one subcommand's help and a dry run that parses a
+ * result file, through the installed entry (bin/benchtrack.cjs -> dist/cli-bundle/main.js) and through tsc's
+ * unbundled modules (dist/cli/main.js, the reference for what bundling saves), and from source through tsx, each
+ * beside a bare `node -e 0` measured in the same run. Each sample is a fresh process, timed from spawn to exit.
  *
- * Measured (`CLI_BENCH_ITERATIONS=30 node --import tsx bench/cli-startup.bench.ts`, 2 cores shared with other
- * work, load average 3 to 6, two runs): node -e 0 38-44 ms p50; compiled --version 72-80 ms p50 (p99 79-99),
- * --help 92-93 ms (p99 112-123), run --help 93-104 ms (p99 150); from source through tsx 340-500 ms.
- * Before only the requested command's module was loaded, compiled --help took 135 ms p50.
+ * Measured 2026-11-27 (`CLI_BENCH_ITERATIONS=20 npx tsx bench/cli-startup.bench.ts`, 2 cores, load average 2.3,
+ * nothing else running), p50: node -e 0 33 ms; --version 62 ms bundled against 82 ms unbundled (0.76x); --help
+ * 93 against 92 ms and run --help 86 against 93 ms (these load only commander and the command's own module
+ * either way); run --dry-run of a result file 231 against 344 ms (0.67x: zod and core's schemas, 95 and ~30 modules
+ * unbundled); from source through tsx 357-395 ms. Earlier, before the bundle: compiled --help 92-93 ms, and 135 ms
+ * before only the requested command's module was loaded.
  */
 const ITERATIONS = Number(process.env.CLI_BENCH_ITERATIONS ?? 20);
 const WARMUP = 3;
@@ -51,13 +54,24 @@ const add = (name: string, timing: Timing) =>
 const bare = timeProcess(['-e', '0']);
 add('node -e 0', bare);
 
+const bundled = join(REPO_ROOT, 'dist', 'cli-bundle', 'main.js');
 const compiled = join(REPO_ROOT, 'dist', 'cli', 'main.js');
-if (existsSync(compiled)) {
-  for (const args of [['--version'], ['--help'], ['run', '--help']]) {
-    const name = `benchtrack ${args.join(' ')} (compiled)`;
+if (existsSync(bundled) && existsSync(compiled)) {
+  // a dry run parses a result file and validates the report with core's schemas, as `run` does before sending
+  const bmf = join(mkdtempSync(join(tmpdir(), 'benchtrack-cli-bench-')), 'bmf.json');
+  writeFileSync(bmf, JSON.stringify({ 'bench-a': { latency: { value: 1 } } }));
+  const dryRun = ['run', '--adapter', 'json', '--file', bmf, '--dry-run'];
+  for (const args of [['--version'], ['--help'], ['run', '--help'], dryRun]) {
+    // the installed bin runs the bundle; tsc's modules, unbundled, are the reference for what bundling saves
+    const label = args === dryRun ? 'run --dry-run (a result file)' : args.join(' ');
+    const name = `benchtrack ${label} (bin, bundled)`;
     const timing = timeProcess([join(REPO_ROOT, 'bin', 'benchtrack.cjs'), ...args]);
+    const unbundledName = `benchtrack ${label} (dist/cli, unbundled)`;
+    const unbundled = timeProcess([compiled, ...args]);
     add(name, timing);
+    add(unbundledName, unbundled);
     report.ratio(name, 'node -e 0', timing.p50Ms, bare.p50Ms);
+    report.ratio(name, unbundledName, timing.p50Ms, unbundled.p50Ms);
     report.add(
       name,
       'overhead',
@@ -67,7 +81,7 @@ if (existsSync(compiled)) {
   }
 } else {
   process.stderr.write(
-    'cli-startup: dist/cli/main.js is missing; run `npm run build` to measure the compiled client\n',
+    'cli-startup: dist/cli-bundle/main.js or dist/cli/main.js is missing; run `npm run build` to measure the compiled client\n',
   );
 }
 

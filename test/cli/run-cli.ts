@@ -17,7 +17,7 @@ export interface CliOptions {
 }
 
 /** The compiled client, as users run it (the end-to-end project's global setup builds dist/). */
-export const CLI = [`${ROOT}dist/cli/main.js`];
+export const CLI = [`${ROOT}dist/cli-bundle/main.js`];
 
 function environment(env: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH, HOME: process.env.HOME, ...env };

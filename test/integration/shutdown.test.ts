@@ -15,6 +15,17 @@ async function open(t: TestApp): Promise<Socket> {
   return socket;
 }
 
+/**
+ * Starts a POST whose headers announce `length` bytes of body and sends only `{`: the request stays in flight
+ * until the rest comes (or never).
+ */
+async function startPost(socket: Socket, length: number): Promise<void> {
+  socket.write(
+    `POST /v0/run HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n{`,
+  );
+  await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
 /** Milliseconds `t.close()` takes (the server's own grace period of 10 s unless the test app says otherwise). */
 async function timeClose(t: TestApp): Promise<number> {
   const started = performance.now();
@@ -26,11 +37,8 @@ describe('shutdown', () => {
   it('closes a connection whose request never completes once the grace period is over', async () => {
     const t = await createTestApp({}, { stopGraceMs: 300 });
     const socket = await open(t);
-    // Headers announce a body that never comes: the request stays in flight.
-    socket.write(
-      'POST /v0/run HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{',
-    );
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // the body never comes
+    await startPost(socket, 1000);
     const closed = once(socket, 'close');
     expect(await timeClose(t)).toBeLessThan(5_000);
     await closed;
@@ -53,10 +61,7 @@ describe('shutdown', () => {
     const t = await createTestApp();
     const busy = await open(t);
     const silent = await open(t);
-    busy.write(
-      'POST /v0/run HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{',
-    );
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await startPost(busy, 2);
     let answer = '';
     busy.on('data', (chunk: Buffer) => (answer += chunk.toString()));
     const closing = t.close();

@@ -1,5 +1,5 @@
 /**
- * The web console (issues 10 and 19) in Debian's Chromium: the perf explorer opening 255 series x 100 points with
+ * The web console (issues 10 and 19) in Debian's Chromium (the headless shell, as the browser tests): the perf explorer opening 255 series x 100 points with
  * boundaries (the API's largest selection) until it draws, and until it answers a hover; the longest main-thread
  * task meanwhile; the perf request's time and bytes; and the initial bundle's gzip size. Five cold runs (a fresh
  * browser profile each) over each wire, interleaved: the Arrow answer (the explorer's default) and the JSON one
@@ -20,6 +20,11 @@
  * and seeding), p50 of 5 cold runs: Arrow interactive 964 ms, max 1,274 ms (API answer in the browser 553 ms, the
  * console after it 197 ms: decode 31, reshape 29, draw 129), 570 KiB; repeat view 478 ms; JSON 1,563 ms, 2,351
  * KiB (Arrow 0.62x the time, 0.24x the bytes); initial bundle 36.3 KiB gzip. Aim 1 s p50: met on a quiet machine.
+ *
+ * 2026-11-27 17:48 UTC, commit 57e5e83 with the browser switched from `chromium` (headless mode) to
+ * `chromium-headless-shell`, no other jobs (load average 2.2-3.8): Arrow interactive 599 ms p50, max 907 ms (the
+ * console after the answer 166 ms); JSON 1,051 ms (Arrow 0.57x the time, 0.24x the bytes). The shell does less
+ * besides the page than the full browser did, so these figures are not comparable with the ones above.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { once } from 'node:events';

@@ -24,15 +24,56 @@ export async function loadReportContext(
   project: ProjectRecord,
   report: ReportRecord,
 ): Promise<ReportContext> {
-  return {
+  return (await loadReportContexts(r, project, [report]))[0]!;
+}
+
+/**
+ * The contexts of many reports of one project, in their order: one statement per table for the whole page (a
+ * version, and often a user, per report were one statement each).
+ */
+export async function loadReportContexts(
+  r: ReadRepositories,
+  project: ProjectRecord,
+  reports: readonly ReportRecord[],
+): Promise<ReportContext[]> {
+  const rows = async <R extends { id: number }>(
+    table: { all(where: { id: number[] }): Promise<R[]> },
+    ids: readonly (number | null)[],
+  ): Promise<Map<number, R>> => {
+    const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
+    return byId(wanted.length > 0 ? await table.all({ id: wanted }) : []);
+  };
+  const [users, branches, heads, versions, testbeds] = await Promise.all([
+    rows(
+      r.users,
+      reports.map((report) => report.user_id),
+    ),
+    rows(
+      r.branches,
+      reports.map((report) => report.branch_id),
+    ),
+    rows(
+      r.heads,
+      reports.map((report) => report.head_id),
+    ),
+    rows(
+      r.versions,
+      reports.map((report) => report.version_id),
+    ),
+    rows(
+      r.testbeds,
+      reports.map((report) => report.testbed_id),
+    ),
+  ]);
+  return reports.map((report) => ({
     report,
     project,
-    user: report.user_id !== null ? ((await r.users.find({ id: report.user_id })) ?? null) : null,
-    branch: (await r.branches.find({ id: report.branch_id })) as BranchRecord,
-    head: (await r.heads.find({ id: report.head_id })) as HeadRecord,
-    version: (await r.versions.find({ id: report.version_id })) as VersionRecord,
-    testbed: (await r.testbeds.find({ id: report.testbed_id })) as TestbedRecord,
-  };
+    user: report.user_id !== null ? (users.get(report.user_id) ?? null) : null,
+    branch: branches.get(report.branch_id) as BranchRecord,
+    head: heads.get(report.head_id) as HeadRecord,
+    version: versions.get(report.version_id) as VersionRecord,
+    testbed: testbeds.get(report.testbed_id) as TestbedRecord,
+  }));
 }
 
 /** A stored report in the shape ingest produces, so one function renders both. */
@@ -41,16 +82,48 @@ export async function loadReport(
   project: ProjectRecord,
   report: ReportRecord,
 ): Promise<{ data: Ingested; iterations: number }> {
-  const rows = await r.metrics.byReport(report.id);
+  return (await loadReports(r, project, [report]))[0]!;
+}
+
+/**
+ * Many stored reports of one project, in their order, in a fixed number of statements: their metrics, alerts and
+ * contexts are each read for all of them at once (an expanded page of 255 reports ran four statements a report).
+ */
+export async function loadReports(
+  r: ReadRepositories,
+  project: ProjectRecord,
+  reports: readonly ReportRecord[],
+): Promise<{ data: Ingested; iterations: number }[]> {
+  const ids = reports.map((report) => report.id);
+  const rows = ids.length > 0 ? await r.metrics.byReports(ids) : [];
   const benchmarks = byId(await r.named.byIds('benchmark', [...new Set(rows.map((m) => m.benchmark_id))]));
   const measures = byId(await r.named.byIds('measure', [...new Set(rows.map((m) => m.measure_id))]));
   const tested = await testedById(r, rows);
-  const metrics = rows.map((row) =>
-    metricOf(row, benchmarks, measures as Map<number, MeasureRecord>, tested),
-  );
-  const alerts = await withMetrics(r, await r.alerts.all({ report_id: report.id }));
-  const data: Ingested = { ...(await loadReportContext(r, project, report)), metrics, alerts };
-  return { data, iterations: rows.reduce((max, m) => Math.max(max, m.iteration + 1), 1) };
+  const alerts = await withMetrics(r, ids.length > 0 ? await r.alerts.all({ report_id: ids }) : []);
+  const contexts = await loadReportContexts(r, project, reports);
+  const rowsOf = groupBy(rows, (row) => row.report_id);
+  const alertsOf = groupBy(alerts, ({ alert }) => alert.report_id);
+  return contexts.map((context) => {
+    const own = rowsOf.get(context.report.id) ?? [];
+    return {
+      data: {
+        ...context,
+        metrics: own.map((row) => metricOf(row, benchmarks, measures as Map<number, MeasureRecord>, tested)),
+        alerts: alertsOf.get(context.report.id) ?? [],
+      },
+      iterations: own.reduce((max, m) => Math.max(max, m.iteration + 1), 1),
+    };
+  });
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => number): Map<number, T[]> {
+  const out = new Map<number, T[]>();
+  for (const item of items) {
+    const group = out.get(key(item));
+    if (group) group.push(item);
+    else out.set(key(item), [item]);
+  }
+  return out;
 }
 
 /**

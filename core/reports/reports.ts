@@ -15,7 +15,7 @@ import { heldRepositories, NOT_HELD } from './held.js';
 import { ingest, type IngestInput } from './ingest.js';
 import type { Ingested } from './ingested.js';
 import { countsOf, reportJson } from './json.js';
-import { loadReport, loadReportContext } from './load.js';
+import { loadReport, loadReportContexts, loadReports } from './load.js';
 import { prepareResults, type PreparedResults } from './prepare.js';
 import { runDefaults } from './run-context.js';
 import { readProjectData } from '../access/project-data.js';
@@ -117,15 +117,16 @@ export class ReportsService {
       const summaries = await r.reports.summaries(page.items.map((report) => report.id));
       if (query.expand) {
         checkExpandBudget(page.items, summaries);
-        for (const report of page.items) items.push(await this.#full(r, project, report));
+        for (const { data, iterations } of await loadReports(r, project, page.items))
+          items.push(await reportJson(r, data, countsOf(data, iterations), true));
       } else {
-        for (const report of page.items) {
-          const summary = summaries.get(report.id);
+        for (const context of await loadReportContexts(r, project, page.items)) {
+          const summary = summaries.get(context.report.id);
           const counts = {
             results: [...(summary?.iterations ?? [])],
             alerts: summary?.alerts ?? { active: 0, total: 0 },
           };
-          items.push(await reportJson(r, await loadReportContext(r, project, report), counts, false));
+          items.push(await reportJson(r, context, counts, false));
         }
       }
       return { items, total: page.total };

@@ -163,8 +163,8 @@ export interface ReportsReader extends TableReader<ReportRecord> {
 }
 
 export interface MetricsReader {
-  /** Every metric of a report, in iteration, benchmark, measure order. */
-  byReport(reportId: number): Promise<MetricRecord[]>;
+  /** Every metric of these reports: by report id, then in iteration, benchmark, measure order. */
+  byReports(reportIds: readonly number[]): Promise<MetricRecord[]>;
   byUuid(projectId: number, uuid: string): Promise<MetricRecord | undefined>;
   byIds(ids: readonly bigint[]): Promise<MetricRecord[]>;
   /**

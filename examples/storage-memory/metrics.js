@@ -174,13 +174,13 @@ export function metricRepositories(view, versionsOf) {
       },
     },
     metrics: {
-      /** @param {number} reportId */
-      byReport: async (reportId) =>
+      /** @param {readonly number[]} reportIds */
+      byReports: async (reportIds) =>
         sortRows(
           metrics()
-            .filter((m) => m.report_id === reportId)
+            .filter((m) => reportIds.includes(m.report_id))
             .map(record),
-          ['iteration', 'benchmark_id', 'measure_id'],
+          ['report_id', 'iteration', 'benchmark_id', 'measure_id'],
         ),
       /** @param {number} projectId @param {string} uuid */
       async byUuid(projectId, uuid) {

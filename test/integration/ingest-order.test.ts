@@ -74,7 +74,7 @@ describe('reports racing deletions', () => {
         const seriesIds = new Set(series.map((s) => s.id));
         const reports = await r.reports.all({ project_id: project.id });
         // by report, joined to their series: a metric whose series is gone is missing from its report's count
-        const metrics = await Promise.all(reports.map((report) => r.metrics.byReport(report.id)));
+        const metrics = await Promise.all(reports.map((report) => r.metrics.byReports([report.id])));
         return { testbeds, branches, series, seriesIds, reports, metrics };
       });
       expect(stored.reports.length).toBeGreaterThan(0);

@@ -159,7 +159,7 @@ export function describeCascades(open: Opener): void {
           expect(await r.plots.find({ id: kept.plot.id })).toEqual(kept.plot);
           const metrics = await r.metrics.byIds([...doomed.reports.flatMap((s) => [...s.ids])]);
           expect(metrics).toHaveLength(kind === 'benchmark' ? 2 : 0);
-          expect(await r.metrics.byReport(kept.reports[0]!.report.id)).toHaveLength(2);
+          expect(await r.metrics.byReports([kept.reports[0]!.report.id])).toHaveLength(2);
         });
       });
     }
@@ -173,9 +173,9 @@ export function describeCascades(open: Opener): void {
         await tx.reports.delete({ id: first!.report.id });
       });
       await storage.read(async (r) => {
-        expect(await r.metrics.byReport(first!.report.id)).toEqual([]);
+        expect(await r.metrics.byReports([first!.report.id])).toEqual([]);
         expect(await r.alerts.count({ report_id: first!.report.id })).toBe(0);
-        expect(await r.metrics.byReport(second!.report.id)).toHaveLength(2);
+        expect(await r.metrics.byReports([second!.report.id])).toHaveLength(2);
         expect(await r.alerts.count({ report_id: second!.report.id })).toBe(1);
         expect(await census(r, kept.world)).toEqual(FULL);
       });

@@ -54,7 +54,7 @@ export function describeReports(open: Opener): void {
       });
       expect(stored.ids).toBeInstanceOf(BigInt64Array);
       expect(new Set(stored.ids).size).toBe(4);
-      const metrics = await storage.read((r) => r.metrics.byReport(stored.report.id));
+      const metrics = await storage.read((r) => r.metrics.byReports([stored.report.id]));
       const [a, b] = world.benchmarks.map((d) => d.id);
       expect(metrics.map((m) => [m.iteration, m.benchmark_id, m.value])).toEqual([
         [0, a, 1.5],
@@ -88,6 +88,44 @@ export function describeReports(open: Opener): void {
         expect(byIds.map((m) => m.id).sort()).toEqual([stored.ids[1], stored.ids[2]].sort());
         expect(await r.metrics.byIds([])).toEqual([]);
       });
+    });
+
+    it('returns the metrics of many reports at once, by report id, each in iteration, benchmark, measure order', async () => {
+      const storage = await open();
+      const { world, reports } = await storage.transaction(async (tx) => {
+        const world = await insertWorld(tx);
+        const version = await insertVersion(tx, world.project.id, world.head.id, 1);
+        const [a, b] = world.series;
+        const reports = [];
+        for (const [minute, values] of [
+          [1, [3, 2]],
+          [2, [5, 4]],
+          [3, [7, 6]],
+        ] as const)
+          reports.push(
+            await insertReport(tx, world, {
+              version,
+              minute,
+              points: [
+                { series: b, value: values[0] },
+                { series: a, value: values[1] },
+              ],
+            }),
+          );
+        return { world, reports };
+      });
+      const [a, b] = world.benchmarks.map((d) => d.id);
+      const [first, , third] = reports.map((stored) => stored.report.id) as [number, number, number];
+      // asked for in reverse: the answer is in report id order whatever the order of the ids
+      const rows = await storage.read((r) => r.metrics.byReports([third, first]));
+      expect(rows.map((m) => [m.report_id, m.benchmark_id, m.value])).toEqual([
+        [first, a, 2],
+        [first, b, 3],
+        [third, a, 6],
+        [third, b, 7],
+      ]);
+      expect(await storage.read((r) => r.metrics.byReports([]))).toEqual([]);
+      expect(await storage.read((r) => r.metrics.byReports([third + 1000]))).toEqual([]);
     });
 
     it('keeps metric ids unique across transactions, rollbacks and reopening', async () => {
@@ -148,7 +186,7 @@ export function describeReports(open: Opener): void {
         expect(await r.reports.find({ project_id: world.project.id, idempotency_key: key })).toEqual(
           first.report,
         );
-        expect(await r.metrics.byReport(first.report.id)).toEqual([]);
+        expect(await r.metrics.byReports([first.report.id])).toEqual([]);
       });
       const other = await storage.transaction(async (tx) => {
         const otherWorld = await insertWorld(tx);
@@ -178,7 +216,7 @@ export function describeReports(open: Opener): void {
       );
       expect(new Set(ids).size).toBe(1);
       expect(await storage.read((r) => r.reports.count({ project_id: world.project.id }))).toBe(1);
-      expect(await storage.read((r) => r.metrics.byReport(ids[0] as number))).toHaveLength(1);
+      expect(await storage.read((r) => r.metrics.byReports([ids[0] as number]))).toHaveLength(1);
     });
 
     it('lists reports newest first, filtered by branch, testbed, time and archived dimensions', async () => {

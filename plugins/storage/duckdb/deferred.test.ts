@@ -152,7 +152,7 @@ describe('deferred rows of the tables every report writes', () => {
         byKey: (
           await tx.reports.find({ project_id: 1, idempotency_key: '8B5D0C3E-6D0F-4C4F-9F3A-2B1E0C9D8A7F' })
         )?.id,
-        metrics: (await tx.metrics.byReport(id)).map((m) => [m.value, m.upper_value, m.threshold_id]),
+        metrics: (await tx.metrics.byReports([id])).map((m) => [m.value, m.upper_value, m.threshold_id]),
       };
     });
     expect(seen.byKey).toBeGreaterThan(0);

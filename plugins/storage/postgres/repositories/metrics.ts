@@ -20,12 +20,14 @@ const METRIC_COLUMNS = `m.id, m.uuid, m.report_id, m.iteration, m.series_id, s.b
 
 function metricsReader(connection: Connection): MetricsReader {
   return {
-    byReport(reportId) {
+    byReports(reportIds) {
+      if (reportIds.length === 0) return Promise.resolve([]);
       return query<MetricRecord>(
         connection,
         `SELECT ${METRIC_COLUMNS} FROM metric m JOIN series s ON s.id = m.series_id
-         WHERE m.report_id = $report ORDER BY m.iteration, s.benchmark_id, s.measure_id`,
-        { report: reportId },
+         WHERE m.report_id = ANY($reports::integer[])
+         ORDER BY m.report_id, m.iteration, s.benchmark_id, s.measure_id`,
+        { reports: [...reportIds] },
       );
     },
     byIds(ids) {

@@ -6,12 +6,12 @@ import postgresStorage from './storage/postgres/index.js';
 
 /**
  * The built-in plugins, registered by the composition roots through the same contract third parties use.
- * Models are registered by module specifier, so worker threads load them exactly as they load a third-party
- * model. Only composition roots import this module.
+ * Models are registered with their module specifiers, so worker threads load them exactly as they load a
+ * third-party model. Only composition roots import this module.
  */
 export async function registerBuiltins(registry: PluginRegistry): Promise<void> {
   registry.register(duckdbStorage);
   registry.register(postgresStorage);
   for (const adapter of builtinAdapters) registry.register(adapter);
-  await registerBuiltinModels(registry);
+  registerBuiltinModels(registry);
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Caller } from '../access/permissions.js';
 import { requireProject, type ProjectAccess } from '../access/resolve.js';
 import { excludingIngest } from '../projects/ingest-order.js';
-import { ConflictError, InputError, NotFoundError } from '../errors.js';
+import { ConflictError, errorName, InputError, NotFoundError } from '../errors.js';
 import type { ServiceContext } from '../services/context.js';
 import { isSlug, isUuid, uniqueSlug } from '../slug.js';
 import type {
@@ -174,7 +174,7 @@ export async function createdMeanwhile<T>(getOrCreate: () => Promise<T>): Promis
   try {
     return await getOrCreate();
   } catch (error) {
-    if (!(error instanceof ConflictError)) throw error;
+    if (errorName(error) !== 'ConflictError') throw error;
     return getOrCreate();
   }
 }

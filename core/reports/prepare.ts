@@ -6,7 +6,7 @@ import {
   type AdaptSettings,
 } from '../adapters/selection.js';
 import { parseBmfText, type Bmf } from '../bmf.js';
-import { InputError } from '../errors.js';
+import { errorName, InputError } from '../errors.js';
 import { checkName, printableName } from '../name-rule.js';
 import type { BmfMetric } from '../bmf.js';
 import { stripIgnoreSuffix } from '../boundaries/ignore.js';
@@ -134,7 +134,7 @@ function adaptOrExplain(
     return adaptResults(selection, results, settings);
   } catch (error) {
     if (
-      !(error instanceof InputError) ||
+      errorName(error) !== 'InputError' ||
       selection.kind !== 'adapter' ||
       selection.adapters[0]?.id !== 'json'
     )

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT, startServerProcess, type ServerProcess } from '../helpers/process.js';
+import { API_PROGRAM, startServerProcess, type ServerProcess } from '../helpers/process.js';
 
 /** A real `benchtrack-api` process over a temporary database, for the CLI's end-to-end tests. */
 export interface ApiServer {
@@ -26,7 +26,7 @@ export async function startApiServer(document: Record<string, unknown> = {}): Pr
   const server = await startServerProcess(
     { BENCHTRACK_CONFIG: JSON.stringify(config) },
     // compiled, like the client that talks to it (the end-to-end project's global setup builds dist/)
-    { logFile, timeoutMs: 60_000, command: [join(REPO_ROOT, 'dist', 'server', 'main.js')] },
+    { logFile, timeoutMs: 60_000, command: [API_PROGRAM] },
   );
   const post = async (path: string, body: unknown): Promise<any> => {
     const response = await fetch(`${server.url}${path}`, {

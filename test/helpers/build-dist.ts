@@ -44,15 +44,15 @@ const BUILT = 'BENCHTRACK_TEST_DIST_BUILT';
  * browser tests serve the built console. tsc runs in build mode, which sees from dist/.tsbuildinfo that nothing
  * changed without parsing the program (0.8 s of CPU instead of 11 s for `tsc -p` on an up-to-date dist/), and emits
  * without type checking (`--noCheck`): types are the typecheck step's business, and `npm run build` still checks.
- * The client is then bundled (scripts/bundle-cli.mjs), as `npm run build` does. The console is built at the same
+ * The client and the API are then bundled (scripts/bundle.mjs), as `npm run build` does. The console is built at the same
  * time, only when dist/console/app is older than one of its sources. Once per run.
  */
 export default async function buildDist(): Promise<void> {
   if (process.env[BUILT]) return;
   await Promise.all([
     node('node_modules/typescript/bin/tsc', ['--build', 'tsconfig.build.json', '--noCheck']).then(() =>
-      // the client users run is the bundle of what tsc wrote (about 0.3 s)
-      node('scripts/bundle-cli.mjs', []),
+      // the client and the API users run are bundles of what tsc wrote (about 0.5 s)
+      node('scripts/bundle.mjs', []),
     ),
     buildConsole(),
   ]);

@@ -22,11 +22,11 @@ export interface RunResult {
 }
 
 /**
- * `benchtrack-api` as users run it: the compiled program in dist/, which the integration and end-to-end projects'
- * global setup (test/helpers/build-dist.ts) brings up to date. It starts in 0.3-0.7 s, where the TypeScript sources
- * through tsx took 1.2-2.2 s, and its worker threads load compiled tasks.
+ * `benchtrack-api` as users run it: the compiled program bundled in dist/, which the integration and end-to-end
+ * projects' global setup (test/helpers/build-dist.ts) brings up to date. It starts in 0.3-0.7 s, where the
+ * TypeScript sources through tsx took 1.2-2.2 s, and its worker threads load compiled tasks.
  */
-export const API_PROGRAM = join(REPO_ROOT, 'dist', 'server', 'main.js');
+export const API_PROGRAM = join(REPO_ROOT, 'dist', 'api-bundle', 'main.js');
 
 /** The compiled program by default; `command` runs another entry. */
 function spawnApi(env: NodeJS.ProcessEnv, command?: readonly string[]): ChildProcess {

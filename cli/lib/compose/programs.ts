@@ -33,6 +33,6 @@ export function serviceProgram(service: Service): ServiceProgram | undefined {
       : undefined;
   }
   const bin = join(root, 'bin', `benchtrack-${service}.cjs`);
-  const built = join(root, 'dist', service === 'api' ? 'server/main.js' : 'console/host.js');
+  const built = join(root, 'dist', service === 'api' ? 'api-bundle/main.js' : 'console/host.js');
   return existsSync(bin) && existsSync(built) ? { args: [bin], cwd: undefined } : undefined;
 }

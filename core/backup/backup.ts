@@ -88,12 +88,7 @@ export class Backups {
     snapshot: (file: string) => Promise<void>,
   ): Promise<BackupResult> {
     const started = performance.now();
-    const created = new Date();
-    const snapshotFile = join(dirname(settings.databaseFile), backupName(settings.databaseFile, created));
-    if ([snapshotFile, `${snapshotFile}.gz`].some((f) => existsSync(f)))
-      throw new ConflictError(
-        `a backup named ${basename(snapshotFile)} exists already; try again in a second`,
-      );
+    const { created, snapshotFile } = await freeName(settings.databaseFile);
     let file = snapshotFile;
     try {
       await snapshot(snapshotFile);
@@ -133,6 +128,24 @@ export class Backups {
 }
 
 /** `backup-<stem>-YYYY-MM-DD-HH-MM-SS<ext>`, the reference's form, in UTC. */
+/**
+ * The time and file of a new backup. Names go by the second, so a backup asked for in the second of the one before
+ * waits for the next second instead of being refused (one runs at a time, so only the backup just made can hold
+ * the name). A name still taken a second later means a clock set back: refused, naming the file.
+ */
+async function freeName(databaseFile: string): Promise<{ created: Date; snapshotFile: string }> {
+  for (let attempt = 0; ; attempt++) {
+    const created = new Date();
+    const snapshotFile = join(dirname(databaseFile), backupName(databaseFile, created));
+    if (![snapshotFile, `${snapshotFile}.gz`].some((f) => existsSync(f))) return { created, snapshotFile };
+    if (attempt === 1)
+      throw new ConflictError(
+        `a backup named ${basename(snapshotFile)} exists already and the clock is behind it; move that file away or wait until the time in its name has passed`,
+      );
+    await new Promise((resolve) => setTimeout(resolve, 1000 - created.getUTCMilliseconds()));
+  }
+}
+
 export function backupName(databaseFile: string, at: Date): string {
   const ext = extname(databaseFile);
   const stem = basename(databaseFile, ext);

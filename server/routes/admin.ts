@@ -106,7 +106,7 @@ export function adminRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
           tags,
           summary: 'Back up the database: a consistent snapshot beside it, optionally gzipped and pushed',
           description:
-            'Takes a snapshot while ingest goes on (writers do not wait for it), named backup-<database stem>-<YYYY-MM-DD-HH-MM-SS UTC>, in the directory of database.file. compress gzips it; data_store pushes it to database.data_store and checks its SHA-256 after the upload; remove (or rm) then deletes the local copy. One backup runs at a time (409 otherwise).',
+            "Takes a snapshot while ingest goes on (writers do not wait for it), named backup-<database stem>-<YYYY-MM-DD-HH-MM-SS UTC>, in the directory of database.file. compress gzips it; data_store pushes it to database.data_store and checks its SHA-256 after the upload; remove (or rm) then deletes the local copy. One backup runs at a time (409 otherwise); one asked for in the second of the last gets the next second's name.",
           security,
           body: backupRequestSchema,
           response: { 201: backupCreatedSchema },

@@ -211,14 +211,30 @@ describe.skipIf(onPostgres)('POST /v0/server/backup', () => {
 
   it('refuses to restore over a database a running server holds, even with --force', async () => {
     const response = await backup({});
+    expect(response.statusCode, response.body).toBe(201);
     const made = response.json();
     const result = await restore(t.config.database.file!, [made.file, '--force']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('in use by another process');
   });
 
+  it('names a backup asked for in the second of the one before by the next second, instead of refusing it', async () => {
+    // both asked for early in one second: the first ends well within it
+    await new Promise((resolve) => setTimeout(resolve, 1000 - new Date().getUTCMilliseconds()));
+    const first = await backup({});
+    const second = await backup({});
+    expect(first.statusCode, first.body).toBe(201);
+    expect(second.statusCode, second.body).toBe(201);
+    const [a, b] = [first.json().name as string, second.json().name as string];
+    expect(a).toMatch(NAME);
+    expect(b).toMatch(NAME);
+    expect(b > a, `${b} after ${a}`).toBe(true);
+  });
+
   it('refuses a backup whose checksum differs, changing nothing', async () => {
-    const made = (await backup({})).json();
+    const response = await backup({});
+    expect(response.statusCode, response.body).toBe(201);
+    const made = response.json();
     const target = join(t.dir, 'restored-bad', 'benchtrack.db');
     const result = await restore(target, [made.file, '--sha256', '0'.repeat(64)]);
     expect(result.code).toBe(1);

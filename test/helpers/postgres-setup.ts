@@ -1,7 +1,6 @@
 import type { TestProject } from 'vitest/node';
-import { createLogger } from '../../core/index.js';
-import { openDatabase } from '../../server/composition.js';
-import { databaseAt } from '../../server/migrate.js';
+import { silentLogger } from '../../kit/testing/storage/harness.js';
+import { postgresStorage } from '../../plugins/storage/postgres/index.js';
 import { startPostgres } from './postgres.js';
 
 declare module 'vitest' {
@@ -16,13 +15,17 @@ const TEMPLATE = 'benchtrack_template';
 
 /**
  * Global setup of the integration-postgres project: ONE throwaway cluster for the whole run, with a template
- * database migrated by the PostgreSQL storage plugin; removed after the run.
+ * database migrated by the PostgreSQL storage plugin; removed after the run. It imports the plugin alone, not the
+ * composition root: every project's global setup runs before the first test of the run, and importing the whole
+ * app here (in vitest's main process) held every test back by 3 s.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const pg = await startPostgres();
   try {
-    const logger = createLogger({ name: 'postgres-setup', log: { mode: 'stderr_terminal', level: 'warn' } });
-    const storage = await openDatabase(databaseAt(await pg.createDatabase(TEMPLATE)), logger);
+    const storage = await postgresStorage.open(
+      { url: await pg.createDatabase(TEMPLATE) },
+      { logger: silentLogger() },
+    );
     await storage.close();
   } catch (error) {
     await pg.stop();

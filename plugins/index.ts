@@ -9,7 +9,7 @@ import postgresStorage from './storage/postgres/index.js';
  * Models are registered with their module specifiers, so worker threads load them exactly as they load a
  * third-party model. Only composition roots import this module.
  */
-export async function registerBuiltins(registry: PluginRegistry): Promise<void> {
+export function registerBuiltins(registry: PluginRegistry): void {
   registry.register(duckdbStorage);
   registry.register(postgresStorage);
   for (const adapter of builtinAdapters) registry.register(adapter);

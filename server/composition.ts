@@ -61,7 +61,7 @@ export async function storageOpener(
   logger: Logger,
 ): Promise<(file: string) => Promise<Storage>> {
   const registry = new PluginRegistry();
-  await registerBuiltins(registry);
+  registerBuiltins(registry);
   const { plugin, options } = chooseStorage(registry, config.database);
   return (file) => plugin.open({ ...options, file }, { logger });
 }
@@ -72,7 +72,7 @@ export async function storageOpener(
  */
 export async function openDatabase(database: Config['database'], logger: Logger): Promise<Storage> {
   const registry = new PluginRegistry();
-  await registerBuiltins(registry);
+  registerBuiltins(registry);
   const { plugin, options } = chooseStorage(registry, database);
   return plugin.open(options, { logger });
 }
@@ -97,7 +97,7 @@ export async function composeApi(
       secrets: () => secretValues(running.current),
     });
   const registry = new PluginRegistry();
-  await registerBuiltins(registry);
+  registerBuiltins(registry);
   for (const entry of config.plugins) {
     const plugins = await registry.load(entry.module, { options: entry.options, baseDir: origin.baseDir });
     for (const { plugin } of plugins)

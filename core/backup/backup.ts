@@ -127,7 +127,6 @@ export class Backups {
   }
 }
 
-/** `backup-<stem>-YYYY-MM-DD-HH-MM-SS<ext>`, the reference's form, in UTC. */
 /**
  * The time and file of a new backup. Names go by the second, so a backup asked for in the second of the one before
  * waits for the next second instead of being refused (one runs at a time, so only the backup just made can hold
@@ -146,6 +145,7 @@ async function freeName(databaseFile: string): Promise<{ created: Date; snapshot
   }
 }
 
+/** `backup-<stem>-YYYY-MM-DD-HH-MM-SS<ext>`, the reference's form, in UTC. */
 export function backupName(databaseFile: string, at: Date): string {
   const ext = extname(databaseFile);
   const stem = basename(databaseFile, ext);

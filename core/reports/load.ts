@@ -43,27 +43,14 @@ export async function loadReportContexts(
     const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
     return byId(wanted.length > 0 ? await table.all({ id: wanted }) : []);
   };
+  const ids = (key: 'user_id' | 'branch_id' | 'head_id' | 'version_id' | 'testbed_id') =>
+    reports.map((report) => report[key]);
   const [users, branches, heads, versions, testbeds] = await Promise.all([
-    rows(
-      r.users,
-      reports.map((report) => report.user_id),
-    ),
-    rows(
-      r.branches,
-      reports.map((report) => report.branch_id),
-    ),
-    rows(
-      r.heads,
-      reports.map((report) => report.head_id),
-    ),
-    rows(
-      r.versions,
-      reports.map((report) => report.version_id),
-    ),
-    rows(
-      r.testbeds,
-      reports.map((report) => report.testbed_id),
-    ),
+    rows(r.users, ids('user_id')),
+    rows(r.branches, ids('branch_id')),
+    rows(r.heads, ids('head_id')),
+    rows(r.versions, ids('version_id')),
+    rows(r.testbeds, ids('testbed_id')),
   ]);
   return reports.map((report) => ({
     report,

@@ -65,8 +65,8 @@ const BUILT = 'BENCHTRACK_TEST_DIST_BUILT';
  * changed without parsing the program (0.8 s of CPU instead of 11 s for `tsc -p` on an up-to-date dist/), and emits
  * without type checking (`--noCheck`): types are the typecheck step's business, and `npm run build` still checks.
  * The client and the API are then bundled (scripts/bundle.mjs), as `npm run build` does, unless the bundles are
- * newer than what they are made of. The console is built at the same
- * time, only when dist/console/app is older than one of its sources. Once per run.
+ * newer than what they are made of. The console is built at the same time, only when dist/console/app is older
+ * than one of its sources. Once per run.
  */
 export default async function buildDist(): Promise<void> {
   if (process.env[BUILT]) return;

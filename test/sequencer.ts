@@ -39,7 +39,8 @@ export default class LongestFirstSequencer extends BaseSequencer {
 
 /**
  * Files that spend most of their time waiting for a worker task's time limit or a grace period, with the CPU idle.
- * Two of them side by side left the machine idle for 3-12 s (plot-worker and the pool's tests: the CPU 1-6% busy for 7 s).
+ * Two of them side by side left the machine idle for 3-12 s (plot-worker and the pool's tests: the CPU 1-6% busy
+ * for 7 s).
  */
 const WAITING = new Set(['test/security/plot-worker.test.ts', 'workers/pool.test.ts']);
 
@@ -56,8 +57,8 @@ function apart(
   const out: TestSpecification[] = [];
   const moved: TestSpecification[] = [];
   specs.forEach((spec, index) => {
-    const seen = out.some((earlier) => earlier.project === spec.project && waiting(earlier));
-    if (waiting(spec) && seen) moved.push(spec);
+    if (waiting(spec) && out.some((earlier) => earlier.project === spec.project && waiting(earlier)))
+      moved.push(spec);
     else out.push(spec);
     if (specs[index + 1]?.project !== spec.project) out.push(...moved.splice(0));
   });

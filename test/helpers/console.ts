@@ -16,7 +16,7 @@ import { freePort } from './free-port.js';
 /**
  * Debian's Chromium headless shell (`chromium-headless-shell`): the same Blink and V8 as `chromium` without the
  * browser's user interface layer, and what Playwright itself drives for headless runs. The full browser in headless
- * mode took 78 s of CPU for the five browser files, the shell 32 s (the files' wall time 66 -> 43 s, same run).
+ * mode took 78 s of CPU for the five browser files, the shell 32 s (the files' wall time 66 -> 43 s, run back to back).
  */
 export const CHROMIUM = '/usr/bin/chromium-headless-shell';
 

@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { bearer, signUp, type Session } from '../helpers/accounts.js';
-import { launchBrowser, logInPage, shot, startStack, watchErrors, type Stack } from '../helpers/console.js';
+import {
+  launchBrowser,
+  logInPage,
+  shot,
+  startStack,
+  trackRequests,
+  watchErrors,
+  type Stack,
+} from '../helpers/console.js';
 import { submitRun } from '../helpers/runs.js';
 
 // Issue 19: the pages where people go to find a regression. One project, "engine": main has a daily run of three
@@ -446,6 +454,7 @@ describe('dark mode (Chromium)', () => {
 describe('every page fits a 390 px phone screen (Chromium)', () => {
   it('has no page wider than the screen, and the Dismiss buttons on it', async () => {
     const phone = await browser.context.newPage();
+    const settled = trackRequests(phone);
     await phone.setViewportSize({ width: 390, height: 844 });
     try {
       const [alert] =
@@ -472,7 +481,7 @@ describe('every page fits a 390 px phone screen (Chromium)', () => {
       for (const url of pages) {
         await phone.goto(url);
         await phone.locator('main h1, main h2').first().waitFor();
-        await phone.waitForLoadState('networkidle');
+        await settled();
         await shot(phone, `phone-${new URL(url).pathname.split('/').slice(-2).join('-')}`);
         // The widest element that sticks out, named in the failure.
         const wide = await phone.evaluate(`[...document.querySelectorAll('body *')]

@@ -120,11 +120,13 @@ export class Database {
         return fn(connection);
       };
       try {
+        let failed: unknown;
         for (let attempt = 1; ; attempt++) {
           try {
             return await this.#begin(isolation, false, holding);
           } catch (error) {
-            if (attempt >= MAX_ATTEMPTS || !retryable(error)) throw error;
+            if (attempt >= MAX_ATTEMPTS || !retryable(error, failed)) throw error;
+            failed = error;
             this.#retried++;
             await sleep(Math.random() * Math.min(2 ** attempt, 100));
           }

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFIG_ENV, redactUrl } from '../../core/index.js';
 import { bearer, signUp, type Session } from '../helpers/accounts.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { eventually } from '../helpers/eventually.js';
 import { freePort } from '../helpers/free-port.js';
 
 // Attacks on PUT /v0/server/config, as a stolen administrator session or an operator's mistake would make them.
@@ -220,21 +221,33 @@ describe('PUT /v0/server/config applies what is safe', () => {
 
 describe('concurrent PUT /v0/server/config', () => {
   it('apply one after the other: the running configuration names the port that listens', async () => {
-    // The second update is the slower one (its plugin takes 3 s to load), so it finishes last.
-    writeFileSync(
-      join(configDir, 'slow.js'),
-      "await new Promise((resolve) => setTimeout(resolve, 3000));\nexport default { kind: 'adapter', id: 'slow', apiVersion: 1, description: 'x', reads: 'x', parse: () => null };\n",
-    );
     const doc = await current();
     const next = await freePort();
-    const [moved, renamed] = await Promise.all([
-      put({ ...doc, server: { ...doc.server, bind_address: `127.0.0.1:${next}` } }),
-      put({ ...doc, console: { url: 'https://console.example.org' }, plugins: ['./slow.js'] }),
-    ]);
+    // The first update lists a plugin that, once it starts loading, waits up to 1 s for the saved configuration to
+    // name the second update's port. Meanwhile the second update moves the listener. Applied side by side, the
+    // first update was checked against the configuration from before the move, and saved the old port after the
+    // listener had moved; one after the other, the first update ends after its second and the move follows.
+    const loading = join(configDir, 'slow-loading');
+    writeFileSync(
+      join(configDir, 'slow.js'),
+      `import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+writeFileSync(${JSON.stringify(loading)}, '');
+const saved = ${JSON.stringify(configPath)};
+const deadline = Date.now() + 1000;
+while (Date.now() < deadline && !(existsSync(saved) && readFileSync(saved, 'utf8').includes('127.0.0.1:${next}')))
+  await new Promise((resolve) => setTimeout(resolve, 10));
+export default { kind: 'adapter', id: 'slow', apiVersion: 1, description: 'x', reads: 'x', parse: () => null };
+`,
+    );
+    const renaming = put({ ...doc, console: { url: 'https://console.example.org' }, plugins: ['./slow.js'] });
+    await eventually(() => expect(existsSync(loading)).toBe(true));
+    const moved = await put({ ...doc, server: { ...doc.server, bind_address: `127.0.0.1:${next}` } });
+    const renamed = await renaming;
     expect(moved.statusCode, moved.body).toBe(200);
-    expect([200, 400]).toContain(renamed.statusCode);
+    expect(renamed.statusCode, renamed.body).toBe(200);
     const running = await current();
-    expect(running.server.bind_address).toBe(`127.0.0.1:${port()}`);
+    expect(running.server.bind_address).toBe(`127.0.0.1:${next}`);
+    expect(port()).toBe(next);
     expect(JSON.parse(readFileSync(configPath, 'utf8')).server.bind_address).toBe(
       running.server.bind_address,
     );

@@ -31,7 +31,12 @@ export async function openStore(
     }
     case 'sftp': {
       const { sftpStore } = await import('./stores/sftp.js');
-      return { store: sftpStore(config, unpinned), prefix: prefixOf(config.path) };
+      // an sftp key is a path on the server: an absolute `path` stays absolute instead of under the login directory
+      const prefix = prefixOf(config.path);
+      return {
+        store: sftpStore(config, unpinned),
+        prefix: config.path?.startsWith('/') ? `/${prefix}` : prefix,
+      };
     }
     case 'abs': {
       const { absStore } = await import('./stores/abs.js');

@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFIG_ENV, loadConfig } from '../../core/config/load.js';
+import { openStore } from '../../core/replication/open-store.js';
 import { sftpStore } from '../../core/replication/stores/sftp.js';
 import { onPostgres } from '../helpers/engine.js';
 import { startSshd, type LocalSshd } from '../helpers/sshd.js';
@@ -68,6 +69,21 @@ describe.runIf(!onPostgres)('sftp replica host key', () => {
     }
     expect(heard).toEqual([sshd.hostKey]);
     expect(readdirSync(join(sshd.keyDirectory, 'unpinned')).sort()).toEqual(['a.txt', 'b.txt']);
+  });
+
+  // An absolute `path` lost its leading slash with the other schemes' prefixes: the replica went under the login
+  // directory (root's ~/tmp/... here), and listing it read every directory beside it there.
+  it('keeps an absolute path a path on the server, and lists under it', async () => {
+    const { store, prefix } = await openStore(replica({ host_key: sshd.hostKey }, 'absolute/replica'));
+    try {
+      expect(prefix).toBe(`${join(sshd.keyDirectory, 'absolute', 'replica')}/`);
+      await store.put(`${prefix}generation/a.txt`, source);
+      await store.put(join(sshd.keyDirectory, 'absolute', 'beside', 'b.txt'), source);
+      expect(readdirSync(join(sshd.keyDirectory, 'absolute', 'replica', 'generation'))).toEqual(['a.txt']);
+      expect(await store.list(prefix)).toEqual([`${prefix}generation/a.txt`]);
+    } finally {
+      await store.close();
+    }
   });
 
   it('refuses a host_key that is not a fingerprint, naming the key', () => {

@@ -9,10 +9,11 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from './free-port.js';
 
@@ -176,8 +177,9 @@ const INITDB = [
 /**
  * A data directory made by initdb, once per PostgreSQL installation, owner and arguments, that each new cluster
  * copies: initdb took about 1.1 s of CPU a cluster, a copy 0.2 s (a full run starts six clusters). It is kept in the
- * system's temporary directory, as a cache between runs, and never started. It is made under a temporary name
- * and renamed into place, so test processes starting clusters at once never copy half of one.
+ * system's temporary directory, as a cache between runs, and never started; the list of its files and their sizes,
+ * recorded beside it, is checked before each use, so one that a cleaner of old temporary files emptied in part is
+ * made again.
  */
 async function initializedDataDir(owner: Cluster['owner']): Promise<string> {
   const key = createHash('sha256')
@@ -185,23 +187,39 @@ async function initializedDataDir(owner: Cluster['owner']): Promise<string> {
     .digest('hex')
     .slice(0, 16);
   const template = join(tmpdir(), `benchtrack-pg-initdb-${key}`);
-  if (existsSync(join(template, 'PG_VERSION'))) return template;
+  const recorded = `${template}.contents`;
+  if (existsSync(recorded) && readFileSync(recorded, 'utf8') === contentsOf(template)) return template;
   const dir = ownedDir(owner, 'benchtrack-pg-initdb-');
   try {
     const pwfile = join(dir, 'pwfile');
     writeFileSync(pwfile, `${PG_PASSWORD}\n`);
     if (owner) chownSync(pwfile, owner.uid, owner.gid);
     await exec({ dir, owner }, 'initdb', ['-D', join(dir, 'data'), ...INITDB, `--pwfile=${pwfile}`]);
-    try {
-      renameSync(join(dir, 'data'), template);
-    } catch (error) {
-      // another process put its own in place first
-      if (!existsSync(join(template, 'PG_VERSION'))) throw error;
-    }
+    rmSync(recorded, { force: true });
+    rmSync(template, { recursive: true, force: true });
+    renameSync(join(dir, 'data'), template);
+    writeFileSync(join(dir, 'contents'), contentsOf(template));
+    renameSync(join(dir, 'contents'), recorded);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
   return template;
+}
+
+/** Every file under `dir` with its size, hashed. */
+function contentsOf(dir: string): string {
+  const hash = createHash('sha256');
+  const walk = (directory: string) => {
+    for (const entry of readdirSync(directory, { withFileTypes: true }).sort((a, b) =>
+      a.name < b.name ? -1 : 1,
+    )) {
+      const path = join(directory, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else hash.update(`${relative(dir, path)} ${statSync(path).size}\n`);
+    }
+  };
+  if (existsSync(dir)) walk(dir);
+  return hash.digest('hex');
 }
 
 /**
@@ -211,11 +229,22 @@ async function initializedDataDir(owner: Cluster['owner']): Promise<string> {
  */
 export async function startPostgres(): Promise<LocalPostgres> {
   const owner = clusterOwner();
+  const template = await initializedDataDir(owner);
+  try {
+    return await startCopy(template, owner);
+  } catch {
+    // a cached directory damaged in a way its list of files does not show: made again, once
+    rmSync(`${template}.contents`, { force: true });
+    return startCopy(await initializedDataDir(owner), owner);
+  }
+}
+
+async function startCopy(template: string, owner: Cluster['owner']): Promise<LocalPostgres> {
   const dir = ownedDir(owner, 'benchtrack-pg-');
   const cluster: Cluster = { dir, dataDir: join(dir, 'data'), port: await freePort(), owner };
   try {
     // -a keeps the owner and the data directory's mode (0700), which the server checks
-    await run('cp', ['-a', await initializedDataDir(owner), cluster.dataDir], { ...(owner ?? {}) });
+    await run('cp', ['-a', template, cluster.dataDir], { ...(owner ?? {}) });
     return handle(await startOnFreePort(cluster));
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });

@@ -112,7 +112,7 @@ export function sftpStore(config: SftpConfig, unpinned?: (fingerprint: string) =
       use(async (sftp) => {
         const keys: string[] = [];
         // from the deepest directory the prefix names whole, not its first component: that read every directory
-        // beside the replica's, recursively (all of a home directory's tmp/, 4 s for a test's restore)
+        // beside the replica's, recursively (in the tests, earlier runs' replicas: a restore took 5.7 s, now 1.5 s)
         const directory = prefix.endsWith('/') ? prefix.slice(0, -1) : posix.dirname(prefix);
         await walk(sftp, directory === '' ? (prefix.startsWith('/') ? '/' : '.') : directory, keys);
         return keys.filter((key) => key.startsWith(prefix));

@@ -7,7 +7,7 @@ import {
   type StorageHealth,
   type TransactionOptions,
 } from '../../../kit/index.js';
-import { connectionDropped, connectionLost, retryable, unavailable } from './failures.js';
+import { connectionDropped, connectionLost, retryable, unavailable, uniqueKey } from './failures.js';
 import { LOCK_KINDS } from './repositories/locks.js';
 import type { Connection } from './sql.js';
 
@@ -24,6 +24,15 @@ export interface DatabaseOptions {
 
 /** Attempts of a write transaction that keeps failing for a retryable reason (serialization, deadlock, race). */
 const MAX_ATTEMPTS = 40;
+
+/**
+ * Attempts of a write transaction refused the same unique key each time. PostgreSQL refuses a key only once the
+ * other insert has committed, so the next attempt sees that row: the same key again means it was deleted and
+ * inserted anew meanwhile (reports racing the deletion of their testbed), which takes a commit by someone else
+ * every time, or a row that was there all along, which no attempt will get past. Such a duplicate now fails after
+ * 8 attempts and about 0.1 s of pauses, not 40 and 2 s.
+ */
+const SAME_KEY_ATTEMPTS = 8;
 
 /**
  * Seconds a pooled connection that closed waits before it opens again. The driver's default grows with every
@@ -120,13 +129,15 @@ export class Database {
         return fn(connection);
       };
       try {
-        let failed: unknown;
+        let refused: { key: string | undefined; times: number } = { key: undefined, times: 0 };
         for (let attempt = 1; ; attempt++) {
           try {
             return await this.#begin(isolation, false, holding);
           } catch (error) {
-            if (attempt >= MAX_ATTEMPTS || !retryable(error, failed)) throw error;
-            failed = error;
+            const key = uniqueKey(error);
+            refused = { key, times: key !== undefined && key === refused.key ? refused.times + 1 : 1 };
+            if (attempt >= MAX_ATTEMPTS || !retryable(error) || refused.times >= SAME_KEY_ATTEMPTS)
+              throw error;
             this.#retried++;
             await sleep(Math.random() * Math.min(2 ** attempt, 100));
           }

@@ -8,18 +8,16 @@ const RETRY = new Set(['40001', '40P01', '23505']);
  * two transactions that could not have run one after the other (40001), and a unique index stops the second of
  * two concurrent inserts of one key (23505: two processes creating the same dimension or series, or reusing an
  * idempotency key): the next attempt sees what the other committed and takes the path for an existing row.
- * PostgreSQL reports a unique violation only once the other insert has committed, so the attempt after it sees
- * that row: the same key refused again (`previous`, the error of the attempt before) is a row that was there all
- * along, not a race, and the transaction fails at once instead of after every attempt and its pause (about 2 s).
  */
-export function retryable(error: unknown, previous?: unknown): boolean {
-  if (error instanceof BenchtrackError || !RETRY.has(sqlState(error) ?? '')) return false;
-  const key = uniqueKey(error);
-  return key === undefined || key !== uniqueKey(previous);
+export function retryable(error: unknown): boolean {
+  return !(error instanceof BenchtrackError) && RETRY.has(sqlState(error) ?? '');
 }
 
-/** The constraint and key a unique violation names ("Key (project_id, name)=(1, alpha) already exists."). */
-function uniqueKey(error: unknown): string | undefined {
+/**
+ * The constraint and key a unique violation names ("Key (project_id, name)=(1, alpha) already exists."), for
+ * counting how often in a row one transaction is refused the same key; `undefined` for any other error.
+ */
+export function uniqueKey(error: unknown): string | undefined {
   if (sqlState(error) !== '23505') return undefined;
   const { constraint_name: constraint, detail } = error as { constraint_name?: unknown; detail?: unknown };
   return `${String(constraint)}: ${String(detail)}`;

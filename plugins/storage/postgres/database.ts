@@ -29,8 +29,8 @@ const MAX_ATTEMPTS = 40;
  * Attempts of a write transaction refused the same unique key each time. PostgreSQL refuses a key only once the
  * other insert has committed, so the next attempt sees that row: the same key again means it was deleted and
  * inserted anew meanwhile (reports racing the deletion of their testbed), which takes a commit by someone else
- * every time, or a row that was there all along, which no attempt will get past. Such a duplicate now fails after
- * 8 attempts and about 0.1 s of pauses, not 40 and 2 s.
+ * every time, or a row that was there all along, which no attempt will get past: that fails after 8 attempts and
+ * about 0.1 s of pauses (it took all 40 and about 2 s).
  */
 const SAME_KEY_ATTEMPTS = 8;
 

@@ -224,9 +224,10 @@ describe('concurrent PUT /v0/server/config', () => {
     const doc = await current();
     const next = await freePort();
     // The first update lists a plugin that, once it starts loading, waits up to 1 s for the saved configuration to
-    // name the second update's port. Meanwhile the second update moves the listener. Applied side by side, the
-    // first update was checked against the configuration from before the move, and saved the old port after the
-    // listener had moved; one after the other, the first update ends after its second and the move follows.
+    // name the second update's port; the second update moves the listener. Applied side by side, the first update
+    // was checked against the configuration from before the move and saved the old port after the listener had
+    // moved. One after the other, the move waits for the first update (whose plugin gives up waiting after 1 s)
+    // and is checked against what it saved.
     const loading = join(configDir, 'slow-loading');
     writeFileSync(
       join(configDir, 'slow.js'),

@@ -72,7 +72,7 @@ describe.runIf(!onPostgres)('sftp replica host key', () => {
   });
 
   // An absolute `path` lost its leading slash with the other schemes' prefixes: the replica went under the login
-  // directory (root's ~/tmp/... here), and listing it read every directory beside it there.
+  // directory (root's ~/tmp/... here). The listing holds the replica's key, not the one in the directory beside it.
   it('keeps an absolute path a path on the server, and lists under it', async () => {
     const { store, prefix } = await openStore(replica({ host_key: sshd.hostKey }, 'absolute/replica'));
     try {

@@ -68,16 +68,16 @@ describe('WorkerPool', () => {
     const values = () => new Float64Array([1, 2]);
 
     it('stops a task past its time limit, replaces its thread, and goes on', async () => {
-      const one = new WorkerPool(quiet(), { maxThreads: 1, taskTimeLimit: 5_000 });
+      const one = new WorkerPool(quiet(), { maxThreads: 1, taskTimeLimit: 3_000 });
       try {
         const before = await one.run<ProbeOutput>('probe', { values: values() });
         const stuck = one.run('probe', { values: values(), fault: 'hang' }).catch((e: unknown) => e);
         await new Promise((resolve) => setTimeout(resolve, 300));
-        expect(one.health()).toMatchObject({ status: 'ok', tasks_in_flight: 1, task_time_limit_ms: 5_000 });
+        expect(one.health()).toMatchObject({ status: 'ok', tasks_in_flight: 1, task_time_limit_ms: 3_000 });
         expect(one.health().oldest_task_ms).toBeGreaterThanOrEqual(250);
         const error = await stuck;
         expect(errorName(error)).toBe('WorkerError');
-        expect((error as Error).message).toContain('did not finish within 5000 ms');
+        expect((error as Error).message).toContain('did not finish within 3000 ms');
         const after = await one.run<ProbeOutput>('probe', { values: values() });
         expect([...after.doubled]).toEqual([2, 4]);
         expect(after.threadId).not.toBe(before.threadId);

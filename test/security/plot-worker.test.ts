@@ -80,7 +80,7 @@ describe('plot worker: overflowing axes', () => {
 describe('plot worker: a stuck task', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({}, { pool: { maxThreads: 1, taskTimeLimit: 8_000 } });
+    t = await createTestApp({}, { pool: { maxThreads: 1, taskTimeLimit: 3_000 } });
     await seed(t);
   });
   afterAll(() => t.close());
@@ -99,7 +99,7 @@ describe('plot worker: a stuck task', () => {
     expect(waiting.statusCode, waiting.body).toBe(503);
     expect(waiting.headers['retry-after']).toBe('5');
     expect(waiting.json()).toMatchObject({ error_code: 'worker_failed' });
-    expect(waiting.json().message).toContain('did not finish within 8000 ms');
+    expect(waiting.json().message).toContain('did not finish within 3000 ms');
     expect((await stuck) as Error).toMatchObject({ name: 'WorkerError' });
 
     const next = await t.app.inject({ method: 'GET', url: query('huge', '&title=next') });

@@ -320,6 +320,8 @@ export class Database {
     this.#stopReopening.abort();
     await this.#reopening;
     await Promise.allSettled([...this.#inFlight]);
+    if (this.options.checkpointOnClose === false && this.#handle)
+      await this.#handle.writer.run('PRAGMA disable_checkpoint_on_shutdown').catch(() => undefined);
     this.#release();
     openFiles.delete(this.path);
     this.logger.debug({ path: this.path }, 'database closed');

@@ -12,6 +12,8 @@ export interface DatabaseOptions {
   readonly checkpointThreshold?: string;
   /** DuckDB's memory_limit ('1GiB'; DuckDB's default: 80% of the machine's memory). */
   readonly memoryLimit?: string;
+  /** Whether closing folds the WAL into the file (DuckDB's default); false only for files deleted after. */
+  readonly checkpointOnClose?: boolean;
 }
 
 /** An open instance and its connections; replaced as a whole when the database is reopened. */

@@ -171,19 +171,76 @@ describe('the read cache of the reader connections', () => {
 
   it('gives a read one snapshot: a cached answer and the tables read after it agree', async () => {
     await db().read(name); // cached now
-    const before = await db().read(versions);
+    const before = (await db().read(versions)) ?? 0;
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
-    // the name comes from the cache; a commit lands; the read's next statement must not see that commit
-    const paused = pausedRead(name, gate, versions);
+    // the name comes from the cache, before the read reaches DuckDB; a commit renames it; the read's next
+    // statement anchors a snapshot that holds the rename, so the read runs again, all of it in that snapshot
+    let runs = 0;
+    const paused = pausedRead(
+      (c) => {
+        runs += 1;
+        return name(c);
+      },
+      gate,
+      versions,
+    );
     await paused.running;
     await change('Newest');
     open();
-    const [seenName, seenVersions] = await paused.result;
-    expect(seenName).not.toBe('Newest');
-    expect(seenVersions).toBe(before);
+    expect(await paused.result).toEqual(['Newest', before + 1]);
+    expect(runs).toBe(2);
     expect(await db().read(name)).toBe('Newest');
-    expect(await db().read(versions)).toBe((before ?? 0) + 1);
+    expect(await db().read(versions)).toBe(before + 1);
+  });
+
+  it('keeps a read whose cached answers the commit before its snapshot did not touch', async () => {
+    await db().read(name); // cached now
+    const before = (await db().read(versions)) ?? 0;
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let runs = 0;
+    const paused = pausedRead(
+      (c) => {
+        runs += 1;
+        return name(c);
+      },
+      gate,
+      versions,
+    );
+    await paused.running;
+    // a version only: the organization the read was answered from is as it was
+    await db().write((c) =>
+      execute(
+        c,
+        `INSERT INTO version (uuid, project_id, number, created) VALUES (uuid(), 1, 2, now()::TIMESTAMP)`,
+      ),
+    );
+    open();
+    expect(await paused.result).toEqual(['Newest', before + 1]);
+    expect(runs).toBe(1);
+  });
+
+  it('answers a read the cache holds whole without a transaction', async () => {
+    await db().read(name); // cached now
+    /** The calls a read makes outside prepared statements (BEGIN, COMMIT), counted on its connection. */
+    const calls = async (fn: (c: DuckDBConnection) => Promise<unknown>) => {
+      const sql: string[] = [];
+      let connection: DuckDBConnection | undefined;
+      await db().read(async (c) => {
+        connection = c;
+        const run = c.run.bind(c);
+        c.run = ((text: string, ...rest: []) => {
+          sql.push(text);
+          return run(text, ...rest);
+        }) as typeof c.run;
+        return fn(c);
+      });
+      delete (connection as unknown as { run?: unknown }).run;
+      return sql;
+    };
+    expect(await calls(name)).toEqual([]);
+    expect(await calls(versions)).toEqual([expect.stringMatching(/^BEGIN TRANSACTION/), 'COMMIT']);
   });
 
   it('neither stores nor serves answers while a commit of a table they read is in flight', async () => {

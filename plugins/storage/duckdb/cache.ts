@@ -1,7 +1,8 @@
 /**
  * Answers of read statements on the writer connection, kept across write transactions for the small tables that
- * ingest reads on every report and seldom writes (projects, organizations, dimensions, series, thresholds).
- * In steady state a report's transaction reads about ten of them and writes none, so they are served from here.
+ * ingest reads on every report and seldom writes (projects, organizations, dimensions, series, thresholds), and
+ * the users, whom every request with a session token looks up. In steady state a report's transaction reads
+ * about ten of them and writes none, so they are served from here.
  *
  * Why it is exact: only the writer connection uses it, write transactions run one at a time, and every statement
  * the writer runs is shown to the cache first (sql.ts for prepared statements, `Database` for the rest). A read is served from the cache only
@@ -21,6 +22,7 @@ export const CACHED_TABLES = new Set([
   'series',
   'threshold',
   'model',
+  'users',
 ]);
 
 /** Entries kept at most; the least recently used go first. */
@@ -147,11 +149,12 @@ export type ReadView = ReadonlyMap<string, number>;
  *
  * Why it is exact: each cached table has a commit generation. The writer bumps the generations of the tables a
  * transaction wrote just before its COMMIT (and marks them committing) and again once the COMMIT returned or
- * failed (and unmarks them); both bumps drop the answers that read those tables. A read transaction records the
- * generations before its snapshot is taken (`Database.read` anchors the snapshot right after), and may use or
- * store an answer only while none of its tables has changed generation or is committing since. So an answer is
- * always the committed state the reader's own snapshot sees: a commit between the view and the snapshot, or
- * during the read, turns the cache off for that read and those tables.
+ * failed (and unmarks them); both bumps drop the answers that read those tables. A read records the generations
+ * before its snapshot is taken, and may use or store an answer only while none of its tables has changed
+ * generation or is committing since. The snapshot is anchored by the read's first statement that reaches DuckDB
+ * (`Database.read`); the answers given before it must still be current then, or the read runs again. So an
+ * answer is always the committed state the reader's own snapshot sees: a commit between the view and the
+ * snapshot, or during the read, turns the cache off for that read and those tables.
  */
 export class ReadCache {
   readonly #generation = new Map<string, number>();
@@ -164,11 +167,11 @@ export class ReadCache {
   }
 
   get(key: string, tables: readonly string[], view: ReadView): readonly unknown[] | undefined {
-    return this.#current(tables, view) ? this.#answers.get(key) : undefined;
+    return this.current(tables, view) ? this.#answers.get(key) : undefined;
   }
 
   set(key: string, tables: readonly string[], rows: readonly unknown[], view: ReadView): void {
-    if (this.#current(tables, view)) this.#answers.set(key, tables, rows);
+    if (this.current(tables, view)) this.#answers.set(key, tables, rows);
   }
 
   /** A write transaction that wrote `tables` is about to commit. */
@@ -199,11 +202,12 @@ export class ReadCache {
     return changed;
   }
 
-  #current(tables: readonly string[], view: ReadView): boolean {
-    return tables.every(
-      (table) =>
-        !this.#committing.has(table) && (this.#generation.get(table) ?? 0) === (view.get(table) ?? 0),
-    );
+  /** Whether none of `tables` has changed generation or is committing since `view` was taken. */
+  current(tables: Iterable<string>, view: ReadView): boolean {
+    for (const table of tables)
+      if (this.#committing.has(table) || (this.#generation.get(table) ?? 0) !== (view.get(table) ?? 0))
+        return false;
+    return true;
   }
 }
 

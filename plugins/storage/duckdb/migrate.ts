@@ -1,5 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { StorageError, type AppliedMigration } from '../../../kit/index.js';
+import { anchorRead } from './sql.js';
 
 /** One forward-only schema change. Its statements run in one transaction with its bookkeeping row. */
 export interface Migration {
@@ -58,6 +59,7 @@ export async function migrate(
 }
 
 export async function recordedVersion(connection: DuckDBConnection): Promise<number> {
+  await anchorRead(connection);
   const reader = await connection.runAndReadAll(
     'SELECT coalesce(max(version), 0)::INTEGER FROM schema_migration',
   );

@@ -84,14 +84,28 @@ export function useBeforeStatement(connection: DuckDBConnection, before: () => P
   beforeStatements.set(connection, before);
 }
 
-/** The read cache and view of the read transaction a reader connection is running (see cache.ts). */
-const readViews = new WeakMap<DuckDBConnection, { cache: ReadCache; view: ReadView }>();
+/** A read running on a reader connection (Database.read): its read cache and view, and its snapshot to come. */
+export interface ReadContext {
+  readonly cache: ReadCache;
+  readonly view: ReadView;
+  /** The tables of the answers the cache gave before the snapshot was anchored. */
+  readonly served: Set<string>;
+  /** Anchors the read's snapshot; runs before the read's first statement that reaches DuckDB. */
+  readonly anchor: () => Promise<void>;
+}
 
-/** Lets the read transaction running on `connection` use `cache` as of `view`; `undefined` ends it. */
-export function useReadView(
-  connection: DuckDBConnection,
-  read: { cache: ReadCache; view: ReadView } | undefined,
-): void {
+const readViews = new WeakMap<DuckDBConnection, ReadContext>();
+
+/**
+ * Anchors the snapshot of the read running on `connection` (none: nothing to do). Statements run here do it
+ * themselves; one run on the connection directly must call this first, or it runs outside the read's snapshot.
+ */
+export async function anchorRead(connection: DuckDBConnection): Promise<void> {
+  await readViews.get(connection)?.anchor();
+}
+
+/** Lets the read running on `connection` use its cache as of its view; `undefined` ends it. */
+export function useReadView(connection: DuckDBConnection, read: ReadContext | undefined): void {
   if (read) readViews.set(connection, read);
   else readViews.delete(connection);
 }
@@ -102,6 +116,7 @@ async function prepared(
   params: Params,
 ): Promise<DuckDBPreparedStatement> {
   await beforeStatements.get(connection)?.();
+  await anchorRead(connection);
   let cache = statements.get(connection);
   if (!cache) statements.set(connection, (cache = new Map()));
   let statement = cache.get(sql);
@@ -124,7 +139,10 @@ export async function query<R>(connection: DuckDBConnection, sql: string, params
   const key = tables && `${sql}\u0000${JSON.stringify(params, paramText)}`;
   if (key) {
     const rows = cache ? cache.get(key, tables) : read?.cache.get(key, tables, read.view);
-    if (rows) return rows as R[];
+    if (rows) {
+      if (read) for (const table of tables) read.served.add(table);
+      return rows as R[];
+    }
   }
   const reader = await (await prepared(connection, sql, params)).runAndReadAll();
   const rows = reader.getRowObjectsJS() as R[];

@@ -1,9 +1,11 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { MetaReader, MetaWriter } from '../../../../kit/index.js';
+import { anchorRead } from '../sql.js';
 
 export function metaReader(connection: DuckDBConnection): MetaReader {
   return {
     async get(key) {
+      await anchorRead(connection);
       const reader = await connection.runAndReadAll('SELECT value FROM server_meta WHERE key = $key', {
         key,
       });

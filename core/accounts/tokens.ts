@@ -1,3 +1,4 @@
+import { webcrypto } from 'node:crypto';
 import { decodeJwt, errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import type { Config } from '../config/schema.js';
 import { UnauthorizedError } from '../errors.js';
@@ -53,10 +54,28 @@ export interface LiveConfig {
 
 /** Issues and verifies the JWTs of every audience (HS256, `security.secret_key`, `security.issuer`). */
 export class Tokens {
+  /** The HMAC key of the current secret, imported once: an import per token was a third of a session's check. */
+  #key: { readonly secret: string; readonly key: Promise<webcrypto.CryptoKey> } | undefined;
+
   constructor(
     private readonly config: LiveConfig,
     private readonly now: () => Date = () => new Date(),
   ) {}
+
+  /** The key of `security.secret_key` as it is now (a changed secret is imported anew). */
+  #keyOf(secret: string): Promise<webcrypto.CryptoKey> {
+    if (this.#key?.secret !== secret) {
+      const key = webcrypto.subtle.importKey(
+        'raw',
+        new TextEncoder().encode(secret),
+        { name: 'HMAC', hash: 'SHA-256' },
+        false,
+        ['sign', 'verify'],
+      );
+      this.#key = { secret, key };
+    }
+    return this.#key.key;
+  }
 
   async issue(
     audience: Audience,
@@ -78,7 +97,7 @@ export class Tokens {
       .setIssuedAt(issuedSeconds)
       .setExpirationTime(expiresSeconds);
     if (options.jti) jwt.setJti(options.jti);
-    const token = await jwt.sign(new TextEncoder().encode(secret_key));
+    const token = await jwt.sign(await this.#keyOf(secret_key));
     return { token, issued: new Date(issuedSeconds * 1000), expires: new Date(expiresSeconds * 1000) };
   }
 
@@ -86,7 +105,7 @@ export class Tokens {
   async verify(token: string, audience: Audience): Promise<Claims> {
     const { issuer, secret_key } = this.config.current.security;
     try {
-      const { payload } = await jwtVerify(token, new TextEncoder().encode(secret_key), {
+      const { payload } = await jwtVerify(token, await this.#keyOf(secret_key), {
         issuer,
         audience,
         algorithms: ['HS256'],

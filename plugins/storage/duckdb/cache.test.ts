@@ -169,13 +169,14 @@ describe('the read cache of the reader connections', () => {
     expect(await db().read(name)).toBe('Newer'); // and that old answer was not kept for later reads
   });
 
-  it('gives a read one snapshot: a cached answer and the tables read after it agree', async () => {
+  /**
+   * A read of the organization's name (from the cache) then of the version count, with `between` run in the middle;
+   * what it saw, and how many times it ran.
+   */
+  async function nameThenVersions(between: () => Promise<unknown>) {
     await db().read(name); // cached now
-    const before = (await db().read(versions)) ?? 0;
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
-    // the name comes from the cache, before the read reaches DuckDB; a commit renames it; the read's next
-    // statement anchors a snapshot that holds the rename, so the read runs again, all of it in that snapshot
     let runs = 0;
     const paused = pausedRead(
       (c) => {
@@ -186,38 +187,34 @@ describe('the read cache of the reader connections', () => {
       versions,
     );
     await paused.running;
-    await change('Newest');
+    await between();
     open();
-    expect(await paused.result).toEqual(['Newest', before + 1]);
+    return { seen: await paused.result, runs };
+  }
+
+  it('gives a read one snapshot: a cached answer and the tables read after it agree', async () => {
+    const before = (await db().read(versions)) ?? 0;
+    // the name comes from the cache, before the read reaches DuckDB; a commit renames it; the read's next
+    // statement anchors a snapshot that holds the rename, so the read runs again, all of it in that snapshot
+    const { seen, runs } = await nameThenVersions(() => change('Newest'));
+    expect(seen).toEqual(['Newest', before + 1]);
     expect(runs).toBe(2);
     expect(await db().read(name)).toBe('Newest');
     expect(await db().read(versions)).toBe(before + 1);
   });
 
   it('keeps a read whose cached answers the commit before its snapshot did not touch', async () => {
-    await db().read(name); // cached now
     const before = (await db().read(versions)) ?? 0;
-    let open!: () => void;
-    const gate = new Promise<void>((resolve) => (open = resolve));
-    let runs = 0;
-    const paused = pausedRead(
-      (c) => {
-        runs += 1;
-        return name(c);
-      },
-      gate,
-      versions,
-    );
-    await paused.running;
     // a version only: the organization the read was answered from is as it was
-    await db().write((c) =>
-      execute(
-        c,
-        `INSERT INTO version (uuid, project_id, number, created) VALUES (uuid(), 1, 2, now()::TIMESTAMP)`,
+    const { seen, runs } = await nameThenVersions(() =>
+      db().write((c) =>
+        execute(
+          c,
+          `INSERT INTO version (uuid, project_id, number, created) VALUES (uuid(), 1, 2, now()::TIMESTAMP)`,
+        ),
       ),
     );
-    open();
-    expect(await paused.result).toEqual(['Newest', before + 1]);
+    expect(seen).toEqual(['Newest', before + 1]);
     expect(runs).toBe(1);
   });
 

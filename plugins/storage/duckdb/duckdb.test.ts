@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger, StorageError } from '../../../core/index.js';
 import { describeStorageContract } from '../../../kit/testing.js';
+import { insertUser } from '../../../kit/testing/storage/fixtures.js';
 import { copyMigratedDuckdb } from '../../../test/helpers/duckdb-template.js';
 import { DEFAULT_MEMORY_LIMIT, duckdbStorage } from './index.js';
 
@@ -61,25 +62,15 @@ describe('duckdb storage location', () => {
   it('folds the WAL into the file on close, unless checkpoint_on_close is false; the WAL is replayed then', async () => {
     const file = join(root, 'wal.db');
     await copyMigratedDuckdb(file);
-    const user = (n: number) => ({
-      uuid: globalThis.crypto.randomUUID(),
-      name: `wal ${n}`,
-      slug: `wal-${n}`,
-      email: `wal-${n}@example.com`,
-      admin: false,
-      locked: false,
-      created: new Date(0),
-      modified: new Date(0),
-    });
     const walBytes = () => (existsSync(`${file}.wal`) ? readFileSync(`${file}.wal`).length : 0);
     const throwaway = await duckdbStorage.open({ file, checkpoint_on_close: false }, { logger });
-    await throwaway.transaction((tx) => tx.users.insert(user(1)));
+    await throwaway.transaction((tx) => insertUser(tx, 'wal-1'));
     await throwaway.close();
     expect(walBytes()).toBeGreaterThan(0);
 
     const reopened = await duckdbStorage.open({ file }, { logger });
-    expect(await reopened.read((r) => r.users.find({ slug: 'wal-1' }))).toMatchObject({ name: 'wal 1' });
-    await reopened.transaction((tx) => tx.users.insert(user(2)));
+    expect(await reopened.read((r) => r.users.find({ slug: 'wal-1' }))).toMatchObject({ name: 'wal-1' });
+    await reopened.transaction((tx) => insertUser(tx, 'wal-2'));
     await reopened.close();
     expect(walBytes()).toBe(0);
     const last = await duckdbStorage.open({ file }, { logger });

@@ -358,6 +358,7 @@ export class Database {
     this.#stopReopening.abort();
     await this.#reopening;
     await Promise.allSettled([...this.#inFlight]);
+    // refused by an instance DuckDB invalidated: closing then checkpoints if it can, as by default
     if (this.options.checkpointOnClose === false && this.#handle)
       await this.#handle.writer.run('PRAGMA disable_checkpoint_on_shutdown').catch(() => undefined);
     this.#release();

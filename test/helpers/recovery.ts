@@ -134,8 +134,7 @@ export function describeRecovery(schemes: readonly ReplicaScheme[]): void {
       const loops = [0, 1].map(loop);
       // some reports must have been acknowledged well before the kill (two sync intervals: a whole sync began and
       // ended after them), however slow the machine is today. The kill comes as soon as three have: about half
-      // the reports are then due, the rest were in flight or waiting for their sync. (A floor of three intervals
-      // of ingest added 5 s of wall time and a third more reports to check, and checked nothing more.)
+      // the reports are then due, the rest were in flight or waiting for their sync.
       while (acknowledged.filter((report) => report.at < Date.now() - 2 * SYNC_INTERVAL_MS).length < 3)
         await new Promise((resolve) => setTimeout(resolve, 100));
       killedAt = Date.now();

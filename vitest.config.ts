@@ -11,18 +11,22 @@ import LongestFirstSequencer from './test/sequencer.js';
 // programs and drive Chromium. Every program a test spawns runs from dist/, compiled once a run by a global setup of
 // the projects that spawn them.
 //
-// Workers: two per project on two cores. Projects do not isolate their files: a worker keeps the modules it loaded
-// for the next file, instead of importing the app, fastify, DuckDB and the plugins again for every file (that import
-// was 4 to 5 s a file, about a third of the integration projects' worker time). integration-postgres too: its files
-// leave nothing on the run's cluster (at most 12 connections and 12 databases at once through a whole run), and
-// the slowdown once put down to sharing (permissions 9 -> 69 s) followed the machine's load and the file running
-// beside it: 12 files at one load took 94 s shared and 172 s isolated, the whole project 343 s shared. No test file stubs modules or globals; the few that set an environment variable put it back.
-// Unit and contract tests are CPU-bound; integration and end-to-end files mostly wait on servers, child processes,
-// worker threads and Chromium (three at once timed out starting servers on the shared 2-core machine). Two groups
+// Projects do not isolate their files: a worker keeps the modules it loaded for the next file, instead of importing the
+// app, fastify, DuckDB and the plugins again for every file (that import was 4 to 5 s a file, about a third of the
+// integration projects' worker time). integration-postgres too: its files leave nothing on the run's cluster (two files
+// at once held at most 12 connections and 12 databases through a whole run), and the slowdown once put down to sharing
+// (permissions 9 -> 69 s) followed the machine's load and the file running beside it: 12 files at one load took 94 s
+// shared and 172 s isolated, the whole project 343 s shared. No test file stubs modules or globals; the few that set an
+// environment variable put it back.
+// Unit and contract tests are CPU-bound: two workers. Integration and end-to-end files wait a good part of their time
+// on servers, child processes, fsync, worker threads and Chromium: with two workers the cores stood idle 13% of the
+// run, so those projects run three files at once (95% busy; the run 287-308 s -> 248-262 s here). Three were once too
+// many, when servers started through tsx with 20 s to do it; they now start from dist/ in under a second, with 60 s
+// allowed, and the slowest test takes a third of its 30 s with a CPU hog beside the run. Two groups
 // (`sequence.groupOrder`), the second after the first, so the fast projects finish first: contract and unit, then
-// integration, integration-postgres and e2e; projects of one group share its two workers, each project's files
-// together in this order, the longest first (test/sequencer.ts). e2e is in the second group so that its files fill
-// the workers while the last integration files end, instead of starting after the slowest of them.
+// integration, integration-postgres and e2e; projects of one group share its workers, each project's files together in
+// this order, the longest first (test/sequencer.ts). e2e is in the second group so that its files fill the workers
+// while the last integration files end, instead of starting after the slowest of them.
 const CONTRACT = [
   'test/contract/**/*.test.ts',
   'plugins/storage/duckdb/duckdb.test.ts',
@@ -89,7 +93,7 @@ export default defineConfig({
           name: 'integration',
           include: ['test/{integration,security}/**/*.test.ts', ...THREADS_AND_PROCESSES],
           globalSetup: ['test/helpers/build-dist.ts'],
-          maxWorkers: 2,
+          maxWorkers: 3,
           sequence: { groupOrder: 1 },
         },
       },
@@ -100,7 +104,7 @@ export default defineConfig({
           include: ['test/{integration,security}/**/*.test.ts', ...POSTGRES_CONTRACT],
           exclude: ['node_modules/**', 'dist/**', ...ENGINE_INDEPENDENT],
           globalSetup: ['test/helpers/postgres-setup.ts', 'test/helpers/build-dist.ts'],
-          maxWorkers: 2,
+          maxWorkers: 3,
           sequence: { groupOrder: 1 },
         },
       },
@@ -110,7 +114,7 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/{cli,browser,examples,scale}/**/*.test.ts'],
           globalSetup: ['test/helpers/build-dist.ts'],
-          maxWorkers: 2,
+          maxWorkers: 3,
           sequence: { groupOrder: 1 },
         },
       },

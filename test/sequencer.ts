@@ -45,7 +45,7 @@ export default class LongestFirstSequencer extends BaseSequencer {
 const WAITING = new Set(['test/security/plot-worker.test.ts', 'workers/pool.test.ts']);
 
 /**
- * `specs` with the waiting files of a project after its first one moved to the end of that project's files: the two
+ * `specs` with the waiting files of a project after its first one moved to the end of that project's files: the
  * workers take files in this order, so a waiting file beside the next one in the list mostly ran at the same time
  * (and one a few short files later still overlapped a long one); at the end it runs beside the next project's first,
  * longest files.

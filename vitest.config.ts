@@ -20,13 +20,14 @@ import LongestFirstSequencer from './test/sequencer.js';
 // environment variable put it back.
 // Unit and contract tests are CPU-bound: two workers. Integration and end-to-end files wait a good part of their time
 // on servers, child processes, fsync, worker threads and Chromium: with two workers the cores stood idle 13% of the
-// run, so those projects run three files at once (95% busy; the run 287-308 s -> 248-262 s here). Three were once too
-// many, when servers started through tsx with 20 s to do it; they now start from dist/ in under a second, with 60 s
-// allowed, and the slowest test takes a third of its 30 s with a CPU hog beside the run. Two groups
-// (`sequence.groupOrder`), the second after the first, so the fast projects finish first: contract and unit, then
-// integration, integration-postgres and e2e; projects of one group share its workers, each project's files together in
-// this order, the longest first (test/sequencer.ts). e2e is in the second group so that its files fill the workers
-// while the last integration files end, instead of starting after the slowest of them.
+// run, so those projects run three files at once: the cores are 95-98% busy and the run took 248-271 s here (287-308 s
+// with two), so what shortens it now is less work, not more workers. Three were once too many, when servers started
+// through tsx with 20 s to do it; they now start from dist/ in under a second, with 60 s allowed, and the slowest test
+// takes a third of its 30 s with a CPU hog beside the run. Two groups (`sequence.groupOrder`), the second after the
+// first, so the fast projects finish first: contract and unit, then integration, integration-postgres and e2e; projects
+// of one group share its workers, each project's files together in this order, the longest first (test/sequencer.ts).
+// e2e is in the second group so that its files fill the workers while the last integration files end, instead of
+// starting after the slowest of them.
 const CONTRACT = [
   'test/contract/**/*.test.ts',
   'plugins/storage/duckdb/duckdb.test.ts',

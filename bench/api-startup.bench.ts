@@ -20,6 +20,10 @@ import { REPO_ROOT } from '../test/helpers/process.js';
  * unbundled 1,201 ms, 1,555 ms of CPU (the bundle 0.64x the time, 0.61x the CPU). Before the built-in models were
  * imported by the program instead of loaded from their files (a second copy of the kit and zod), the unbundled
  * program took 1.46-1.76 s of CPU to listen (three starts, /usr/bin/time, load about 2).
+ *
+ * DuckDB's JavaScript API bundled instead of loaded by Node (2026-11-28 01:57-02:01 UTC, builds alternating, two
+ * runs each, nothing else running), the bundle's p50: before 673 and 695 ms, 825 and 880 ms of CPU (0.58x and 0.61x
+ * the unbundled program's CPU in the same run); after 519 and 686 ms, 580 and 760 ms of CPU (0.43x and 0.48x).
  */
 const ITERATIONS = Number(process.env.API_BENCH_ITERATIONS ?? 10);
 const WARMUP = 2;

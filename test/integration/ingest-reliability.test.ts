@@ -1,8 +1,8 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { createLogger } from '../../core/index.js';
 import { duckdbStorage } from '../../plugins/storage/duckdb/index.js';
 import { bearer, createProject, signUp } from '../helpers/accounts.js';
@@ -90,6 +90,7 @@ describe('concurrent ingest', () => {
 describe.skipIf(onPostgres)('crash during ingest', () => {
   it('leaves each report entirely present or entirely absent after SIGKILL', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'benchtrack-crash-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const file = join(dir, 'crash.db');
     const server = await startServerProcess({
       BENCHTRACK_CONFIG: JSON.stringify({

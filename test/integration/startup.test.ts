@@ -1,18 +1,30 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../core/index.js';
 import { duckdbStorage } from '../../plugins/storage/duckdb/index.js';
 import { REPO_ROOT, runServerProcess, startServerProcess } from '../helpers/process.js';
 import { onPostgres } from '../helpers/engine.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'benchtrack-startup-'));
-
 // These spawn benchtrack-api on embedded database files of their own and check the process (configuration errors,
 // logs, signals, plugins), not the engine; they would run the same twice. benchtrack-api processes on PostgreSQL:
 // test/scale/many-processes.test.ts.
 describe.skipIf(onPostgres)('benchtrack-api process', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'benchtrack-startup-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
   it('refuses an invalid configuration before binding, one line per problem', async () => {
     const document = {
       server: { bind_address: '127.0.0.1:0', tls: { type: 'as_file' } },

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ import { PG_PASSWORD, startPostgres, type LocalPostgres } from '../helpers/postg
 // redacted safely are refused, at start-up and through PUT /v0/server/config (400, nothing saved).
 
 const dir = mkdtempSync(join(tmpdir(), 'benchtrack-redaction-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 function logTo(secrets: () => readonly string[]) {
   const path = join(dir, `log-${++n}.log`);

@@ -237,8 +237,23 @@ describe('console project pages (Chromium)', () => {
     await page.getByLabel('Measure').selectOption({ label: 'Latency' });
     await page.getByLabel('Model').selectOption('percentage');
     await page.getByLabel('Upper boundary').fill('0.1');
+    // what the new model's upper boundary shows when the form first appears (the page is rendered in place)
+    await page.evaluate(`
+      window.firstUpperBoundary = [];
+      new MutationObserver((_, observer) => {
+        const label = [...document.querySelectorAll('form[aria-label="New model"] label')]
+          .find((element) => element.textContent.startsWith('Upper boundary'));
+        const input = label?.querySelector('input');
+        if (!input) return;
+        window.firstUpperBoundary.push(input.value);
+        observer.disconnect();
+      }).observe(document.body, { childList: true, subtree: true });
+    `);
     await page.getByRole('button', { name: 'Create threshold' }).click();
     await page.getByRole('heading', { name: 'Threshold: feature-x · linux · Latency' }).waitFor();
+    // the current model's, from the first moment: a value typed at once is not overwritten after
+    await page.getByRole('form', { name: 'New model' }).waitFor();
+    expect(await page.evaluate('window.firstUpperBoundary')).toEqual(['0.1']);
 
     await page.getByLabel('Upper boundary').fill('0.2');
     await page.getByRole('button', { name: 'Save the new model' }).click();

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { api, segment } from '../../api/client.js';
 import type { ModelJson, ThresholdJson } from '../../api/types.js';
 import { ActionButton, ActionForm } from '../../components/form.js';
@@ -59,6 +59,27 @@ function ModelFacts({ model }: { model: ModelJson }) {
   );
 }
 
+/**
+ * The form of a new model, its fields filled from the current model from its first render: filled by an effect
+ * after it, the form showed empty fields for a moment, and what was typed into them then was overwritten. A new
+ * current model (its own key) starts the form afresh.
+ */
+function NewModel({ path, model, saved }: { path: string; model: ModelJson | null; saved: () => void }) {
+  const [draft, setDraft] = useState<ModelDraft>(() => draftOf(model));
+  return (
+    <ActionForm
+      submit="Save the new model"
+      label="New model"
+      onSubmit={async () => {
+        await api.put(path, modelBody(draft));
+        saved();
+      }}
+    >
+      <ModelFields draft={draft} onChange={setDraft} />
+    </ActionForm>
+  );
+}
+
 /** One threshold: its model (or an earlier one, ?model=), a new model, removing the model, the history. */
 export function Threshold({ ctx, uuid }: { ctx: ProjectContext; uuid: string }) {
   const { query } = useLocation();
@@ -71,8 +92,6 @@ export function Threshold({ ctx, uuid }: { ctx: ProjectContext; uuid: string }) 
       current.data ? modelHistory(ctx, current.data, signal) : new Promise<ModelJson[]>(() => undefined),
     [current.data],
   );
-  const [draft, setDraft] = useState<ModelDraft>(EMPTY_MODEL);
-  useEffect(() => setDraft(draftOf(current.data?.model ?? null)), [current.data]);
   const threshold = loaded.data;
   const changed = () => {
     setQuery(new URLSearchParams());
@@ -102,16 +121,12 @@ export function Threshold({ ctx, uuid }: { ctx: ProjectContext; uuid: string }) 
           <p class="muted">
             A new model replaces the current one from the next report on; the old one stays in the history.
           </p>
-          <ActionForm
-            submit="Save the new model"
-            label="New model"
-            onSubmit={async () => {
-              await api.put(path, modelBody(draft));
-              changed();
-            }}
-          >
-            <ModelFields draft={draft} onChange={setDraft} />
-          </ActionForm>
+          <NewModel
+            key={current.data.model?.uuid ?? 'none'}
+            path={path}
+            model={current.data.model ?? null}
+            saved={changed}
+          />
           {threshold.model && (
             <div class="spaced">
               <ActionButton

@@ -61,8 +61,8 @@ function ModelFacts({ model }: { model: ModelJson }) {
 
 /**
  * The form of a new model, its fields filled from the current model from its first render: filled by an effect
- * after it, the form showed empty fields for a moment, and what was typed into them then was overwritten. A new
- * current model (its own key) starts the form afresh.
+ * after it, the form showed a model-less threshold's defaults for a moment, and what was typed into them then was
+ * overwritten. A new current model (its own key) starts the form afresh.
  */
 function NewModel({ path, model, saved }: { path: string; model: ModelJson | null; saved: () => void }) {
   const [draft, setDraft] = useState<ModelDraft>(() => draftOf(model));

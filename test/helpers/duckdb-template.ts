@@ -7,6 +7,8 @@ import { duckdbStorage } from '../../plugins/storage/duckdb/index.js';
 let template: Promise<string> | undefined;
 
 const PREFIX = 'benchtrack-duckdb-template-';
+/** A template directory's name: the prefix, the pid of the process that made it, mkdtemp's suffix. */
+const TEMPLATE_DIR = new RegExp(`^${PREFIX}(\\d+)-`);
 
 /**
  * A DuckDB file the storage plugin migrated, made once per test process, in a directory named after the process.
@@ -42,7 +44,7 @@ export async function copyMigratedDuckdb(file: string): Promise<void> {
 /** Removes the templates of test processes that are gone. */
 function removeOrphans(): void {
   for (const name of readdirSync(tmpdir())) {
-    const pid = Number(new RegExp(`^${PREFIX}(\\d+)-`).exec(name)?.[1]);
+    const pid = Number(TEMPLATE_DIR.exec(name)?.[1]);
     if (pid && !alive(pid)) rmSync(join(tmpdir(), name), { recursive: true, force: true });
   }
 }

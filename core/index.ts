@@ -89,3 +89,6 @@ export type { ReplicaStatus } from './replication/replica.js';
 export { restoreReplica } from './replication/restore-replica.js';
 export { openStore } from './replication/open-store.js';
 export { durationMs } from './replication/duration.js';
+export * from './regressions/direction.js';
+export * from './regressions/lifecycle.js';
+export * from './regressions/analyzer.js';

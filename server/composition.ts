@@ -4,6 +4,7 @@ import {
   chooseStorage,
   createLogger,
   PluginRegistry,
+  RegressionAnalyzer,
   ReplicationService,
   secretValues,
   StatsService,
@@ -152,6 +153,7 @@ export async function composeApi(
     replication,
     async close() {
       await stats.stop();
+      await container.resolve(RegressionAnalyzer).idle();
       await replication.stop();
       await pool.close();
       await storage.close();

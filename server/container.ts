@@ -18,6 +18,7 @@ import {
   PerfService,
   PlotsService,
   ProjectsService,
+  RegressionAnalyzer,
   ReportsService,
   ThresholdsService,
   Tokens,
@@ -93,7 +94,6 @@ const SERVICES = [
   ProjectsService,
   DimensionsService,
   ThresholdsService,
-  ReportsService,
   AlertsService,
   PerfService,
   PerfChangesService,
@@ -156,6 +156,11 @@ export function createApiContainer(parts: ApiParts): DependencyContainer {
   });
   for (const Service of SERVICES as readonly (new (ctx: ServiceContext) => object)[])
     single(Service, (c) => new Service(c.resolve(SERVICE_CONTEXT)));
+  single(RegressionAnalyzer, (c) => new RegressionAnalyzer(c.resolve(SERVICE_CONTEXT)));
+  single(
+    ReportsService,
+    (c) => new ReportsService(c.resolve(SERVICE_CONTEXT), c.resolve(RegressionAnalyzer)),
+  );
   single(Backups, (c) => new Backups(c.resolve(STORAGE), c.resolve(LOGGER)));
   single(PlotsService, (c) => new PlotsService(c.resolve(SERVICE_CONTEXT), c.resolve(PerfService)));
   single(CodehostService, (c) => new CodehostService(c.resolve(SERVICE_CONTEXT), c.resolve(AuthService)));

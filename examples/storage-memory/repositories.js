@@ -2,6 +2,7 @@
 // The repositories of one transaction or read, over a View. Reads get the same objects: a write in a read is
 // refused by the view.
 import { metricRepositories } from './metrics.js';
+import { pruneRegressions, regressionRepositories } from './regressions.js';
 import { DIMENSION_TABLES, matches, page, remove, sortRows, table, TABLES } from './tables.js';
 
 /**
@@ -117,6 +118,7 @@ export function repositories(view) {
         ]))
           remove(view, name, ofProject);
         remove(view, 'projects', (p) => p.id === projectId);
+        pruneRegressions(view);
       },
     },
     branches: table(view, 'branches'),
@@ -154,6 +156,7 @@ export function repositories(view) {
     plots: table(view, 'plots'),
     usage: usage(view),
     stats: stats(view),
+    ...regressionRepositories(view),
     // write transactions run one at a time (index.js), so no two ever contend for a lock
     locks: { hold: () => Promise.resolve(), tryHold: () => Promise.resolve(true) },
   };
@@ -212,6 +215,7 @@ function dimensions(view) {
           plots.set(key, Object.freeze({ ...plot, [`${kind}_ids`]: ids.filter((x) => x !== id) }));
       }
       remove(view, DIMENSION_TABLES[kind], (row) => row.id === id);
+      pruneRegressions(view);
     },
   };
 }

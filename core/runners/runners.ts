@@ -11,7 +11,7 @@ import type { RunnerRecord } from '../storage/records.js';
 import type { ReadRepositories, WriteRepositories } from '../storage/storage.js';
 import type { z } from 'zod';
 import { runnersJson } from './json.js';
-import { newRunnerKey } from './keys.js';
+import { newRunnerKey, runnerOfKey } from './keys.js';
 import { releaseJobs } from './release.js';
 import type { JobSignal } from './signal.js';
 import { heartbeatTimeoutMs } from './timing.js';
@@ -34,7 +34,8 @@ export class RunnersService {
   ) {}
 
   async create(caller: UserCaller, input: NewRunner) {
-    const key = newRunnerKey();
+    const uuid = randomUUID();
+    const key = newRunnerKey(uuid);
     const runner = await this.ctx.storage.transaction(async (tx) => {
       let organizationId: number | null = null;
       if (input.organization !== undefined) {
@@ -49,7 +50,7 @@ export class RunnersService {
         throw new ConflictError(`runner slug "${input.slug}" is taken; choose another or leave it out`);
       const now = this.ctx.now();
       const created = await tx.runners.insert({
-        uuid: randomUUID(),
+        uuid,
         organization_id: organizationId,
         name: input.name,
         slug:
@@ -113,9 +114,10 @@ export class RunnersService {
 
   /** A new key for the runner: the old one stops working at once (the runner's lease runs out unless renewed). */
   async rotateKey(caller: UserCaller, ref: string) {
-    const key = newRunnerKey();
+    let key = '';
     const runner = await this.ctx.storage.transaction(async (tx) => {
       const runner = await requireRunner(tx, caller, ref);
+      key = newRunnerKey(runner.uuid);
       await tx.runners.update({ id: runner.id }, { key_hash: tokenHash(key), modified: this.ctx.now() });
       return (await tx.runners.find({ id: runner.id })) as RunnerRecord;
     });
@@ -125,7 +127,7 @@ export class RunnersService {
   /** The runner a key belongs to; any problem is a 401 that does not say which check failed. */
   async authenticate(key: string): Promise<RunnerRecord> {
     const runner = await this.ctx.storage.read((r) => r.runners.find({ key_hash: tokenHash(key) }));
-    if (!runner || runner.archived)
+    if (!runner || runner.archived || runner.uuid !== runnerOfKey(key))
       throw new UnauthorizedError(
         'the runner key is invalid, was rotated, or its runner is archived; start the runner with its current key (benchtrack runner rotate-key gives a new one)',
       );

@@ -43,7 +43,9 @@ describe('runners', () => {
       last_heartbeat: null,
       archived: false,
     });
-    expect(created.key).toMatch(/^btr_[A-Za-z0-9_-]{43}$/);
+    expect(created.key).toMatch(/^btr_[0-9a-f]{32}_[A-Za-z0-9_-]{43}$/);
+    // the key names its runner, so `runner up --key` alone says which runner it is
+    expect(created.key.slice(4, 36)).toBe(created.uuid.replaceAll('-', ''));
     const viewed = await call(admin.token, 'GET', `/v0/runners/${created.slug}`);
     expect(viewed.statusCode).toBe(200);
     expect(viewed.json()).not.toHaveProperty('key');

@@ -11,6 +11,7 @@ import { runBody } from './body.js';
 import { collectResults } from './execute.js';
 import { runContext } from './git-context.js';
 import { deprecatedFlags, type RunOptions } from './options.js';
+import { runRemote, type RemoteOptions } from './remote.js';
 
 /**
  * `benchtrack run` end to end: run the benchmark (or read files or stdin), send the run with its git context,
@@ -19,7 +20,7 @@ import { deprecatedFlags, type RunOptions } from './options.js';
  */
 export async function runBenchmarks(
   command: readonly string[],
-  options: RunOptions & BackendOptions,
+  options: RunOptions & BackendOptions & Partial<RemoteOptions>,
 ): Promise<number> {
   const deprecated = deprecatedFlags(options);
   if (deprecated.length > 0) throw new UsageError(deprecated.join('\n'));
@@ -31,7 +32,18 @@ export async function runBenchmarks(
     options.githubActions && !options.dryRun
       ? await startGitHubActions(options, options.githubActions)
       : undefined;
+  const { spec } = options;
   try {
+    if (spec !== undefined)
+      return await runRemote(
+        command,
+        { ...options, spec, wait: options.wait !== false },
+        client,
+        consoleUrl,
+        github,
+      );
+    if (options.repo !== undefined || options.jobTimeout !== undefined || options.wait === false)
+      throw new UsageError('--repo, --job-timeout and --no-wait queue a job: they need --spec');
     return await runAndReport(command, options, client, consoleUrl, github);
   } catch (error) {
     // The check run opened above must not stay "in progress" forever.

@@ -14,6 +14,7 @@ import { packageInfo, type Config } from '../core/index.js';
 import { Authenticator, decorateCaller } from './auth.js';
 import { CONFIG, LOGGER } from './container.js';
 import { errorHandler, MAX_PARAM_LENGTH } from './error-handler.js';
+import { heavyAnswerSent } from './heavy-requests.js';
 import { routeContext, type Reconfigure } from './context.js';
 import { adminRoutes } from './routes/admin.js';
 import { authRoutes } from './routes/auth.js';
@@ -94,6 +95,7 @@ export async function buildApp(
   app.addHook('preClose', async () => {
     closing = true;
   });
+  app.addHook('onSend', heavyAnswerSent);
   app.addHook('onSend', async (request, reply, payload) => {
     if (closing) reply.header('Connection', 'close');
     if (!reply.hasHeader('x-total-count')) {

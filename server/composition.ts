@@ -17,6 +17,7 @@ import {
 import { registerBuiltins } from '../plugins/index.js';
 import { WorkerPool, type WorkerPoolOptions } from '../workers/pool.js';
 import { CLOCK, createApiContainer, type RunningConfig } from './container.js';
+import type { PendingAnswersOptions } from './heavy-requests.js';
 import { ServerRuntime } from './runtime.js';
 import { JobSweep } from './job-sweep.js';
 import { StatsSchedule } from './stats-schedule.js';
@@ -34,6 +35,7 @@ export interface ApiReplacements {
   readonly mailer?: Mailer;
   readonly now?: () => Date;
   readonly heavyLimit?: WorkLimit;
+  readonly pendingAnswers?: PendingAnswersOptions;
   readonly authAttemptsPerMinute?: number;
   readonly pool?: WorkerPoolOptions;
   /** Options of the storage engine besides those the configuration gives. */
@@ -136,6 +138,7 @@ export async function composeApi(
     ...(replace.mailer ? { mailer: replace.mailer } : {}),
     ...(replace.now ? { now: replace.now } : {}),
     ...(replace.heavyLimit ? { heavyLimit: replace.heavyLimit } : {}),
+    ...(replace.pendingAnswers ? { pendingAnswers: replace.pendingAnswers } : {}),
     ...(replace.authAttemptsPerMinute ? { authAttemptsPerMinute: replace.authAttemptsPerMinute } : {}),
   });
   const stats = new StatsSchedule(container.resolve(StatsService), running, logger, container.resolve(CLOCK));

@@ -27,7 +27,16 @@ import {
   type ServiceContext,
 } from '../core/index.js';
 import type { WorkerPool } from '../workers/pool.js';
-import { ATTEMPTS, CONFIG, FAILURES, HEAVY_LIMIT, POOL, REPLICATION, SERVICE_CONTEXT } from './container.js';
+import {
+  ATTEMPTS,
+  CONFIG,
+  FAILURES,
+  HEAVY_LIMIT,
+  PENDING_ANSWERS,
+  POOL,
+  REPLICATION,
+  SERVICE_CONTEXT,
+} from './container.js';
 import { holdHeavyPlace } from './heavy-requests.js';
 import type { AttemptLimiter, FailureLimiter } from './rate-limit.js';
 
@@ -102,7 +111,7 @@ export function routeContext(container: DependencyContainer, reconfigure?: Recon
     replication: get(REPLICATION),
     services: get(SERVICE_CONTEXT),
     pool: get(POOL),
-    heavy: holdHeavyPlace(get(HEAVY_LIMIT)),
+    heavy: holdHeavyPlace(get(HEAVY_LIMIT), get(PENDING_ANSWERS)),
   };
 }
 

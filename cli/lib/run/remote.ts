@@ -5,13 +5,13 @@ import { runDefaults } from '../../../core/reports/run-context.js';
 import { jobLogSchema, jobSchema } from '../../../core/schemas/jobs.js';
 import { reportSchema } from '../../../core/schemas/reports.js';
 import type { BackendOptions } from '../backend-options.js';
-import { DEFAULT_CONSOLE_URL, type ApiClient } from '../client.js';
+import type { ApiClient } from '../client.js';
 import { UsageError } from '../errors.js';
-import { renderReport } from '../report/render.js';
 import { reportThresholds, startPoint } from './body.js';
 import { runContext } from './git-context.js';
 import type { GitHubActionsRun } from './github-actions.js';
 import type { RunOptions } from './options.js';
+import { printReport } from './print.js';
 
 /** The options of `benchtrack run` that queue a job instead of running the command here. */
 export interface RemoteOptions {
@@ -133,18 +133,7 @@ export async function runRemote(
   const response = await client.get(`/v0/projects/${encodeURIComponent(project)}/reports/${job.report}`, {
     schema: reportSchema,
   });
-  const report = response.data;
-  const url = (await consoleUrl) ?? DEFAULT_CONSOLE_URL;
-  process.stdout.write(renderReport(report, response.raw, options.format, url));
-  await github?.finish(report, url);
-  const alerts = report.counts.alerts.total;
-  if (alerts > 0 && (options.err || options.errorOnAlert)) {
-    process.stderr.write(
-      `benchtrack: the report has ${alerts} alert${alerts === 1 ? '' : 's'} (--error-on-alert)\n`,
-    );
-    return 1;
-  }
-  return 0;
+  return printReport(response, options, consoleUrl, github);
 }
 
 /** Polls the job and its log until it ends: state changes and output go to stderr (not with --quiet). */

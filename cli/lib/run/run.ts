@@ -1,16 +1,16 @@
 import { adaptResults, selectAdapter } from '../../../core/adapters/selection.js';
 import { reportSchema } from '../../../core/schemas/reports.js';
 import type { BackendOptions } from '../backend-options.js';
-import { ApiClient, DEFAULT_CONSOLE_URL } from '../client.js';
+import { ApiClient } from '../client.js';
 import { UsageError } from '../errors.js';
 import { adapterRegistry } from '../parse.js';
-import { renderReport } from '../report/render.js';
 import { readStdin } from '../stdin.js';
 import { startGitHubActions, type GitHubActionsRun } from './github-actions.js';
 import { runBody } from './body.js';
 import { collectResults } from './execute.js';
 import { runContext } from './git-context.js';
 import { deprecatedFlags, type RunOptions } from './options.js';
+import { printReport } from './print.js';
 import { runRemote, type RemoteOptions } from './remote.js';
 
 /**
@@ -86,18 +86,7 @@ async function runAndReport(
       `benchtrack: sending ${collected.results.length} result(s) to ${client.host.origin}\n`,
     );
   const response = await client.post('/v0/run', { body, schema: reportSchema, idempotent: true });
-  const report = response.data;
-  const url = (await consoleUrl) ?? DEFAULT_CONSOLE_URL;
-  process.stdout.write(renderReport(report, response.raw, options.format, url));
-  await github?.finish(report, url);
-  const alerts = report.counts.alerts.total;
-  if (alerts > 0 && (options.err || options.errorOnAlert)) {
-    process.stderr.write(
-      `benchtrack: the report has ${alerts} alert${alerts === 1 ? '' : 's'} (--error-on-alert)\n`,
-    );
-    return 1;
-  }
-  return 0;
+  return printReport(response, options, consoleUrl, github);
 }
 
 /** `--dry-run` sends nothing, so the adapter is tried here: the output would otherwise fail at the server. */

@@ -72,8 +72,8 @@ export class ReportsService {
   async createForJob(runner: RunnerRecord, projectRef: string, input: NewReport) {
     const lease = input.job;
     if (!lease) throw new InputError('job: a runner sends the job and attempt its report finishes');
-    const job = await this.ctx.storage.read((r) => r.jobs.find({ uuid: lease.uuid.toLowerCase() }));
-    if (!job) throw new NotFoundError(`job "${lease.uuid}" not found`);
+    // only the runner that holds the job learns anything of it
+    const job = await this.ctx.storage.read((r) => heldJob(r, runner, lease.uuid, lease.attempt));
     const definition = JSON.parse(job.definition) as NewJob;
     if (input.testbed !== job.spec)
       throw new InputError(

@@ -89,6 +89,8 @@ export class JobLeases {
     if (released > 0) this.signal.notify();
     const scope = { specs, organizationId: runner.organization_id };
     for (;;) {
+      // a runner that hung up would not learn of a job claimed for it: its lease would have to run out
+      if (abort?.aborted) return undefined;
       if (await this.ctx.storage.read((r) => r.jobs.claimable(scope))) {
         const claimed = await this.ctx.storage.transaction(async (tx) => {
           const now = this.ctx.now();
@@ -113,7 +115,7 @@ export class JobLeases {
         if (claimed) return this.#claimed(claimed, timeoutMs);
       }
       const left = deadline - Date.now();
-      if (left <= 0 || abort?.aborted) return undefined;
+      if (left <= 0) return undefined;
       await this.signal.wait(Math.min(left, POLL_MS), abort);
     }
   }

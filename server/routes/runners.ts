@@ -114,7 +114,6 @@ export function runnerRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const runner = ownRunner(await request.runner(), request.params.runner);
-        // a runner that hung up gets no job: one claimed now would wait for its lease to run out
         const gone = new AbortController();
         reply.raw.once('close', () => gone.abort());
         const job = await ctx.leases.claim(

@@ -218,7 +218,7 @@ class JobRun {
       say(`job ${this.job.uuid} stopped: ${reason.message}`);
       return reason.kind === 'unauthorized' ? 'unauthorized' : 'done';
     }
-    if (error instanceof ApiError && (error.status === 409 || error.status === 401)) {
+    if (error instanceof ApiError && [401, 404, 409].includes(error.status)) {
       say(`job ${this.job.uuid}: ${error.message.split('\n')[0]}`);
       return error.status === 401 ? 'unauthorized' : 'done';
     }
@@ -275,8 +275,9 @@ class JobRun {
       if (answer.data.state !== 'running')
         this.#stop.abort(new Stop('ended', `the job is ${answer.data.state}`));
     } catch (error) {
-      if (error instanceof ApiError && error.status === 409)
-        this.#stop.abort(new Stop('lost', error.message.split('\n')[0] ?? 'the lease ran out'));
+      // 409: the lease ran out; 404: the job is gone (its project was deleted)
+      if (error instanceof ApiError && (error.status === 409 || error.status === 404))
+        this.#stop.abort(new Stop('lost', error.detail));
       else if (error instanceof ApiError && error.status === 401)
         this.#stop.abort(new Stop('unauthorized', 'the runner key stopped working'));
       else this.#output.restore(taken);

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -64,6 +64,7 @@ export async function runAgent(options: AgentOptions): Promise<number> {
       '--key is not a runner key (btr_...): `benchtrack runner create` or `rotate-key` prints one',
     );
   const sandbox = options.noNetwork ? await networkSandbox() : undefined;
+  if (options.workDir) await mkdir(options.workDir, { recursive: true });
   const client = new ApiClient({
     host: options.host,
     token: options.key,
@@ -101,7 +102,8 @@ export async function runAgent(options: AgentOptions): Promise<number> {
         pause = Math.min(pause * 2, 30);
         continue;
       }
-      if (!job) continue;
+      // a job claimed as the runner stops is left to run out its lease
+      if (!job || shutdown.signal.aborted) continue;
       const outcome = await new JobRun(client, runner, job, options, sandbox, shutdown.signal).run();
       if (outcome === 'unauthorized')
         throw new UsageError(
@@ -130,17 +132,17 @@ class JobRun {
     private readonly job: Job,
     private readonly options: AgentOptions,
     private readonly sandbox: NetworkSandbox | undefined,
-    shutdown: AbortSignal,
-  ) {
-    shutdown.addEventListener('abort', () => this.#stop.abort(shutdown.reason), { once: true });
-  }
+    private readonly shutdown: AbortSignal,
+  ) {}
 
   get #path(): string {
     return `/v0/runners/${this.runner}/jobs/${this.job.uuid}`;
   }
 
   async run(): Promise<'done' | 'unauthorized'> {
-    const { job } = this;
+    const { job, shutdown } = this;
+    const stopping = () => this.#stop.abort(shutdown.reason);
+    shutdown.addEventListener('abort', stopping, { once: true });
     const limit = Math.min(job.timeout, this.options.timeout ?? Infinity);
     say(`job ${job.uuid} (spec ${job.spec}, attempt ${job.attempt}): ${job.command.join(' ')}`);
     const dir = await mkdtemp(join(this.options.workDir ?? tmpdir(), 'benchtrack-job-'));
@@ -198,6 +200,7 @@ class JobRun {
     } catch (error) {
       return await this.#failed(error);
     } finally {
+      shutdown.removeEventListener('abort', stopping);
       this.#done = true;
       await beats;
       clearTimeout(deadline);

@@ -3,6 +3,7 @@ import type { DependencyContainer } from 'tsyringe';
 import {
   chooseStorage,
   createLogger,
+  JobLeases,
   PluginRegistry,
   RegressionAnalyzer,
   ReplicationService,
@@ -19,6 +20,7 @@ import { WorkerPool, type WorkerPoolOptions } from '../workers/pool.js';
 import { CLOCK, createApiContainer, type RunningConfig } from './container.js';
 import type { PendingAnswersOptions } from './heavy-requests.js';
 import { ServerRuntime } from './runtime.js';
+import { JobSweep } from './job-sweep.js';
 import { StatsSchedule } from './stats-schedule.js';
 
 /** Where the configuration came from: relative plugin paths resolve against `baseDir`, updates go to `configPath`. */
@@ -142,6 +144,8 @@ export async function composeApi(
   });
   const stats = new StatsSchedule(container.resolve(StatsService), running, logger, container.resolve(CLOCK));
   stats.start();
+  const sweep = new JobSweep(container.resolve(JobLeases), running, logger.child({ task: 'job-sweep' }));
+  sweep.start();
   return {
     container,
     runtime: new ServerRuntime(container, origin.configPath, origin.baseDir),
@@ -152,6 +156,7 @@ export async function composeApi(
     pool,
     replication,
     async close() {
+      await sweep.stop();
       await stats.stop();
       await container.resolve(RegressionAnalyzer).idle();
       await replication.stop();

@@ -25,6 +25,10 @@ import {
   UsersService,
   UsageService,
   StatsService,
+  JobLeases,
+  JobSignal,
+  JobsService,
+  RunnersService,
   type Config,
   type Logger,
   type Mailer,
@@ -162,6 +166,11 @@ export function createApiContainer(parts: ApiParts): DependencyContainer {
     (c) => new ReportsService(c.resolve(SERVICE_CONTEXT), c.resolve(RegressionAnalyzer)),
   );
   single(Backups, (c) => new Backups(c.resolve(STORAGE), c.resolve(LOGGER)));
+  // one signal per process: a job queued through one service wakes the claims waiting in another
+  single(JobSignal, () => new JobSignal());
+  single(RunnersService, (c) => new RunnersService(c.resolve(SERVICE_CONTEXT), c.resolve(JobSignal)));
+  single(JobsService, (c) => new JobsService(c.resolve(SERVICE_CONTEXT), c.resolve(JobSignal)));
+  single(JobLeases, (c) => new JobLeases(c.resolve(SERVICE_CONTEXT), c.resolve(JobSignal)));
   single(PlotsService, (c) => new PlotsService(c.resolve(SERVICE_CONTEXT), c.resolve(PerfService)));
   single(CodehostService, (c) => new CodehostService(c.resolve(SERVICE_CONTEXT), c.resolve(AuthService)));
   single(
@@ -171,6 +180,7 @@ export function createApiContainer(parts: ApiParts): DependencyContainer {
         c.resolve(STORAGE),
         c.resolve(Tokens),
         c.resolve(ApiTokensService),
+        c.resolve(RunnersService),
         c.resolve(FAILURES),
       ),
   );

@@ -18,6 +18,9 @@ import {
   CodehostService,
   UsageService,
   UsersService,
+  JobLeases,
+  JobsService,
+  RunnersService,
   type DroppableKey,
   type LiveConfig,
   type ReplicationService,
@@ -67,6 +70,9 @@ export interface RouteContext {
   readonly changes: PerfChangesService;
   readonly plots: PlotsService;
   readonly backups: Backups;
+  readonly runners: RunnersService;
+  readonly jobs: JobsService;
+  readonly leases: JobLeases;
   readonly replication: ReplicationService;
   /** The context the services share (for functions that are not services). */
   readonly services: ServiceContext;
@@ -99,6 +105,9 @@ export function routeContext(container: DependencyContainer, reconfigure?: Recon
     changes: get(PerfChangesService),
     plots: get(PlotsService),
     backups: get(Backups),
+    runners: get(RunnersService),
+    jobs: get(JobsService),
+    leases: get(JobLeases),
     replication: get(REPLICATION),
     services: get(SERVICE_CONTEXT),
     pool: get(POOL),

@@ -56,6 +56,10 @@ export const TABLES = /** @type {const} @satisfies {Record<string, TableSpec>} *
   },
   regressionAlerts: { key: (row) => row.alert_id, order: ['alert_id'] },
   regressionEvents: {},
+  runners: { search: ['name', 'slug', 'uuid'], unique: [['slug'], ['key_hash']] },
+  runnerSpecs: { key: (row) => `${row.runner_id}:${row.spec}`, order: ['runner_id', 'spec'] },
+  jobs: { search: ['uuid', 'spec'] },
+  jobLogs: {},
 });
 
 /** @typedef {keyof typeof TABLES} TableName */

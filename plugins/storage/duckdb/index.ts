@@ -11,6 +11,7 @@ import { plusReaders, plusWriters } from './repositories/plus.js';
 import { regressionTables } from './repositories/regressions.js';
 import { regressionReaders, regressionWriters } from '../shared/regressions.js';
 import { metricReaders, metricWriters } from './repositories/metrics.js';
+import { runnerReaders, runnerWriters } from './repositories/runners.js';
 import { duckdbReplication } from './replication.js';
 import { snapshotTo } from './snapshot.js';
 import { duckdbTransfer } from './transfer.js';
@@ -110,6 +111,7 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
               ),
               ...plusWriters(connection, database.deferred),
               ...regressionWriters(regressionTables(connection)),
+              ...runnerWriters(connection),
             },
             'transaction',
           );
@@ -139,6 +141,7 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
               ...metricReaders(connection),
               ...plusReaders(connection),
               ...regressionReaders(regressionTables(connection)),
+              ...runnerReaders(connection),
             },
             'read',
           );

@@ -12,6 +12,7 @@ import { metricReaders, metricWriters } from './repositories/metrics.js';
 import { plusReaders, plusWriters } from './repositories/plus.js';
 import { regressionTables } from './repositories/regressions.js';
 import { regressionReaders, regressionWriters } from '../shared/regressions.js';
+import { runnerReaders, runnerWriters } from './repositories/runners.js';
 import type { Connection } from './sql.js';
 import { ReplicaReads } from './replicas.js';
 import { postgresTransfer } from './transfer.js';
@@ -40,6 +41,7 @@ function writeRepositories(connection: Connection) {
     ...metricWriters(connection),
     ...plusWriters(connection),
     ...regressionWriters(regressionTables(connection)),
+    ...runnerWriters(connection),
   };
 }
 
@@ -51,6 +53,7 @@ function readRepositories(connection: Connection) {
     ...metricReaders(connection),
     ...plusReaders(connection),
     ...regressionReaders(regressionTables(connection)),
+    ...runnerReaders(connection),
   };
 }
 

@@ -101,3 +101,6 @@ export { durationMs } from './replication/duration.js';
 export * from './regressions/direction.js';
 export * from './regressions/lifecycle.js';
 export * from './regressions/analyzer.js';
+export * from './regressions/service.js';
+export * from './regressions/json.js';
+export * from './schemas/regressions.js';

@@ -18,12 +18,20 @@ import {
 /** A change point belongs to a regression when its version is within this many of the first bad version. */
 export const MATCH_MARGIN = 2;
 /**
- * Points at or after the first bad version that a suspected series needs before it is denied: by then the
- * detector (which needs a few points on each side of a change) has had room to find any step an alert saw.
+ * Points at or after the first bad version that a suspected series needs before it is denied: by then a step of
+ * twice the noise, the smallest a t-test threshold at 0.99 alerts on with some regularity, has the strength
+ * ({@link MIN_STRENGTH}) to be confirmed.
  */
-export const DENY_AFTER = 12;
+export const DENY_AFTER = 20;
 /** Points at or after a change point before the detector alone opens a regression for it. */
 export const OPEN_AFTER = 8;
+/**
+ * How strong a change point must be (its {@link SeriesChange.strength}, a robust t) to confirm or open a regression.
+ * Every report re-tests the newest hundred reports of its series, so each position is tested up to a hundred
+ * times, and a false page costs more than a late one: a normal t of 5 has a chance of 6e-7 by noise alone. A step
+ * of twice the noise reaches it with about 20 points after it and 40 before.
+ */
+export const MIN_STRENGTH = 5;
 
 /** What the analysis knows of one series besides its detection: its key and which way is worse. */
 export interface AnalyzedSeries extends SeriesDetection {
@@ -51,6 +59,17 @@ export function nearLevel(x: number, level: number, other: number): boolean {
 }
 
 /**
+ * Whether `x` is still at the level a change from `before` to `after` reached: past half the step, and short of
+ * a second step as large. A value that far again is a further change of its own.
+ */
+export function atNewLevel(x: number, before: number, after: number): boolean {
+  const step = after - before;
+  if (step === 0) return x === after;
+  const position = (x - before) / step;
+  return position >= 0.5 && position < 2;
+}
+
+/**
  * Applies what the detector found in a branch and testbed's series to their regressions, in the caller's
  * transaction (which holds the branch): suspected series it finds are confirmed (their regression becomes
  * untriaged), those it still does not find after {@link DENY_AFTER} points are denied (a suspected regression
@@ -71,9 +90,15 @@ export async function applyDetections(
     at.regression = change.regression;
     changes.push(change);
   };
-  const bySeries = new Map(analyzed.map((a) => [a.series.id, a]));
+  const strong = analyzed.map((a) => ({
+    ...a,
+    changes: a.changes.filter((c) => Math.abs(c.strength) >= MIN_STRENGTH),
+  }));
+  const bySeries = new Map(strong.map((a) => [a.series.id, a]));
 
   for (const at of known) {
+    // closed regressions keep what they hold: people (or the service) decided
+    if (at.regression.status !== 'suspected' && !isOpen(at.regression.status)) continue;
     const confirmed: [RegressionSeriesRecord, SeriesChange][] = [];
     const denied: RegressionSeriesRecord[] = [];
     for (const member of at.series.values()) {
@@ -114,8 +139,8 @@ export async function applyDetections(
     }
   }
 
-  await markFixed(tx, known, analyzed, claimed, version, now, record);
-  for (const a of analyzed) {
+  await markFixed(tx, known, strong, claimed, version, now, record);
+  for (const a of strong) {
     for (const c of a.changes) {
       if (claimed.has(c) || c.pointsAfter < OPEN_AFTER || c.index === 0) continue;
       const kind = a.kindOf(c.after > c.before);
@@ -209,7 +234,10 @@ async function confirm(
     p_value: change.pValue,
     modified: now,
   };
-  await tx.regressionSeries.update({ regression_id: at.regression.id, series_id: member.series_id }, confirmed);
+  await tx.regressionSeries.update(
+    { regression_id: at.regression.id, series_id: member.series_id },
+    confirmed,
+  );
   at.series.set(member.series_id, { ...member, ...confirmed });
   if (at.regression.status !== 'suspected') return;
   // the detector places the change; the alerts only saw where it first crossed a limit
@@ -313,7 +341,12 @@ async function openOrJoin(
   );
   if (join) {
     await addSeries(tx, join.regression, values, now);
-    join.series.set(a.series.id, { ...values, regression_id: join.regression.id, created: now, modified: now });
+    join.series.set(a.series.id, {
+      ...values,
+      regression_id: join.regression.id,
+      created: now,
+      modified: now,
+    });
     const change = await changeRegression(
       tx,
       join.regression,

@@ -15,6 +15,11 @@ export interface SeriesChange {
   readonly pValue: number;
   /** Points at the new level and after it in the read window. */
   readonly pointsAfter: number;
+  /**
+   * The step in units of its uncertainty: the difference of the medians of the segments on either side (to the
+   * neighbouring change points) over its standard error from the series' noise. A t that outliers do not inflate.
+   */
+  readonly strength: number;
 }
 
 /** A series as the analysis saw it: the version of each point (oldest first) and its change points. */
@@ -64,18 +69,59 @@ export async function detectSeries(
   return series.map((seriesId, k) => {
     const { from, to } = ranges[k]!;
     const versions = lines.version.slice(from, to);
-    const changes: SeriesChange[] = [];
-    for (let j = found.offsets[k]!; j < found.offsets[k + 1]!; j++) {
-      const index = found.index[j]!;
-      changes.push({
+    const own = lines.value.subarray(from, to);
+    const indexes = Array.from(found.index.subarray(found.offsets[k]!, found.offsets[k + 1]!));
+    const noise = seriesNoise(own);
+    const changes: SeriesChange[] = indexes.map((index, n) => {
+      const j = found.offsets[k]! + n;
+      return {
         index,
         version: versions[index]!,
         before: found.before[j]!,
         after: found.after[j]!,
         pValue: found.pValue[j]!,
         pointsAfter: versions.length - index,
-      });
-    }
+        strength: robustStep(own, noise, indexes[n - 1] ?? 0, index, indexes[n + 1] ?? own.length),
+      };
+    });
     return { seriesId, versions, changes };
   });
+}
+
+function median(sorted: Float64Array): number {
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/**
+ * The noise of a series as a normal standard deviation: the median absolute difference of consecutive values,
+ * scaled. Steps and outliers touch few differences, so they barely move it.
+ */
+export function seriesNoise(values: Float64Array): number {
+  if (values.length < 3) return 0;
+  const differences = new Float64Array(values.length - 1);
+  for (let i = 1; i < values.length; i++) differences[i - 1] = Math.abs(values[i]! - values[i - 1]!);
+  return (1.4826 * median(differences.sort())) / Math.SQRT2;
+}
+
+/** Points each side of a change point needs before its strength counts. */
+export const STRENGTH_MIN_SIDE = 8;
+
+/**
+ * `values[from..at)` against `values[at..to)`: the difference of their medians over its standard error, from the
+ * series' noise (a median's error is about 1.25 times a mean's). 0 when a side has fewer than
+ * {@link STRENGTH_MIN_SIDE} points; infinite for a step in a series without noise.
+ */
+export function robustStep(
+  values: Float64Array,
+  noise: number,
+  from: number,
+  at: number,
+  to: number,
+): number {
+  if (at - from < STRENGTH_MIN_SIDE || to - at < STRENGTH_MIN_SIDE) return 0;
+  const difference = median(values.slice(at, to).sort()) - median(values.slice(from, at).sort());
+  const error = 1.2533 * noise * Math.sqrt(1 / (at - from) + 1 / (to - at));
+  if (error === 0) return difference === 0 ? 0 : Math.sign(difference) * Infinity;
+  return difference / error;
 }

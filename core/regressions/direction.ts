@@ -16,11 +16,15 @@ const BUILT_IN: Readonly<Record<string, MeasureDirection>> = {
   ...Object.fromEntries(
     ['i1', 'lli', 'd1', 'lld', 'll'].map((level) => [`${level}-miss-rate`, 'lower_is_better' as const]),
   ),
-  ...Object.fromEntries(['l1', 'll', 'ram'].map((level) => [`${level}-hit-rate`, 'higher_is_better' as const])),
+  ...Object.fromEntries(
+    ['l1', 'll', 'ram'].map((level) => [`${level}-hit-rate`, 'higher_is_better' as const]),
+  ),
 };
 
 /** The direction a measure declares, or the one its built-in slug has; null when neither says. */
-export function measureDirection(measure: Pick<MeasureRecord, 'direction' | 'slug'>): MeasureDirection | null {
+export function measureDirection(
+  measure: Pick<MeasureRecord, 'direction' | 'slug'>,
+): MeasureDirection | null {
   return measure.direction ?? BUILT_IN[measure.slug] ?? null;
 }
 

@@ -1,7 +1,7 @@
 import type { Ingested } from '../reports/ingested.js';
 import type { RegressionKind, RegressionSeriesRecord, VersionRecord } from '../storage/records.js';
 import type { WriteRepositories } from '../storage/storage.js';
-import { nearLevel } from './analysis.js';
+import { atNewLevel, nearLevel } from './analysis.js';
 import { guardedSide, kindOf, measureDirection } from './direction.js';
 import {
   ATTACHING_STATUSES,
@@ -67,8 +67,11 @@ export async function groupAlerts(
     const known = candidates.find((c) => {
       const member = c.series.get(seriesId);
       if (!member || c.firstBad > version.number) return false;
-      if (c.regression.kind === kind) return nearLevel(metric.value, member.after_value, member.before_value);
-      return c.regression.status !== 'expected' && nearLevel(metric.value, member.before_value, member.after_value);
+      if (c.regression.kind === kind)
+        return atNewLevel(metric.value, member.before_value, member.after_value);
+      return (
+        c.regression.status !== 'expected' && nearLevel(metric.value, member.before_value, member.after_value)
+      );
     });
     if (known) {
       await attachAlert(tx, known.regression, alert.id, seriesId);
@@ -95,7 +98,12 @@ export async function groupAlerts(
     if (same) {
       await addSeries(tx, same.regression, series, now);
       await attachAlert(tx, same.regression, alert.id, seriesId);
-      same.series.set(seriesId, { ...series, regression_id: same.regression.id, created: now, modified: now });
+      same.series.set(seriesId, {
+        ...series,
+        regression_id: same.regression.id,
+        created: now,
+        modified: now,
+      });
       const change = await changeRegression(
         tx,
         same.regression,

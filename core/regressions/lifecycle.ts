@@ -1,10 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  New,
-  RegressionRecord,
-  RegressionSeriesRecord,
-  RegressionStatus,
-} from '../storage/records.js';
+import type { New, RegressionRecord, RegressionSeriesRecord, RegressionStatus } from '../storage/records.js';
 import type { WriteRepositories } from '../storage/storage.js';
 
 /** Statuses of a regression people act on: open ones count, suspected ones do not (the detector may deny them). */
@@ -30,7 +25,10 @@ export interface RegressionChange {
   readonly event: RegressionEventKind | undefined;
 }
 
-function eventOf(before: RegressionStatus | undefined, after: RegressionStatus): RegressionEventKind | undefined {
+function eventOf(
+  before: RegressionStatus | undefined,
+  after: RegressionStatus,
+): RegressionEventKind | undefined {
   const wasOpen = before !== undefined && isOpen(before);
   if (isOpen(after)) return wasOpen ? 'updated' : 'created';
   return wasOpen ? 'closed' : undefined;

@@ -88,12 +88,16 @@ export const measureDirectionSchema = z
   .enum(['lower_is_better', 'higher_is_better'], {
     error: 'must be lower_is_better or higher_is_better (or null for none)',
   })
-  .describe('Which way the measure gets better: it decides whether a change is a regression or an improvement');
+  .describe(
+    'Which way the measure gets better: it decides whether a change is a regression or an improvement',
+  );
 export const measureSchema = dimensionSchema.extend({
   units: z.string(),
   direction: measureDirectionSchema
     .nullable()
-    .describe('The declared direction, or a built-in measure\'s own (latency lower, throughput higher); null when none'),
+    .describe(
+      "The declared direction, or a built-in measure's own (latency lower, throughput higher); null when none",
+    ),
 });
 export const newTestbedSchema = z.strictObject({ name: nameSchema, slug: slugSchema.optional() });
 export const newBenchmarkSchema = z.strictObject({ name: benchmarkNameSchema, slug: slugSchema.optional() });

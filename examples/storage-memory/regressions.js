@@ -42,7 +42,12 @@ export function regressionRepositories(view) {
           )
             return false;
           if (!term) return true;
-          const texts = [r.uuid, r.note, r.issue_url, ...own.map((s) => benchmarks.get(s.benchmark_id)?.name)];
+          const texts = [
+            r.uuid,
+            r.note,
+            r.issue_url,
+            ...own.map((s) => benchmarks.get(s.benchmark_id)?.name),
+          ];
           return texts.some((t) => t != null && String(t).toLowerCase().includes(term));
         });
         const versions = view.rows('versions');
@@ -88,4 +93,3 @@ export function pruneRegressions(view) {
   for (const name of /** @type {const} */ (['regressionSeries', 'regressionAlerts', 'regressionEvents']))
     remove(view, name, (row) => !has('regressions', row.regression_id));
 }
-

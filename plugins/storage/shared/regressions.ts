@@ -178,7 +178,10 @@ type Names = keyof typeof REGRESSION_TABLES;
 export function regressionReaders(engine: EngineTables): Pick<ReadRepositories, Names> {
   const t = REGRESSION_TABLES;
   return {
-    regressions: { ...engine.reader(t.regressions), listFiltered: listRegressions(engine.run, engine.dialect) },
+    regressions: {
+      ...engine.reader(t.regressions),
+      listFiltered: listRegressions(engine.run, engine.dialect),
+    },
     regressionSeries: engine.reader(t.regressionSeries),
     regressionAlerts: engine.reader(t.regressionAlerts),
     regressionEvents: engine.reader(t.regressionEvents),

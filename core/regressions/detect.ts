@@ -1,9 +1,17 @@
+import type { ChangePointColumns, ChangePointJob } from '../detection/columns.js';
+import { detectChangePoints } from '../detection/detect.js';
 import { DETECTION_DEFAULTS } from '../detection/params.js';
 import type { ServiceContext } from '../services/context.js';
 import type { ReadRepositories } from '../storage/storage.js';
 
 /** Reports of a branch and testbed whose points the analysis reads: the newest hundred. */
 export const ANALYSIS_REPORTS = 100;
+
+/**
+ * Jobs of at most this many points are detected in this thread: the analysis after a report of a few series costs
+ * well under a millisecond, less than a worker's round trip. Larger ones go to the worker pool.
+ */
+const INLINE_MAX_POINTS = 2048;
 
 /** One change point of a series, with the version of its first point at the new level. */
 export interface SeriesChange {
@@ -65,7 +73,8 @@ export async function detectSeries(
   ranges.forEach((range, k) => (offsets[k + 1] = offsets[k]! + range.to - range.from));
   const values = new Float64Array(offsets[series.length]!);
   ranges.forEach((range, k) => values.set(lines.value.subarray(range.from, range.to), offsets[k]));
-  const found = await ctx.changePoints({ offsets, values, params: DETECTION_DEFAULTS });
+  const job = { offsets, values, params: DETECTION_DEFAULTS };
+  const found = values.length <= INLINE_MAX_POINTS ? detectInline(job) : await ctx.changePoints(job);
   return series.map((seriesId, k) => {
     const { from, to } = ranges[k]!;
     const versions = lines.version.slice(from, to);
@@ -124,4 +133,22 @@ export function robustStep(
   const error = 1.2533 * noise * Math.sqrt(1 / (at - from) + 1 / (to - at));
   if (error === 0) return difference === 0 ? 0 : Math.sign(difference) * Infinity;
   return difference / error;
+}
+
+/** The change points of a job, in this thread, by the same detector the worker task runs. */
+function detectInline(job: ChangePointJob): ChangePointColumns {
+  const count = job.offsets.length - 1;
+  const offsets = new Uint32Array(count + 1);
+  const found = [];
+  for (let i = 0; i < count; i++) {
+    found.push(...detectChangePoints(job.values.subarray(job.offsets[i], job.offsets[i + 1]), job.params));
+    offsets[i + 1] = found.length;
+  }
+  return {
+    offsets,
+    index: Uint32Array.from(found, (p) => p.index),
+    before: Float64Array.from(found, (p) => p.meanBefore),
+    after: Float64Array.from(found, (p) => p.meanAfter),
+    pValue: Float64Array.from(found, (p) => p.pValue),
+  };
 }

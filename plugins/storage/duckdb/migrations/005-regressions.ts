@@ -41,10 +41,11 @@ export const regressions: Migration = {
       after_value DOUBLE NOT NULL,
       p_value DOUBLE,
       created TIMESTAMP NOT NULL,
-      modified TIMESTAMP NOT NULL
+      modified TIMESTAMP NOT NULL,
+      PRIMARY KEY (regression_id, series_id)
     )`,
     `CREATE TABLE regression_alert (
-      alert_id INTEGER NOT NULL,
+      alert_id INTEGER PRIMARY KEY,
       regression_id INTEGER NOT NULL,
       project_id INTEGER NOT NULL,
       series_id INTEGER NOT NULL

@@ -197,12 +197,26 @@ async function reportRegressions(
   let touched: { how: 'opened' | 'joined' | 'attached'; regression: RegressionRecord }[];
   if (data.regressions) touched = data.regressions.map(({ how, regression }) => ({ how, regression }));
   else {
-    const alertIds = (data.alerts ?? []).map((a) => a.alert.id);
-    const links = alertIds.length > 0 ? await r.regressionAlerts.all({ alert_id: alertIds }) : [];
+    const alertIds = new Set((data.alerts ?? []).map((a) => a.alert.id));
+    const links = alertIds.size > 0 ? await r.regressionAlerts.all({ alert_id: [...alertIds] }) : [];
     const ids = [...new Set(links.map((l) => l.regression_id))];
     const regressions = ids.length > 0 ? await r.regressions.all({ id: ids }) : [];
+    // ingest opened a regression when its first alert is this report's, and joined it when a series' first is
+    const all = ids.length > 0 ? await r.regressionAlerts.all({ regression_id: ids }) : [];
+    const first = new Map<string, number>();
+    for (const l of all) {
+      for (const key of [`${l.regression_id}`, `${l.regression_id}:${l.series_id}`]) {
+        const seen = first.get(key);
+        if (seen === undefined || l.alert_id < seen) first.set(key, l.alert_id);
+      }
+    }
+    const mine = (key: string) => alertIds.has(first.get(key) ?? -1);
     touched = regressions.map((regression) => ({
-      how: regression.first_bad_version_id === report.version_id ? 'opened' : 'attached',
+      how: mine(`${regression.id}`)
+        ? 'opened'
+        : links.some((l) => l.regression_id === regression.id && mine(`${l.regression_id}:${l.series_id}`))
+          ? 'joined'
+          : 'attached',
       regression,
     }));
   }

@@ -8,7 +8,6 @@ import {
   logFileIssues,
   pluginIssues,
   UnavailableError,
-  type DroppableKey,
   parseBindAddress,
   parseConfigDocument,
   REDACTED,
@@ -99,19 +98,20 @@ export class ServerRuntime {
 
   /**
    * Validates a new document with the same schema as at start-up (secrets sent back as `************` keep
-   * their current value), refuses one that leaves out the secret key or the database unless `confirmed`, checks
-   * its plugins the way the next start will load them, and opens the new listener if the listener settings
-   * changed. Only then is the document saved (BENCHTRACK_CONFIG_PATH, then BENCHTRACK_CONFIG) and applied. Any
-   * failure throws and leaves the saved document, the running configuration and the listener as they were.
+   * their current value), refuses one that leaves out the secret key, or a key whose running value would then
+   * change, unless `confirmed` names it, checks its plugins the way the next start will load them, and opens the
+   * new listener if the listener settings changed. Only then is the document saved (BENCHTRACK_CONFIG_PATH, then
+   * BENCHTRACK_CONFIG) and applied. Any failure throws and leaves the saved document, the running configuration
+   * and the listener as they were.
    */
-  reconfigure(document: unknown, confirmed: readonly DroppableKey[] = []): Promise<ReconfigureResult> {
+  reconfigure(document: unknown, confirmed: readonly string[] = []): Promise<ReconfigureResult> {
     // One update at a time: each is checked against, and replaces, what the one before it applied.
     const result = this.#updating.then(() => this.#reconfigure(document, confirmed));
     this.#updating = result.catch(() => undefined);
     return result;
   }
 
-  async #reconfigure(document: unknown, confirmed: readonly DroppableKey[]): Promise<ReconfigureResult> {
+  async #reconfigure(document: unknown, confirmed: readonly string[]): Promise<ReconfigureResult> {
     const previous = this.#live.current;
     const merged = keepRedactedSecrets(document, previous);
     const source = { kind: 'env', description: 'PUT /v0/server/config' } as const;
@@ -164,8 +164,7 @@ export class ServerRuntime {
 
   /** Builds and opens a listener for `config`; a listener that cannot open is a configuration problem. */
   async #listen(config: Config = this.#live.current): Promise<App> {
-    const reconfigure = (doc: unknown, confirmed: readonly DroppableKey[]) =>
-      this.reconfigure(doc, confirmed);
+    const reconfigure = (doc: unknown, confirmed: readonly string[]) => this.reconfigure(doc, confirmed);
     const app = await buildApp(this.container, config.server, reconfigure).catch((error: unknown) => {
       throw config.server.tls && errorName(error) !== 'ConfigError' ? tlsError(error) : error;
     });

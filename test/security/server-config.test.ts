@@ -92,6 +92,21 @@ describe('PUT /v0/server/config refuses, and changes nothing', () => {
     await refused(doc, 400, ['database.file', url === undefined ? file! : redactUrl(url)]);
   });
 
+  it('a document holding only the secret key and the database, which would reset the listener and the log', async () => {
+    const { security, database } = await current();
+    await refused({ security, database }, 400, [
+      'server.bind_address',
+      `from "127.0.0.1:${port()}" to the default "0.0.0.0:61016"`,
+      'logging.log',
+      'confirm=server.bind_address',
+    ]);
+  });
+
+  it('a section that leaves out one of its keys', async () => {
+    const doc = await edited((d) => delete d.server?.bind_address);
+    await refused(doc, 400, ['server.bind_address'], '?confirm=logging,server.tls');
+  });
+
   it('an unknown confirmation', async () => {
     await refused(await current(), 400, ['confirm', 'security.secret_key, database'], '?confirm=everything');
   });
@@ -204,6 +219,14 @@ describe('PUT /v0/server/config applies what is safe', () => {
     expect(saved.database).toBeUndefined();
     // The running server keeps its key until the next start: the session still works.
     expect((await current()).security.secret_key).toBe('************');
+  });
+
+  it('leaving out a section that has settings when confirmed, naming the section', async () => {
+    const doc = await edited((d) => delete d.logging);
+    const response = await put(doc, '?confirm=logging');
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers['x-benchtrack-pending-restart']).toBe('logging');
+    expect(JSON.parse(readFileSync(configPath, 'utf8')).logging).toBeUndefined();
   });
 
   it('a new bind address: saved only once the new listener is up', async () => {

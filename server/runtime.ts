@@ -5,7 +5,7 @@ import {
   droppedKeyIssues,
   errorName,
   InternalError,
-  logFileIssues,
+  nextStartIssues,
   pluginIssues,
   UnavailableError,
   parseBindAddress,
@@ -99,8 +99,8 @@ export class ServerRuntime {
   /**
    * Validates a new document with the same schema as at start-up (secrets sent back as `************` keep
    * their current value), refuses one that leaves out the secret key, or a key whose running value would then
-   * change, unless `confirmed` names it, checks its plugins the way the next start will load them, and opens the
-   * new listener if the listener settings changed. Only then is the document saved (BENCHTRACK_CONFIG_PATH, then
+   * change, unless `confirmed` names it, checks the files the next start opens and its plugins the way it will
+   * load them, and opens the new listener if the listener settings changed. Only then is the document saved (BENCHTRACK_CONFIG_PATH, then
    * BENCHTRACK_CONFIG) and applied. Any failure throws and leaves the saved document, the running configuration
    * and the listener as they were.
    */
@@ -118,7 +118,7 @@ export class ServerRuntime {
     const { config } = parseConfigDocument(merged, source, previous.security.secret_key);
     const issues = [
       ...droppedKeyIssues(merged, config, previous, confirmed),
-      ...logFileIssues(config, previous),
+      ...nextStartIssues(config, previous),
       ...(await pluginIssues(config.plugins, {
         registry: this.#registry,
         previous: previous.plugins,

@@ -5,6 +5,7 @@ import { errorName, type ConfigIssue } from '../errors.js';
 import { toModuleSpecifier, type PluginRegistry } from '../plugins/registry.js';
 import { redactUrl, SECRET_PATHS, URL_SECRET_PATHS } from './redact.js';
 import { configSchema, type Config } from './schema.js';
+import { fileLocationProblem } from './writable.js';
 
 /** The database a configuration opens, as a message shows it (a URL without its password). */
 const databaseOf = (config: Config) =>
@@ -123,20 +124,31 @@ export function droppedKeyIssues(
 }
 
 /**
- * A new log file with `if_exists: fail` that already exists would make the next start exit (spec), so the
- * update is refused now. The running server's own log file is not new, and is not checked.
+ * Files the next start opens that it could not: a new log file with `if_exists: fail` that already exists
+ * (spec: the start exits), and a new log file or database file that cannot be written where it is named
+ * ({@link fileLocationProblem}, the check the start itself makes of the log file). The running server's own
+ * files are in use, and are not checked.
  */
-export function logFileIssues(next: Config, previous: Config): ConfigIssue[] {
+export function nextStartIssues(next: Config, previous: Config): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
   const log = next.logging.log;
-  if (log.mode !== 'file' || log.if_exists !== 'fail' || !existsSync(log.path)) return [];
   const old = previous.logging.log;
-  if (old.mode === 'file' && old.path === log.path && old.if_exists === 'fail') return [];
-  return [
-    {
-      path: 'logging.log.if_exists',
-      message: `is fail and the log file ${log.path} already exists, so the next start would exit; choose append or truncate, or another path`,
-    },
-  ];
+  const sameLog = old.mode === 'file' && log.mode === 'file' && old.path === log.path;
+  if (log.mode === 'file' && !(sameLog && old.if_exists === log.if_exists)) {
+    if (log.if_exists === 'fail' && existsSync(log.path))
+      issues.push({
+        path: 'logging.log.if_exists',
+        message: `is fail and the log file ${log.path} already exists, so the next start would exit; choose append or truncate, or another path`,
+      });
+    const problem = sameLog ? undefined : fileLocationProblem(log.path, 'log file');
+    if (problem) issues.push({ path: 'logging.log.path', message: problem });
+  }
+  const file = next.database.file;
+  if (file !== undefined && file !== previous.database.file) {
+    const problem = fileLocationProblem(file, 'database file', true);
+    if (problem) issues.push({ path: 'database.file', message: problem });
+  }
+  return issues;
 }
 
 export interface PluginCheckOptions {

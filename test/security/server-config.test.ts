@@ -160,6 +160,29 @@ describe('PUT /v0/server/config refuses, and changes nothing', () => {
     await refused(doc, 400, ['logging.log.if_exists', path]);
   });
 
+  it('log files the next start could not open: a directory, a kernel file, a place no file can be created', async () => {
+    const log = (path: string) =>
+      edited(
+        (d) =>
+          (d.logging = { ...d.logging, log: { mode: 'file', level: 'info', path, if_exists: 'append' } }),
+      );
+    await refused(await log(configDir), 400, ['logging.log.path', configDir, 'is a directory']);
+    await refused(await log('/proc/1/mem'), 400, ['logging.log.path', "kernel's interface"]);
+    await refused(await log('/sys/benchtrack/api.log'), 400, ['logging.log.path', 'cannot be created']);
+  });
+
+  it('database files the next start could not open: a directory, below a file, a place no file can be created', async () => {
+    const file = (path: string) => edited((d) => (d.database = { file: path }));
+    await refused(await file(configDir), 400, ['database.file', configDir, 'is a directory']);
+    const blocker = join(configDir, 'a-file');
+    writeFileSync(blocker, '');
+    await refused(await file(join(blocker, 'benchtrack.db')), 400, [
+      'database.file',
+      `${blocker} is not a directory`,
+    ]);
+    await refused(await file('/sys/benchtrack/benchtrack.db'), 400, ['database.file', 'cannot be created']);
+  });
+
   it('a plugin path that climbs out of the configuration directory', async () => {
     const doc = await edited((d) => (d.plugins = ['../../../../etc/passwd'] as never));
     await refused(doc, 400, ['plugins[0]', 'outside', configDir]);

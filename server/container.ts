@@ -82,6 +82,8 @@ export interface ApiParts {
   readonly pendingAnswers?: PendingAnswersOptions;
   /** Authentication attempts and failures per client address (or credential) per minute; 32 by default. */
   readonly authAttemptsPerMinute?: number;
+  /** How long database.data_store may go without answering or moving a byte (30 s by default). */
+  readonly storeStallMs?: number;
 }
 
 const SERVICES = [
@@ -156,7 +158,7 @@ export function createApiContainer(parts: ApiParts): DependencyContainer {
   });
   for (const Service of SERVICES as readonly (new (ctx: ServiceContext) => object)[])
     single(Service, (c) => new Service(c.resolve(SERVICE_CONTEXT)));
-  single(Backups, (c) => new Backups(c.resolve(STORAGE), c.resolve(LOGGER)));
+  single(Backups, (c) => new Backups(c.resolve(STORAGE), c.resolve(LOGGER), parts.storeStallMs));
   single(PlotsService, (c) => new PlotsService(c.resolve(SERVICE_CONTEXT), c.resolve(PerfService)));
   single(CodehostService, (c) => new CodehostService(c.resolve(SERVICE_CONTEXT), c.resolve(AuthService)));
   single(

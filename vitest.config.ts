@@ -48,6 +48,7 @@ const ENGINE_INDEPENDENT = [
   'test/security/plot-worker.test.ts',
   'test/security/redaction.test.ts',
   'test/security/stalled-stores.test.ts',
+  'test/security/foreign-database.test.ts',
 ];
 const THREADS_AND_PROCESSES = [
   'test/workers/**/*.test.ts',

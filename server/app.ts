@@ -20,9 +20,11 @@ import { adminRoutes } from './routes/admin.js';
 import { authRoutes } from './routes/auth.js';
 import { dimensionRoutes } from './routes/dimensions.js';
 import { organizationRoutes } from './routes/organizations.js';
+import { jobRoutes } from './routes/jobs.js';
 import { perfRoutes } from './routes/perf.js';
 import { projectRoutes } from './routes/projects.js';
 import { reportRoutes } from './routes/reports.js';
+import { runnerRoutes } from './routes/runners.js';
 import { serverRoutes } from './routes/server.js';
 import { thresholdRoutes } from './routes/thresholds.js';
 import { userRoutes } from './routes/users.js';
@@ -145,6 +147,8 @@ export async function buildApp(
     thresholdRoutes,
     reportRoutes,
     perfRoutes,
+    runnerRoutes,
+    jobRoutes,
   ]) {
     await app.register(routes(ctx), { prefix: API_PREFIX });
   }

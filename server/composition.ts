@@ -3,6 +3,7 @@ import type { DependencyContainer } from 'tsyringe';
 import {
   chooseStorage,
   createLogger,
+  JobLeases,
   PluginRegistry,
   ReplicationService,
   secretValues,
@@ -18,6 +19,7 @@ import { WorkerPool, type WorkerPoolOptions } from '../workers/pool.js';
 import { CLOCK, createApiContainer, type RunningConfig } from './container.js';
 import type { PendingAnswersOptions } from './heavy-requests.js';
 import { ServerRuntime } from './runtime.js';
+import { JobSweep } from './job-sweep.js';
 import { StatsSchedule } from './stats-schedule.js';
 
 /** Where the configuration came from: relative plugin paths resolve against `baseDir`, updates go to `configPath`. */
@@ -145,6 +147,8 @@ export async function composeApi(
   });
   const stats = new StatsSchedule(container.resolve(StatsService), running, logger, container.resolve(CLOCK));
   stats.start();
+  const sweep = new JobSweep(container.resolve(JobLeases), running, logger.child({ task: 'job-sweep' }));
+  sweep.start();
   return {
     container,
     runtime: new ServerRuntime(container, origin.configPath, origin.baseDir),
@@ -155,6 +159,7 @@ export async function composeApi(
     pool,
     replication,
     async close() {
+      await sweep.stop();
       await stats.stop();
       await replication.stop();
       await pool.close();

@@ -24,6 +24,10 @@ import {
   UsersService,
   UsageService,
   StatsService,
+  JobLeases,
+  JobSignal,
+  JobsService,
+  RunnersService,
   type Config,
   type Logger,
   type Mailer,
@@ -159,6 +163,11 @@ export function createApiContainer(parts: ApiParts): DependencyContainer {
   for (const Service of SERVICES as readonly (new (ctx: ServiceContext) => object)[])
     single(Service, (c) => new Service(c.resolve(SERVICE_CONTEXT)));
   single(Backups, (c) => new Backups(c.resolve(STORAGE), c.resolve(LOGGER), parts.storeStallMs));
+  // one signal per process: a job queued through one service wakes the claims waiting in another
+  single(JobSignal, () => new JobSignal());
+  single(RunnersService, (c) => new RunnersService(c.resolve(SERVICE_CONTEXT), c.resolve(JobSignal)));
+  single(JobsService, (c) => new JobsService(c.resolve(SERVICE_CONTEXT), c.resolve(JobSignal)));
+  single(JobLeases, (c) => new JobLeases(c.resolve(SERVICE_CONTEXT), c.resolve(JobSignal)));
   single(PlotsService, (c) => new PlotsService(c.resolve(SERVICE_CONTEXT), c.resolve(PerfService)));
   single(CodehostService, (c) => new CodehostService(c.resolve(SERVICE_CONTEXT), c.resolve(AuthService)));
   single(
@@ -168,6 +177,7 @@ export function createApiContainer(parts: ApiParts): DependencyContainer {
         c.resolve(STORAGE),
         c.resolve(Tokens),
         c.resolve(ApiTokensService),
+        c.resolve(RunnersService),
         c.resolve(FAILURES),
       ),
   );

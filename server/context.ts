@@ -18,6 +18,9 @@ import {
   CodehostService,
   UsageService,
   UsersService,
+  JobLeases,
+  JobsService,
+  RunnersService,
   type LiveConfig,
   type ReplicationService,
   type ServiceContext,
@@ -66,6 +69,9 @@ export interface RouteContext {
   readonly changes: PerfChangesService;
   readonly plots: PlotsService;
   readonly backups: Backups;
+  readonly runners: RunnersService;
+  readonly jobs: JobsService;
+  readonly leases: JobLeases;
   readonly replication: ReplicationService;
   /** The context the services share (for functions that are not services). */
   readonly services: ServiceContext;
@@ -98,6 +104,9 @@ export function routeContext(container: DependencyContainer, reconfigure?: Recon
     changes: get(PerfChangesService),
     plots: get(PlotsService),
     backups: get(Backups),
+    runners: get(RunnersService),
+    jobs: get(JobsService),
+    leases: get(JobLeases),
     replication: get(REPLICATION),
     services: get(SERVICE_CONTEXT),
     pool: get(POOL),

@@ -62,9 +62,18 @@ describe('anonymous runs naming a private project', () => {
     expect(await counts()).toEqual(before);
   });
 
-  it('answer 404 to a user who is not a member too, writing nothing', async () => {
+  it('answer 404 to a user who is not a member too, as for a missing project and naming only the reference, writing nothing', async () => {
     const before = await counts();
-    expect((await run(secret.uuid, mallory.token)).statusCode).toBe(404);
+    const missing = randomUUID();
+    const byMissingUuid = await run(missing, mallory.token);
+    const byUuid = await run(secret.uuid, mallory.token);
+    const bySlug = await run(secret.slug, mallory.token);
+    expect([byMissingUuid.statusCode, byUuid.statusCode, bySlug.statusCode]).toEqual([404, 404, 404]);
+    const message = (response: typeof byUuid, ref: string) => response.json().message.replace(ref, '<ref>');
+    expect(message(byUuid, secret.uuid)).toBe(message(byMissingUuid, missing));
+    expect(message(bySlug, secret.slug)).toBe(message(byMissingUuid, missing));
+    expect(bySlug.body).not.toContain(secret.uuid);
+    expect(byUuid.body).not.toContain(secret.slug);
     expect(await counts()).toEqual(before);
   });
 

@@ -49,6 +49,7 @@ const ENGINE_INDEPENDENT = [
   'test/security/redaction.test.ts',
   'test/security/stalled-stores.test.ts',
   'test/security/foreign-database.test.ts',
+  'test/security/malformed-http.test.ts',
 ];
 const THREADS_AND_PROCESSES = [
   'test/workers/**/*.test.ts',

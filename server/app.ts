@@ -13,6 +13,7 @@ import {
 import { packageInfo, type Config } from '../core/index.js';
 import { Authenticator, decorateCaller } from './auth.js';
 import { CONFIG, LOGGER } from './container.js';
+import { clientErrorHandler, EXPOSED_HEADERS } from './client-errors.js';
 import { errorHandler, MAX_PARAM_LENGTH } from './error-handler.js';
 import { heavyAnswerSent } from './heavy-requests.js';
 import { routeContext, type Reconfigure } from './context.js';
@@ -61,6 +62,7 @@ export async function buildApp(
     // request.ip is the client named by X-Forwarded-For only when the peer is a configured proxy.
     trustProxy: listener.trusted_proxies?.length ? listener.trusted_proxies : false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    clientErrorHandler: clientErrorHandler(logger),
     // errors the router raises before any route or hook (414, malformed URL) get the one error shape too
     frameworkErrors: (error, request, reply) => {
       reply.header('Access-Control-Allow-Origin', '*').header('X-Total-Count', '0');
@@ -84,7 +86,7 @@ export async function buildApp(
     origin: '*',
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     allowedHeaders: ['Content-Type', 'Authorization'],
-    exposedHeaders: ['X-Total-Count', 'X-Benchtrack-Pending-Restart'],
+    exposedHeaders: EXPOSED_HEADERS,
     maxAge: 86_400,
     strictPreflight: false,
   });

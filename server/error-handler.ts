@@ -150,9 +150,9 @@ export function describeError(
  * Fastify error handler: one body shape for every error; only server faults are logged at error level, with the
  * error. An error that knows when to come back (details.retry_after_seconds) sets Retry-After.
  */
-export function errorHandler(bodyLimit: number) {
+export function errorHandler(bodyLimit: () => number) {
   return (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
-    const { status, code, message, retryAfter } = describeError(error, bodyLimit, request);
+    const { status, code, message, retryAfter } = describeError(error, bodyLimit(), request);
     if (retryAfter !== undefined) reply.header('Retry-After', String(retryAfter));
     // a client that left (while its request waited for a place, say) is no server fault: nobody reads the answer
     if (status >= 500 && request.raw.destroyed) {

@@ -20,6 +20,7 @@ import {
   type Logger,
   type PluginRegistry,
 } from '../core/index.js';
+import type { FastifyListenOptions } from 'fastify';
 import type { DependencyContainer } from 'tsyringe';
 import { buildApp, type App } from './app.js';
 import { closeUnusedConnectionsOnClose } from './connections.js';
@@ -37,7 +38,8 @@ export const STOP_GRACE_MS = 10_000;
 
 /**
  * Owns the listening application: starts it, applies configuration updates (`PUT /v0/server/config`), and
- * stops it. A change of bind address, TLS or body limit starts a new listener and drains the old one.
+ * stops it. A change of bind address, TLS or trusted proxies starts a new listener, on the same address too, and
+ * drains the old one.
  */
 export class ServerRuntime {
   readonly #live: RunningConfig;
@@ -171,8 +173,11 @@ export class ServerRuntime {
     const address = parseBindAddress(config.server.bind_address);
     if (!address) throw new InternalError(`bind_address ${config.server.bind_address} passed validation`);
     closeUnusedConnectionsOnClose(app);
+    // reusePort (Node.js 22.12 and later; fastify passes it on to net.Server.listen): a new listener on the address
+    // of the running one (a TLS change) opens beside it, then the old one stops taking connections and drains
+    const options: FastifyListenOptions & { reusePort: boolean } = { ...address, reusePort: true };
     try {
-      await app.listen({ host: address.host, port: address.port });
+      await app.listen(options);
     } catch (error) {
       await app.close();
       throw listenError(error, config.server.bind_address);
@@ -185,6 +190,9 @@ export class ServerRuntime {
     const old = this.#app;
     this.#app = next;
     if (old) {
+      // the old listener stops taking connections now: on the same address (reusePort), a connection it took after
+      // the update's answer would be served with the old settings (plain HTTP where TLS was asked for)
+      old.server.close();
       const deadline = setTimeout(() => old.server.closeAllConnections(), STOP_GRACE_MS);
       setImmediate(() => void old.close().finally(() => clearTimeout(deadline)));
     }
@@ -224,11 +232,12 @@ function logDestination({ logging }: Config) {
   };
 }
 
+/** Settings built into a listener; the body limit is read for every request and needs none. */
 function listenerChanged(a: Config, b: Config): boolean {
   return (
     a.server.bind_address !== b.server.bind_address ||
-    a.server.request_body_max_bytes !== b.server.request_body_max_bytes ||
-    JSON.stringify(a.server.tls) !== JSON.stringify(b.server.tls)
+    JSON.stringify(a.server.tls) !== JSON.stringify(b.server.tls) ||
+    JSON.stringify(a.server.trusted_proxies) !== JSON.stringify(b.server.trusted_proxies)
   );
 }
 

@@ -40,7 +40,8 @@ export async function requireOrganization(
   const organization = await repos.organizations.find(byRef(ref));
   const role = organization ? await roleIn(repos, caller, organization.id) : undefined;
   const permissions = organizationPermissions(caller, role);
-  if (!organization || !permissions.has(permission)) throw new NotFoundError(`organization "${ref}" not found`);
+  if (!organization || !permissions.has(permission))
+    throw new NotFoundError(`organization "${ref}" not found`);
   return { organization, role, permissions };
 }
 

@@ -6,7 +6,7 @@ const PROBE_TTL_MS = 5_000;
 const NO_ROW = -1;
 const NO_UUID = '00000000-0000-0000-0000-000000000000';
 
-/** Tables read by their id; the two without one are read by their first key. */
+/** Tables read by their id; those without one are read by their first key. */
 const TABLES = [
   'users',
   'tokens',
@@ -27,6 +27,8 @@ const TABLES = [
   'plots',
   'runners',
   'jobs',
+  'regressions',
+  'regressionEvents',
 ] as const satisfies readonly (keyof ReadRepositories)[];
 
 /** One read of every core table that finds nothing: a table or a column it names that is missing fails it. */
@@ -34,6 +36,8 @@ async function readEveryTable(r: ReadRepositories): Promise<void> {
   for (const table of TABLES) await r[table].find({ id: NO_ROW });
   await r.roles.find({ organization_id: NO_ROW });
   await r.runnerSpecs.find({ runner_id: NO_ROW });
+  await r.regressionSeries.find({ regression_id: NO_ROW });
+  await r.regressionAlerts.find({ alert_id: NO_ROW });
   await r.metrics.byUuid(NO_ROW, NO_UUID);
 }
 

@@ -51,6 +51,7 @@ async function node(script: string, args: string[]): Promise<void> {
     const failure = error as Error & { stdout?: string; stderr?: string };
     throw new Error(
       `${script} ${args.join(' ')} failed:\n${failure.stdout ?? ''}${failure.stderr ?? failure.message}`,
+      { cause: error },
     );
   }
 }

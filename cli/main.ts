@@ -29,10 +29,13 @@ const MODULES: Record<CommandModule, () => Promise<Register>> = {
   threshold: async () => (await import('./commands/threshold.js')).registerThresholdCommands,
   report: async () => (await import('./commands/report.js')).registerReportCommands,
   alert: async () => (await import('./commands/alert.js')).registerAlertCommands,
+  regression: async () => (await import('./commands/regression.js')).registerRegressionCommands,
   accounts: async () => (await import('./commands/accounts.js')).registerAccountCommands,
   perf: async () => (await import('./commands/perf.js')).registerPerfCommands,
   server: async () => (await import('./commands/server.js')).registerServerCommands,
   license: async () => (await import('./commands/license.js')).registerLicenseCommand,
+  runner: async () => (await import('./commands/runner.js')).registerRunnerCommands,
+  job: async () => (await import('./commands/job.js')).registerJobCommands,
   compose: async () => (await import('./commands/compose.js')).registerComposeCommands,
 };
 

@@ -11,10 +11,13 @@ export type CommandModule =
   | 'threshold'
   | 'report'
   | 'alert'
+  | 'regression'
   | 'accounts'
   | 'perf'
   | 'server'
   | 'license'
+  | 'runner'
+  | 'job'
   | 'compose';
 
 export interface CommandEntry {
@@ -104,6 +107,23 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'report', module: 'report', description: 'Reports of a project: create, list, view, delete' },
   { name: 'metric', module: 'report', description: 'One recorded value, with its boundary and alert' },
   { name: 'alert', module: 'alert', description: 'Alerts of a project: list, view, dismiss, reactivate' },
+  {
+    name: 'regression',
+    module: 'regression',
+    description:
+      'Regressions of a project (one per change, grouping its alerts): list, view, history, triage',
+  },
+  {
+    name: 'runner',
+    module: 'runner',
+    description:
+      'Dedicated benchmark runners: create, list, view, update, rotate-key, archive, and up (run jobs here)',
+  },
+  {
+    name: 'job',
+    module: 'job',
+    description: 'Jobs that run --spec queued for runners: list, view, log, cancel',
+  },
   {
     name: 'user',
     module: 'accounts',

@@ -17,11 +17,13 @@ import type {
   DimensionRecord,
   MeasureRecord,
   ProjectRecord,
+  RegressionRecord,
   ReportRecord,
   ThresholdRecord,
   VersionRecord,
 } from '../storage/records.js';
 import type { ReadRepositories } from '../storage/storage.js';
+import { regressionJsons } from '../regressions/json.js';
 import type { Tested } from './boundary-job.js';
 import type { Ingested, IngestedMetric } from './ingested.js';
 
@@ -150,13 +152,14 @@ export function countsOf(data: Ingested, iterations: number): ReportCounts {
 
 /**
  * The wire form of a report. `data` needs metrics and alerts only with `expand` (lists leave results and
- * alerts out by default and pass counts computed by storage).
+ * alerts out by default and pass counts computed by storage). `job`: the UUID of the job that produced it.
  */
 export async function reportJson(
   r: ReadRepositories,
   data: Omit<Ingested, 'metrics' | 'alerts'> & Partial<Pick<Ingested, 'metrics' | 'alerts'>>,
   counts: ReportCounts,
   expand: boolean,
+  job: string | null,
 ): Promise<ReportJson> {
   const { report, project } = data;
   const organization = await r.organizations.find({ id: project.organization_id });
@@ -173,9 +176,41 @@ export async function reportJson(
       ? {
           results: results(project, data.metrics ?? [], counts.results.length),
           alerts: await alertsJson(r, project, report, data.version, data.alerts ?? []),
+          regressions: await reportRegressions(r, data),
         }
       : {}),
     counts,
+    job,
     created: iso(report.created),
   };
+}
+
+/**
+ * The regressions of a report's alerts: as ingest touched them (it knows whether it opened, joined or attached to
+ * each), or, for a stored report, through the alerts' links (opened when the change is at the report's version).
+ */
+async function reportRegressions(
+  r: ReadRepositories,
+  data: Pick<Ingested, 'project' | 'report' | 'regressions'> & Partial<Pick<Ingested, 'alerts'>>,
+): Promise<NonNullable<ReportJson['regressions']>> {
+  const { project, report } = data;
+  let touched: { how: 'opened' | 'joined' | 'attached'; regression: RegressionRecord }[];
+  if (data.regressions) touched = data.regressions.map(({ how, regression }) => ({ how, regression }));
+  else {
+    const alertIds = (data.alerts ?? []).map((a) => a.alert.id);
+    const links = alertIds.length > 0 ? await r.regressionAlerts.all({ alert_id: alertIds }) : [];
+    const ids = [...new Set(links.map((l) => l.regression_id))];
+    const regressions = ids.length > 0 ? await r.regressions.all({ id: ids }) : [];
+    touched = regressions.map((regression) => ({
+      how: regression.first_bad_version_id === report.version_id ? 'opened' : 'attached',
+      regression,
+    }));
+  }
+  if (touched.length === 0) return [];
+  const jsons = await regressionJsons(
+    r,
+    project,
+    touched.map((t) => t.regression),
+  );
+  return touched.flatMap((t, i) => (jsons[i] ? [{ how: t.how, regression: jsons[i] }] : []));
 }

@@ -14,6 +14,7 @@ import {
   updateStartPointSchema,
   versionSchema,
 } from './dimensions.js';
+import { regressionSchema } from './regressions.js';
 
 /** Wire format of reports, runs, metrics, boundaries and alerts. */
 
@@ -53,8 +54,20 @@ function timesInOrder(report: { start_time: string; end_time: string }, ctx: z.R
   }
 }
 
+/** The job a runner's report finishes: its UUID and the attempt the runner holds. */
+export const reportJobSchema = z
+  .strictObject({ uuid: uuidSchema, attempt: z.int().min(1) })
+  .describe(
+    "Runners only (Authorization: Bearer <runner key>): the report finishes this job; branch, testbed, hash, start point, thresholds and settings are the job's",
+  );
+
 export const newReportSchema = z
-  .strictObject({ branch: nameIdSchema, testbed: nameIdSchema, ...reportFields })
+  .strictObject({
+    branch: nameIdSchema,
+    testbed: nameIdSchema,
+    ...reportFields,
+    job: reportJobSchema.optional(),
+  })
   .superRefine(timesInOrder);
 
 export const newRunSchema = z
@@ -152,10 +165,28 @@ export const reportSchema = z.object({
     .optional()
     .describe('Per iteration; in lists only with expand=true'),
   alerts: z.array(alertSchema).optional(),
+  regressions: z
+    .array(
+      z.object({
+        how: z
+          .enum(['opened', 'joined', 'attached'])
+          .describe(
+            "opened: the report's alerts opened it; joined: a series of the report joined it; attached: the report's alerts continue a known change",
+          ),
+        regression: regressionSchema,
+      }),
+    )
+    .optional()
+    .describe("The regressions the report's alerts belong to (with its alerts)"),
   counts: z.object({
     results: z.array(z.object({ benchmarks: z.int(), measures: z.int() })),
     alerts: z.object({ active: z.int(), total: z.int() }),
   }),
+  job: uuidSchema
+    .nullable()
+    .describe(
+      'The job whose runner produced the report (GET .../jobs/{job} names the runner); null for others',
+    ),
   created: dateTimeSchema,
 });
 

@@ -145,6 +145,8 @@ export type BenchmarkRecord = DimensionRecord;
 
 export interface MeasureRecord extends DimensionRecord {
   readonly units: string;
+  /** Declared by the measure's owner; built-in measures fall back on their catalogue entry (core/regressions). */
+  readonly direction: MeasureDirection | null;
 }
 
 /** One testbed x benchmark x measure: the key of the metric fact table. */
@@ -203,6 +205,83 @@ export interface AlertRecord {
   readonly change_p_value: number | null;
   readonly created: Date;
   readonly modified: Date;
+}
+
+/** Which way a measure gets better; `null` when it declares none (then the rules of core/regressions apply). */
+export type MeasureDirection = 'lower_is_better' | 'higher_is_better';
+
+export type RegressionKind = 'regression' | 'improvement';
+
+/**
+ * `suspected`: alerts raised it, the change-point detector has not confirmed it yet (it counts as open nowhere);
+ * `untriaged`: a confirmed change nobody has triaged; then what people (or the service) decided.
+ */
+export type RegressionStatus = 'suspected' | 'untriaged' | 'acknowledged' | 'invalid' | 'fixed' | 'expected';
+
+/** One change on a branch and testbed at one version: the series that moved there, triaged as one. */
+export interface RegressionRecord {
+  readonly id: number;
+  readonly uuid: string;
+  readonly project_id: number;
+  readonly branch_id: number;
+  /** The branch's head when the change was found: versions are numbered per head. */
+  readonly head_id: number;
+  readonly testbed_id: number;
+  readonly kind: RegressionKind;
+  readonly status: RegressionStatus;
+  /** The version before the change (null when the change is at the head's first version). */
+  readonly last_good_version_id: number | null;
+  /** The version of the first report at the new level. */
+  readonly first_bad_version_id: number;
+  /** The version whose reports are back at the old level (status fixed by the service), if any. */
+  readonly fixed_version_id: number | null;
+  readonly note: string | null;
+  readonly issue_url: string | null;
+  readonly assignee_id: number | null;
+  /** Why the service changed the status itself (denied by later reports, reverted); null after a person's change. */
+  readonly reason: string | null;
+  readonly created: Date;
+  readonly modified: Date;
+}
+
+/** A series of a regression: its levels before and after the change, as the alerts or the detector measured them. */
+export interface RegressionSeriesRecord {
+  readonly regression_id: number;
+  readonly project_id: number;
+  readonly series_id: number;
+  readonly benchmark_id: number;
+  readonly measure_id: number;
+  /** `suspected` until the detector finds the change in this series (`confirmed`). */
+  readonly state: 'suspected' | 'confirmed';
+  readonly before_value: number;
+  readonly after_value: number;
+  /** The detector's p-value of the change, once confirmed. */
+  readonly p_value: number | null;
+  readonly created: Date;
+  readonly modified: Date;
+}
+
+/** An alert that belongs to a regression (an alert belongs to at most one). */
+export interface RegressionAlertRecord {
+  readonly alert_id: number;
+  readonly regression_id: number;
+  readonly project_id: number;
+  readonly series_id: number;
+}
+
+/** One change of a regression's status (or of its triage fields), by a person or by the service. */
+export interface RegressionEventRecord {
+  readonly id: number;
+  readonly regression_id: number;
+  readonly project_id: number;
+  /** Null when the service made the change. */
+  readonly user_id: number | null;
+  readonly status: RegressionStatus;
+  readonly previous_status: RegressionStatus | null;
+  /** What else changed, as JSON text (`{"note": ..., "series_added": [...]}`), or null. */
+  readonly changes: string | null;
+  readonly reason: string | null;
+  readonly created: Date;
 }
 
 /** The dimensions a report refers to and that can be archived, deleted, or looked up by name. */
@@ -371,4 +450,77 @@ export interface PlotRecord {
   readonly measure_ids: readonly number[];
   readonly created: Date;
   readonly modified: Date;
+}
+
+/**
+ * A machine that runs benchmark jobs for the specs it serves: server-wide (`organization_id` null, made by a
+ * server administrator) or for one organization's projects (made by a leader of it).
+ */
+export interface RunnerRecord {
+  readonly id: number;
+  readonly uuid: string;
+  /** `null`: the runner serves every organization. */
+  readonly organization_id: number | null;
+  readonly name: string;
+  readonly slug: string;
+  /** SHA-256 (hex) of the runner's key; the key itself is shown once and never stored. */
+  readonly key_hash: string;
+  readonly archived: boolean;
+  /** When the runner last asked for a job or sent a heartbeat. */
+  readonly last_seen: Date | null;
+  readonly created: Date;
+  readonly modified: Date;
+}
+
+/** One spec a runner serves: jobs queued for that spec may run on it. */
+export interface RunnerSpecRecord {
+  readonly runner_id: number;
+  readonly spec: string;
+}
+
+export type JobState = 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled' | 'timed_out';
+
+/**
+ * A benchmark run queued for a spec. A runner holds it under a lease (`runner_id`, `attempt`, `lease_expires`)
+ * that its heartbeats extend; a lease that expires returns the job to the queue.
+ */
+export interface JobRecord {
+  readonly id: number;
+  readonly uuid: string;
+  readonly project_id: number;
+  /** Who queued it; the report is theirs. */
+  readonly user_id: number | null;
+  readonly spec: string;
+  readonly state: JobState;
+  /** What to run and how to report it, as JSON text (core/schemas/jobs.ts). */
+  readonly definition: string;
+  readonly timeout_seconds: number;
+  /** The runner of the current attempt (running), or of the last one (finished); `null` while queued. */
+  readonly runner_id: number | null;
+  /** Attempts so far: each claim counts one. */
+  readonly attempt: number;
+  readonly lease_expires: Date | null;
+  /** The last heartbeat of the current or last attempt. */
+  readonly heartbeat: Date | null;
+  /** Why the job failed, timed out or was canceled. */
+  readonly reason: string | null;
+  /** The report a successful job produced. */
+  readonly report_id: number | null;
+  /** Bytes of output kept in the job's log, and bytes dropped beyond its limit. */
+  readonly log_bytes: number;
+  readonly log_dropped: number;
+  readonly created: Date;
+  readonly modified: Date;
+  /** When the current (or last) attempt began. */
+  readonly started: Date | null;
+  readonly finished: Date | null;
+}
+
+/** A piece of a job's output, in the order it arrived (`id` grows). */
+export interface JobLogRecord {
+  readonly id: number;
+  readonly job_id: number;
+  readonly attempt: number;
+  readonly text: string;
+  readonly created: Date;
 }

@@ -21,6 +21,7 @@ export const projectPermissionParams = projectParams.extend({ permission });
 export const thresholdParams = projectParams.extend({ threshold: uuidRef('Threshold') });
 export const reportParams = projectParams.extend({ report: uuidRef('Report') });
 export const alertParams = projectParams.extend({ alert: uuidRef('Alert') });
+export const regressionParams = projectParams.extend({ regression: uuidRef('Regression') });
 export const metricParams = projectParams.extend({ metric: uuidRef('Metric') });
 export const plotParams = projectParams.extend({ plot: uuidRef('Plot') });
 
@@ -28,3 +29,7 @@ export const plotParams = projectParams.extend({ plot: uuidRef('Plot') });
 export function dimensionParams(kind: DimensionKind) {
   return projectParams.extend({ [kind]: z.string().describe(`${kind} UUID, slug or name`) });
 }
+
+export const runnerParams = z.object({ runner: slugRef('Runner') });
+export const runnerJobParams = runnerParams.extend({ job: uuidRef('Job') });
+export const jobParams = projectParams.extend({ job: uuidRef('Job') });

@@ -33,6 +33,8 @@ export function runCli(args: readonly string[], input?: string, options: CliOpti
     encoding: 'utf8',
     env: environment(options.env),
     timeout: 60_000,
+    // the OpenAPI document alone, pretty-printed, is over a megabyte (spawnSync's default limit)
+    maxBuffer: 64 * 2 ** 20,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import {
   parseConfigDocument,
+  RegressionAnalyzer,
   type Config,
   type ConfigDocument,
   type Logger,
@@ -12,6 +13,7 @@ import {
 } from '../../core/index.js';
 import { buildApp, type App } from '../../server/app.js';
 import { composeApi } from '../../server/composition.js';
+import type { PendingAnswersOptions } from '../../server/heavy-requests.js';
 import type { WorkerPool, WorkerPoolOptions } from '../../workers/pool.js';
 import { copyMigratedDuckdb } from './duckdb-template.js';
 import { freshPostgresDatabase, onPostgres } from './engine.js';
@@ -24,6 +26,8 @@ export interface TestApp {
   readonly pool: WorkerPool;
   readonly registry: PluginRegistry;
   readonly logger: Logger;
+  /** Settles once the regression analysis of every report so far has run (it runs after each report's commit). */
+  settled(): Promise<void>;
   /** Temporary directory holding the log (and the database file on the embedded engine). */
   readonly dir: string;
   /** Everything logged so far (Bunyan JSON lines). */
@@ -44,6 +48,7 @@ export interface TestAppOptions {
   readonly storage?: Record<string, unknown>;
   /** The heavy-request limit (the server's default otherwise). */
   readonly heavyLimit?: WorkLimit;
+  readonly pendingAnswers?: PendingAnswersOptions;
 }
 
 /**
@@ -104,6 +109,7 @@ async function compose(document: ConfigDocument, options: TestAppOptions) {
         authAttemptsPerMinute: options.authAttemptsPerMinute ?? 10_000,
         ...(options.now ? { now: options.now } : {}),
         ...(options.heavyLimit ? { heavyLimit: options.heavyLimit } : {}),
+        ...(options.pendingAnswers ? { pendingAnswers: options.pendingAnswers } : {}),
         ...(storage || options.storage ? { storage: { ...storage, ...options.storage } } : {}),
       },
     );
@@ -141,6 +147,7 @@ function finish(
     logger: api.logger,
     dir,
     logText: () => readFileSync(logPath, 'utf8'),
+    settled: () => api.container.resolve(RegressionAnalyzer).idle(),
     async close() {
       await stop();
       await api.close();

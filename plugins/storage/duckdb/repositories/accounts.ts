@@ -10,6 +10,7 @@ import type {
   WriteRepositories,
 } from '../../../../kit/index.js';
 import { execute, query } from '../sql.js';
+import { REGRESSION_PRUNE } from '../../shared/regressions.js';
 import { pageSql, tableReader, tableWriter, whereSql, type TableSpec } from '../table.js';
 
 const TIMES = ['created', 'modified'] as const;
@@ -118,6 +119,8 @@ function projectsReader(connection: DuckDBConnection): ProjectsReader {
 
 /** Every table holding rows of a project, children before parents. */
 const PROJECT_DATA = [
+  `DELETE FROM job_log WHERE job_id IN (SELECT id FROM job WHERE project_id = $project)`,
+  `DELETE FROM job WHERE project_id = $project`,
   `DELETE FROM alert WHERE project_id = $project`,
   `DELETE FROM metric WHERE project_id = $project`,
   `DELETE FROM report WHERE project_id = $project`,
@@ -143,6 +146,7 @@ function projectsWriter(connection: DuckDBConnection): ProjectsWriter {
     ...projectsReader(connection),
     async deleteWithData(projectId) {
       for (const statement of PROJECT_DATA) await execute(connection, statement, { project: projectId });
+      for (const statement of REGRESSION_PRUNE) await execute(connection, statement);
     },
   };
 }

@@ -49,6 +49,9 @@ export function sftpStore(
         return false;
       };
       client
+        // ssh2 without its optional native binding (a build npm may block or skip) writes a packet in several
+        // pieces: with Nagle's algorithm on, every request then waits for the server's delayed ACK (about 40 ms)
+        .on('connect', () => client.setNoDelay(true))
         .on('ready', () => client.sftp((error, sftp) => (error ? reject(error) : resolve({ client, sftp }))))
         .on('error', (error) => {
           session = undefined;

@@ -1,6 +1,8 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { postRun } from './post-run.js';
 
+const HEAD = '(SELECT head_id FROM branch LIMIT 1)';
+
 /** A first run through the API: it creates the project, its branch, testbed and measures as ingest does. */
 export async function seedRun(url: string, project: string, startMs: number): Promise<void> {
   const time = new Date(startMs).toISOString();
@@ -29,11 +31,78 @@ export interface HistoryShape {
  * project's measures, one report a step, one metric per series and report. Seeded in minutes, not hours.
  */
 export async function fillHistory(file: string, shape: HistoryShape): Promise<void> {
-  const { benchmarks, reports, startMs, stepMs } = shape;
-  const head = '(SELECT head_id FROM branch LIMIT 1)';
+  const { reports } = shape;
   const instance = await DuckDBInstance.create(file);
   const c = await instance.connect();
   await c.run('BEGIN');
+  const series = await fillDimensions(c, shape);
+  // Generated straight from range() in the order wanted, with no join and no sort: 100,000,000 rows in minutes.
+  // Series ids are 1..series (as inserted above); report r is version r; metric ids grow with time.
+  const [r, s] =
+    shape.order === 'time'
+      ? [`i // ${series}`, `i % ${series} + 1`]
+      : [`i % ${reports}`, `i // ${reports} + 1`];
+  await c.run(
+    insertMetrics(shape, series, `SELECT ${r} AS r, ${s} AS s FROM range(${reports * series}) t(i)`),
+  );
+  await endFill(c);
+  c.closeSync();
+  instance.closeSync();
+}
+
+export interface SegmentedShape extends Omit<HistoryShape, 'order'> {
+  /** Rows of a sealed segment (a multiple of the series count). */
+  readonly segmentRows: number;
+  /** The newest reports, written in time order after the segments as ingest leaves them (compaction's tail). */
+  readonly tailReports: number;
+  /** The `server_meta` keys compaction keeps its segments in. */
+  readonly meta: { readonly clusteredThrough: string; readonly sealedThrough: string };
+  /** Called after each statement of the metric rows with the rows written so far. */
+  readonly progress?: (rows: number) => void;
+}
+
+/**
+ * `fillHistory` in the layout the DuckDB plugin's compaction leaves: the history but for the newest `tailReports`
+ * in segments of `segmentRows` (each sorted by series and time, all sealed but a last partial one), recorded in
+ * `server_meta` as compaction records them, then the tail in time order. Each segment is generated in its final
+ * order from range(), with no sort, a segment per statement: a billion rows in tens of minutes on two cores.
+ */
+export async function fillSegmentedHistory(file: string, shape: SegmentedShape): Promise<void> {
+  const instance = await DuckDBInstance.create(file, { memory_limit: '2GiB' });
+  const c = await instance.connect();
+  await c.run('BEGIN');
+  const series = await fillDimensions(c, shape);
+  await c.run('COMMIT');
+  const clustered = shape.reports - shape.tailReports;
+  const perSegment = shape.segmentRows / series;
+  if (!Number.isInteger(perSegment)) throw new Error('segmentRows must be a multiple of the series count');
+  for (let first = 0; first < clustered; first += perSegment) {
+    const count = Math.min(perSegment, clustered - first);
+    await c.run(
+      insertMetrics(
+        shape,
+        series,
+        `SELECT ${first} + i % ${count} AS r, i // ${count} + 1 AS s FROM range(${count * series}) t(i)`,
+      ),
+    );
+    shape.progress?.((first + count) * series);
+  }
+  const tail = `SELECT ${clustered} + i // ${series} AS r, i % ${series} + 1 AS s
+    FROM range(${shape.tailReports * series}) t(i)`;
+  await c.run(insertMetrics(shape, series, tail));
+  shape.progress?.(shape.reports * series);
+  const sealed = Math.floor(clustered / perSegment) * perSegment * series;
+  await c.run('BEGIN');
+  await c.run(`INSERT INTO server_meta VALUES ('${shape.meta.clusteredThrough}', '${clustered * series}'),
+    ('${shape.meta.sealedThrough}', '${sealed}') ON CONFLICT (key) DO UPDATE SET value = excluded.value`);
+  await endFill(c);
+  c.closeSync();
+  instance.closeSync();
+}
+
+/** Benchmarks, series, versions and reports of the history; returns the number of series. */
+async function fillDimensions(c: DuckDBConnection, shape: Omit<HistoryShape, 'order'>): Promise<number> {
+  const { benchmarks, reports, startMs, stepMs } = shape;
   await c.run('DELETE FROM metric; DELETE FROM report; DELETE FROM head_version; DELETE FROM version');
   await c.run(`INSERT INTO benchmark (uuid, project_id, name, slug, archived, created, modified)
     SELECT uuid(), 1, 'b-' || i, 'b-' || i, false, now()::TIMESTAMP, now()::TIMESTAMP FROM range(1, ${benchmarks}) t(i)`);
@@ -42,33 +111,33 @@ export async function fillHistory(file: string, shape: HistoryShape): Promise<vo
     SELECT row_number() OVER (), 1, 1, b.id, m.id FROM benchmark b, measure m`);
   await c.run(`INSERT INTO version (id, uuid, project_id, number, hash, created)
     SELECT r, uuid(), 1, r, NULL, now()::TIMESTAMP FROM range(${reports}) t(r)`);
-  await c.run(`INSERT INTO head_version SELECT ${head}, r FROM range(${reports}) t(r)`);
+  await c.run(`INSERT INTO head_version SELECT ${HEAD}, r FROM range(${reports}) t(r)`);
   await c.run(`INSERT INTO report (id, uuid, project_id, user_id, branch_id, head_id, version_id, testbed_id, adapter,
       idempotency_key, start_time, end_time, created)
-    SELECT r, uuid(), 1, NULL, 1, ${head}, r, 1, 'json', NULL,
+    SELECT r, uuid(), 1, NULL, 1, ${HEAD}, r, 1, 'json', NULL,
       make_timestamp((${startMs} + r * ${stepMs})::BIGINT * 1000), make_timestamp((${startMs} + r * ${stepMs} + 60000)::BIGINT * 1000),
       now()::TIMESTAMP
     FROM range(${reports}) t(r)`);
-  // Generated straight from range() in the order wanted, with no join and no sort: 100,000,000 rows in minutes.
-  // Series ids are 1..series (as inserted above); report r is version r; metric ids grow with time.
-  const series = benchmarks * (await measureCount(c));
-  const [r, s] =
-    shape.order === 'time'
-      ? [`i // ${series}`, `i % ${series} + 1`]
-      : [`i % ${reports}`, `i // ${reports} + 1`];
-  await c.run(`INSERT INTO metric (id, uuid, project_id, report_id, iteration, series_id, head_id, version_id,
+  return benchmarks * (await measureCount(c));
+}
+
+/** The metric rows of `source`'s (r, s) pairs, in its order: report r is version r, ids grow with time. */
+function insertMetrics(shape: Omit<HistoryShape, 'order'>, series: number, source: string): string {
+  const { startMs, stepMs } = shape;
+  return `INSERT INTO metric (id, uuid, project_id, report_id, iteration, series_id, head_id, version_id,
       start_time, end_time, value)
-    SELECT r * ${series} + s, uuidv7(), 1, r, 0, s, ${head}, r,
+    SELECT r * ${series} + s, uuidv7(), 1, r, 0, s, ${HEAD}, r,
       make_timestamp((${startMs} + r * ${stepMs})::BIGINT * 1000),
       make_timestamp((${startMs} + r * ${stepMs} + 60000)::BIGINT * 1000), 100 + s % 97 + random()
-    FROM (SELECT ${r} AS r, ${s} AS s FROM range(${reports * series}) t(i))`);
-  // DuckDB has no setval: draw each id sequence past the ids inserted above, so reports posted later fit in
+    FROM (${source})`;
+}
+
+/** Draws each id sequence past the ids inserted (DuckDB has no setval), commits and checkpoints. */
+async function endFill(c: DuckDBConnection): Promise<void> {
   for (const table of ['version', 'report', 'series'])
     await c.run(`SELECT max(nextval('${table}_id_seq')) FROM range((SELECT max(id) FROM ${table}))`);
   await c.run('COMMIT');
   await c.run('CHECKPOINT');
-  c.closeSync();
-  instance.closeSync();
 }
 
 async function measureCount(c: DuckDBConnection): Promise<number> {

@@ -5,9 +5,9 @@ import type { Database } from './database.js';
 /** Rows are clustered by series, then time: a perf or history query for a few series reads a few row groups. */
 const CLUSTER_ORDER = 'series_id, start_time, report_id, iteration, id';
 /** The `server_meta` key holding the highest metric id the clustered part of the table covers. */
-const CLUSTERED_THROUGH = 'metric.clustered_through';
+export const CLUSTERED_THROUGH = 'metric.clustered_through';
 /** The `server_meta` key holding the highest metric id of the sealed segments, which are never rewritten. */
-const SEALED_THROUGH = 'metric.sealed_through';
+export const SEALED_THROUGH = 'metric.sealed_through';
 /** Tables compaction builds and drops: not part of the data (replication leaves them out). */
 export const SCRATCH_TABLES: readonly string[] = ['metric_compact'];
 /** Below this many rows to cluster, a rewrite is not worth it (a DuckDB row group holds 122,880 rows). */
@@ -126,9 +126,14 @@ export class MetricCompactor {
     });
   }
 
-  /** Compacts now when due (or always with `force`); waits for a compaction already running. */
+  /**
+   * Compacts now when due (or always with `force`); waits for a compaction already running, and with `force`
+   * runs again when that one found nothing due.
+   */
   run(force: boolean): Promise<CompactionResult> {
-    if (this.#running) return this.#running;
+    const current = this.#running;
+    if (current)
+      return force ? current.then((result) => (result.compacted ? result : this.run(true))) : current;
     const running = this.#run(force).finally(() => (this.#running = undefined));
     this.#running = running;
     return running;

@@ -14,7 +14,8 @@
  *   perf/b      255 benchmarks x 1 measure over 100 of the newest reports (25,500 points)
  *   changes     the change points of (a)'s series, uncached
  *   png         8 lines x 1,000 points, uncached
- *   reports     a page of 100 reports (the report list); reference: the page's rows with bare SQL
+ *   reports     a page of 100 reports (the report list); reference: the page's rows and its reports' summaries
+ *               (metrics and alerts per report) with bare SQL
  *   ingest      a report of 100 benchmarks x 2 measures with t_test thresholds; reference: the bare history
  *               query for its 200 series (the part of ingest that reads the history)
  *   peak RSS    the API process's peak resident memory over all of the above; reference: the memory limit
@@ -30,7 +31,7 @@
  */
 import { copyFileSync, mkdtempSync, rmSync, statfsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
@@ -42,18 +43,25 @@ import { perf, perfLines } from '../plugins/storage/duckdb/repositories/perf.js'
 import { memory, resetPeak, startApi, type ApiProcess } from './lib/api-process.js';
 import { summarize, type Timing } from './lib/measure.js';
 import { BenchReport } from './lib/report.js';
-import { fillSegmentedHistory, seedRun } from './lib/seed-history.js';
+import { growSegmentedHistory, seedRun } from './lib/seed-history.js';
 
 const root = resolve(fileURLToPath(import.meta.url), '../..');
-/** Benchmarks at a size: 5,000, or fewer where that leaves under 1,000 reports (1 M). */
-const benchmarksAt = (metrics: number) => Math.min(5_000, metrics / 2_000);
+const BENCHMARKS = 5_000;
+const SERIES = BENCHMARKS * 2;
 const START = Date.UTC(2021, 0, 1);
 const STEP = 3_600_000;
 const MB = 2 ** 20;
 /** Rows of the tail compaction sorts at every size (the newest 200 reports of 5,000 x 2 series). */
 const TAIL_ROWS = 2_000_000;
+/** Larger files are not copied for the references (the copy's time and disk): see measureSize. */
+const COPY_MAX_BYTES = 8 * 2 ** 30;
 const LIMIT_BYTES = 2 ** 30; // DEFAULT_MEMORY_LIMIT
-const millions = (process.env.BENCH_SCALE_MILLIONS ?? '1,10,100,1000').split(',').map(Number);
+const millions = (process.env.BENCH_SCALE_MILLIONS ?? '1,10,100,250,500,1000')
+  .split(',')
+  .map(Number)
+  .sort((a, b) => a - b);
+/** Reports at the largest size: reports posted through the API go after them, so that growing never meets them. */
+const FINAL_REPORTS = (Math.max(...millions) * 1e6) / SERIES;
 
 const names = (from: number, count: number) => Array.from({ length: count }, (_, i) => `b-${from + i}`);
 
@@ -124,11 +132,21 @@ async function bare(
     b: run(await seriesOf(names(100, 255), ['latency']), q.window(100)),
     // the image reads its points with perfLines (what it draws, no joins to report), not the perf statement
     png: () => perfLines(c, png),
-    reports: () =>
-      c.runAndReadAll(
+    // the page's rows, then what the list shows of each report: benchmarks and metrics per iteration, alerts
+    reports: async () => {
+      const page = await c.runAndReadAll(
         `SELECT r.*, b.name, t.name FROM report r JOIN branch b ON b.id = r.branch_id JOIN testbed t ON t.id = r.testbed_id
-         WHERE r.project_id = 1 ORDER BY r.created DESC, r.id DESC LIMIT 100`,
-      ),
+         WHERE r.project_id = 1 ORDER BY r.start_time DESC, r.id DESC LIMIT 100`,
+      );
+      const ids = page.getRows().map((row) => Number(row[0]));
+      await c.runAndReadAll(
+        `SELECT m.report_id, m.iteration, count(DISTINCT s.benchmark_id), count(*)
+         FROM metric m JOIN series s ON s.id = m.series_id WHERE m.report_id IN (${ids.join(',')}) GROUP BY ALL`,
+      );
+      await c.runAndReadAll(
+        `SELECT report_id, count(*) FROM alert WHERE report_id IN (${ids.join(',')}) GROUP BY 1`,
+      );
+    },
     history: () =>
       history(c, {
         headId: head,
@@ -256,7 +274,6 @@ async function measureApi(
   const url = (path: string, query: string) => `${base}/v0/projects/scale/${path}?${query}`;
   const ref = (figure: Figure) => reference?.[REFERENCE[figure]];
   let k = 0;
-  let n = 0;
   const requests: Record<Figure, () => Promise<{ ms: number; status: number }>> = {
     a: () => fetchTimed(url('perf', q.a)),
     b: () => fetchTimed(url('perf', q.b)),
@@ -268,7 +285,7 @@ async function measureApi(
       fetchTimed(`${base}/v0/run`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: ingestBody(n++, reports),
+        body: ingestBody(posted++),
       }),
   };
   const result = {} as Record<Figure, { api: number[]; bare: number[] }>;
@@ -282,9 +299,12 @@ async function measureApi(
   return result;
 }
 
-/** A report of 100 benchmarks x 2 measures with t_test thresholds, newer than everything seeded. */
-function ingestBody(k: number, reports: number): string {
-  const time = new Date(START + (reports + k) * STEP).toISOString();
+/** Reports posted through the API so far, at every size. */
+let posted = 0;
+
+/** A report of 100 benchmarks x 2 measures with t_test thresholds, newer than everything seeded at any size. */
+function ingestBody(k: number): string {
+  const time = new Date(START + (FINAL_REPORTS + k) * STEP).toISOString();
   const results = Object.fromEntries(
     names(0, 100).map((name, i) => [
       name,
@@ -311,34 +331,35 @@ function ingestBody(k: number, reports: number): string {
 const ms = (t: Timing) => ({ value: t.p50Ms * 1e6, upper_value: t.p99Ms * 1e6 });
 const p = (t: Timing) => `p50 ${t.p50Ms.toFixed(1)} ms, p99 ${t.p99Ms.toFixed(1)} ms`;
 
-async function measureSize(report: BenchReport, million: number): Promise<void> {
-  const benchmarks = benchmarksAt(million * 1_000_000);
-  const reports = (million * 1_000_000) / (benchmarks * 2);
+/** Grows the history of `file` from `from` reports to `million` M metrics, then measures it; returns its reports. */
+async function measureSize(
+  report: BenchReport,
+  million: number,
+  file: string,
+  from: number,
+): Promise<number> {
+  const reports = (million * 1_000_000) / SERIES;
   const tag = `scale/${million}M`;
-  const dir = mkdtempSync(join(tmpdir(), 'benchtrack-scale-'));
-  const file = join(dir, 'scale.db');
+  const dir = dirname(file);
   let api: ApiProcess | undefined;
   try {
-    api = await startApi(root, { file });
-    await seedRun(api.url, 'scale', START);
-    await api.stop();
     const seeding = performance.now();
     let reported = 0;
-    await fillSegmentedHistory(file, {
-      benchmarks,
-      reports,
+    await growSegmentedHistory(file, {
+      benchmarks: BENCHMARKS,
+      from,
+      to: reports,
       startMs: START,
       stepMs: STEP,
       segmentRows: SEGMENT_ROWS,
-      tailReports: Math.min(TAIL_ROWS / (benchmarks * 2), reports / 2),
+      tailReports: Math.min(TAIL_ROWS / SERIES, (reports - from) / 2),
       meta: { clusteredThrough: CLUSTERED_THROUGH, sealedThrough: SEALED_THROUGH },
       progress: (rows) => {
-        if (rows - reported < 100_000_000 && rows < reports * benchmarks * 2) return;
+        if (rows - reported < 50_000_000 && rows < (reports - from) * SERIES) return;
         reported = rows;
         const seconds = ((performance.now() - seeding) / 1000).toFixed(0);
-        process.stderr.write(
-          `${tag}: ${(rows / 1e6).toFixed(0)} M rows seeded with bare SQL in ${seconds} s\n`,
-        );
+        const total = ((from * SERIES + rows) / 1e6).toFixed(0);
+        process.stderr.write(`${tag}: ${total} M rows in the history, seeded with bare SQL, ${seconds} s\n`);
       },
     });
     const seedMs = performance.now() - seeding;
@@ -351,7 +372,7 @@ async function measureSize(report: BenchReport, million: number): Promise<void> 
     // in turn (see collect). Where the disk has no room for a copy (1 B), half of them run on the file before the
     // API starts and half after it stops, and the output says so.
     const { bavail, bsize } = statfsSync(dir);
-    const interleaved = bavail * bsize > 1.5 * compactBytes + 4 * 2 ** 30;
+    const interleaved = compactBytes < COPY_MAX_BYTES && bavail * bsize > 1.5 * compactBytes + 4 * 2 ** 30;
     let timings: Record<Figure, { api: number[]; bare: number[] }>;
     let pid: number;
     let atRest: number;
@@ -375,7 +396,7 @@ async function measureSize(report: BenchReport, million: number): Promise<void> 
         instance.closeSync();
       }
     } else {
-      process.stderr.write(`${tag}: no room for a copy: references before and after the API, on the file\n`);
+      process.stderr.write(`${tag}: no copy: references before and after the API, on the file\n`);
       const before = await timeReferences(file, reports, 0.5);
       api = await startApi(root, { file });
       pid = api.child.pid as number;
@@ -436,18 +457,28 @@ async function measureSize(report: BenchReport, million: number): Promise<void> 
         `${(peak / MB).toFixed(0)} MiB (at rest ${(atRest / MB).toFixed(0)} MiB)`,
       )
       .ratio(`${tag} peak rss`, `memory_limit ${DEFAULT_MEMORY_LIMIT}`, peak, LIMIT_BYTES);
+    return reports;
   } finally {
     await api?.stop();
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 
-// each size prints as soon as it is measured: the larger sizes take long enough to want the smaller ones first
-for (const million of millions) {
-  const benchmarks = benchmarksAt(million * 1_000_000).toLocaleString('en-US');
-  const report = new BenchReport(
-    `scale: ${million},000,000 metrics (${benchmarks} benchmarks x 2 measures, seeded with bare SQL)`,
-  );
-  await measureSize(report, million);
-  report.print();
+// One file grows through every size; each prints as soon as it is measured, the larger ones taking long enough
+// to want the smaller ones first.
+const dir = mkdtempSync(join(tmpdir(), 'benchtrack-scale-'));
+try {
+  const file = join(dir, 'scale.db');
+  const api = await startApi(root, { file });
+  await seedRun(api.url, 'scale', START);
+  await api.stop();
+  let reports = 0;
+  for (const million of millions) {
+    const report = new BenchReport(
+      `scale: ${million.toLocaleString('en-US')},000,000 metrics (5,000 benchmarks x 2 measures, seeded with bare SQL)`,
+    );
+    reports = await measureSize(report, million, file, reports);
+    report.print();
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
 }

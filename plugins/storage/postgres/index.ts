@@ -4,6 +4,7 @@ import { postgresCounters } from './counters.js';
 import { Database } from './database.js';
 import { migrate, recordedVersion } from './migrate.js';
 import { migrations } from './migrations/index.js';
+import { keepPartitionsAhead } from './partitions.js';
 import { accountReaders, accountWriters } from './repositories/accounts.js';
 import { dimensionReaders, dimensionWriters } from './repositories/dimensions.js';
 import { locksWriter } from './repositories/locks.js';
@@ -104,7 +105,9 @@ export const postgresStorage = defineStorage<PostgresOptions>({
       log.info({ migration: migration.version, migration_name: migration.name }, 'migration applied');
     let reads: ReplicaReads;
     let counters: SharedCounters;
+    let stopPartitions: () => void;
     try {
+      stopPartitions = await keepPartitionsAhead(database, log);
       counters = await postgresCounters(database);
       reads = await ReplicaReads.open(
         database,
@@ -136,6 +139,7 @@ export const postgresStorage = defineStorage<PostgresOptions>({
       },
       health: () => database.health(),
       async close() {
+        stopPartitions();
         await reads.close();
         await database.close();
       },

@@ -23,9 +23,11 @@ const ident = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 async function dataTables(sql: Runner): Promise<string[]> {
   const rows = await sql.unsafe<{ name: string }[]>(
-    `SELECT table_name AS name FROM information_schema.tables
-      WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name NOT IN (${BOOKKEEPING})
-      ORDER BY table_name`,
+    // a partitioned table is read and written whole; its partitions are no tables of their own here
+    `SELECT c.relname AS name FROM pg_class c
+      WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p') AND NOT c.relispartition
+        AND c.relname NOT IN (${BOOKKEEPING})
+      ORDER BY c.relname`,
   );
   return rows.map((row) => row.name);
 }

@@ -5,10 +5,15 @@ import { queryValues, type Connection } from '../sql.js';
 const PERM = `perm AS (SELECT series_id, head_id, (pos - 1)::int AS pos
   FROM unnest($series::int[], $heads::int[]) WITH ORDINALITY AS p(series_id, head_id, pos))`;
 
-/** Metrics of the permutations within the time range: one index range scan of metric per series. */
+/**
+ * Metrics of the permutations within the time range: one index range scan of metric per series. The bound of
+ * start_time by the range's end follows from the others (a metric starts before it ends); it is written out so
+ * that the months of metric outside the range are pruned.
+ */
 const POINTS = `FROM perm
   JOIN metric m ON m.series_id = perm.series_id
-    AND m.start_time >= to_timestamp($start::float8 / 1000) AND m.end_time <= to_timestamp($end::float8 / 1000)
+    AND m.start_time >= to_timestamp($start::float8 / 1000) AND m.start_time <= to_timestamp($end::float8 / 1000)
+    AND m.end_time <= to_timestamp($end::float8 / 1000)
   JOIN head_version hv ON hv.version_id = m.version_id AND hv.head_id = perm.head_id`;
 
 const ms = (column: string) => `(extract(epoch FROM ${column}) * 1000)::float8`;

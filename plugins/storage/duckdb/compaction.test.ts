@@ -122,6 +122,24 @@ describe('metric compaction', () => {
     ]);
   });
 
+  it('after migration 8, sorts none of what an older version clustered, however small', async () => {
+    const database = await Database.open({ file: join(root, `c-${counter++}.db`), readers: 2 }, logger);
+    const compactor = new MetricCompactor(database, logger, { minTailRows: 100, keepRecentRows: 0 });
+    open = { database, compactor };
+    await migrate(database.setupConnection, migrations.slice(0, 6), database.path);
+    // as the compaction before segments left it: 400 rows clustered, recorded, and a tail after them
+    await database.write(async (c) => {
+      await insertReports(c, 0, 40, 10);
+      await c.run(`INSERT INTO server_meta VALUES ('metric.clustered_through', '400')`);
+      await insertReports(c, 40, 40, 10);
+    });
+    await migrate(database.setupConnection, migrations, database.path);
+    expect(await compactor.run(true)).toMatchObject({ compacted: true, rows: 800, rewrittenRows: 400 });
+    expect(await database.read((c) => seriesIn(c, 400, 800))).toEqual(
+      sorted(await database.read((c) => seriesIn(c, 400, 800))),
+    );
+  });
+
   it('folds the usage entries of past days into one per organization and day, and keeps those of today', async () => {
     const { database, compactor } = await setup(100);
     const today = new Date().toISOString().slice(0, 10);

@@ -5,6 +5,7 @@ import { usageAndStats } from './003-usage-and-stats.js';
 import { usageEntries } from './004-usage-entries.js';
 import { regressions } from './005-regressions.js';
 import { runnersAndJobs } from './006-runners-and-jobs.js';
+import { sealedMetricSegments } from './008-sealed-metric-segments.js';
 
 /** Every migration, in version order. Append only: a released migration never changes. */
 export const migrations: readonly Migration[] = [
@@ -14,4 +15,5 @@ export const migrations: readonly Migration[] = [
   usageEntries,
   regressions,
   runnersAndJobs,
+  sealedMetricSegments,
 ];

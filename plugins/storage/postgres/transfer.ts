@@ -8,6 +8,7 @@ import {
   type StorageTransfer,
   type TransferValue,
 } from '../../../kit/index.js';
+import { MONTHS_AHEAD } from './partitions.js';
 import { COUNTERS_TABLE } from './counters.js';
 import type { Database } from './database.js';
 
@@ -140,6 +141,9 @@ async function importRows(database: Database, batches: AsyncIterable<RowBatch>):
       rows += batch.rows.length;
     }
     await advanceSequences(tx);
+    // the history's months get their partitions now, not at the next start (metrics of a month without one wait in
+    // the default partition)
+    await tx.unsafe(`SELECT metric_partitions_ahead(${MONTHS_AHEAD})`);
     return rows;
   }) as Promise<number>;
 }

@@ -1,4 +1,6 @@
+import type { Db, Dialect, Params } from '../shared/sql.js';
 import { isRead, StatementCache, type ReadCache, type ReadView } from './cache.js';
+import { readColumns } from './columns.js';
 import {
   BIGINT,
   DOUBLE,
@@ -15,22 +17,7 @@ import {
   type DuckDBValue,
 } from '@duckdb/node-api';
 
-/** A JavaScript value that can be bound as a query parameter. */
-export type Param =
-  | string
-  | number
-  | boolean
-  | bigint
-  | Date
-  | null
-  | undefined
-  | readonly number[]
-  | readonly string[]
-  | readonly bigint[]
-  | Float64Array
-  | Int32Array
-  | Uint32Array;
-export type Params = Readonly<Record<string, Param>>;
+export type { Param, Params } from '../shared/sql.js';
 
 /**
  * Converts JavaScript parameters to DuckDB values, with explicit types where DuckDB cannot infer them. Only
@@ -183,12 +170,30 @@ export async function queryChunks(
   return { result, chunks, count: chunks.reduce((n, chunk) => n + chunk.rowCount, 0) };
 }
 
-/** Quotes an identifier that comes from code (never from input). */
-export function ident(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
-}
+/** The SQL DuckDB writes its own way (plugins/storage/shared/sql.ts). */
+export const duckdbDialect: Dialect = {
+  capabilities: { skipLocked: false },
+  timestamp: 'TIMESTAMP',
+  inList: (expression, param, type) => `${expression} IN (SELECT unnest(${param}::${type}[]))`,
+  rows: (alias, columns) =>
+    `(SELECT ${columns.map(([name, param, type]) => `unnest(${param}::${type}[]) AS ${name}`).join(', ')}) ${alias}`,
+  epochMs: (column) => `epoch_ms(${column})::DOUBLE`,
+  fromEpochMs: (param) => `make_timestamp(${param}::BIGINT * 1000)`,
+  day: (column) => `strftime(${column}, '%Y-%m-%d')`,
+  listWithout: (column, value) => `list_filter(${column}, x -> x <> ${value})`,
+};
 
-/** Escapes LIKE wildcards so a search for `50%` matches the text `50%`. */
-export function likePattern(search: string): string {
-  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/** The statements of the transaction or read running on `connection`, for the shared repositories. */
+export function duckDb(connection: DuckDBConnection): Db {
+  return {
+    dialect: duckdbDialect,
+    query: (sql, params) => query(connection, sql, params),
+    execute: (sql, params) => execute(connection, sql, params),
+    async columns(sql, params, allocate) {
+      const { result, chunks, count } = await queryChunks(connection, sql, params);
+      readColumns(result, chunks, allocate(count));
+      return count;
+    },
+  };
 }
+export { ident, likePattern } from '../shared/sql.js';

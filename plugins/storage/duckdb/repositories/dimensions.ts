@@ -11,7 +11,8 @@ import type {
   WriteRepositories,
 } from '../../../../kit/index.js';
 import { execute, query } from '../sql.js';
-import { alertsReader, alertsWriter } from './alerts.js';
+import { alertsReader, alertsWriter } from '../../shared/alerts.js';
+import { duckDb } from '../sql.js';
 import type { DeferredRows, DeferredTable } from '../deferred.js';
 import type { LatestVersions } from '../latest-versions.js';
 import { deferredInsert, tableReader, tableWriter, type TableSpec } from '../table.js';
@@ -240,7 +241,7 @@ export function dimensionReaders(
     series: tableReader(connection, series),
     thresholds: tableReader(connection, thresholds),
     models: tableReader(connection, models),
-    alerts: alertsReader(connection),
+    alerts: alertsReader(duckDb(connection)),
     dimensions: dimensionsReader(connection),
   };
 }
@@ -302,7 +303,7 @@ export function dimensionWriters(
     series: tableWriter(connection, series),
     thresholds: tableWriter(connection, thresholds),
     models: tableWriter(connection, models),
-    alerts: alertsWriter(connection),
+    alerts: alertsWriter(duckDb(connection)),
     dimensions: dimensionsWriter(connection),
   };
 }

@@ -1,6 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { perfLinesOf, type PerfColumns, type PerfLines, type PerfRequest } from '../../../../kit/index.js';
-import { readColumns, UuidColumn } from '../columns.js';
+import { UuidColumn } from '../../shared/sql.js';
+import { readColumns } from '../columns.js';
 import { queryChunks } from '../sql.js';
 
 /**

@@ -9,7 +9,8 @@ import type {
   WriteRepositories,
 } from '../../../../kit/index.js';
 import { execute, query, type Connection } from '../sql.js';
-import { alertsReader, alertsWriter } from './alerts.js';
+import { alertsReader, alertsWriter } from '../../shared/alerts.js';
+import { postgresDb } from '../sql.js';
 import { tableReader, tableWriter, type TableSpec } from '../table.js';
 
 const TIMES = ['created', 'modified'] as const;
@@ -212,7 +213,7 @@ export function dimensionReaders(
     series: tableReader(connection, series),
     thresholds: tableReader(connection, thresholds),
     models: tableReader(connection, models),
-    alerts: alertsReader(connection),
+    alerts: alertsReader(postgresDb(connection)),
     dimensions: dimensionsReader(connection),
   };
 }
@@ -255,7 +256,7 @@ export function dimensionWriters(
     series: tableWriter(connection, series),
     thresholds: tableWriter(connection, thresholds),
     models: tableWriter(connection, models),
-    alerts: alertsWriter(connection),
+    alerts: alertsWriter(postgresDb(connection)),
     dimensions: dimensionsWriter(connection),
   };
 }

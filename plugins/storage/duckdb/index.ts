@@ -4,7 +4,7 @@ import { MetricCompactor } from './compaction.js';
 import { Database } from './database.js';
 import { migrate, recordedVersion } from './migrate.js';
 import { migrations } from './migrations/index.js';
-import { accountReaders, accountWriters } from './repositories/accounts.js';
+import { accountReaders, accountWriters } from '../shared/accounts.js';
 import { dimensionReaders, dimensionWriters } from './repositories/dimensions.js';
 import { metaReader, metaWriter } from './repositories/meta.js';
 import { plusReaders, plusWriters } from './repositories/plus.js';
@@ -12,6 +12,7 @@ import { metricReaders, metricWriters } from './repositories/metrics.js';
 import { runnerReaders, runnerWriters } from './repositories/runners.js';
 import { duckdbReplication } from './replication.js';
 import { snapshotTo } from './snapshot.js';
+import { duckDb } from './sql.js';
 import { duckdbTransfer } from './transfer.js';
 
 /** The engine's memory ceiling when database.memory_limit is not set. */
@@ -92,7 +93,7 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
             {
               meta: metaWriter(connection),
               locks: ONE_WRITER_LOCKS,
-              ...accountWriters(connection),
+              ...accountWriters(duckDb(connection)),
               ...dimensionWriters(
                 connection,
                 database.deferred,
@@ -133,7 +134,7 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
           const scope = scopedRepositories(
             {
               meta: metaReader(connection),
-              ...accountReaders(connection),
+              ...accountReaders(duckDb(connection)),
               ...dimensionReaders(connection),
               ...metricReaders(connection),
               ...plusReaders(connection),

@@ -4,14 +4,14 @@ import { postgresCounters } from './counters.js';
 import { Database } from './database.js';
 import { migrate, recordedVersion } from './migrate.js';
 import { migrations } from './migrations/index.js';
-import { accountReaders, accountWriters } from './repositories/accounts.js';
+import { accountReaders, accountWriters } from '../shared/accounts.js';
 import { dimensionReaders, dimensionWriters } from './repositories/dimensions.js';
 import { locksWriter } from './repositories/locks.js';
 import { metaReader, metaWriter } from './repositories/meta.js';
 import { metricReaders, metricWriters } from './repositories/metrics.js';
 import { plusReaders, plusWriters } from './repositories/plus.js';
 import { runnerReaders, runnerWriters } from './repositories/runners.js';
-import type { Connection } from './sql.js';
+import { postgresDb, type Connection } from './sql.js';
 import { ReplicaReads } from './replicas.js';
 import { postgresTransfer } from './transfer.js';
 
@@ -34,7 +34,7 @@ function writeRepositories(connection: Connection) {
   return {
     meta: metaWriter(connection),
     locks: locksWriter(connection),
-    ...accountWriters(connection),
+    ...accountWriters(postgresDb(connection)),
     ...dimensionWriters(connection),
     ...metricWriters(connection),
     ...plusWriters(connection),
@@ -45,7 +45,7 @@ function writeRepositories(connection: Connection) {
 function readRepositories(connection: Connection) {
   return {
     meta: metaReader(connection),
-    ...accountReaders(connection),
+    ...accountReaders(postgresDb(connection)),
     ...dimensionReaders(connection),
     ...metricReaders(connection),
     ...plusReaders(connection),

@@ -5,11 +5,12 @@ import { Database } from './database.js';
 import { migrate, recordedVersion } from './migrate.js';
 import { migrations } from './migrations/index.js';
 import { accountReaders, accountWriters } from '../shared/accounts.js';
+import { metaReader, metaWriter } from '../shared/meta.js';
+import { plusReaders, plusWriters } from '../shared/plus.js';
+import { runnerReaders, runnerWriters } from '../shared/runners.js';
+import { recordMetrics } from './writes.js';
 import { dimensionReaders, dimensionWriters } from './repositories/dimensions.js';
-import { metaReader, metaWriter } from './repositories/meta.js';
-import { plusReaders, plusWriters } from './repositories/plus.js';
 import { metricReaders, metricWriters } from './repositories/metrics.js';
-import { runnerReaders, runnerWriters } from './repositories/runners.js';
 import { duckdbReplication } from './replication.js';
 import { snapshotTo } from './snapshot.js';
 import { duckDb } from './sql.js';
@@ -91,7 +92,7 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
         const result = await database.write(async (connection) => {
           const scope = scopedRepositories(
             {
-              meta: metaWriter(connection),
+              meta: metaWriter(duckDb(connection)),
               locks: ONE_WRITER_LOCKS,
               ...accountWriters(duckDb(connection)),
               ...dimensionWriters(
@@ -108,8 +109,12 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
                 exclusive ? database.historyCache : undefined,
                 database.deferred,
               ),
-              ...plusWriters(connection, database.deferred),
-              ...runnerWriters(connection),
+              ...plusWriters(duckDb(connection)),
+              usage: {
+                ...plusWriters(duckDb(connection)).usage,
+                recordMetrics: recordMetrics(database.deferred),
+              },
+              ...runnerWriters(duckDb(connection)),
             },
             'transaction',
           );
@@ -133,12 +138,12 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
         database.read(async (connection) => {
           const scope = scopedRepositories(
             {
-              meta: metaReader(connection),
+              meta: metaReader(duckDb(connection)),
               ...accountReaders(duckDb(connection)),
               ...dimensionReaders(connection),
               ...metricReaders(connection),
-              ...plusReaders(connection),
-              ...runnerReaders(connection),
+              ...plusReaders(duckDb(connection)),
+              ...runnerReaders(duckDb(connection)),
             },
             'read',
           );

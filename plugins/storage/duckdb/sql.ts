@@ -97,11 +97,20 @@ export function useReadView(connection: DuckDBConnection, read: ReadContext | un
   else readViews.delete(connection);
 }
 
-async function prepared(
+/** The run in progress of each prepared statement: its bindings are its own until the run has returned. */
+const running = new WeakMap<DuckDBPreparedStatement, Promise<unknown>>();
+
+/**
+ * Runs the statement of `sql` with `params` through `run`. A prepared statement holds one set of bindings, and
+ * concurrent calls of one statement on one connection (a read's `Promise.all`) would bind over each other's
+ * before DuckDB reads them: the runs of a statement take turns.
+ */
+async function prepared<T>(
   connection: DuckDBConnection,
   sql: string,
   params: Params,
-): Promise<DuckDBPreparedStatement> {
+  run: (statement: DuckDBPreparedStatement) => Promise<T>,
+): Promise<T> {
   await beforeStatements.get(connection)?.();
   await anchorRead(connection);
   let cache = statements.get(connection);
@@ -112,10 +121,18 @@ async function prepared(
     cache.set(sql, statement);
   }
   if (!isRead(sql)) caches.get(connection)?.noteWrite(sql);
-  statement.clearBindings();
-  const { values, types } = bind(sql, params);
-  if (Object.keys(values).length > 0) statement.bind(values, types);
-  return statement;
+  const ready = statement;
+  const result = (running.get(ready) ?? Promise.resolve()).then(() => {
+    ready.clearBindings();
+    const { values, types } = bind(sql, params);
+    if (Object.keys(values).length > 0) ready.bind(values, types);
+    return run(ready);
+  });
+  running.set(
+    ready,
+    result.catch(() => undefined),
+  );
+  return result;
 }
 
 /** Runs a query and returns its rows as plain objects (UUIDs as strings, timestamps as Dates). */
@@ -131,7 +148,7 @@ export async function query<R>(connection: DuckDBConnection, sql: string, params
       return rows as R[];
     }
   }
-  const reader = await (await prepared(connection, sql, params)).runAndReadAll();
+  const reader = await prepared(connection, sql, params, (statement) => statement.runAndReadAll());
   const rows = reader.getRowObjectsJS() as R[];
   if (key) {
     if (cache) cache.set(key, tables, rows);
@@ -152,7 +169,7 @@ export async function execute(
   sql: string,
   params: Params = {},
 ): Promise<number> {
-  const result = await (await prepared(connection, sql, params)).run();
+  const result = await prepared(connection, sql, params, (statement) => statement.run());
   return Number(result.rowsChanged);
 }
 
@@ -165,8 +182,10 @@ export async function queryChunks(
   sql: string,
   params: Params = {},
 ): Promise<{ result: DuckDBResult; chunks: DuckDBDataChunk[]; count: number }> {
-  const result = await (await prepared(connection, sql, params)).run();
-  const chunks = await result.fetchAllChunks();
+  const { result, chunks } = await prepared(connection, sql, params, async (statement) => {
+    const result = await statement.run();
+    return { result, chunks: await result.fetchAllChunks() };
+  });
   return { result, chunks, count: chunks.reduce((n, chunk) => n + chunk.rowCount, 0) };
 }
 
@@ -177,6 +196,7 @@ export const duckdbDialect: Dialect = {
   inList: (expression, param, type) => `${expression} IN (SELECT unnest(${param}::${type}[]))`,
   rows: (alias, columns) =>
     `(SELECT ${columns.map(([name, param, type]) => `unnest(${param}::${type}[]) AS ${name}`).join(', ')}) ${alias}`,
+  scanFilter: (column, param) => `list_contains(${param}, ${column})`,
   epochMs: (column) => `epoch_ms(${column})::DOUBLE`,
   fromEpochMs: (param) => `make_timestamp(${param}::BIGINT * 1000)`,
   day: (column) => `strftime(${column}, '%Y-%m-%d')`,

@@ -5,12 +5,12 @@ import { Database } from './database.js';
 import { migrate, recordedVersion } from './migrate.js';
 import { migrations } from './migrations/index.js';
 import { accountReaders, accountWriters } from '../shared/accounts.js';
+import { metaReader, metaWriter } from '../shared/meta.js';
+import { plusReaders, plusWriters } from '../shared/plus.js';
+import { runnerReaders, runnerWriters } from '../shared/runners.js';
 import { dimensionReaders, dimensionWriters } from './repositories/dimensions.js';
 import { locksWriter } from './repositories/locks.js';
-import { metaReader, metaWriter } from './repositories/meta.js';
 import { metricReaders, metricWriters } from './repositories/metrics.js';
-import { plusReaders, plusWriters } from './repositories/plus.js';
-import { runnerReaders, runnerWriters } from './repositories/runners.js';
 import { postgresDb, type Connection } from './sql.js';
 import { ReplicaReads } from './replicas.js';
 import { postgresTransfer } from './transfer.js';
@@ -32,24 +32,24 @@ export type PostgresOptions = z.input<typeof optionsSchema>;
 
 function writeRepositories(connection: Connection) {
   return {
-    meta: metaWriter(connection),
+    meta: metaWriter(postgresDb(connection)),
     locks: locksWriter(connection),
     ...accountWriters(postgresDb(connection)),
     ...dimensionWriters(connection),
     ...metricWriters(connection),
-    ...plusWriters(connection),
-    ...runnerWriters(connection),
+    ...plusWriters(postgresDb(connection)),
+    ...runnerWriters(postgresDb(connection)),
   };
 }
 
 function readRepositories(connection: Connection) {
   return {
-    meta: metaReader(connection),
+    meta: metaReader(postgresDb(connection)),
     ...accountReaders(postgresDb(connection)),
     ...dimensionReaders(connection),
     ...metricReaders(connection),
-    ...plusReaders(connection),
-    ...runnerReaders(connection),
+    ...plusReaders(postgresDb(connection)),
+    ...runnerReaders(postgresDb(connection)),
   };
 }
 

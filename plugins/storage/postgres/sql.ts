@@ -84,6 +84,7 @@ export const postgresDialect: Dialect = {
   inList: (expression, param, type) => `${expression} = ANY(${param}::${type}[])`,
   rows: (alias, columns) =>
     `unnest(${columns.map(([, param, type]) => `${param}::${type}[]`).join(', ')}) AS ${alias}(${columns.map(([name]) => name).join(', ')})`,
+  scanFilter: () => 'true',
   epochMs: (column) => `(extract(epoch FROM ${column}) * 1000)::float8`,
   fromEpochMs: (param) => `to_timestamp(${param}::float8 / 1000)`,
   day: (column) => `to_char(${column}, 'YYYY-MM-DD')`,

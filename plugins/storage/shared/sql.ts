@@ -71,6 +71,12 @@ export interface Dialect {
    * i of `param`. The lists have one length.
    */
   rows(alias: string, columns: readonly (readonly [name: string, param: string, type: ListType])[]): string;
+  /**
+   * A filter of a scan of the metric table to the series of the list parameter `param`, beside the join that
+   * already restricts it: `true` for an engine that needs none (DuckDB prunes the table's row groups only by a list
+   * filter, not by a join).
+   */
+  scanFilter(column: string, param: string): string;
   /** A timestamp column as milliseconds since the epoch (a double). */
   epochMs(column: string): string;
   /** The timestamp of a parameter holding milliseconds since the epoch. */

@@ -1,26 +1,19 @@
 import { z } from 'zod';
-import { defineStorage, type LocksWriter, type Storage, scopedRepositories } from '../../../kit/index.js';
+import { defineStorage, type Storage, scopedRepositories } from '../../../kit/index.js';
 import { MetricCompactor } from './compaction.js';
 import { Database } from './database.js';
 import { migrate, recordedVersion } from './migrate.js';
 import { migrations } from './migrations/index.js';
-import { accountReaders, accountWriters } from '../shared/accounts.js';
-import { metaReader, metaWriter } from '../shared/meta.js';
-import { plusReaders, plusWriters } from '../shared/plus.js';
-import { runnerReaders, runnerWriters } from '../shared/runners.js';
-import { recordMetrics } from './writes.js';
-import { dimensionReaders, dimensionWriters } from './repositories/dimensions.js';
-import { metricReaders, metricWriters } from './repositories/metrics.js';
 import { duckdbReplication } from './replication.js';
+import { readRepositories } from '../shared/repositories.js';
+import { history } from './history.js';
 import { snapshotTo } from './snapshot.js';
 import { duckDb } from './sql.js';
+import { duckdbWriter } from './writes.js';
 import { duckdbTransfer } from './transfer.js';
 
 /** The engine's memory ceiling when database.memory_limit is not set. */
 export const DEFAULT_MEMORY_LIMIT = '1GiB';
-
-/** One writer at a time already orders every write transaction: a lock has nothing left to order. */
-const ONE_WRITER_LOCKS: LocksWriter = { hold: () => Promise.resolve(), tryHold: () => Promise.resolve(true) };
 
 const optionsSchema = z.strictObject({
   file: z.string().min(1, { error: 'database file must not be empty' }),
@@ -91,31 +84,7 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
         let appended = 0;
         const result = await database.write(async (connection) => {
           const scope = scopedRepositories(
-            {
-              meta: metaWriter(duckDb(connection)),
-              locks: ONE_WRITER_LOCKS,
-              ...accountWriters(duckDb(connection)),
-              ...dimensionWriters(
-                connection,
-                database.deferred,
-                exclusive ? database.latestVersions : undefined,
-              ),
-              ...metricWriters(
-                connection,
-                (count) => {
-                  appended += count;
-                  return database.reserveMetricIds(connection, count);
-                },
-                exclusive ? database.historyCache : undefined,
-                database.deferred,
-              ),
-              ...plusWriters(duckDb(connection)),
-              usage: {
-                ...plusWriters(duckDb(connection)).usage,
-                recordMetrics: recordMetrics(database.deferred),
-              },
-              ...runnerWriters(duckDb(connection)),
-            },
+            duckdbWriter(connection, database, exclusive, (count) => (appended += count)),
             'transaction',
           );
           try {
@@ -137,14 +106,7 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
       read: (fn) =>
         database.read(async (connection) => {
           const scope = scopedRepositories(
-            {
-              meta: metaReader(duckDb(connection)),
-              ...accountReaders(duckDb(connection)),
-              ...dimensionReaders(connection),
-              ...metricReaders(connection),
-              ...plusReaders(duckDb(connection)),
-              ...runnerReaders(duckDb(connection)),
-            },
+            readRepositories(duckDb(connection), (request) => history(connection, request)),
             'read',
           );
           try {

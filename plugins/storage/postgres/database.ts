@@ -8,7 +8,7 @@ import {
   type TransactionOptions,
 } from '../../../kit/index.js';
 import { connectionDropped, connectionLost, retryable, unavailable, uniqueKey } from './failures.js';
-import { LOCK_KINDS } from './repositories/locks.js';
+import { LOCK_KINDS } from './locks.js';
 import type { Connection } from './sql.js';
 
 export interface DatabaseOptions {

@@ -1,16 +1,12 @@
 import { z } from 'zod';
 import { defineStorage, type SharedCounters, type Storage, scopedRepositories } from '../../../kit/index.js';
+import { readRepositories, writeRepositories } from '../shared/repositories.js';
 import { postgresCounters } from './counters.js';
 import { Database } from './database.js';
 import { migrate, recordedVersion } from './migrate.js';
 import { migrations } from './migrations/index.js';
-import { accountReaders, accountWriters } from '../shared/accounts.js';
-import { metaReader, metaWriter } from '../shared/meta.js';
-import { plusReaders, plusWriters } from '../shared/plus.js';
-import { runnerReaders, runnerWriters } from '../shared/runners.js';
-import { dimensionReaders, dimensionWriters } from './repositories/dimensions.js';
-import { locksWriter } from './repositories/locks.js';
-import { metricReaders, metricWriters } from './repositories/metrics.js';
+import { locksWriter } from './locks.js';
+import { append, history } from './metrics.js';
 import { postgresDb, type Connection } from './sql.js';
 import { ReplicaReads } from './replicas.js';
 import { postgresTransfer } from './transfer.js';
@@ -30,28 +26,15 @@ const optionsSchema = z.strictObject({
 
 export type PostgresOptions = z.input<typeof optionsSchema>;
 
-function writeRepositories(connection: Connection) {
-  return {
-    meta: metaWriter(postgresDb(connection)),
+const writer = (connection: Connection) =>
+  writeRepositories(postgresDb(connection), {
     locks: locksWriter(connection),
-    ...accountWriters(postgresDb(connection)),
-    ...dimensionWriters(connection),
-    ...metricWriters(connection),
-    ...plusWriters(postgresDb(connection)),
-    ...runnerWriters(postgresDb(connection)),
-  };
-}
+    history: (request) => history(connection, request),
+    append: append(connection),
+  });
 
-function readRepositories(connection: Connection) {
-  return {
-    meta: metaReader(postgresDb(connection)),
-    ...accountReaders(postgresDb(connection)),
-    ...dimensionReaders(connection),
-    ...metricReaders(connection),
-    ...plusReaders(postgresDb(connection)),
-    ...runnerReaders(postgresDb(connection)),
-  };
-}
+const reader = (connection: Connection) =>
+  readRepositories(postgresDb(connection), (request) => history(connection, request));
 
 /** Runs `fn` on repositories that refuse every call once it has returned. */
 async function within<R extends object, T>(
@@ -120,14 +103,14 @@ export const postgresStorage = defineStorage<PostgresOptions>({
       schemaVersion: () => database.run(recordedVersion),
       async transaction(fn, options) {
         const result = await database.transaction(
-          (connection) => within(writeRepositories(connection), 'transaction', fn),
+          (connection) => within(writer(connection), 'transaction', fn),
           options,
         );
         await reads.written();
         return result;
       },
       read(fn, options) {
-        const run = (connection: Connection) => within(readRepositories(connection), 'read', fn);
+        const run = (connection: Connection) => within(reader(connection), 'read', fn);
         return options?.replica ? reads.read(run) : database.read(run);
       },
       health: () => database.health(),

@@ -1,8 +1,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { HistoryColumns, HistoryRequest } from '../../../../kit/index.js';
-import { readColumns } from '../columns.js';
-import type { CachedSample, HistoryCache } from '../history-cache.js';
-import { query, queryChunks } from '../sql.js';
+import type { HistoryColumns, HistoryRequest } from '../../../kit/index.js';
+import { readColumns } from './columns.js';
+import type { CachedSample, HistoryCache } from './history-cache.js';
+import { query, queryChunks } from './sql.js';
 
 /** When a threshold sets no max_sample_size, history is still capped so one query stays bounded. */
 export const HISTORY_CAP = 65_536;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineStorage, type Storage, scopedRepositories } from '../../../kit/index.js';
+import { defineStorage, type Storage } from '../../../kit/index.js';
+import { logMigrations, orClose, within } from '../shared/lifecycle.js';
 import { MetricCompactor } from './compaction.js';
 import { Database } from './database.js';
 import { migrate, recordedVersion } from './migrate.js';
@@ -61,18 +62,11 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
       },
       log,
     );
-    let appliedMigrations;
-    try {
-      appliedMigrations = await migrate(database.setupConnection, migrations, database.path);
-    } catch (error) {
-      await database.close();
-      throw error;
-    }
-    for (const migration of appliedMigrations)
-      log.info(
-        { migration: migration.version, migration_name: migration.name, path: database.path },
-        'migration applied',
-      );
+    const appliedMigrations = await orClose(
+      () => migrate(database.setupConnection, migrations, database.path),
+      () => database.close(),
+    );
+    logMigrations(log, appliedMigrations, { path: database.path });
     const compactor = new MetricCompactor(database, log);
     compactor.poke();
     return {
@@ -82,17 +76,13 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
       schemaVersion: () => database.read(recordedVersion),
       async transaction(fn) {
         let appended = 0;
-        const result = await database.write(async (connection) => {
-          const scope = scopedRepositories(
+        const result = await database.write((connection) =>
+          within(
             duckdbWriter(connection, database, exclusive, (count) => (appended += count)),
             'transaction',
-          );
-          try {
-            return await fn(scope.repos);
-          } finally {
-            scope.end();
-          }
-        });
+            fn,
+          ),
+        );
         if (appended > 0) {
           compactor.appended(appended);
           compactor.poke();
@@ -104,17 +94,13 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
       replication: duckdbReplication(database),
       health: () => database.health(),
       read: (fn) =>
-        database.read(async (connection) => {
-          const scope = scopedRepositories(
+        database.read((connection) =>
+          within(
             readRepositories(duckDb(connection), (request) => history(connection, request)),
             'read',
-          );
-          try {
-            return await fn(scope.repos);
-          } finally {
-            scope.end();
-          }
-        }),
+            fn,
+          ),
+        ),
       async close() {
         await compactor.stop();
         await database.close();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineStorage, type SharedCounters, type Storage, scopedRepositories } from '../../../kit/index.js';
+import { defineStorage, type Storage } from '../../../kit/index.js';
+import { logMigrations, orClose, within } from '../shared/lifecycle.js';
 import { readRepositories, writeRepositories } from '../shared/repositories.js';
 import { postgresCounters } from './counters.js';
 import { Database } from './database.js';
@@ -36,20 +37,6 @@ const writer = (connection: Connection) =>
 const reader = (connection: Connection) =>
   readRepositories(postgresDb(connection), (request) => history(connection, request));
 
-/** Runs `fn` on repositories that refuse every call once it has returned. */
-async function within<R extends object, T>(
-  repos: R,
-  kind: 'transaction' | 'read',
-  fn: (repos: R) => Promise<T>,
-) {
-  const scope = scopedRepositories(repos, kind);
-  try {
-    return await fn(scope.repos);
-  } finally {
-    scope.end();
-  }
-}
-
 /**
  * PostgreSQL, selected by `database.url: postgres://...`: several API processes share one database. Writers of
  * every process run concurrently (SERIALIZABLE transactions, run again on conflict; READ COMMITTED with advisory
@@ -72,29 +59,22 @@ export const postgresStorage = defineStorage<PostgresOptions>({
       logger.child({ plugin: 'postgres' }),
     );
     const log = logger.child({ plugin: 'postgres', database: database.where });
-    let appliedMigrations;
-    try {
-      appliedMigrations = await migrate(database.sql, migrations, database.where);
-    } catch (error) {
-      await database.close();
-      throw error;
-    }
-    for (const migration of appliedMigrations)
-      log.info({ migration: migration.version, migration_name: migration.name }, 'migration applied');
-    let reads: ReplicaReads;
-    let counters: SharedCounters;
-    try {
-      counters = await postgresCounters(database);
-      reads = await ReplicaReads.open(
-        database,
-        parsed.replicas,
-        { maxConnections: parsed.max_connections, connectTimeoutSeconds: parsed.connect_timeout_seconds },
-        log,
-      );
-    } catch (error) {
-      await database.close();
-      throw error;
-    }
+    const close = () => database.close();
+    const appliedMigrations = await orClose(() => migrate(database.sql, migrations, database.where), close);
+    logMigrations(log, appliedMigrations);
+    const [counters, reads] = await orClose(
+      async () =>
+        [
+          await postgresCounters(database),
+          await ReplicaReads.open(
+            database,
+            parsed.replicas,
+            { maxConnections: parsed.max_connections, connectTimeoutSeconds: parsed.connect_timeout_seconds },
+            log,
+          ),
+        ] as const,
+      close,
+    );
     return {
       capabilities: { ...this.capabilities, readReplicas: parsed.replicas.length > 0 },
       appliedMigrations,

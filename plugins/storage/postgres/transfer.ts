@@ -1,13 +1,8 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Sql, TransactionSql } from 'postgres';
-import {
-  ConflictError,
-  StorageError,
-  type RowBatch,
-  type StorageTransfer,
-  type TransferValue,
-} from '../../../kit/index.js';
+import { ConflictError, StorageError } from '../../../kit/index.js';
+import type { RowBatch, StorageTransfer, TransferValue } from '../../../kit/index.js';
 import { COUNTERS_TABLE } from './counters.js';
 import type { Database } from './database.js';
 

@@ -23,6 +23,7 @@ import { organizationRoutes } from './routes/organizations.js';
 import { jobRoutes } from './routes/jobs.js';
 import { perfRoutes } from './routes/perf.js';
 import { projectRoutes } from './routes/projects.js';
+import { regressionRoutes } from './routes/regressions.js';
 import { reportRoutes } from './routes/reports.js';
 import { runnerRoutes } from './routes/runners.js';
 import { serverRoutes } from './routes/server.js';
@@ -146,6 +147,7 @@ export async function buildApp(
     dimensionRoutes,
     thresholdRoutes,
     reportRoutes,
+    regressionRoutes,
     perfRoutes,
     runnerRoutes,
     jobRoutes,

@@ -5,6 +5,7 @@ import {
   createLogger,
   JobLeases,
   PluginRegistry,
+  RegressionAnalyzer,
   ReplicationService,
   secretValues,
   StatsService,
@@ -157,6 +158,7 @@ export async function composeApi(
     async close() {
       await sweep.stop();
       await stats.stop();
+      await container.resolve(RegressionAnalyzer).idle();
       await replication.stop();
       await pool.close();
       await storage.close();

@@ -8,6 +8,7 @@ import type {
   ReadRepositories,
   WriteRepositories,
 } from '../../../kit/index.js';
+import { REGRESSION_PRUNE } from './regressions.js';
 import type { Db } from './sql.js';
 import { page, pageSql, tableReader, tableWriter, whereSql, type TableSpec } from './table.js';
 
@@ -152,6 +153,7 @@ export function accountWriters(
     ...projectsReader(db),
     async deleteWithData(projectId) {
       for (const statement of PROJECT_DATA) await db.execute(statement, { project: projectId });
+      for (const statement of REGRESSION_PRUNE) await db.execute(statement);
     },
   };
   return {

@@ -9,6 +9,7 @@ import type {
   WriteRepositories,
 } from '../../../kit/index.js';
 import { alertsReader, alertsWriter } from './alerts.js';
+import { REGRESSION_PRUNE } from './regressions.js';
 import { count, perDialect, type Db } from './sql.js';
 import { tableReader, tableWriter, type TableSpec } from './table.js';
 
@@ -42,7 +43,7 @@ const headVersions: TableSpec = {
 };
 const testbeds: TableSpec = { name: 'testbed', columns: NAMED, search: SEARCH };
 const benchmarks: TableSpec = { name: 'benchmark', columns: NAMED, search: SEARCH };
-const measures: TableSpec = { name: 'measure', columns: [...NAMED, 'units'], search: SEARCH };
+const measures: TableSpec = { name: 'measure', columns: [...NAMED, 'units', 'direction'], search: SEARCH };
 const series: TableSpec = {
   name: 'series',
   columns: ['id', 'project_id', 'testbed_id', 'benchmark_id', 'measure_id'],
@@ -211,6 +212,7 @@ export function dimensionWriters(db: Db): Pick<WriteRepositories, DimensionRepos
     ...dimensionsReader(db),
     async deleteWithData(kind, id) {
       for (const statement of cascade(db.dialect)[kind]) await db.execute(statement, { id });
+      for (const statement of REGRESSION_PRUNE) await db.execute(statement);
     },
   };
   return {

@@ -7,6 +7,7 @@ import type {
   ReportsReader,
   ReportSummary,
 } from '../../../kit/index.js';
+import { REGRESSION_PRUNE } from './regressions.js';
 import { count, ident, isUuid, perDialect, type Db } from './sql.js';
 import { page, tableReader, type TableSpec } from './table.js';
 
@@ -167,6 +168,7 @@ export function metricRows(db: Db) {
 export async function deleteReport(db: Db, reportId: number): Promise<void> {
   await db.execute('DELETE FROM alert WHERE report_id = $report', { report: reportId });
   await db.execute('DELETE FROM metric WHERE report_id = $report', { report: reportId });
+  for (const statement of REGRESSION_PRUNE) await db.execute(statement);
 }
 
 const TABLE_OF = {

@@ -20,6 +20,7 @@ import {
   reports,
   reportsReader,
 } from './reports.js';
+import { regressionReaders, regressionWriters } from './regressions.js';
 import { runnerReaders, runnerWriters } from './runners.js';
 import type { Db } from './sql.js';
 import { tableReader, tableWriter } from './table.js';
@@ -47,6 +48,7 @@ export function readRepositories(db: Db, history: MetricsReader['history']): Rea
     ...dimensionReaders(db),
     ...plusReaders(db),
     ...runnerReaders(db),
+    ...regressionReaders(db),
     reports: reportsReader(db),
     metrics: metricsReader(db, history),
     named: namedReader(db),
@@ -62,6 +64,7 @@ export function writeRepositories(db: Db, own: EngineParts): WriteRepositories {
     ...dimensionWriters(db),
     ...plusWriters(db),
     ...runnerWriters(db),
+    ...regressionWriters(db),
     reports: { ...tableWriter<ReportRecord, never>(db, reports), ...reportsReader(db) },
     metrics: {
       ...metricsReader(db, own.history),

@@ -1,0 +1,162 @@
+import type {
+  ReadRepositories,
+  RegressionFilter,
+  RegressionRecord,
+  RegressionsReader,
+  WriteRepositories,
+} from '../../../kit/index.js';
+import { likePattern, type Db, type Param } from './sql.js';
+import { page, tableReader, tableWriter, type TableSpec } from './table.js';
+
+const REGRESSION_COLUMNS = [
+  'id',
+  'uuid',
+  'project_id',
+  'branch_id',
+  'head_id',
+  'testbed_id',
+  'kind',
+  'status',
+  'last_good_version_id',
+  'first_bad_version_id',
+  'fixed_version_id',
+  'note',
+  'issue_url',
+  'assignee_id',
+  'reason',
+  'created',
+  'modified',
+];
+
+/** The regression tables as each engine's generic table helpers take them. */
+const REGRESSION_TABLES = {
+  regressions: { name: 'regression', columns: REGRESSION_COLUMNS, search: ['uuid', 'note'] },
+  regressionSeries: {
+    name: 'regression_series',
+    columns: [
+      'regression_id',
+      'project_id',
+      'series_id',
+      'benchmark_id',
+      'measure_id',
+      'state',
+      'before_value',
+      'after_value',
+      'p_value',
+      'created',
+      'modified',
+    ],
+    key: ['regression_id', 'series_id'],
+  },
+  regressionAlerts: {
+    name: 'regression_alert',
+    columns: ['alert_id', 'regression_id', 'project_id', 'series_id'],
+    key: ['alert_id'],
+  },
+  regressionEvents: {
+    name: 'regression_event',
+    columns: [
+      'id',
+      'regression_id',
+      'project_id',
+      'user_id',
+      'status',
+      'previous_status',
+      'changes',
+      'reason',
+      'created',
+    ],
+  },
+} as const satisfies Record<string, TableSpec>;
+
+/**
+ * Statements that remove what refers to deleted rows (alerts, series, branches, testbeds), run after every
+ * cascading delete. The regression tables are small, and every test is a lookup by key.
+ */
+export const REGRESSION_PRUNE: readonly string[] = [
+  `DELETE FROM regression_alert WHERE NOT EXISTS (SELECT 1 FROM alert a WHERE a.id = regression_alert.alert_id)`,
+  `DELETE FROM regression_series WHERE NOT EXISTS (SELECT 1 FROM series s WHERE s.id = regression_series.series_id)`,
+  `DELETE FROM regression WHERE NOT EXISTS (SELECT 1 FROM branch b WHERE b.id = regression.branch_id)
+     OR NOT EXISTS (SELECT 1 FROM testbed t WHERE t.id = regression.testbed_id)
+     OR NOT EXISTS (SELECT 1 FROM regression_series s WHERE s.regression_id = regression.id)`,
+  `DELETE FROM regression_series WHERE NOT EXISTS (SELECT 1 FROM regression r WHERE r.id = regression_series.regression_id)`,
+  `DELETE FROM regression_alert WHERE NOT EXISTS (SELECT 1 FROM regression r WHERE r.id = regression_alert.regression_id)`,
+  `DELETE FROM regression_event WHERE NOT EXISTS (SELECT 1 FROM regression r WHERE r.id = regression_event.regression_id)`,
+];
+
+/** Open regressions first (suspected and untriaged, then acknowledged), then the closed ones. */
+const STATUS_RANK = `CASE r.status WHEN 'untriaged' THEN 0 WHEN 'suspected' THEN 1 WHEN 'acknowledged' THEN 2 ELSE 3 END`;
+
+/** `listFiltered` of the regressions reader. */
+function listRegressions(db: Db): RegressionsReader['listFiltered'] {
+  return (filter: RegressionFilter, options) => {
+    const where = ['r.project_id = $project::int'];
+    const params: Record<string, Param> = { project: filter.project_id };
+    if (filter.statuses) {
+      where.push(db.dialect.inList('r.status', '$statuses', 'text'));
+      params.statuses = [...filter.statuses];
+    }
+    for (const column of ['kind', 'branch_id', 'testbed_id'] as const) {
+      if (filter[column] === undefined) continue;
+      where.push(`r.${column} = $${column}::${column === 'kind' ? 'text' : 'int'}`);
+      params[column] = filter[column];
+    }
+    const series: string[] = [];
+    if (filter.benchmark_id !== undefined) {
+      series.push('s.benchmark_id = $benchmark::int');
+      params.benchmark = filter.benchmark_id;
+    }
+    if (filter.measure_id !== undefined) {
+      series.push('s.measure_id = $measure::int');
+      params.measure = filter.measure_id;
+    }
+    if (series.length > 0)
+      where.push(
+        `EXISTS (SELECT 1 FROM regression_series s WHERE s.regression_id = r.id AND ${series.join(' AND ')})`,
+      );
+    if (filter.search) {
+      params.search = likePattern(filter.search);
+      const like = "ILIKE $search::text ESCAPE '\\'";
+      where.push(`(r.uuid::text ${like} OR r.note ${like} OR r.issue_url ${like}
+        OR EXISTS (SELECT 1 FROM regression_series s JOIN benchmark b ON b.id = s.benchmark_id
+          WHERE s.regression_id = r.id AND b.name ${like}))`);
+    }
+    const dir = options.direction === 'asc' ? 'ASC' : 'DESC';
+    const order = {
+      status: `${STATUS_RANK} ASC, r.created DESC, r.id DESC`,
+      created: `r.created ${dir}, r.id ${dir}`,
+      modified: `r.modified ${dir}, r.id ${dir}`,
+      version: `v.number ${dir}, r.id ${dir}`,
+    }[options.sort];
+    const perPage = Math.min(Math.max(options.perPage, 1), 255);
+    return page<RegressionRecord>(
+      db,
+      'r.*',
+      `FROM regression r JOIN version v ON v.id = r.first_bad_version_id WHERE ${where.join(' AND ')}`,
+      `ORDER BY ${order} LIMIT $limit::bigint OFFSET $offset::bigint`,
+      { ...params, limit: perPage, offset: (Math.max(options.page, 1) - 1) * perPage },
+    );
+  };
+}
+
+type Names = keyof typeof REGRESSION_TABLES;
+
+export function regressionReaders(db: Db): Pick<ReadRepositories, Names> {
+  const t = REGRESSION_TABLES;
+  return {
+    regressions: { ...tableReader(db, t.regressions), listFiltered: listRegressions(db) },
+    regressionSeries: tableReader(db, t.regressionSeries),
+    regressionAlerts: tableReader(db, t.regressionAlerts),
+    regressionEvents: tableReader(db, t.regressionEvents),
+  };
+}
+
+export function regressionWriters(db: Db): Pick<WriteRepositories, Names> {
+  const t = REGRESSION_TABLES;
+  return {
+    regressions: { ...tableWriter(db, t.regressions), listFiltered: listRegressions(db) },
+    regressionSeries: tableWriter(db, t.regressionSeries),
+    regressionAlerts: tableWriter(db, t.regressionAlerts),
+    regressionEvents: tableWriter(db, t.regressionEvents),
+  };
+}

@@ -33,8 +33,8 @@ const optionsSchema = z.strictObject({
     .regex(/^\d+(\.\d+)?\s*(MB|GB|TB|MiB|GiB|TiB)$/, { error: 'memory_limit must look like 1GiB' })
     .default(DEFAULT_MEMORY_LIMIT),
   /**
-   * Whether closing checkpoints (DuckDB's default): folds the WAL into the file, 40-70 ms for a test's database.
-   * false for throwaway files that are deleted after closing (tests); the next open replays the WAL instead.
+   * Whether closing checkpoints (DuckDB's default, which folds the WAL into the file). false for throwaway files
+   * that are deleted after closing (tests); the next open replays the WAL instead.
    */
   checkpoint_on_close: z.boolean().default(true),
 });

@@ -11,7 +11,7 @@ import {
 } from '../../../kit/index.js';
 import { writeRepositories } from '../shared/repositories.js';
 import type { Database } from './database.js';
-import type { Cell, DeferredRows, DeferredTable } from './deferred.js';
+import type { Cell, DeferredRows, DeferredTable, DeferredType } from './deferred.js';
 import type { HistoryCache } from './history-cache.js';
 import { history } from './history.js';
 import { duckDb } from './sql.js';
@@ -19,50 +19,34 @@ import { duckDb } from './sql.js';
 /** One writer at a time already orders every write transaction: a lock has nothing left to order. */
 const ONE_WRITER_LOCKS: LocksWriter = { hold: () => Promise.resolve(), tryHold: () => Promise.resolve(true) };
 
+/** `name TYPE, ...` as the columns of a deferred table, in table order. */
+const typed = (list: string) =>
+  list.split(',').map((column) => column.trim().split(/\s+/) as [string, DeferredType]);
+
 /** The tables every report writes, as ingest inserts into them through the writer's deferred rows (deferred.ts). */
-const TIMES = ['start_time', 'end_time', 'created'].map((name) => [name, 'TIMESTAMP'] as const);
 const reportRows: DeferredTable = {
   name: 'report',
   sequence: 'report_id_seq',
-  columns: [
-    ['id', 'INTEGER'],
-    ['uuid', 'UUID'],
-    ...(['project_id', 'user_id', 'branch_id', 'head_id', 'version_id', 'testbed_id'] as const).map(
-      (name) => [name, 'INTEGER'] as const,
-    ),
-    ['adapter', 'VARCHAR'],
-    ['idempotency_key', 'UUID'],
-    ...TIMES,
-  ],
+  columns:
+    typed(`id INTEGER, uuid UUID, project_id INTEGER, user_id INTEGER, branch_id INTEGER, head_id INTEGER,
+    version_id INTEGER, testbed_id INTEGER, adapter VARCHAR, idempotency_key UUID, start_time TIMESTAMP,
+    end_time TIMESTAMP, created TIMESTAMP`),
 };
 const versionRows: DeferredTable = {
   name: 'version',
   sequence: 'version_id_seq',
-  columns: [
-    ['id', 'INTEGER'],
-    ['uuid', 'UUID'],
-    ['project_id', 'INTEGER'],
-    ['number', 'INTEGER'],
-    ['hash', 'VARCHAR'],
-    ['created', 'TIMESTAMP'],
-  ],
+  columns: typed(
+    'id INTEGER, uuid UUID, project_id INTEGER, number INTEGER, hash VARCHAR, created TIMESTAMP',
+  ),
 };
 const headVersionRows: DeferredTable = {
   name: 'head_version',
-  columns: [
-    ['head_id', 'INTEGER'],
-    ['version_id', 'INTEGER'],
-  ],
+  columns: typed('head_id INTEGER, version_id INTEGER'),
 };
 const usageRows: DeferredTable = {
   name: 'usage_entry',
   sequence: 'usage_entry_id_seq',
-  columns: [
-    ['id', 'BIGINT'],
-    ['organization_id', 'INTEGER'],
-    ['day', 'DATE'],
-    ['metrics', 'BIGINT'],
-  ],
+  columns: typed('id BIGINT, organization_id INTEGER, day DATE, metrics BIGINT'),
 };
 
 /**

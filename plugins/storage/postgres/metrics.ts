@@ -11,11 +11,9 @@ export const HISTORY_CAP = 65_536;
  * report_id, iteration) index that stops after n rows on the head.
  *
  * Each row's version is checked by a probe of head_version's key (`EXISTS ... OFFSET 0`: the OFFSET keeps
- * PostgreSQL from turning the check into a join). As a join (`version_id IN (SELECT ...)`), the plan followed the
- * statistics of head_version, which say a head younger than the last ANALYZE (a new branch) has one version: the
- * planner then read every metric of the series and sorted them (bitmap scan), or scanned the series once per
- * version of the head, so a report on a new branch cost more with every report (bench ingest, a branch per client:
- * PostgreSQL 75 ms of CPU per report).
+ * PostgreSQL from turning the check into a join). A join follows the statistics of head_version, which give a head
+ * younger than the last ANALYZE (a new branch) one version: the planner then reads and sorts every metric of the
+ * series, or scans the series once per version of the head, and each report on a new branch costs more.
  */
 export const HISTORY_SQL = `SELECT w.pos::int, m.value, m.id
   FROM unnest($series::int[], $n::int[], $since::float8[]) WITH ORDINALITY AS w(series_id, n, since, pos)

@@ -10,48 +10,36 @@ import type {
 } from '../../../kit/index.js';
 import { REGRESSION_PRUNE } from './regressions.js';
 import type { Db } from './sql.js';
-import { page, pageSql, tableReader, tableWriter, whereSql, type TableSpec } from './table.js';
-
-const TIMES = ['created', 'modified'] as const;
+import { names, page, pageSql, tableReader, type TableSpec, tableWriter, whereSql } from './table.js';
 
 export const users: TableSpec = {
   name: 'users',
-  columns: ['id', 'uuid', 'name', 'slug', 'email', 'admin', 'locked', ...TIMES],
+  columns: names('id uuid name slug email admin locked created modified'),
   search: ['name', 'slug', 'uuid'],
 };
 const tokens: TableSpec = {
   name: 'api_token',
-  columns: ['id', 'uuid', 'user_id', 'name', 'token_hash', 'creation', 'expiration', 'revoked'],
+  columns: names('id uuid user_id name token_hash creation expiration revoked'),
   search: ['name', 'uuid'],
 };
 const organizations: TableSpec = {
   name: 'organization',
-  columns: ['id', 'uuid', 'name', 'slug', 'personal_user_id', 'claimed', 'license', ...TIMES],
+  columns: names('id uuid name slug personal_user_id claimed license created modified'),
   search: ['name', 'slug', 'uuid'],
 };
 const roles: TableSpec = {
   name: 'organization_role',
-  columns: ['organization_id', 'user_id', 'role', ...TIMES],
+  columns: names('organization_id user_id role created modified'),
   key: ['organization_id', 'user_id'],
 };
 const invitations: TableSpec = {
   name: 'invitation',
-  columns: [
-    'id',
-    'uuid',
-    'organization_id',
-    'email',
-    'role',
-    'invited_by',
-    'created',
-    'expiration',
-    'accepted',
-  ],
+  columns: names('id uuid organization_id email role invited_by created expiration accepted'),
   search: ['email', 'uuid'],
 };
 const projects: TableSpec = {
   name: 'project',
-  columns: ['id', 'uuid', 'organization_id', 'name', 'slug', 'url', 'visibility', ...TIMES],
+  columns: names('id uuid organization_id name slug url visibility created modified'),
   search: ['name', 'slug', 'uuid'],
 };
 

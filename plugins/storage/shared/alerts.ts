@@ -1,26 +1,13 @@
 import type { AlertRecord, AlertsReader, WriteRepositories } from '../../../kit/index.js';
 import { perDialect, type Db } from './sql.js';
-import { page, tableReader, tableWriter, type TableSpec } from './table.js';
+import { names, page, tableReader, type TableSpec, tableWriter } from './table.js';
 
 export const alerts: TableSpec = {
   name: 'alert',
-  columns: [
-    'id',
-    'uuid',
-    'project_id',
-    'report_id',
-    'metric_id',
-    'head_id',
-    'threshold_id',
-    'model_id',
-    'boundary_limit',
-    'status',
-    'change_before',
-    'change_after',
-    'change_p_value',
-    'created',
-    'modified',
-  ],
+  columns: names(`
+    id uuid project_id report_id metric_id head_id threshold_id model_id boundary_limit status
+    change_before change_after change_p_value created modified
+  `),
   search: ['uuid'],
 };
 

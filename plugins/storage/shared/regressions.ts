@@ -6,66 +6,32 @@ import type {
   WriteRepositories,
 } from '../../../kit/index.js';
 import { likePattern, type Db, type Param } from './sql.js';
-import { page, tableReader, tableWriter, type TableSpec } from './table.js';
+import { names, page, tableReader, type TableSpec, tableWriter } from './table.js';
 
-const REGRESSION_COLUMNS = [
-  'id',
-  'uuid',
-  'project_id',
-  'branch_id',
-  'head_id',
-  'testbed_id',
-  'kind',
-  'status',
-  'last_good_version_id',
-  'first_bad_version_id',
-  'fixed_version_id',
-  'note',
-  'issue_url',
-  'assignee_id',
-  'reason',
-  'created',
-  'modified',
-];
+const REGRESSION_COLUMNS = names(`
+  id uuid project_id branch_id head_id testbed_id kind status last_good_version_id
+  first_bad_version_id fixed_version_id note issue_url assignee_id reason created modified
+`);
 
 /** The regression tables as each engine's generic table helpers take them. */
 const REGRESSION_TABLES = {
   regressions: { name: 'regression', columns: REGRESSION_COLUMNS, search: ['uuid', 'note'] },
   regressionSeries: {
     name: 'regression_series',
-    columns: [
-      'regression_id',
-      'project_id',
-      'series_id',
-      'benchmark_id',
-      'measure_id',
-      'state',
-      'before_value',
-      'after_value',
-      'p_value',
-      'created',
-      'modified',
-    ],
+    columns: names(`
+      regression_id project_id series_id benchmark_id measure_id state before_value after_value
+      p_value created modified
+    `),
     key: ['regression_id', 'series_id'],
   },
   regressionAlerts: {
     name: 'regression_alert',
-    columns: ['alert_id', 'regression_id', 'project_id', 'series_id'],
+    columns: names('alert_id regression_id project_id series_id'),
     key: ['alert_id'],
   },
   regressionEvents: {
     name: 'regression_event',
-    columns: [
-      'id',
-      'regression_id',
-      'project_id',
-      'user_id',
-      'status',
-      'previous_status',
-      'changes',
-      'reason',
-      'created',
-    ],
+    columns: names('id regression_id project_id user_id status previous_status changes reason created'),
   },
 } as const satisfies Record<string, TableSpec>;
 

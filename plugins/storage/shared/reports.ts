@@ -9,50 +9,23 @@ import type {
 } from '../../../kit/index.js';
 import { REGRESSION_PRUNE } from './regressions.js';
 import { count, ident, isUuid, perDialect, type Db } from './sql.js';
-import { page, tableReader, type TableSpec } from './table.js';
+import { names, page, tableReader, type TableSpec } from './table.js';
 
 export const reports: TableSpec = {
   name: 'report',
-  columns: [
-    'id',
-    'uuid',
-    'project_id',
-    'user_id',
-    'branch_id',
-    'head_id',
-    'version_id',
-    'testbed_id',
-    'adapter',
-    'idempotency_key',
-    'start_time',
-    'end_time',
-    'created',
-  ],
+  columns: names(`
+    id uuid project_id user_id branch_id head_id version_id testbed_id adapter idempotency_key
+    start_time end_time created
+  `),
   search: ['uuid'],
 };
 
 export const plots: TableSpec = {
   name: 'plot',
-  columns: [
-    'id',
-    'uuid',
-    'project_id',
-    'rank',
-    'title',
-    'lower_value',
-    'upper_value',
-    'lower_boundary',
-    'upper_boundary',
-    'x_axis',
-    'y_axis',
-    'window_seconds',
-    'branch_ids',
-    'testbed_ids',
-    'benchmark_ids',
-    'measure_ids',
-    'created',
-    'modified',
-  ],
+  columns: names(`
+    id uuid project_id rank title lower_value upper_value lower_boundary upper_boundary x_axis
+    y_axis window_seconds branch_ids testbed_ids benchmark_ids measure_ids created modified
+  `),
   search: ['title', 'uuid'],
   key: ['rank', 'id'],
 };

@@ -10,48 +10,30 @@ import type {
   WriteRepositories,
 } from '../../../kit/index.js';
 import { perDialect, type Db } from './sql.js';
-import { tableReader, tableWriter, type TableSpec } from './table.js';
-
-const TIMES = ['created', 'modified'] as const;
+import { names, tableReader, type TableSpec, tableWriter } from './table.js';
 
 const runners: TableSpec = {
   name: 'runner',
-  columns: ['id', 'uuid', 'organization_id', 'name', 'slug', 'key_hash', 'archived', 'last_seen', ...TIMES],
+  columns: names('id uuid organization_id name slug key_hash archived last_seen created modified'),
   search: ['name', 'slug', 'uuid'],
 };
 const runnerSpecs: TableSpec = {
   name: 'runner_spec',
-  columns: ['runner_id', 'spec'],
+  columns: names('runner_id spec'),
   key: ['runner_id', 'spec'],
 };
 const jobs: TableSpec = {
   name: 'job',
-  columns: [
-    'id',
-    'uuid',
-    'project_id',
-    'user_id',
-    'spec',
-    'state',
-    'definition',
-    'timeout_seconds',
-    'runner_id',
-    'attempt',
-    'lease_expires',
-    'heartbeat',
-    'reason',
-    'report_id',
-    'log_bytes',
-    'log_dropped',
-    ...TIMES,
-    'started',
-    'finished',
-  ],
+  columns: names(`
+    id uuid project_id user_id spec state definition timeout_seconds runner_id attempt
+    lease_expires heartbeat reason report_id log_bytes log_dropped created modified started
+    finished
+  `),
   search: ['uuid', 'spec'],
 };
 const jobLogs: TableSpec = {
   name: 'job_log',
-  columns: ['id', 'job_id', 'attempt', 'text', 'created'],
+  columns: names('id job_id attempt text created'),
 };
 
 /** The queued jobs a scope may take (alias `j`); the specs are never empty (the caller checks). */

@@ -31,21 +31,18 @@ const entity = (table: string, columns: string) => [
   )`,
 ];
 
-const named = (t: string, table: string, extra = '') => [
-  `CREATE SEQUENCE ${table}_id_seq`,
-  `CREATE TABLE ${table} (
-    id INTEGER PRIMARY KEY DEFAULT nextval('${table}_id_seq'),
-    uuid UUID NOT NULL UNIQUE,
-    project_id INTEGER NOT NULL,
+/** A dimension of a project: named, with a slug, archivable (testbed, benchmark, measure). */
+const named = (times: string, table: string, extra = '') =>
+  entity(
+    table,
+    `project_id INTEGER NOT NULL,
     name TEXT NOT NULL,
     slug TEXT NOT NULL,${extra}
     archived BOOLEAN NOT NULL DEFAULT false,
-    created ${t} NOT NULL,
-    modified ${t} NOT NULL,
+    ${times},
     UNIQUE (project_id, slug),
-    UNIQUE (project_id, name)
-  )`,
-];
+    UNIQUE (project_id, name)`,
+  );
 
 /**
  * Every migration, in version order, as each engine writes it: the same tables, columns and sequence names on
@@ -60,6 +57,7 @@ const named = (t: string, table: string, extra = '') => [
  */
 export function migrations(ddl: Ddl): Migration[] {
   const t = ddl.timestamp;
+  const times = `created ${t} NOT NULL, modified ${t} NOT NULL`;
   const index = (...statements: string[]) => (ddl.indexes ? statements : []);
   return [
     {
@@ -77,8 +75,7 @@ export function migrations(ddl: Ddl): Migration[] {
       email TEXT NOT NULL UNIQUE,
       admin BOOLEAN NOT NULL DEFAULT false,
       locked BOOLEAN NOT NULL DEFAULT false,
-      created ${t} NOT NULL,
-      modified ${t} NOT NULL
+      ${times}
     )`,
 
         ...entity(
@@ -102,16 +99,14 @@ export function migrations(ddl: Ddl): Migration[] {
       personal_user_id INTEGER,
       claimed ${t},
       license TEXT,
-      created ${t} NOT NULL,
-      modified ${t} NOT NULL
+      ${times}
     `,
         ),
         `CREATE TABLE organization_role (
       organization_id INTEGER NOT NULL,
       user_id INTEGER NOT NULL,
       role TEXT NOT NULL,
-      created ${t} NOT NULL,
-      modified ${t} NOT NULL,
+      ${times},
       PRIMARY KEY (organization_id, user_id)
     )`,
         ...index(`CREATE INDEX organization_role_user ON organization_role (user_id)`),
@@ -136,8 +131,7 @@ export function migrations(ddl: Ddl): Migration[] {
       slug TEXT NOT NULL UNIQUE,
       url TEXT,
       visibility TEXT NOT NULL,
-      created ${t} NOT NULL,
-      modified ${t} NOT NULL,
+      ${times},
       UNIQUE (organization_id, name)
     `,
         ),
@@ -145,8 +139,7 @@ export function migrations(ddl: Ddl): Migration[] {
       project_id INTEGER NOT NULL,
       user_id INTEGER NOT NULL,
       role TEXT NOT NULL,
-      created ${t} NOT NULL,
-      modified ${t} NOT NULL,
+      ${times},
       PRIMARY KEY (project_id, user_id)
     )`,
 
@@ -158,8 +151,7 @@ export function migrations(ddl: Ddl): Migration[] {
       slug TEXT NOT NULL,
       head_id INTEGER,
       archived BOOLEAN NOT NULL DEFAULT false,
-      created ${t} NOT NULL,
-      modified ${t} NOT NULL,
+      ${times},
       UNIQUE (project_id, slug),
       UNIQUE (project_id, name)
     `,
@@ -194,9 +186,9 @@ export function migrations(ddl: Ddl): Migration[] {
     )`,
         ...index(`CREATE INDEX head_version_version ON head_version (version_id)`),
 
-        ...named(t, 'testbed'),
-        ...named(t, 'benchmark'),
-        ...named(t, 'measure', '\n    units TEXT NOT NULL,'),
+        ...named(times, 'testbed'),
+        ...named(times, 'benchmark'),
+        ...named(times, 'measure', '\n    units TEXT NOT NULL,'),
         `CREATE SEQUENCE series_id_seq`,
         `CREATE TABLE series (
       id INTEGER PRIMARY KEY DEFAULT nextval('series_id_seq'),
@@ -218,8 +210,7 @@ export function migrations(ddl: Ddl): Migration[] {
       testbed_id INTEGER NOT NULL,
       measure_id INTEGER NOT NULL,
       model_id INTEGER,
-      created ${t} NOT NULL,
-      modified ${t} NOT NULL,
+      ${times},
       UNIQUE (branch_id, testbed_id, measure_id)
     `,
         ),
@@ -292,8 +283,7 @@ export function migrations(ddl: Ddl): Migration[] {
       model_id INTEGER NOT NULL,
       boundary_limit TEXT NOT NULL,
       status TEXT NOT NULL,
-      created ${t} NOT NULL,
-      modified ${t} NOT NULL
+      ${times}
     `,
         ),
         ...index(`CREATE INDEX alert_project_status ON alert (project_id, status)`),
@@ -318,8 +308,7 @@ export function migrations(ddl: Ddl): Migration[] {
       testbed_ids INTEGER[] NOT NULL,
       benchmark_ids INTEGER[] NOT NULL,
       measure_ids INTEGER[] NOT NULL,
-      created ${t} NOT NULL,
-      modified ${t} NOT NULL
+      ${times}
     `,
         ),
       ],
@@ -395,8 +384,7 @@ export function migrations(ddl: Ddl): Migration[] {
       issue_url TEXT,
       assignee_id INTEGER,
       reason TEXT,
-      created ${t} NOT NULL,
-      modified ${t} NOT NULL
+      ${times}
     )`,
         ...index(`CREATE INDEX regression_project_status ON regression (project_id, status)`),
         ...index(`CREATE INDEX regression_branch_testbed ON regression (branch_id, testbed_id)`),
@@ -410,8 +398,7 @@ export function migrations(ddl: Ddl): Migration[] {
       before_value DOUBLE PRECISION NOT NULL,
       after_value DOUBLE PRECISION NOT NULL,
       p_value DOUBLE PRECISION,
-      created ${t} NOT NULL,
-      modified ${t} NOT NULL,
+      ${times},
       PRIMARY KEY (regression_id, series_id)
     )`,
         ...index(`CREATE INDEX regression_series_series ON regression_series (series_id)`),
@@ -451,8 +438,7 @@ export function migrations(ddl: Ddl): Migration[] {
       key_hash TEXT NOT NULL UNIQUE,
       archived BOOLEAN NOT NULL DEFAULT false,
       last_seen ${t},
-      created ${t} NOT NULL,
-      modified ${t} NOT NULL
+      ${times}
     `,
         ),
         `CREATE TABLE runner_spec (
@@ -477,8 +463,7 @@ export function migrations(ddl: Ddl): Migration[] {
       report_id INTEGER,
       log_bytes INTEGER NOT NULL,
       log_dropped INTEGER NOT NULL,
-      created ${t} NOT NULL,
-      modified ${t} NOT NULL,
+      ${times},
       started ${t},
       finished ${t}
     `,

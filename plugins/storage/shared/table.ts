@@ -18,6 +18,9 @@ export interface TableSpec {
 
 export const PAGE_SIZE_MAX = 255;
 
+/** Column names written as in the DDL, separated by white space. */
+export const names = (list: string): string[] => list.trim().split(/\s+/);
+
 /** Columns of type UUID (by the schema's naming): a value that is not a UUID matches no row, it is no error. */
 const UUID_COLUMNS = new Set(['uuid', 'idempotency_key']);
 

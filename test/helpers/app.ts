@@ -49,6 +49,8 @@ export interface TestAppOptions {
   /** The heavy-request limit (the server's default otherwise). */
   readonly heavyLimit?: WorkLimit;
   readonly pendingAnswers?: PendingAnswersOptions;
+  /** How long a data store or replica store may go without answering (the server's default otherwise). */
+  readonly storeStallMs?: number;
 }
 
 /**
@@ -110,6 +112,7 @@ async function compose(document: ConfigDocument, options: TestAppOptions) {
         ...(options.now ? { now: options.now } : {}),
         ...(options.heavyLimit ? { heavyLimit: options.heavyLimit } : {}),
         ...(options.pendingAnswers ? { pendingAnswers: options.pendingAnswers } : {}),
+        ...(options.storeStallMs ? { storeStallMs: options.storeStallMs } : {}),
         ...(storage || options.storage ? { storage: { ...storage, ...options.storage } } : {}),
       },
     );

@@ -1,5 +1,4 @@
-import { migrations as shared } from '../../shared/schema.js';
-import type { Migration } from '../migrate.js';
+import { migrations as shared, type Migration } from '../../shared/schema.js';
 
 /**
  * Every migration, in version order (plugins/storage/shared/schema.ts), with the indexes PostgreSQL reads through.

@@ -12,7 +12,7 @@ import { REGRESSION_PRUNE } from './regressions.js';
 import type { Db } from './sql.js';
 import { names, page, pageSql, tableReader, type TableSpec, tableWriter, whereSql } from './table.js';
 
-export const users: TableSpec = {
+const users: TableSpec = {
   name: 'users',
   columns: names('id uuid name slug email admin locked created modified'),
   search: ['name', 'slug', 'uuid'],
@@ -120,22 +120,14 @@ const PROJECT_DATA = [
   `DELETE FROM project WHERE id = $project`,
 ];
 
-export function accountReaders(
-  db: Db,
-): Pick<ReadRepositories, 'users' | 'tokens' | 'organizations' | 'roles' | 'invitations' | 'projects'> {
-  return {
-    users: tableReader(db, users),
-    tokens: tableReader(db, tokens),
-    organizations: organizationsReader(db),
-    roles: tableReader(db, roles),
-    invitations: tableReader(db, invitations),
-    projects: projectsReader(db),
-  };
+/** The account repositories that are a table and nothing more. */
+export const ACCOUNT_TABLES = { users, tokens, roles, invitations };
+
+export function accountReaders(db: Db): Pick<ReadRepositories, 'organizations' | 'projects'> {
+  return { organizations: organizationsReader(db), projects: projectsReader(db) };
 }
 
-export function accountWriters(
-  db: Db,
-): Pick<WriteRepositories, 'users' | 'tokens' | 'organizations' | 'roles' | 'invitations' | 'projects'> {
+export function accountWriters(db: Db): Pick<WriteRepositories, 'organizations' | 'projects'> {
   const projectsWriter: ProjectsWriter = {
     ...tableWriter<ProjectRecord, never>(db, projects),
     ...projectsReader(db),
@@ -145,11 +137,7 @@ export function accountWriters(
     },
   };
   return {
-    users: tableWriter(db, users),
-    tokens: tableWriter(db, tokens),
     organizations: { ...tableWriter(db, organizations), ...organizationsReader(db) },
-    roles: tableWriter(db, roles),
-    invitations: tableWriter(db, invitations),
     projects: projectsWriter,
   };
 }

@@ -162,36 +162,25 @@ function thresholdStatements(where: string): string[] {
   ];
 }
 
-type DimensionRepositories =
-  | 'branches'
-  | 'heads'
-  | 'versions'
-  | 'testbeds'
-  | 'benchmarks'
-  | 'measures'
-  | 'series'
-  | 'thresholds'
-  | 'models'
-  | 'alerts'
-  | 'dimensions';
+/** The dimension repositories that are a table and nothing more. */
+export const DIMENSION_TABLES = {
+  branches,
+  versions,
+  testbeds,
+  benchmarks,
+  measures,
+  series,
+  thresholds,
+  models,
+};
 
-export function dimensionReaders(db: Db): Pick<ReadRepositories, DimensionRepositories> {
-  return {
-    branches: tableReader(db, branches),
-    heads: headsReader(db),
-    versions: tableReader(db, versions),
-    testbeds: tableReader(db, testbeds),
-    benchmarks: tableReader(db, benchmarks),
-    measures: tableReader(db, measures),
-    series: tableReader(db, series),
-    thresholds: tableReader(db, thresholds),
-    models: tableReader(db, models),
-    alerts: alertsReader(db),
-    dimensions: dimensionsReader(db),
-  };
+export function dimensionReaders(db: Db): Pick<ReadRepositories, 'heads' | 'alerts' | 'dimensions'> {
+  return { heads: headsReader(db), alerts: alertsReader(db), dimensions: dimensionsReader(db) };
 }
 
-export function dimensionWriters(db: Db): Pick<WriteRepositories, DimensionRepositories | 'headVersions'> {
+export function dimensionWriters(
+  db: Db,
+): Pick<WriteRepositories, 'heads' | 'headVersions' | 'alerts' | 'dimensions'> {
   const dimensionsWriter: DimensionsWriter = {
     ...dimensionsReader(db),
     async deleteWithData(kind, id) {
@@ -200,7 +189,6 @@ export function dimensionWriters(db: Db): Pick<WriteRepositories, DimensionRepos
     },
   };
   return {
-    branches: tableWriter(db, branches),
     heads: { ...tableWriter(db, heads), ...headsReader(db) },
     headVersions: {
       ...tableWriter(db, headVersions),
@@ -212,13 +200,6 @@ export function dimensionWriters(db: Db): Pick<WriteRepositories, DimensionRepos
         );
       },
     },
-    versions: tableWriter(db, versions),
-    testbeds: tableWriter(db, testbeds),
-    benchmarks: tableWriter(db, benchmarks),
-    measures: tableWriter(db, measures),
-    series: tableWriter(db, series),
-    thresholds: tableWriter(db, thresholds),
-    models: tableWriter(db, models),
     alerts: alertsWriter(db),
     dimensions: dimensionsWriter,
   };

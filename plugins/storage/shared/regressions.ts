@@ -13,9 +13,10 @@ const REGRESSION_COLUMNS = names(`
   first_bad_version_id fixed_version_id note issue_url assignee_id reason created modified
 `);
 
-/** The regression tables as each engine's generic table helpers take them. */
-const REGRESSION_TABLES = {
-  regressions: { name: 'regression', columns: REGRESSION_COLUMNS, search: ['uuid', 'note'] },
+const regressions: TableSpec = { name: 'regression', columns: REGRESSION_COLUMNS, search: ['uuid', 'note'] };
+
+/** The regression repositories that are a table and nothing more. */
+export const REGRESSION_TABLES = {
   regressionSeries: {
     name: 'regression_series',
     columns: names(`
@@ -105,24 +106,10 @@ function listRegressions(db: Db): RegressionsReader['listFiltered'] {
   };
 }
 
-type Names = keyof typeof REGRESSION_TABLES;
-
-export function regressionReaders(db: Db): Pick<ReadRepositories, Names> {
-  const t = REGRESSION_TABLES;
-  return {
-    regressions: { ...tableReader(db, t.regressions), listFiltered: listRegressions(db) },
-    regressionSeries: tableReader(db, t.regressionSeries),
-    regressionAlerts: tableReader(db, t.regressionAlerts),
-    regressionEvents: tableReader(db, t.regressionEvents),
-  };
+export function regressionReaders(db: Db): Pick<ReadRepositories, 'regressions'> {
+  return { regressions: { ...tableReader(db, regressions), listFiltered: listRegressions(db) } };
 }
 
-export function regressionWriters(db: Db): Pick<WriteRepositories, Names> {
-  const t = REGRESSION_TABLES;
-  return {
-    regressions: { ...tableWriter(db, t.regressions), listFiltered: listRegressions(db) },
-    regressionSeries: tableWriter(db, t.regressionSeries),
-    regressionAlerts: tableWriter(db, t.regressionAlerts),
-    regressionEvents: tableWriter(db, t.regressionEvents),
-  };
+export function regressionWriters(db: Db): Pick<WriteRepositories, 'regressions'> {
+  return { regressions: { ...tableWriter(db, regressions), listFiltered: listRegressions(db) } };
 }

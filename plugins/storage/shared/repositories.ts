@@ -6,8 +6,8 @@ import type {
   ReportRecord,
   WriteRepositories,
 } from '../../../kit/index.js';
-import { accountReaders, accountWriters } from './accounts.js';
-import { dimensionReaders, dimensionWriters } from './dimensions.js';
+import { ACCOUNT_TABLES, accountReaders, accountWriters } from './accounts.js';
+import { DIMENSION_TABLES, dimensionReaders, dimensionWriters } from './dimensions.js';
 import { metaReader, metaWriter } from './meta.js';
 import { perf, perfLines } from './perf.js';
 import { plusReaders, plusWriters } from './plus.js';
@@ -20,10 +20,10 @@ import {
   reports,
   reportsReader,
 } from './reports.js';
-import { regressionReaders, regressionWriters } from './regressions.js';
-import { runnerReaders, runnerWriters } from './runners.js';
+import { REGRESSION_TABLES, regressionReaders, regressionWriters } from './regressions.js';
+import { RUNNER_TABLES, runnerReaders, runnerWriters } from './runners.js';
 import type { Db } from './sql.js';
-import { tableReader, tableWriter } from './table.js';
+import { plainTables, tableWriter } from './table.js';
 
 /** What each engine does its own way: its locks, its history read and its bulk write of metrics. */
 export interface EngineParts {
@@ -31,6 +31,10 @@ export interface EngineParts {
   readonly history: MetricsReader['history'];
   readonly append: MetricsWriter['append'];
 }
+
+/** The repositories that are a table and nothing more. */
+const PLAIN = { ...ACCOUNT_TABLES, ...DIMENSION_TABLES, ...RUNNER_TABLES, ...REGRESSION_TABLES, plots };
+type Plain = keyof typeof PLAIN;
 
 function metricsReader(db: Db, history: MetricsReader['history']): MetricsReader {
   return {
@@ -43,6 +47,7 @@ function metricsReader(db: Db, history: MetricsReader['history']): MetricsReader
 
 export function readRepositories(db: Db, history: MetricsReader['history']): ReadRepositories {
   return {
+    ...plainTables<Pick<ReadRepositories, Plain>>(db, PLAIN, false),
     meta: metaReader(db),
     ...accountReaders(db),
     ...dimensionReaders(db),
@@ -52,12 +57,12 @@ export function readRepositories(db: Db, history: MetricsReader['history']): Rea
     reports: reportsReader(db),
     metrics: metricsReader(db, history),
     named: namedReader(db),
-    plots: tableReader(db, plots),
   };
 }
 
 export function writeRepositories(db: Db, own: EngineParts): WriteRepositories {
   return {
+    ...plainTables<Pick<WriteRepositories, Plain>>(db, PLAIN, true),
     meta: metaWriter(db),
     locks: own.locks,
     ...accountWriters(db),
@@ -72,6 +77,5 @@ export function writeRepositories(db: Db, own: EngineParts): WriteRepositories {
       deleteReport: (reportId) => deleteReport(db, reportId),
     },
     named: namedWriter(db),
-    plots: tableWriter(db, plots),
   };
 }

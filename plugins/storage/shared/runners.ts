@@ -81,20 +81,14 @@ function jobLogsReader(db: Db): JobLogsReader {
   };
 }
 
-export function runnerReaders(
-  db: Db,
-): Pick<ReadRepositories, 'runners' | 'runnerSpecs' | 'jobs' | 'jobLogs'> {
-  return {
-    runners: tableReader(db, runners),
-    runnerSpecs: tableReader(db, runnerSpecs),
-    jobs: jobsReader(db),
-    jobLogs: jobLogsReader(db),
-  };
+/** The runner repositories that are a table and nothing more. */
+export const RUNNER_TABLES = { runners, runnerSpecs };
+
+export function runnerReaders(db: Db): Pick<ReadRepositories, 'jobs' | 'jobLogs'> {
+  return { jobs: jobsReader(db), jobLogs: jobLogsReader(db) };
 }
 
-export function runnerWriters(
-  db: Db,
-): Pick<WriteRepositories, 'runners' | 'runnerSpecs' | 'jobs' | 'jobLogs'> {
+export function runnerWriters(db: Db): Pick<WriteRepositories, 'jobs' | 'jobLogs'> {
   const jobsWriter: JobsWriter = {
     ...tableWriter<JobRecord, never>(db, jobs),
     ...jobsReader(db),
@@ -119,10 +113,5 @@ export function runnerWriters(
         { project: projectId, keep },
       ),
   };
-  return {
-    runners: tableWriter(db, runners),
-    runnerSpecs: tableWriter(db, runnerSpecs),
-    jobs: jobsWriter,
-    jobLogs: jobLogsWriter,
-  };
+  return { jobs: jobsWriter, jobLogs: jobLogsWriter };
 }

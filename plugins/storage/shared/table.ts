@@ -133,6 +133,12 @@ export function tableReader<R>(db: Db, spec: TableSpec): TableReader<R> {
   };
 }
 
+/** A reader, or (`write`) a writer, of each table of `specs`, by its repository's name. */
+export function plainTables<T>(db: Db, specs: Readonly<Record<string, TableSpec>>, write: boolean): T {
+  const make = write ? tableWriter : tableReader;
+  return Object.fromEntries(Object.entries(specs).map(([name, spec]) => [name, make(db, spec)])) as T;
+}
+
 export function tableWriter<R, N>(db: Db, spec: TableSpec): TableWriter<R, N> {
   const table = ident(spec.name);
   return {

@@ -89,12 +89,41 @@ export const regressionListQuerySchema = listQuerySchema(['status', 'created', '
       .optional()
       .describe('Benchmark UUID, slug or name: regressions with a series of it'),
     measure: z.string().min(1).optional().describe('Measure UUID, slug or name'),
+    assignee: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('User UUID or slug: the regressions assigned to them; `none`: those assigned to nobody'),
     search: z
       .string()
       .min(1)
       .optional()
       .describe("Case-insensitive substring of the UUID, note, issue URL or a series' benchmark name"),
   });
+
+/** The list's filters but status: what the counts of each status are counted under. */
+export const regressionCountsQuerySchema = regressionListQuerySchema.pick({
+  kind: true,
+  branch: true,
+  testbed: true,
+  benchmark: true,
+  measure: true,
+  assignee: true,
+  search: true,
+});
+
+const count = z.int().min(0);
+export const regressionCountsSchema = z
+  .object({
+    open: count.describe('untriaged and acknowledged'),
+    suspected: count,
+    untriaged: count,
+    acknowledged: count,
+    invalid: count,
+    fixed: count,
+    expected: count,
+  })
+  .describe('How many regressions each status has under the filters');
 
 /** A person's triage; `null` clears a text field or the assignee. */
 export const updateRegressionSchema = z
@@ -125,4 +154,6 @@ export const updateRegressionSchema = z
 export type RegressionJson = z.infer<typeof regressionSchema>;
 export type RegressionEventJson = z.infer<typeof regressionEventSchema>;
 export type RegressionListQuery = z.infer<typeof regressionListQuerySchema>;
+export type RegressionCountsQuery = z.infer<typeof regressionCountsQuerySchema>;
+export type RegressionCountsJson = z.infer<typeof regressionCountsSchema>;
 export type UpdateRegression = z.infer<typeof updateRegressionSchema>;

@@ -14,6 +14,7 @@ export const regressionKindSchema = z
   .describe("By the measure's direction: a change to the worse side is a regression");
 
 const userRefSchema = z.object({ uuid: uuidSchema, name: z.string(), slug: z.string() });
+const reportRefSchema = z.object({ uuid: uuidSchema, start_time: dateTimeSchema });
 
 export const regressionSeriesSchema = z.object({
   benchmark: dimensionSchema,
@@ -37,6 +38,9 @@ export const regressionSchema = z.object({
   status: regressionStatusSchema,
   last_good: versionSchema.nullable().describe('The version before the change'),
   first_bad: versionSchema.describe('The version of the first report at the new level'),
+  reports: z
+    .object({ last_good: reportRefSchema.nullable(), first_bad: reportRefSchema.nullable() })
+    .describe("The branch and testbed's reports at last_good and first_bad (the first at each version)"),
   fixed_by: versionSchema
     .nullable()
     .describe('The version whose reports came back to the old level (status fixed by the service)'),

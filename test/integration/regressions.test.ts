@@ -214,4 +214,43 @@ describe('regressions', () => {
     expect(page.headers['x-total-count']).toBe('2');
     expect(page.json()).toHaveLength(1);
   });
+
+  it('filters by assignee and counts each status under the other filters', async () => {
+    const counts = async (query = '') => {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: `/v0/projects/steps/regressions/counts${query}`,
+        headers: bearer(ada.token),
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json() as Record<string, number>;
+    };
+    const [regression] = await list('steps', '&kind=regression&status=open');
+    const assign = await t.app.inject({
+      method: 'PATCH',
+      url: `/v0/projects/steps/regressions/${regression!.uuid}`,
+      headers: bearer(ada.token),
+      payload: { assignee: 'ada-lovelace' },
+    });
+    expect(assign.statusCode, assign.body).toBe(200);
+    expect((await list('steps', '&assignee=ada-lovelace&status=open')).map((r) => r.uuid)).toEqual([
+      regression!.uuid,
+    ]);
+    expect((await list('steps', '&assignee=none&status=open')).map((r) => r.kind)).toEqual(['improvement']);
+
+    const all = await counts();
+    const open = await list('steps', '&status=open');
+    expect(all.open).toBe(open.length);
+    expect(all.untriaged! + all.acknowledged!).toBe(open.length);
+    expect(all.suspected).toBe((await list('steps', '&status=suspected')).length);
+    expect(await counts('?kind=improvement')).toMatchObject({ open: 1, untriaged: 1, acknowledged: 0 });
+    expect((await counts('?assignee=ada-lovelace')).open).toBe(1);
+    const outsider = await t.app.inject({
+      method: 'GET',
+      url: '/v0/projects/steps/regressions?assignee=bob-outsider',
+      headers: bearer(ada.token),
+    });
+    expect(outsider.statusCode).toBe(400);
+    expect(outsider.json().message).toContain('assignee');
+  });
 });

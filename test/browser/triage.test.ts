@@ -63,10 +63,11 @@ afterAll(async () => {
 
 describe('regressions in the console (Chromium)', () => {
   it('opens a project on its Regressions page: the open changes with their counts, untriaged first', async () => {
+    // untriaged first, the newest first among them: the improvement at version 50, then the regression at 45
     const open = await openRegressions();
-    expect(open.map((r) => [r.kind, r.status])).toEqual([
-      ['regression', 'untriaged'],
-      ['improvement', 'untriaged'],
+    expect(open.map((r) => [r.kind, r.status, r.first_bad.number])).toEqual([
+      ['improvement', 'untriaged', 50],
+      ['regression', 'untriaged', 45],
     ]);
     await page.goto(`${stack.console}/console/projects`);
     await page.getByRole('link', { name: 'Engine' }).click();
@@ -80,7 +81,7 @@ describe('regressions in the console (Chromium)', () => {
     expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-uuid')))).toEqual(
       open.map((r) => r.uuid),
     );
-    const first = (await rows.first().textContent())!;
+    const first = (await rows.nth(1).textContent())!;
     expect(first).toContain('▲ Regression');
     expect(first).toMatch(/#44 0{7} → #45 0{7}/);
     expect(first).toMatch(/\+1\d(\.\d)? %/);
@@ -90,18 +91,20 @@ describe('regressions in the console (Chromium)', () => {
     await page.getByLabel('Kind').selectOption('improvement');
     await page.waitForURL(/kind=improvement/);
     await expect.poll(() => rows.count()).toBe(1);
-    expect(await rows.first().getAttribute('data-uuid')).toBe(open[1]!.uuid);
+    expect(await rows.first().getAttribute('data-uuid')).toBe(open[0]!.uuid);
     await page.getByLabel('Kind').selectOption('');
     await expect.poll(() => rows.count()).toBe(2);
     expect(errors).toEqual([]);
   });
 
   it('triages from the keyboard on the list: j moves, a acknowledges, and the row and counts follow', async () => {
-    const [regression, improvement] = await openRegressions();
+    const [improvement, regression] = await openRegressions();
     await page.goto(`${stack.console}/console/projects/engine/regressions`);
     const rows = page.locator('table.regressions tbody tr[data-uuid]');
     await rows.first().focus();
     await page.keyboard.press('j');
+    expect(await page.evaluate('document.activeElement.dataset.uuid')).toBe(regression!.uuid);
+    await page.keyboard.press('k');
     expect(await page.evaluate('document.activeElement.dataset.uuid')).toBe(improvement!.uuid);
     await page.keyboard.press('a');
     const row = page.locator(`tr[data-uuid="${improvement!.uuid}"]`);
@@ -112,7 +115,7 @@ describe('regressions in the console (Chromium)', () => {
       .waitFor();
     const after = await apiGet<Regression>(`/projects/engine/regressions/${improvement!.uuid}`);
     expect(after.status).toBe('acknowledged');
-    // acknowledged is still open: both stay listed, the untriaged one first
+    // acknowledged is still open: both stay listed, the untriaged one now first
     expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-uuid')))).toEqual([
       regression!.uuid,
       improvement!.uuid,
@@ -126,9 +129,9 @@ describe('regressions in the console (Chromium)', () => {
   });
 
   it('opens a regression with Enter: its range with a GitHub compare link, a plot per series, keyboard triage and its history', async () => {
-    const [regression] = await openRegressions();
+    const regression = (await openRegressions()).find((r) => r.kind === 'regression');
     await page.goto(`${stack.console}/console/projects/engine/regressions`);
-    await page.locator('table.regressions tbody tr[data-uuid]').first().focus();
+    await page.locator(`table.regressions tbody tr[data-uuid="${regression!.uuid}"]`).focus();
     await page.keyboard.press('Enter');
     await page.waitForURL(`${stack.console}/console/projects/engine/regressions/${regression!.uuid}`);
     await page.getByRole('heading', { name: 'Regression: 2 series at version 45' }).waitFor();
@@ -193,6 +196,17 @@ describe('regressions in the console (Chromium)', () => {
     await plot.waitFor();
     // bench_1 belongs to the (now expected) regression; bench_0 to none
     await expect.poll(() => plot.getAttribute('data-regression-markers')).toBe('1');
+    expect(errors).toEqual([]);
+  });
+
+  it("sets a measure's direction on the Measures page", async () => {
+    await page.goto(`${stack.console}/console/projects/engine/measures`);
+    const select = page.getByLabel('Which way Latency is better');
+    expect(await select.inputValue()).toBe('lower_is_better');
+    await select.selectOption('higher_is_better');
+    await page.getByRole('status').getByText('Latency: higher is better.').waitFor();
+    const [latency] = await apiGet<{ direction: string | null }[]>('/projects/engine/measures');
+    expect(latency!.direction).toBe('higher_is_better');
     expect(errors).toEqual([]);
   });
 });

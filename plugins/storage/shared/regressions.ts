@@ -2,10 +2,11 @@ import type {
   ReadRepositories,
   RegressionFilter,
   RegressionRecord,
+  RegressionStatus,
   RegressionsReader,
   WriteRepositories,
 } from '../../../kit/index.js';
-import { likePattern, type Db, type Param } from './sql.js';
+import { count, likePattern, type Db, type Param } from './sql.js';
 import { names, page, tableReader, type TableSpec, tableWriter } from './table.js';
 
 const REGRESSION_COLUMNS = names(`
@@ -54,40 +55,51 @@ export const REGRESSION_PRUNE: readonly string[] = [
 /** Open regressions first (suspected and untriaged, then acknowledged), then the closed ones. */
 const STATUS_RANK = `CASE r.status WHEN 'untriaged' THEN 0 WHEN 'suspected' THEN 1 WHEN 'acknowledged' THEN 2 ELSE 3 END`;
 
+/** The WHERE clause of a regression filter (alias `r`) and its parameters. */
+function regressionWhere(db: Db, filter: RegressionFilter): { sql: string; params: Record<string, Param> } {
+  const where = ['r.project_id = $project::int'];
+  const params: Record<string, Param> = { project: filter.project_id };
+  if (filter.statuses) {
+    where.push(db.dialect.inList('r.status', '$statuses', 'text'));
+    params.statuses = [...filter.statuses];
+  }
+  for (const column of ['kind', 'branch_id', 'testbed_id'] as const) {
+    if (filter[column] === undefined) continue;
+    where.push(`r.${column} = $${column}::${column === 'kind' ? 'text' : 'int'}`);
+    params[column] = filter[column];
+  }
+  if (filter.assignee_id === null) where.push('r.assignee_id IS NULL');
+  else if (filter.assignee_id !== undefined) {
+    where.push('r.assignee_id = $assignee::int');
+    params.assignee = filter.assignee_id;
+  }
+  const series: string[] = [];
+  if (filter.benchmark_id !== undefined) {
+    series.push('s.benchmark_id = $benchmark::int');
+    params.benchmark = filter.benchmark_id;
+  }
+  if (filter.measure_id !== undefined) {
+    series.push('s.measure_id = $measure::int');
+    params.measure = filter.measure_id;
+  }
+  if (series.length > 0)
+    where.push(
+      `EXISTS (SELECT 1 FROM regression_series s WHERE s.regression_id = r.id AND ${series.join(' AND ')})`,
+    );
+  if (filter.search) {
+    params.search = likePattern(filter.search);
+    const like = "ILIKE $search::text ESCAPE '\\'";
+    where.push(`(r.uuid::text ${like} OR r.note ${like} OR r.issue_url ${like}
+      OR EXISTS (SELECT 1 FROM regression_series s JOIN benchmark b ON b.id = s.benchmark_id
+        WHERE s.regression_id = r.id AND b.name ${like}))`);
+  }
+  return { sql: where.join(' AND '), params };
+}
+
 /** `listFiltered` of the regressions reader. */
 function listRegressions(db: Db): RegressionsReader['listFiltered'] {
-  return (filter: RegressionFilter, options) => {
-    const where = ['r.project_id = $project::int'];
-    const params: Record<string, Param> = { project: filter.project_id };
-    if (filter.statuses) {
-      where.push(db.dialect.inList('r.status', '$statuses', 'text'));
-      params.statuses = [...filter.statuses];
-    }
-    for (const column of ['kind', 'branch_id', 'testbed_id'] as const) {
-      if (filter[column] === undefined) continue;
-      where.push(`r.${column} = $${column}::${column === 'kind' ? 'text' : 'int'}`);
-      params[column] = filter[column];
-    }
-    const series: string[] = [];
-    if (filter.benchmark_id !== undefined) {
-      series.push('s.benchmark_id = $benchmark::int');
-      params.benchmark = filter.benchmark_id;
-    }
-    if (filter.measure_id !== undefined) {
-      series.push('s.measure_id = $measure::int');
-      params.measure = filter.measure_id;
-    }
-    if (series.length > 0)
-      where.push(
-        `EXISTS (SELECT 1 FROM regression_series s WHERE s.regression_id = r.id AND ${series.join(' AND ')})`,
-      );
-    if (filter.search) {
-      params.search = likePattern(filter.search);
-      const like = "ILIKE $search::text ESCAPE '\\'";
-      where.push(`(r.uuid::text ${like} OR r.note ${like} OR r.issue_url ${like}
-        OR EXISTS (SELECT 1 FROM regression_series s JOIN benchmark b ON b.id = s.benchmark_id
-          WHERE s.regression_id = r.id AND b.name ${like}))`);
-    }
+  return (filter, options) => {
+    const where = regressionWhere(db, filter);
     const dir = options.direction === 'asc' ? 'ASC' : 'DESC';
     const order = {
       status: `${STATUS_RANK} ASC, r.created DESC, r.id DESC`,
@@ -99,17 +111,34 @@ function listRegressions(db: Db): RegressionsReader['listFiltered'] {
     return page<RegressionRecord>(
       db,
       'r.*',
-      `FROM regression r JOIN version v ON v.id = r.first_bad_version_id WHERE ${where.join(' AND ')}`,
+      `FROM regression r JOIN version v ON v.id = r.first_bad_version_id WHERE ${where.sql}`,
       `ORDER BY ${order} LIMIT $limit::bigint OFFSET $offset::bigint`,
-      { ...params, limit: perPage, offset: (Math.max(options.page, 1) - 1) * perPage },
+      { ...where.params, limit: perPage, offset: (Math.max(options.page, 1) - 1) * perPage },
     );
   };
 }
 
+/** `countByStatus` of the regressions reader: one grouped count. */
+function countRegressions(db: Db): RegressionsReader['countByStatus'] {
+  return async (filter) => {
+    const where = regressionWhere(db, filter);
+    const rows = await db.query<{ status: RegressionStatus; total: bigint }>(
+      `SELECT r.status, count(*) AS total FROM regression r WHERE ${where.sql} GROUP BY r.status`,
+      where.params,
+    );
+    return Object.fromEntries(rows.map((row) => [row.status, count(row.total)]));
+  };
+}
+
+const regressionReads = (db: Db) => ({
+  listFiltered: listRegressions(db),
+  countByStatus: countRegressions(db),
+});
+
 export function regressionReaders(db: Db): Pick<ReadRepositories, 'regressions'> {
-  return { regressions: { ...tableReader(db, regressions), listFiltered: listRegressions(db) } };
+  return { regressions: { ...tableReader(db, regressions), ...regressionReads(db) } };
 }
 
 export function regressionWriters(db: Db): Pick<WriteRepositories, 'regressions'> {
-  return { regressions: { ...tableWriter(db, regressions), listFiltered: listRegressions(db) } };
+  return { regressions: { ...tableWriter(db, regressions), ...regressionReads(db) } };
 }

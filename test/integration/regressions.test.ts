@@ -70,7 +70,8 @@ describe('regressions', () => {
       seed: 7,
       thresholds: false,
     });
-  });
+    // 180 reports and the analysis of each: about 30 s on a quiet machine, several times that on a loaded one
+  }, 300_000);
   afterAll(() => t.close());
 
   it('opens exactly one regression for the two series that stepped up at v45 and one improvement at v50', async () => {

@@ -70,7 +70,7 @@ describe('regressions', () => {
       seed: 7,
       thresholds: false,
     });
-    // 180 reports and the analysis of each: about 30 s on a quiet machine, several times that on a loaded one
+    // 180 reports and the analysis of each take tens of seconds, and minutes on a loaded machine
   }, 300_000);
   afterAll(() => t.close());
 

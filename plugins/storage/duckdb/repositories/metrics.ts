@@ -18,7 +18,7 @@ import { execute, ident, query } from '../sql.js';
 import { REGRESSION_PRUNE } from '../../shared/regressions.js';
 import { deferredInsert, tableReader, tableWriter, type TableSpec } from '../table.js';
 import { history } from './history.js';
-import { perf, perfLines } from './perf.js';
+import { perf, perfCount, perfLines } from './perf.js';
 import { reportRows, reports, reportsReader } from './reports.js';
 
 const METRIC_COLUMNS = `m.id, m.uuid, m.report_id, m.iteration, m.series_id, s.benchmark_id, s.measure_id, m.value,
@@ -56,6 +56,7 @@ function metricsReader(connection: DuckDBConnection): MetricsReader {
     history: (request) => history(connection, request),
     perf: (request) => perf(connection, request),
     perfLines: (request) => perfLines(connection, request),
+    perfCount: (request) => perfCount(connection, request),
   };
 }
 

@@ -1,32 +1,49 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { perfLinesOf, type PerfColumns, type PerfLines, type PerfRequest } from '../../../../kit/index.js';
 import { readColumns, UuidColumn } from '../columns.js';
-import { queryChunks } from '../sql.js';
+import { query, queryChunks } from '../sql.js';
+
+/** The permutation list (series, head), numbered from 0 in request order. */
+const PERM =
+  'WITH perm AS (SELECT unnest($pos) AS pos, unnest($series) AS series_id, unnest($heads) AS head_id)';
 
 /**
- * Every permutation in one statement: the metric fact table joined to the permutation list (series, head), the
- * head's versions, and the few small tables the points show (version number and hash, report UUID, alert).
+ * The points of every permutation: the metric fact table joined to the permutation list and the head's versions.
  * The `list_contains` filter repeats the join on purpose: DuckDB pushes it into the metric scan, which then skips
  * every row group of other series (the table is clustered by series); the join alone pushes only a min-max
  * range, which spans most of the table when the series are far apart (10x slower on 10M metrics).
  */
+const POINTS = `FROM metric m
+  JOIN perm ON m.series_id = perm.series_id
+  JOIN head_version hv ON hv.version_id = m.version_id AND hv.head_id = perm.head_id`;
+const IN_RANGE = `WHERE list_contains($series, m.series_id)
+    AND m.start_time >= make_timestamp($start::BIGINT * 1000) AND m.end_time <= make_timestamp($end::BIGINT * 1000)`;
+
+/**
+ * Every permutation in one statement, joined to the few small tables the points show (version number and hash,
+ * report UUID, alert).
+ */
 function perfSql(metricUuids: boolean): string {
-  return `WITH perm AS (SELECT unnest($pos) AS pos, unnest($series) AS series_id, unnest($heads) AS head_id)
+  return `${PERM}
   SELECT perm.pos, r.uuid, m.iteration, epoch_ms(m.start_time)::DOUBLE, epoch_ms(m.end_time)::DOUBLE,
     v.number, v.hash,${metricUuids ? ' m.uuid,' : ''} m.value, m.lower_value, m.upper_value, m.threshold_id, m.model_id,
     m.baseline, m.lower_limit, m.upper_limit, a.uuid::VARCHAR, a.boundary_limit, a.status,
     epoch_ms(a.modified)::DOUBLE
-  FROM metric m
-  JOIN perm ON m.series_id = perm.series_id
-  JOIN head_version hv ON hv.version_id = m.version_id AND hv.head_id = perm.head_id
+  ${POINTS}
   JOIN version v ON v.id = m.version_id
   JOIN report r ON r.id = m.report_id
   LEFT JOIN alert a ON a.metric_id = m.id
-  WHERE list_contains($series, m.series_id)
-    AND m.start_time >= make_timestamp($start::BIGINT * 1000) AND m.end_time <= make_timestamp($end::BIGINT * 1000)
+  ${IN_RANGE}
   ORDER BY perm.pos, v.number, m.start_time, m.iteration
   LIMIT $limit`;
 }
+
+/**
+ * How many points the perf statement answers, up to its limit: the same selection with no sort and none of the
+ * joins that only show the points (every metric has its report and version), and the scan stops at the limit.
+ */
+const COUNT_SQL = `${PERM}
+  SELECT count(*)::INTEGER AS points FROM (SELECT 1 ${POINTS} ${IN_RANGE} LIMIT $limit)`;
 
 /**
  * Metric UUIDs are the costliest column of the statement (random 128-bit values, stored bit-packed: 8 series x
@@ -114,17 +131,21 @@ export async function perf(connection: DuckDBConnection, request: PerfRequest): 
   return out;
 }
 
+/** The number of points {@link perf} answers for the request, counted up to its limit. */
+export async function perfCount(connection: DuckDBConnection, request: PerfRequest): Promise<number> {
+  if (request.series.length === 0) return 0;
+  const [row] = await query<{ points: number }>(connection, COUNT_SQL, perfParams(request));
+  return row?.points ?? 0;
+}
+
 /** What an image draws of the same points: no report, hash, UUID or alert text, so no join to report. */
-const LINES_SQL = `WITH perm AS (SELECT unnest($pos) AS pos, unnest($series) AS series_id, unnest($heads) AS head_id)
+const LINES_SQL = `${PERM}
   SELECT perm.pos, epoch_ms(m.start_time)::DOUBLE, v.number, m.value, m.lower_limit, m.upper_limit,
     (a.metric_id IS NOT NULL)::INTEGER
-  FROM metric m
-  JOIN perm ON m.series_id = perm.series_id
-  JOIN head_version hv ON hv.version_id = m.version_id AND hv.head_id = perm.head_id
+  ${POINTS}
   JOIN version v ON v.id = m.version_id
   LEFT JOIN alert a ON a.metric_id = m.id
-  WHERE list_contains($series, m.series_id)
-    AND m.start_time >= make_timestamp($start::BIGINT * 1000) AND m.end_time <= make_timestamp($end::BIGINT * 1000)
+  ${IN_RANGE}
   ORDER BY perm.pos, v.number, m.start_time, m.iteration
   LIMIT $limit`;
 

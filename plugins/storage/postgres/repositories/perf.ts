@@ -1,5 +1,5 @@
 import { perfLinesOf, type PerfColumns, type PerfLines, type PerfRequest } from '../../../../kit/index.js';
-import { queryValues, type Connection } from '../sql.js';
+import { query, queryValues, type Connection } from '../sql.js';
 
 /** The permutations, numbered from 0 in request order. */
 const PERM = `perm AS (SELECT series_id, head_id, (pos - 1)::int AS pos
@@ -123,6 +123,20 @@ export async function perf(connection: Connection, request: PerfRequest): Promis
     out.alertModified[i] = num(row[19], Number.NaN);
   });
   return out;
+}
+
+/**
+ * How many points the perf statement answers, up to its limit: the same selection with no sort and none of the
+ * joins that only show the points (every metric has its report and version), and the scan stops at the limit.
+ */
+export const COUNT_SQL = `WITH ${PERM}
+  SELECT count(*)::int AS points FROM (SELECT 1 ${POINTS} LIMIT $limit::bigint) selected`;
+
+/** The number of points {@link perf} answers for the request, counted up to its limit. */
+export async function perfCount(connection: Connection, request: PerfRequest): Promise<number> {
+  if (request.series.length === 0) return 0;
+  const [row] = await query<{ points: number }>(connection, COUNT_SQL, perfParams(request));
+  return row?.points ?? 0;
 }
 
 /** What an image draws of the same points: no report, hash, UUID or alert text, so no join to report. */

@@ -1,8 +1,10 @@
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERF_POINTS_MAX, type ReadRepositories, type Storage } from '../../core/index.js';
 import { metricColumns } from '../../kit/testing/storage/fixtures.js';
-import { bearer, createProject, signUp, type Session } from '../helpers/accounts.js';
+import { createProject, signUp, type Session } from '../helpers/accounts.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { submitRun } from '../helpers/runs.js';
 
 /**
  * An oversized perf query is refused by counting its points first: the database never orders (nor joins to
@@ -22,24 +24,16 @@ beforeAll(async () => {
   t = await createTestApp();
   ada = await signUp(t, 'Ada Lovelace', 'ada@example.com');
   await createProject(t, ada, 'ada-lovelace', { name: 'Count First' });
-  const first = await t.app.inject({
-    method: 'POST',
-    url: `${P}/reports`,
-    headers: bearer(ada.token),
-    payload: {
-      branch: 'main',
-      testbed: 'linux',
-      start_time: '2026-01-01T00:00:00Z',
-      end_time: '2026-01-01T00:01:00Z',
-      results: [JSON.stringify({ hot: { latency: { value: 1 } } })],
-      settings: { adapter: 'json' },
-    },
+  const api = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  const first = await submitRun(api, ada.token, {
+    project: 'count-first',
+    start: new Date('2026-01-01T00:00:00Z'),
+    results: { hot: { latency: { value: 1 } } },
   });
-  expect(first.statusCode, first.body).toBe(201);
   // the rest straight through the storage contract, at the first report's version: ingest through HTTP would
   // take minutes for 150,000 points
   await t.storage.transaction(async (tx) => {
-    const report = (await tx.reports.find({ uuid: first.json().uuid }))!;
+    const report = (await tx.reports.find({ uuid: first.uuid }))!;
     series = (await tx.metrics.byReports([report.id]))[0]!.series_id;
     head = report.head_id;
     for (let k = 1; k <= REPORTS; k++) {

@@ -129,7 +129,7 @@ export async function perf(connection: Connection, request: PerfRequest): Promis
  * How many points the perf statement answers, up to its limit: the same selection with no sort and none of the
  * joins that only show the points (every metric has its report and version), and the scan stops at the limit.
  */
-export const COUNT_SQL = `WITH ${PERM}
+const COUNT_SQL = `WITH ${PERM}
   SELECT count(*)::int AS points FROM (SELECT 1 ${POINTS} LIMIT $limit::bigint) selected`;
 
 /** The number of points {@link perf} answers for the request, counted up to its limit. */

@@ -173,6 +173,8 @@ export interface RegressionFilter {
   /** Regressions with a series of this benchmark (and of this measure, when both are given). */
   readonly benchmark_id?: number | undefined;
   readonly measure_id?: number | undefined;
+  /** Regressions assigned to this user; `null`: to nobody. */
+  readonly assignee_id?: number | null | undefined;
   /** Case-insensitive substring of the UUID, note, issue URL or the name of a benchmark of its series. */
   readonly search?: string | undefined;
 }
@@ -191,6 +193,8 @@ export interface RegressionsReader extends TableReader<RegressionRecord> {
       direction: Direction;
     },
   ): Promise<Page<RegressionRecord>>;
+  /** How many regressions the filter matches, by status (a status none has is absent). */
+  countByStatus(filter: RegressionFilter): Promise<Partial<Record<RegressionStatus, number>>>;
 }
 
 export interface ReportsReader extends TableReader<ReportRecord> {
@@ -220,6 +224,12 @@ export interface MetricsReader {
    * implementation; engines answer it without the joins to report texts and alert details.
    */
   perfLines(request: PerfRequest): Promise<PerfLines>;
+  /**
+   * How many points `perf` answers for the request, counting no further than its `limit`: no sort and no read of
+   * the points, so a caller can refuse an oversized request before the engine orders the whole selection.
+   * `Math.min(perf(request).count, limit)` is a correct implementation.
+   */
+  perfCount(request: PerfRequest): Promise<number>;
 }
 
 export interface MetricsWriter extends MetricsReader {

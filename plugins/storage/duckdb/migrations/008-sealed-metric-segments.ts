@@ -1,4 +1,4 @@
-import type { Migration } from '../migrate.js';
+import type { Migration } from '../../shared/schema.js';
 
 /**
  * The engine's twin of PostgreSQL's migration 8 (its metric table partitioned by month): here the metric table

@@ -1,4 +1,4 @@
-import type { Migration } from '../migrate.js';
+import type { Migration } from '../../shared/schema.js';
 
 /**
  * The metric table, partitioned by month of `start_time` (declarative range partitioning). Ingest writes into the

@@ -26,8 +26,8 @@ const EXCEPTIONS: readonly { readonly match: RegExp; readonly why: string }[] = 
   },
   {
     match:
-      /^SELECT \* FROM "(?:alert|job|regression_alert|regression_series|series|threshold)" WHERE "(?:report_id|regression_id|alert_id|testbed_id|branch_id)" = /,
-    why: "the rows of a project's report, regression, alert, testbed or branch, by its id",
+      /^SELECT \* FROM "(?:alert|job|regression_alert|regression_series|report|series|threshold)" WHERE "(?:report_id|regression_id|alert_id|testbed_id|branch_id|version_id)" = /,
+    why: "the rows of a project's report, regression, alert, testbed, branch or version, by its id",
   },
   {
     match:
@@ -36,7 +36,7 @@ const EXCEPTIONS: readonly { readonly match: RegExp; readonly why: string }[] = 
   },
   {
     match:
-      /^SELECT s\.id, s\.benchmark_id, s\.measure_id FROM series s JOIN unnest\(.+ WHERE s\.testbed_id = \$3$/,
+      /^SELECT s\.id, s\.benchmark_id, s\.measure_id FROM series s JOIN unnest\(.+ WHERE s\.testbed_id = \$3(?:::int)?$/,
     why: "the series of a project's testbed, by the testbed's id",
   },
   {
@@ -45,8 +45,8 @@ const EXCEPTIONS: readonly { readonly match: RegExp; readonly why: string }[] = 
     why: "metrics by the ids of a project's reports, metrics or series (history, report pages)",
   },
   {
-    match: /^WITH perm AS \(SELECT series_id, head_id, .+ JOIN metric m ON m\.series_id = perm\.series_id /,
-    why: "perf: metrics by the ids of a project's series and heads",
+    match: /^WITH perm AS \(SELECT .+ JOIN metric m ON m\.series_id = perm\.series_id /,
+    why: "perf and its count: metrics by the ids of a project's series and heads",
   },
   {
     match:

@@ -375,9 +375,20 @@ async function measureSize(
     const { bavail, bsize } = statfsSync(dir);
     const interleaved = compactBytes < COPY_MAX_BYTES && bavail * bsize > 1.5 * compactBytes + 4 * 2 ** 30;
     let timings: Record<Figure, { api: number[]; bare: number[] }>;
-    let pid: number;
     let atRest: number;
     let peak: number;
+    // every figure through a new API process over the file, which it stops after; its memory at rest and peak
+    const onApi = async (reference: Awaited<ReturnType<typeof bare>> | undefined) => {
+      api = await startApi(root, { file });
+      const pid = api.child.pid as number;
+      const rest = memory(pid).rss;
+      resetPeak(pid);
+      const measured = await measureApi(api.url, reports, reference);
+      const top = memory(pid).peak;
+      await api.stop();
+      api = undefined;
+      return { timings: measured, atRest: rest, peak: top };
+    };
     if (interleaved) {
       const copy = join(dir, 'bare.db');
       copyFileSync(file, copy);
@@ -386,12 +397,7 @@ async function measureSize(
       try {
         const reference = await bare(c, reports);
         process.stderr.write(`${tag}: compacted, measuring the API and its references in turn\n`);
-        api = await startApi(root, { file });
-        pid = api.child.pid as number;
-        atRest = memory(pid).rss;
-        resetPeak(pid);
-        timings = await measureApi(api.url, reports, reference);
-        peak = memory(pid).peak;
+        ({ timings, atRest, peak } = await onApi(reference));
       } finally {
         c.closeSync();
         instance.closeSync();
@@ -399,19 +405,10 @@ async function measureSize(
     } else {
       process.stderr.write(`${tag}: no copy: references before and after the API, on the file\n`);
       const before = await timeReferences(file, reports, 0.5);
-      api = await startApi(root, { file });
-      pid = api.child.pid as number;
-      atRest = memory(pid).rss;
-      resetPeak(pid);
-      timings = await measureApi(api.url, reports, undefined);
-      peak = memory(pid).peak;
-      await api.stop();
-      api = undefined;
+      ({ timings, atRest, peak } = await onApi(undefined));
       const after = await timeReferences(file, reports, 0.5);
       for (const figure of FIGURES) timings[figure].bare = [...before[figure], ...after[figure]];
     }
-    await api?.stop();
-    api = undefined;
     const t = Object.fromEntries(
       FIGURES.map((figure) => [
         figure,

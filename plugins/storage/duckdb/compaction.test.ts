@@ -140,6 +140,14 @@ describe('metric compaction', () => {
     );
   });
 
+  it('compacts when forced while a compaction that found nothing due is still running', async () => {
+    const { database, compactor } = await setup(10_000);
+    await database.write((c) => insertReports(c, 0, 50, 10));
+    // what opening the storage does: a compaction in the background, here with nothing due
+    compactor.poke();
+    expect(await compactor.run(true)).toMatchObject({ compacted: true, rows: 500, rewrittenRows: 500 });
+  });
+
   it('folds the usage entries of past days into one per organization and day, and keeps those of today', async () => {
     const { database, compactor } = await setup(100);
     const today = new Date().toISOString().slice(0, 10);

@@ -7,8 +7,8 @@ import type { Migration } from '../../shared/schema.js';
  * every open of the storage and daily, partitions.ts); a metric of a month with no partition yet (a backfilled
  * report) lands in `metric_default`, and the next pass creates that month's partition and moves its rows there.
  *
- * The existing rows are copied into the new table in one transaction (a database of 100,000,000 metrics takes
- * minutes). The primary key gains `start_time`: PostgreSQL requires the partition key in every unique index; the
+ * The existing rows are copied into the new table in one transaction, in time proportional to the table (not
+ * measured at scale: plan the upgrade of a large database). The primary key gains `start_time`: PostgreSQL requires the partition key in every unique index; the
  * ids still come from one sequence, so they stay unique.
  */
 export const partitionedMetrics: Migration = {

@@ -1,0 +1,156 @@
+import { sideSlope } from './drift.js';
+import { RankWindows, type RankSplit } from './ranks.js';
+import { splitStats } from './segment-stats.js';
+import { exactRankSumPValue, normalEquivalent, normalTwoSided, scanPValue } from './significance.js';
+
+/** The settings a split test reads. */
+export interface SplitSettings {
+  /** The most points on each side of a split that its test reads. */
+  readonly window: number;
+  /** The significance level. */
+  readonly alpha: number;
+  /** Fewest points on a side. */
+  readonly minSide: number;
+}
+
+/** A side this short or shorter gets the exact rank-sum distribution (the normal one is far off there). */
+const EXACT_SIDE = 12;
+/** A within-segment slope this many standard errors from 0 is a drift. */
+const DRIFT_Z = 3;
+/** The drift of a split is measured over up to this many windows on each side. */
+const DRIFT_SPAN = 4;
+
+/** The test of one split. */
+export interface Verdict {
+  /** Its p-value, corrected for the split being the best of its window. */
+  readonly pValue: number;
+  /** The standardized rank statistic: positive for a step up. */
+  readonly z: number;
+  /** The best split of the same window. */
+  readonly best: number;
+  /** Ranks alone could reach the level for sides of these sizes (else the small-sample rule decided). */
+  readonly decisive: boolean;
+}
+
+/**
+ * Tests splits of one series: the Mann-Whitney rank-sum test between up to `window` points on each side of the
+ * split (exact when a side has at most 12 points), corrected for the split being the best of its window
+ * ({@link scanPValue}). If the segment drifts (a significant common slope inside the two sides), the test is
+ * also run on the values less that slope, and the less significant answer stands: a drift cannot make a change,
+ * and a slope that noise suggested cannot either. Where the sides are too short for ranks to reach the level,
+ * they must be completely separated and a Student t-test decides.
+ */
+export class SplitTester {
+  readonly #windows: RankWindows;
+  readonly #reaches = new Map<number, boolean>();
+
+  constructor(
+    readonly series: Float64Array,
+    private readonly settings: SplitSettings,
+  ) {
+    this.#windows = new RankWindows(series);
+  }
+
+  /** The series' global ranks (see {@link RankWindows}). */
+  get ranks(): Float64Array {
+    return this.#windows.ranks;
+  }
+
+  /**
+   * The split at `at` of the segment `[start, end)` (its neighbours, or the ends of the series); `drift` false
+   * skips the drift test (for a segment that may still hold other steps, which would look like a slope).
+   */
+  test(start: number, at: number, end: number, drift = true): Verdict {
+    const { window, minSide } = this.settings;
+    const from = Math.max(start, at - window);
+    const to = Math.min(end, at + window);
+    const points = to - from;
+    let split = this.#windows.split(from, at, to, minSide);
+    let pValue = this.#pValue(split, points);
+    const reach = DRIFT_SPAN * window;
+    const slope = drift
+      ? sideSlope(this.series, Math.max(start, at - reach), at, Math.min(end, at + reach), DRIFT_Z)
+      : 0;
+    if (slope !== 0) {
+      const level = this.#windows.split(from, at, to, minSide, slope);
+      const levelP = this.#pValue(level, points);
+      if (levelP > pValue) [split, pValue] = [level, levelP];
+    }
+    const small = Math.min(split.before, split.after);
+    const decisive = this.#reachable(small, points);
+    // a window too small for any split to reach the level: the t-test decides, so its best separated split
+    const tiny = !this.#reachable(points >> 1, points);
+    const best = (tiny ? this.#bestSeparated(from, to) : undefined) ?? split.best;
+    const verdict = { pValue, z: split.z, best, decisive };
+    if (decisive || !split.separated) return verdict;
+    const t = splitStats(this.series, from, at, to).pValue;
+    return { ...verdict, pValue: scanPValue(normalEquivalent(t), points, minSide) };
+  }
+
+  /**
+   * Binary segmentation of `[from, to)`: its best split, kept when its p-value is below `level`, then the same
+   * on each side.
+   */
+  bisect(from: number, to: number, level: number): number[] {
+    const { minSide } = this.settings;
+    if (to - from < 2 * minSide) return [];
+    const at = this.#windows.split(from, from + minSide, to, minSide).best;
+    if (!(this.test(from, at, to, false).pValue < level)) return [];
+    return [...this.bisect(from, at, level), at, ...this.bisect(at, to, level)];
+  }
+
+  /** The p-value of a split: exact rank-sum when a side is small, normal beyond; corrected for the choice. */
+  #pValue(split: RankSplit, points: number): number {
+    const small = Math.min(split.before, split.after);
+    const pairs = split.before * split.after;
+    const rare = Math.min(split.u, pairs - split.u);
+    const single =
+      small <= EXACT_SIDE ? exactRankSumPValue(Math.round(rare), small, points - small) : normalTwoSided(split.z);
+    return scanPValue(normalEquivalent(single), points, this.settings.minSide);
+  }
+
+  /** Whether a split with `small` of `points` on one side can reach the level with ranks alone. */
+  #reachable(small: number, points: number): boolean {
+    const key = small * 65536 + points;
+    let known = this.#reaches.get(key);
+    if (known === undefined) {
+      // the smallest p-value ranks can give: every value of one side above every value of the other
+      const floor =
+        small <= EXACT_SIDE
+          ? exactRankSumPValue(0, small, points - small)
+          : normalTwoSided(Math.sqrt((3 * small * (points - small)) / (points + 1)));
+      known = scanPValue(normalEquivalent(floor), points, this.settings.minSide) < this.settings.alpha;
+      this.#reaches.set(key, known);
+    }
+    return known;
+  }
+
+  /** Among the splits of `[from, to)` whose sides are completely separated, the one with the smallest t p-value. */
+  #bestSeparated(from: number, to: number): number | undefined {
+    const x = this.series;
+    const { minSide } = this.settings;
+    const n = to - from;
+    const low = new Float64Array(n + 1).fill(Number.POSITIVE_INFINITY);
+    const high = new Float64Array(n + 1).fill(Number.NEGATIVE_INFINITY);
+    for (let i = n - 1; i >= 0; i--) {
+      low[i] = Math.min(low[i + 1] as number, x[from + i] as number);
+      high[i] = Math.max(high[i + 1] as number, x[from + i] as number);
+    }
+    let best: number | undefined;
+    let bestP = Number.POSITIVE_INFINITY;
+    let min = Number.POSITIVE_INFINITY;
+    let max = Number.NEGATIVE_INFINITY;
+    for (let t = 1; t < n; t++) {
+      min = Math.min(min, x[from + t - 1] as number);
+      max = Math.max(max, x[from + t - 1] as number);
+      if (t < minSide || n - t < minSide) continue;
+      if (!(max < (low[t] as number) || min > (high[t] as number))) continue;
+      const p = splitStats(x, from, from + t, to).pValue;
+      if (best === undefined || p < bestP) {
+        best = from + t;
+        bestP = p;
+      }
+    }
+    return best;
+  }
+}

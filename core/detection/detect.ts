@@ -24,7 +24,7 @@ export interface ChangePoint extends SplitStats {
 /** Fewest points in a segment, at either end of the series as between two change points. */
 export const MIN_SEGMENT = 3;
 /** A run shorter than this that leaves a level and comes back to it must show that the level moved. */
-const SHORT_RUN = 10;
+const SHORT_RUN = 14;
 /** The relaxed level at which binary segmentation proposes candidates in a short series. */
 const BISECT_LEVEL = 0.2;
 
@@ -53,7 +53,7 @@ export function detectChangePoints(values: Float64Array, params: DetectionParams
   const proposed = candidates(tester.ranks, window, MIN_SEGMENT);
   if (n <= 2 * window) proposed.push(...tester.bisect(0, n, BISECT_LEVEL));
   const unique = [...new Set(proposed)].sort((a, b) => a - b);
-  return segmentSeries(tester, unique, { alpha, minMagnitude, shortRun: SHORT_RUN }).map((point) => ({
+  return segmentSeries(tester, unique, { alpha, minMagnitude, shortRun: SHORT_RUN, minSide: MIN_SEGMENT, window }).map((point) => ({
     index: point.index,
     meanBefore: point.before,
     meanAfter: point.after,

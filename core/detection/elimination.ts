@@ -7,6 +7,10 @@ export interface SegmentRules {
   readonly minMagnitude: number;
   /** A run shorter than this that leaves a level and returns to it is tested as an outlier run. */
   readonly shortRun: number;
+  /** Fewest points in a segment. */
+  readonly minSide: number;
+  /** The most points on each side of a split that its test reads. */
+  readonly window: number;
 }
 
 /** Rounds of moving points to their best split, each followed by an elimination. */
@@ -26,9 +30,12 @@ export interface Found {
  */
 export function segmentSeries(tester: SplitTester, candidates: readonly number[], rules: SegmentRules): Found[] {
   const segmentation = new Segmentation(tester, rules, candidates);
-  segmentation.settleAll();
-  segmentation.eliminate();
-  for (let round = 0; round < ROUNDS && segmentation.settleAll(); round++) segmentation.eliminate();
+  for (let pass = 0; pass < ROUNDS; pass++) {
+    segmentation.settleAll();
+    segmentation.eliminate();
+    for (let round = 0; round < ROUNDS && segmentation.settleAll(); round++) segmentation.eliminate();
+    if (!segmentation.complete()) break;
+  }
   return segmentation.found();
 }
 
@@ -65,6 +72,32 @@ class Segmentation {
     let moved = false;
     for (let k = 0; k < this.#points.length; k++) moved = this.#settle(k) || moved;
     return moved;
+  }
+
+  /**
+   * Tests the best split of every segment short enough to be one test's window (the candidates can miss a
+   * change close to another, whose moving sums merge); adds those that pass. True if any was added.
+   */
+  complete(): boolean {
+    const points = this.#points;
+    const n = this.tester.series.length;
+    const added: number[] = [];
+    for (let k = 0; k <= points.length; k++) {
+      const from = points[k - 1] ?? 0;
+      const to = points[k] ?? n;
+      if (to - from < 2 * this.rules.minSide || to - from > 2 * this.rules.window) continue;
+      const at = this.tester.bestSplit(from, to);
+      if (this.tester.test(from, at, to).pValue < this.rules.alpha) added.push(at);
+    }
+    if (added.length === 0) return false;
+    for (const at of added) {
+      const k = points.findIndex((p) => p > at);
+      const position = k < 0 ? points.length : k;
+      points.splice(position, 0, at);
+      this.#verdicts.splice(position, 0, this.#verdicts[0] as Verdict);
+    }
+    for (let k = 0; k < points.length; k++) this.#rejudge(k);
+    return true;
   }
 
   /** Drops the weakest failing point, re-testing and moving its neighbours, until every point passes. */

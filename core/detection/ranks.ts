@@ -1,3 +1,4 @@
+import type { SideSlopes } from './drift.js';
 import { sortWith } from './sort.js';
 
 /**
@@ -65,14 +66,18 @@ export class RankWindows {
 
   /**
    * Compares `[from, at)` with `[at, to)`, and finds the window's best split at least `minSide` from each end;
-   * with a `slope`, the values less slope · (index − at).
+   * with `slopes`, each side's values brought to the split along its slope: less slope · (index − at).
    */
-  split(from: number, at: number, to: number, minSide: number, slope = 0): RankSplit {
+  split(from: number, at: number, to: number, minSide: number, slopes?: SideSlopes): RankSplit {
     const n = to - from;
     this.#grow(n);
     const keys = this.#keys.subarray(0, n);
-    if (slope === 0) keys.set(this.ranks.subarray(from, to));
-    else for (let i = 0; i < n; i++) keys[i] = (this.values[from + i] as number) - slope * (from + i - at);
+    if (slopes === undefined) keys.set(this.ranks.subarray(from, to));
+    else
+      for (let i = 0; i < n; i++) {
+        const slope = from + i < at ? slopes.before : slopes.after;
+        keys[i] = (this.values[from + i] as number) - slope * (from + i - at);
+      }
     const local = this.#local;
     const ties = midRanksInto(keys, this.#order.subarray(0, n), local, 1);
     const mean = (n + 1) / 2;

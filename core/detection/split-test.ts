@@ -1,4 +1,4 @@
-import { sideSlope } from './drift.js';
+import { sideSlopes } from './drift.js';
 import { RankWindows, type RankSplit } from './ranks.js';
 import { splitStats } from './segment-stats.js';
 import { exactRankSumPValue, normalEquivalent, normalTwoSided, scanPValue } from './significance.js';
@@ -15,8 +15,6 @@ export interface SplitSettings {
 
 /** A side this short or shorter gets the exact rank-sum distribution (the normal one is far off there). */
 const EXACT_SIDE = 12;
-/** A within-segment slope this many standard errors from 0 is a drift. */
-const DRIFT_Z = 3;
 /** The drift of a split is measured over up to this many windows on each side. */
 const DRIFT_SPAN = 4;
 
@@ -68,11 +66,9 @@ export class SplitTester {
     let split = this.#windows.split(from, at, to, minSide);
     let pValue = this.#pValue(split, points);
     const reach = DRIFT_SPAN * window;
-    const slope = drift
-      ? sideSlope(this.series, Math.max(start, at - reach), at, Math.min(end, at + reach), DRIFT_Z)
-      : 0;
-    if (slope !== 0) {
-      const level = this.#windows.split(from, at, to, minSide, slope);
+    const drifts = drift ? sideSlopes(this.series, Math.max(start, at - reach), at, Math.min(end, at + reach)) : null;
+    for (const slopes of drifts === null ? [] : [drifts.separate, drifts.common]) {
+      const level = this.#windows.split(from, at, to, minSide, slopes);
       const levelP = this.#pValue(level, points);
       if (levelP > pValue) [split, pValue] = [level, levelP];
     }
@@ -87,6 +83,12 @@ export class SplitTester {
     return { ...verdict, pValue: scanPValue(normalEquivalent(t), points, minSide) };
   }
 
+  /** The split of `[from, to)` with the largest rank statistic, `minSide` or more from each end. */
+  bestSplit(from: number, to: number): number {
+    const { minSide } = this.settings;
+    return this.#windows.split(from, from + minSide, to, minSide).best;
+  }
+
   /**
    * Binary segmentation of `[from, to)`: its best split, kept when its p-value is below `level`, then the same
    * on each side.
@@ -94,7 +96,7 @@ export class SplitTester {
   bisect(from: number, to: number, level: number): number[] {
     const { minSide } = this.settings;
     if (to - from < 2 * minSide) return [];
-    const at = this.#windows.split(from, from + minSide, to, minSide).best;
+    const at = this.bestSplit(from, to);
     if (!(this.test(from, at, to, false).pValue < level)) return [];
     return [...this.bisect(from, at, level), at, ...this.bisect(at, to, level)];
   }

@@ -48,7 +48,12 @@ export interface CorpusShape {
  * noise scales are not given there and were fixed before any detector was tuned: 80 to 1,000 points, noise scale
  * 0.5% to 2% of the level (log-uniform).
  */
-export const STRESS_CORPUS: CorpusShape = { length: [80, 1000], step: [0.04, 0.4], cv: [0.005, 0.02], segment: 20 };
+export const STRESS_CORPUS: CorpusShape = {
+  length: [80, 1000],
+  step: [0.04, 0.4],
+  cv: [0.005, 0.02],
+  segment: 20,
+};
 
 /**
  * `count` seeded series: series i has noise shape i mod 9 and every sixth series (i mod 6 = 5) has no step; the

@@ -15,7 +15,7 @@ export function naiveBinarySegmentation(values: Float64Array, alpha = 0.001, min
       (a, b) => (values[from + a] as number) - (values[from + b] as number),
     );
     const ranks = new Float64Array(n);
-    for (let i = 0; i < n; ) {
+    for (let i = 0; i < n;) {
       let j = i + 1;
       while (j < n && values[from + order[j]!] === values[from + order[i]!]) j++;
       for (let k = i; k < j; k++) ranks[order[k]!] = (i + 1 + j) / 2;

@@ -26,7 +26,9 @@ export function candidates(ranks: Float64Array, window: number, minSide: number)
       const m1 = ((sum[t] as number) - (sum[a] as number)) / n1;
       const m2 = ((sum[b] as number) - (sum[t] as number)) / n2;
       const within =
-        (squares[t] as number) - (squares[a] as number) - n1 * m1 * m1 +
+        (squares[t] as number) -
+        (squares[a] as number) -
+        n1 * m1 * m1 +
         ((squares[b] as number) - (squares[t] as number) - n2 * m2 * m2);
       const pooled = Math.max(within, 0) / Math.max(1, n1 + n2 - 2);
       const difference = Math.abs(m2 - m1);

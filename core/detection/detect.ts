@@ -53,7 +53,13 @@ export function detectChangePoints(values: Float64Array, params: DetectionParams
   const proposed = candidates(tester.ranks, window, MIN_SEGMENT);
   if (n <= 2 * window) proposed.push(...tester.bisect(0, n, BISECT_LEVEL));
   const unique = [...new Set(proposed)].sort((a, b) => a - b);
-  return segmentSeries(tester, unique, { alpha, minMagnitude, shortRun: SHORT_RUN, minSide: MIN_SEGMENT, window }).map((point) => ({
+  return segmentSeries(tester, unique, {
+    alpha,
+    minMagnitude,
+    shortRun: SHORT_RUN,
+    minSide: MIN_SEGMENT,
+    window,
+  }).map((point) => ({
     index: point.index,
     meanBefore: point.before,
     meanAfter: point.after,

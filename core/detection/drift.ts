@@ -3,7 +3,7 @@ import { medianOf } from './sort.js';
 /** Sides shorter than this say too little about a slope. */
 const MIN_SLOPE_SIDE = 8;
 /** A side whose least-squares slope is below this many standard errors is taken as flat. */
-const SCREEN_Z = 2;
+const SCREEN_Z = 1;
 
 /** The slopes, per index, of the two sides of a split. */
 export interface SideSlopes {
@@ -34,7 +34,8 @@ export function sideSlopes(values: Float64Array, from: number, at: number, to: n
   const common = (before.xy + after.xy) / (before.xx + after.xx);
   const variance = (before.residual + after.residual - common * (before.xy + after.xy)) / (to - from - 3);
   const commonZ = variance > 0 ? common / Math.sqrt(variance / (before.xx + after.xx)) : 0;
-  if (Math.abs(before.z) < SCREEN_Z && Math.abs(after.z) < SCREEN_Z && Math.abs(commonZ) < SCREEN_Z) return null;
+  if (Math.abs(before.z) < SCREEN_Z && Math.abs(after.z) < SCREEN_Z && Math.abs(commonZ) < SCREEN_Z)
+    return null;
   const separate = { before: medianSlope(values, from, at), after: medianSlope(values, at, to) };
   // each side's median slope has a variance proportional to 1 / m³: pooled by m³
   const weightBefore = (at - from) ** 3;

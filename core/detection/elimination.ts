@@ -28,13 +28,20 @@ export interface Found {
  * From candidate splits to change points: each point moves to the best split of its window, then the weakest
  * point is dropped (its neighbours re-tested and moved) until every point passes, and again while points move.
  */
-export function segmentSeries(tester: SplitTester, candidates: readonly number[], rules: SegmentRules): Found[] {
+export function segmentSeries(
+  tester: SplitTester,
+  candidates: readonly number[],
+  rules: SegmentRules,
+): Found[] {
   const segmentation = new Segmentation(tester, rules, candidates);
-  for (let pass = 0; pass < ROUNDS; pass++) {
-    segmentation.settleAll();
-    segmentation.eliminate();
-    for (let round = 0; round < ROUNDS && segmentation.settleAll(); round++) segmentation.eliminate();
-    if (!segmentation.complete()) break;
+  segmentation.settleAll();
+  // every exit follows an elimination, so every point returned passes
+  for (let pass = 0; ; pass++) {
+    for (let round = 0; ; round++) {
+      segmentation.eliminate();
+      if (round === ROUNDS || !segmentation.settleAll()) break;
+    }
+    if (pass === ROUNDS || !segmentation.complete()) break;
   }
   return segmentation.found();
 }
@@ -53,7 +60,8 @@ class Segmentation {
   ) {
     const { series } = tester;
     this.#sums = new Float64Array(series.length + 1);
-    for (let i = 0; i < series.length; i++) this.#sums[i + 1] = (this.#sums[i] as number) + (series[i] as number);
+    for (let i = 0; i < series.length; i++)
+      this.#sums[i + 1] = (this.#sums[i] as number) + (series[i] as number);
     this.#points = [...candidates];
     this.#verdicts = this.#points.map((_, k) => this.#judge(k));
   }
@@ -87,7 +95,8 @@ class Segmentation {
       const to = points[k] ?? n;
       if (to - from < 2 * this.rules.minSide || to - from > 2 * this.rules.window) continue;
       const at = this.tester.bestSplit(from, to);
-      if (this.tester.test(from, at, to).pValue < this.rules.alpha) added.push(at);
+      if (this.tester.test(from, at, to).pValue < this.rules.alpha && this.#large(from, at, to))
+        added.push(at);
     }
     if (added.length === 0) return false;
     for (const at of added) {
@@ -132,7 +141,11 @@ class Segmentation {
 
   #judge(k: number): Verdict {
     const points = this.#points;
-    return this.tester.test(points[k - 1] ?? 0, points[k] as number, points[k + 1] ?? this.tester.series.length);
+    return this.tester.test(
+      points[k - 1] ?? 0,
+      points[k] as number,
+      points[k + 1] ?? this.tester.series.length,
+    );
   }
 
   #rejudge(k: number): void {
@@ -203,12 +216,22 @@ class Segmentation {
     if (floor <= 0) return;
     const points = this.#points;
     for (let k = 0; k < points.length; k++) {
-      const at = points[k] as number;
-      const before = this.#mean(points[k - 1] ?? 0, at);
-      const after = this.#mean(at, points[k + 1] ?? this.tester.series.length);
-      const magnitude = changeMagnitude(before, after);
+      const magnitude = this.#magnitude(
+        points[k - 1] ?? 0,
+        points[k] as number,
+        points[k + 1] ?? this.tester.series.length,
+      );
       if (magnitude <= floor) badness[k] = 2 - magnitude / floor;
     }
+  }
+
+  /** Whether a change at `at` between `from` and `to` passes the magnitude floor. */
+  #large(from: number, at: number, to: number): boolean {
+    return this.rules.minMagnitude <= 0 || this.#magnitude(from, at, to) > this.rules.minMagnitude;
+  }
+
+  #magnitude(from: number, at: number, to: number): number {
+    return changeMagnitude(this.#mean(from, at), this.#mean(at, to));
   }
 
   #mean(from: number, to: number): number {

@@ -42,7 +42,7 @@ export function otavaChangePoints(values: Float64Array, params: OtavaParams): Ch
 function split(values: Float64Array, windowLen: number, maxPValue: number): ChangePoint[] {
   const step = Math.floor(windowLen / 2);
   const indexes = new Set<number>();
-  for (let start = 0; start < values.length; ) {
+  for (let start = 0; start < values.length;) {
     const found = divisive(values, start, Math.min(start + windowLen, values.length), maxPValue);
     for (const index of found) indexes.add(index);
     start = Math.max(found.at(-1) ?? 0, start + step);

@@ -22,7 +22,7 @@ function midRanksInto(keys: Float64Array, order: Uint32Array, out: Float64Array,
   for (let i = 0; i < n; i++) order[i] = i;
   sortWith(keys, order);
   let ties = 0;
-  for (let i = 0; i < n; ) {
+  for (let i = 0; i < n;) {
     let j = i + 1;
     while (j < n && keys[j] === keys[i]) j++;
     const rank = (scale * (i + 1 + j)) / 2;
@@ -75,8 +75,10 @@ export class RankWindows {
     if (slopes === undefined) keys.set(this.ranks.subarray(from, to));
     else
       for (let i = 0; i < n; i++) {
+        // relative to the value at the split, so that shifting the series changes no rounding
         const slope = from + i < at ? slopes.before : slopes.after;
-        keys[i] = (this.values[from + i] as number) - slope * (from + i - at);
+        const value = (this.values[from + i] as number) - (this.values[at] as number);
+        keys[i] = value - slope * (from + i - at);
       }
     const local = this.#local;
     const ties = midRanksInto(keys, this.#order.subarray(0, n), local, 1);

@@ -62,5 +62,7 @@ export function medianOf(values: Float64Array, from = 0, to = values.length): nu
   sortWith(values, null, from, to);
   const n = to - from;
   const half = from + (n >> 1);
-  return n % 2 === 1 ? (values[half] as number) : ((values[half - 1] as number) + (values[half] as number)) / 2;
+  return n % 2 === 1
+    ? (values[half] as number)
+    : ((values[half - 1] as number) + (values[half] as number)) / 2;
 }

@@ -66,7 +66,9 @@ export class SplitTester {
     let split = this.#windows.split(from, at, to, minSide);
     let pValue = this.#pValue(split, points);
     const reach = DRIFT_SPAN * window;
-    const drifts = drift ? sideSlopes(this.series, Math.max(start, at - reach), at, Math.min(end, at + reach)) : null;
+    const drifts = drift
+      ? sideSlopes(this.series, Math.max(start, at - reach), at, Math.min(end, at + reach))
+      : null;
     for (const slopes of drifts === null ? [] : [drifts.separate, drifts.common]) {
       const level = this.#windows.split(from, at, to, minSide, slopes);
       const levelP = this.#pValue(level, points);
@@ -107,7 +109,9 @@ export class SplitTester {
     const pairs = split.before * split.after;
     const rare = Math.min(split.u, pairs - split.u);
     const single =
-      small <= EXACT_SIDE ? exactRankSumPValue(Math.round(rare), small, points - small) : normalTwoSided(split.z);
+      small <= EXACT_SIDE
+        ? exactRankSumPValue(Math.round(rare), small, points - small)
+        : normalTwoSided(split.z);
     return scanPValue(normalEquivalent(single), points, this.settings.minSide);
   }
 

@@ -40,6 +40,6 @@ describe('detectInPool', () => {
     const bad = { ...job(), params: { ...DETECTION_DEFAULTS, window_len: 1 } };
     const error = await detectInPool(pool, bad).catch((e: unknown) => e);
     expect(errorName(error)).toBe('InputError');
-    expect((error as Error).message).toBe('change-point window_len must be an integer from 2 to 1000, got 1');
+    expect((error as Error).message).toBe('change-point window_len must be an integer from 3 to 1000, got 1');
   });
 });

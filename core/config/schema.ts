@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { ACCESS_POINT_FORM, parseAccessPoint } from '../backup/access-point.js';
+import { durationMs } from '../replication/duration.js';
 
 /**
  * The server configuration document (spec: "Server configuration document"), plus the `plugins` list that
@@ -467,6 +468,20 @@ const plusSchema = z.strictObject({
     .optional(),
 });
 
+/**
+ * Dedicated benchmark runners: a runner that sends no heartbeat for `heartbeat_timeout` loses its job, which
+ * returns to the queue (docs/runners.md).
+ */
+const runnersSchema = z
+  .strictObject({
+    heartbeat_timeout: duration
+      .refine((text) => durationMs(text) >= 1000 && durationMs(text) <= 3_600_000, {
+        error: 'must be from 1s to 1h',
+      })
+      .default('60s'),
+  })
+  .prefault({});
+
 const pluginEntry = z
   .union(
     [
@@ -485,6 +500,7 @@ export const configSchema = z.strictObject({
   database: databaseSchema,
   smtp: smtpSchema.optional(),
   plus: plusSchema.optional(),
+  runners: runnersSchema,
   plugins: z.array(pluginEntry, { error: 'must be a list of plugin module specifiers' }).default([]),
 });
 

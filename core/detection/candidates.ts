@@ -1,5 +1,5 @@
 /**
- * The places worth testing: at bandwidths h = minSide, 2·minSide, 4·minSide... and `window` itself, the
+ * The places worth testing: at bandwidths h = `window`, half of it, a quarter... down to `minSide`, the
  * Student t statistic between the h ranks before and the h ranks after each index (a moving sum, O(1) per index
  * from prefix sums) is computed over the series' global ranks; an index is a candidate where that statistic is
  * the largest within h/2 either side and its two-sided p-value is below about 0.001. Small bandwidths find
@@ -51,11 +51,10 @@ export function candidates(ranks: Float64Array, window: number, minSide: number)
   return kept.sort((x, y) => x - y);
 }
 
-/** minSide, 2·minSide, 4·minSide... below `window`, then `window`. */
+/** `window`, half of it, a quarter... down to `minSide`. */
 function bandwidths(window: number, minSide: number): number[] {
   const out: number[] = [];
-  for (let h = minSide; h < window; h *= 2) out.push(h);
-  out.push(window);
+  for (let h = window; h >= minSide; h = Math.floor(h / 2)) out.push(h);
   return out;
 }
 

@@ -51,7 +51,7 @@ export function detectChangePoints(values: Float64Array, params: DetectionParams
   const { window_len: window, max_pvalue: alpha, min_magnitude: minMagnitude } = params;
   const tester = new SplitTester(values, { window, alpha, minSide: MIN_SEGMENT });
   const proposed = candidates(tester.ranks, window, MIN_SEGMENT);
-  if (n <= 2 * window) proposed.push(...tester.bisect(0, n, BISECT_LEVEL));
+  if (n <= window) proposed.push(...tester.bisect(0, n, BISECT_LEVEL));
   const unique = [...new Set(proposed)].sort((a, b) => a - b);
   return segmentSeries(tester, unique, {
     alpha,

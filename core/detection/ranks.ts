@@ -85,25 +85,26 @@ export class RankWindows {
     const mean = (n + 1) / 2;
     // permutation variance of one rank: ((n² − 1) − Σ(t³ − t) / n) / 12
     const variance = (n * n - 1 - ties / n) / 12;
+    const scale = variance / (n - 1);
     let sum = 0;
-    let z = 0;
     let before = 0;
-    let bestZ = -1;
+    let bestSquare = -1;
     let best = at;
     for (let t = 1; t < n; t++) {
       sum += local[t - 1] as number;
-      const sd = Math.sqrt((t * (n - t) * variance) / (n - 1));
-      const zt = sd > 0 ? (t * mean - sum) / sd : 0;
-      if (from + t === at) {
-        z = zt;
-        before = sum;
-      }
-      if (t >= minSide && n - t >= minSide && Math.abs(zt) > bestZ) {
-        bestZ = Math.abs(zt);
+      if (from + t === at) before = sum;
+      if (t < minSide || n - t < minSide) continue;
+      // z² compared, so that the loop takes no square root
+      const deviation = t * mean - sum;
+      const square = scale > 0 ? (deviation * deviation) / (t * (n - t) * scale) : 0;
+      if (square > bestSquare) {
+        bestSquare = square;
         best = from + t;
       }
     }
     const left = at - from;
+    const sd = Math.sqrt(left * (n - left) * scale);
+    const z = sd > 0 ? (left * mean - before) / sd : 0;
     const right = to - at;
     const earlierHigher = before - (left * (left + 1)) / 2;
     return {

@@ -41,6 +41,8 @@ export interface Verdict {
 export class SplitTester {
   readonly #windows: RankWindows;
   readonly #reaches = new Map<number, boolean>();
+  /** Tests already made: the segmentation asks for the same split of the same segment again and again. */
+  readonly #verdicts = new Map<string, Verdict>();
 
   constructor(
     readonly series: Float64Array,
@@ -59,28 +61,38 @@ export class SplitTester {
    * skips the drift test (for a segment that may still hold other steps, which would look like a slope).
    */
   test(start: number, at: number, end: number, drift = true): Verdict {
-    const { window, minSide } = this.settings;
+    const key = `${start},${at},${end},${drift ? 1 : 0}`;
+    let verdict = this.#verdicts.get(key);
+    if (verdict === undefined) this.#verdicts.set(key, (verdict = this.#test(start, at, end, drift)));
+    return verdict;
+  }
+
+  #test(start: number, at: number, end: number, drift: boolean): Verdict {
+    const { window, minSide, alpha } = this.settings;
     const from = Math.max(start, at - window);
     const to = Math.min(end, at + window);
     const points = to - from;
     let split = this.#windows.split(from, at, to, minSide);
     let pValue = this.#pValue(split, points);
+    const decisive = this.#reachable(Math.min(split.before, split.after), points);
+    // a drift can only weaken a change: where the ranks already reject it, it need not be measured
     const reach = DRIFT_SPAN * window;
-    const drifts = drift
-      ? sideSlopes(this.series, Math.max(start, at - reach), at, Math.min(end, at + reach))
-      : null;
+    const drifts =
+      drift && (pValue < alpha || !decisive)
+        ? sideSlopes(this.series, Math.max(start, at - reach), at, Math.min(end, at + reach))
+        : null;
+    let separated = split.separated;
     for (const slopes of drifts === null ? [] : [drifts.separate, drifts.common]) {
       const level = this.#windows.split(from, at, to, minSide, slopes);
       const levelP = this.#pValue(level, points);
+      separated &&= level.separated;
       if (levelP > pValue) [split, pValue] = [level, levelP];
     }
-    const small = Math.min(split.before, split.after);
-    const decisive = this.#reachable(small, points);
     // a window too small for any split to reach the level: the t-test decides, so its best separated split
     const tiny = !this.#reachable(points >> 1, points);
     const best = (tiny ? this.#bestSeparated(from, to) : undefined) ?? split.best;
     const verdict = { pValue, z: split.z, best, decisive };
-    if (decisive || !split.separated) return verdict;
+    if (decisive || !separated) return verdict;
     const t = splitStats(this.series, from, at, to).pValue;
     return { ...verdict, pValue: scanPValue(normalEquivalent(t), points, minSide) };
   }

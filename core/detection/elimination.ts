@@ -152,24 +152,14 @@ class Segmentation {
     if (k >= 0 && k < this.#points.length) this.#verdicts[k] = this.#judge(k);
   }
 
-  /**
-   * Moves point k to the best split of its window (a few times: the window follows the point). A point that
-   * the small-sample rule passed (a side of a few points, completely separated) stays where it is unless the
-   * move makes it more significant: the best split is that of the ranks, which cannot see such a side.
-   */
+  /** Moves point k to the best split of its window (a few times: the window follows the point). */
   #settle(k: number): boolean {
     let moved = false;
     for (let step = 0; step < 3; step++) {
-      const current = this.#verdicts[k] as Verdict;
-      const at = this.#points[k] as number;
-      if (current.best === at) break;
-      this.#points[k] = current.best;
-      const there = this.#judge(k);
-      if (!current.decisive && !(there.pValue < current.pValue)) {
-        this.#points[k] = at;
-        break;
-      }
-      this.#verdicts[k] = there;
+      const best = (this.#verdicts[k] as Verdict).best;
+      if (best === this.#points[k]) break;
+      this.#points[k] = best;
+      this.#rejudge(k);
       moved = true;
     }
     if (moved) {

@@ -1,9 +1,5 @@
 import type { SideSlopes } from './drift.js';
-import { exactRankSumPValue, normalEquivalent } from './significance.js';
 import { sortWith } from './sort.js';
-
-/** A side this short or shorter gets the exact rank-sum distribution (the normal one is far off there). */
-export const EXACT_SIDE = 12;
 
 /**
  * Twice the mid-rank of every value of the series (1-based ranks; tied values share the mean of their ranks,
@@ -90,8 +86,6 @@ export class RankWindows {
     // permutation variance of one rank: ((n² − 1) − Σ(t³ − t) / n) / 12
     const variance = (n * n - 1 - ties / n) / 12;
     const scale = variance / (n - 1);
-    // the first or last points of the series: a new regime of a few points, whose normal z is far too small
-    const atEnd = from === 0 || to === this.values.length;
     let sum = 0;
     let before = 0;
     let bestSquare = -1;
@@ -102,8 +96,7 @@ export class RankWindows {
       if (t < minSide || n - t < minSide) continue;
       // z² compared, so that the loop takes no square root
       const deviation = t * mean - sum;
-      let square = scale > 0 ? (deviation * deviation) / (t * (n - t) * scale) : 0;
-      if (atEnd && (t <= EXACT_SIDE || n - t <= EXACT_SIDE)) square = Math.max(square, this.#exactSquare(sum, t, n));
+      const square = scale > 0 ? (deviation * deviation) / (t * (n - t) * scale) : 0;
       if (square > bestSquare) {
         bestSquare = square;
         best = from + t;
@@ -122,18 +115,6 @@ export class RankWindows {
       separated: variance > 0 && (earlierHigher === 0 || earlierHigher === left * right),
       best,
     };
-  }
-
-  /**
-   * z² of the exact rank-sum tail of the split after `t` of `n` points (`sum` = the ranks before it) when its
-   * smaller side is nearly separated from the other (at most one pair per point of it the other way), else 0.
-   */
-  #exactSquare(sum: number, t: number, n: number): number {
-    const small = Math.min(t, n - t);
-    const higher = sum - (t * (t + 1)) / 2;
-    const rare = Math.min(higher, t * (n - t) - higher);
-    if (rare > small) return 0;
-    return normalEquivalent(exactRankSumPValue(Math.round(rare), small, n - small)) ** 2;
   }
 
   #grow(n: number): void {

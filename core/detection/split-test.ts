@@ -1,5 +1,5 @@
 import { sideSlopes } from './drift.js';
-import { EXACT_SIDE, RankWindows, type RankSplit } from './ranks.js';
+import { RankWindows, type RankSplit } from './ranks.js';
 import { splitStats } from './segment-stats.js';
 import { exactRankSumPValue, normalEquivalent, normalTwoSided, scanPValue } from './significance.js';
 
@@ -13,6 +13,8 @@ export interface SplitSettings {
   readonly minSide: number;
 }
 
+/** A side this short or shorter gets the exact rank-sum distribution (the normal one is far off there). */
+const EXACT_SIDE = 12;
 /** The drift of a split is measured over up to this many windows on each side. */
 const DRIFT_SPAN = 4;
 

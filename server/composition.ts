@@ -5,6 +5,7 @@ import {
   createLogger,
   JobLeases,
   PluginRegistry,
+  RegressionAnalyzer,
   ReplicationService,
   secretValues,
   StatsService,
@@ -40,6 +41,8 @@ export interface ApiReplacements {
   readonly pool?: WorkerPoolOptions;
   /** Options of the storage engine besides those the configuration gives. */
   readonly storage?: Record<string, unknown>;
+  /** How long a data store or replica store may go without answering or moving a byte (30 s by default). */
+  readonly storeStallMs?: number;
 }
 
 /** The composed API: its container, and the runtime that listens. */
@@ -119,6 +122,7 @@ export async function composeApi(
         // replicas copy an embedded database file (an engine without one cannot replicate: create refuses)
         work: file === undefined ? '' : join(dirname(file), `.replication-${basename(file)}`),
         open: (copy) => engine.plugin.open({ ...engine.options, file: copy }, { logger }),
+        ...(replace.storeStallMs ? { stallMs: replace.storeStallMs } : {}),
       },
       logger.child({ task: 'replication' }),
     );
@@ -140,6 +144,7 @@ export async function composeApi(
     ...(replace.heavyLimit ? { heavyLimit: replace.heavyLimit } : {}),
     ...(replace.pendingAnswers ? { pendingAnswers: replace.pendingAnswers } : {}),
     ...(replace.authAttemptsPerMinute ? { authAttemptsPerMinute: replace.authAttemptsPerMinute } : {}),
+    ...(replace.storeStallMs ? { storeStallMs: replace.storeStallMs } : {}),
   });
   const stats = new StatsSchedule(container.resolve(StatsService), running, logger, container.resolve(CLOCK));
   stats.start();
@@ -157,6 +162,7 @@ export async function composeApi(
     async close() {
       await sweep.stop();
       await stats.stop();
+      await container.resolve(RegressionAnalyzer).idle();
       await replication.stop();
       await pool.close();
       await storage.close();

@@ -18,6 +18,8 @@ import {
   PerfService,
   PlotsService,
   ProjectsService,
+  RegressionAnalyzer,
+  RegressionsService,
   ReportsService,
   ThresholdsService,
   Tokens,
@@ -86,6 +88,8 @@ export interface ApiParts {
   readonly pendingAnswers?: PendingAnswersOptions;
   /** Authentication attempts and failures per client address (or credential) per minute; 32 by default. */
   readonly authAttemptsPerMinute?: number;
+  /** How long database.data_store may go without answering or moving a byte (30 s by default). */
+  readonly storeStallMs?: number;
 }
 
 const SERVICES = [
@@ -97,8 +101,8 @@ const SERVICES = [
   ProjectsService,
   DimensionsService,
   ThresholdsService,
-  ReportsService,
   AlertsService,
+  RegressionsService,
   PerfService,
   PerfChangesService,
   UsageService,
@@ -160,7 +164,12 @@ export function createApiContainer(parts: ApiParts): DependencyContainer {
   });
   for (const Service of SERVICES as readonly (new (ctx: ServiceContext) => object)[])
     single(Service, (c) => new Service(c.resolve(SERVICE_CONTEXT)));
-  single(Backups, (c) => new Backups(c.resolve(STORAGE), c.resolve(LOGGER)));
+  single(RegressionAnalyzer, (c) => new RegressionAnalyzer(c.resolve(SERVICE_CONTEXT)));
+  single(
+    ReportsService,
+    (c) => new ReportsService(c.resolve(SERVICE_CONTEXT), c.resolve(RegressionAnalyzer)),
+  );
+  single(Backups, (c) => new Backups(c.resolve(STORAGE), c.resolve(LOGGER), parts.storeStallMs));
   // one signal per process: a job queued through one service wakes the claims waiting in another
   single(JobSignal, () => new JobSignal());
   single(RunnersService, (c) => new RunnersService(c.resolve(SERVICE_CONTEXT), c.resolve(JobSignal)));

@@ -12,6 +12,7 @@ import {
   PerfService,
   PlotsService,
   ProjectsService,
+  RegressionsService,
   ReportsService,
   ThresholdsService,
   StatsService,
@@ -21,7 +22,6 @@ import {
   JobLeases,
   JobsService,
   RunnersService,
-  type DroppableKey,
   type LiveConfig,
   type ReplicationService,
   type ServiceContext,
@@ -43,7 +43,7 @@ import type { AttemptLimiter, FailureLimiter } from './rate-limit.js';
 /** Validates, saves and applies a new configuration document; `confirmed` lists the keys it may leave out. */
 export type Reconfigure = (
   document: unknown,
-  confirmed: readonly DroppableKey[],
+  confirmed: readonly string[],
 ) => Promise<{ config: unknown; pendingRestart: readonly string[] }>;
 
 /** What the route modules use: the services of the container, resolved once per application. */
@@ -66,6 +66,7 @@ export interface RouteContext {
   readonly thresholds: ThresholdsService;
   readonly reports: ReportsService;
   readonly alerts: AlertsService;
+  readonly regressions: RegressionsService;
   readonly perf: PerfService;
   readonly changes: PerfChangesService;
   readonly plots: PlotsService;
@@ -101,6 +102,7 @@ export function routeContext(container: DependencyContainer, reconfigure?: Recon
     thresholds: get(ThresholdsService),
     reports: get(ReportsService),
     alerts: get(AlertsService),
+    regressions: get(RegressionsService),
     perf: get(PerfService),
     changes: get(PerfChangesService),
     plots: get(PlotsService),

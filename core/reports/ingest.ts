@@ -29,6 +29,7 @@ import { withMetrics } from './load.js';
 import { ensureNamed } from './names.js';
 import type { PreparedResults } from './prepare.js';
 import { uuidv7s } from './uuid.js';
+import { groupAlerts } from '../regressions/grouping.js';
 
 export interface IngestInput {
   readonly branch: string;
@@ -152,6 +153,11 @@ export async function ingest(
     (m) => !m.ignored && m.tested && !changeSettingsOf(ctx.registry, m.tested),
   );
   const alerts = await raiseAlerts(tx, report, pointTested, changes, now);
+  const { regressions, alertedSeries } = await groupAlerts(
+    tx,
+    { report, project, branch, head, version, testbed, alerts },
+    now,
+  );
   return {
     report,
     project,
@@ -162,6 +168,9 @@ export async function ingest(
     testbed,
     metrics: stored,
     alerts,
+    regressions,
+    series: [...new Set(series)],
+    alertedSeries,
     held: { organization, latestVersion: newest ? version : undefined },
   };
 }

@@ -3,6 +3,7 @@
 // refused by the view.
 import { jobRepositories } from './jobs.js';
 import { metricRepositories } from './metrics.js';
+import { pruneRegressions, regressionRepositories } from './regressions.js';
 import { DIMENSION_TABLES, matches, page, remove, sortRows, table, TABLES } from './tables.js';
 
 /**
@@ -125,6 +126,7 @@ export function repositories(view) {
         ]))
           remove(view, name, ofProject);
         remove(view, 'projects', (p) => p.id === projectId);
+        pruneRegressions(view);
       },
     },
     branches: table(view, 'branches'),
@@ -162,6 +164,7 @@ export function repositories(view) {
     plots: table(view, 'plots'),
     usage: usage(view),
     stats: stats(view),
+    ...regressionRepositories(view),
     runners: table(view, 'runners'),
     runnerSpecs: table(view, 'runnerSpecs'),
     ...jobRepositories(view),
@@ -223,6 +226,7 @@ function dimensions(view) {
           plots.set(key, Object.freeze({ ...plot, [`${kind}_ids`]: ids.filter((x) => x !== id) }));
       }
       remove(view, DIMENSION_TABLES[kind], (row) => row.id === id);
+      pruneRegressions(view);
     },
   };
 }

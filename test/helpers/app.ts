@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import {
   parseConfigDocument,
+  RegressionAnalyzer,
   type Config,
   type ConfigDocument,
   type Logger,
@@ -25,6 +26,8 @@ export interface TestApp {
   readonly pool: WorkerPool;
   readonly registry: PluginRegistry;
   readonly logger: Logger;
+  /** Settles once the regression analysis of every report so far has run (it runs after each report's commit). */
+  settled(): Promise<void>;
   /** Temporary directory holding the log (and the database file on the embedded engine). */
   readonly dir: string;
   /** Everything logged so far (Bunyan JSON lines). */
@@ -46,6 +49,8 @@ export interface TestAppOptions {
   /** The heavy-request limit (the server's default otherwise). */
   readonly heavyLimit?: WorkLimit;
   readonly pendingAnswers?: PendingAnswersOptions;
+  /** How long a data store or replica store may go without answering (the server's default otherwise). */
+  readonly storeStallMs?: number;
 }
 
 /**
@@ -107,6 +112,7 @@ async function compose(document: ConfigDocument, options: TestAppOptions) {
         ...(options.now ? { now: options.now } : {}),
         ...(options.heavyLimit ? { heavyLimit: options.heavyLimit } : {}),
         ...(options.pendingAnswers ? { pendingAnswers: options.pendingAnswers } : {}),
+        ...(options.storeStallMs ? { storeStallMs: options.storeStallMs } : {}),
         ...(storage || options.storage ? { storage: { ...storage, ...options.storage } } : {}),
       },
     );
@@ -144,6 +150,7 @@ function finish(
     logger: api.logger,
     dir,
     logText: () => readFileSync(logPath, 'utf8'),
+    settled: () => api.container.resolve(RegressionAnalyzer).idle(),
     async close() {
       await stop();
       await api.close();

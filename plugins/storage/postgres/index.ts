@@ -10,6 +10,8 @@ import { locksWriter } from './repositories/locks.js';
 import { metaReader, metaWriter } from './repositories/meta.js';
 import { metricReaders, metricWriters } from './repositories/metrics.js';
 import { plusReaders, plusWriters } from './repositories/plus.js';
+import { regressionTables } from './repositories/regressions.js';
+import { regressionReaders, regressionWriters } from '../shared/regressions.js';
 import { runnerReaders, runnerWriters } from './repositories/runners.js';
 import type { Connection } from './sql.js';
 import { ReplicaReads } from './replicas.js';
@@ -38,6 +40,7 @@ function writeRepositories(connection: Connection) {
     ...dimensionWriters(connection),
     ...metricWriters(connection),
     ...plusWriters(connection),
+    ...regressionWriters(regressionTables(connection)),
     ...runnerWriters(connection),
   };
 }
@@ -49,6 +52,7 @@ function readRepositories(connection: Connection) {
     ...dimensionReaders(connection),
     ...metricReaders(connection),
     ...plusReaders(connection),
+    ...regressionReaders(regressionTables(connection)),
     ...runnerReaders(connection),
   };
 }

@@ -225,6 +225,22 @@ describe('detectChangePoints: robustness', () => {
     expect(extra).toBeLessThanOrEqual(3);
   });
 
+  it('places a step at its first point when the last values before it sit high in the old level', () => {
+    for (let seed = 1; seed <= 20; seed++) {
+      const x = noisy(seed, (i) => (i < 45 ? 100 : 115), 60, gaussian(2));
+      x.set([103.1, 101.3, 102, 100.8], 41);
+      // with few points after it, the step may not be significant yet; where it is, it is at 45 (or one off)
+      for (let n = 50; n < 60; n++)
+        expect(
+          indexes(x.subarray(0, n)).filter((i) => Math.abs(i - 45) > 1),
+          `seed ${seed}, ${n} points`,
+        ).toEqual([]);
+      const found = indexes(x);
+      expect(found, `seed ${seed}`).toHaveLength(1);
+      expect(Math.abs((found[0] as number) - 45), `seed ${seed}`).toBeLessThanOrEqual(1);
+    }
+  });
+
   it('finds every 10% step at 2% noise, 64 points on each side', () => {
     for (let seed = 1; seed <= 100; seed++) {
       const x = noisy(seed, (i) => (i < 64 ? 100 : 110), 128, gaussian(2));

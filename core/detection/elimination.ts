@@ -13,6 +13,8 @@ export interface SegmentRules {
   readonly window: number;
 }
 
+/** A best split this close to a point moves it only when the values fit it better; see {@link Segmentation.place}. */
+const NEAR = 4;
 /** Rounds of moving points to their best split, each followed by an elimination. */
 const ROUNDS = 4;
 
@@ -43,6 +45,8 @@ export function segmentSeries(
     }
     if (pass === ROUNDS || !segmentation.complete()) break;
   }
+  segmentation.place();
+  segmentation.eliminate();
   return segmentation.found();
 }
 
@@ -80,6 +84,29 @@ class Segmentation {
     let moved = false;
     for (let k = 0; k < this.#points.length; k++) moved = this.#settle(k) || moved;
     return moved;
+  }
+
+  /**
+   * Puts every point at the split within {@link NEAR} points that the values fit best
+   * ({@link SplitTester.closestFit}), where it and its neighbours still pass.
+   */
+  place(): void {
+    for (let k = 0; k < this.#points.length; k++) {
+      const at = this.#points[k] as number;
+      const start = this.#points[k - 1] ?? 0;
+      const end = this.#points[k + 1] ?? this.tester.series.length;
+      const best = this.tester.closestFit(start, at, end, NEAR);
+      if (best === at) continue;
+      const before = this.#verdicts.slice(Math.max(0, k - 1), k + 2);
+      this.#points[k] = best;
+      for (const j of [k - 1, k, k + 1]) this.#rejudge(j);
+      const passes = [k - 1, k, k + 1].every(
+        (j) => j < 0 || j >= this.#points.length || (this.#verdicts[j] as Verdict).pValue < this.rules.alpha,
+      );
+      if (passes) continue;
+      this.#points[k] = at;
+      this.#verdicts.splice(Math.max(0, k - 1), before.length, ...before);
+    }
   }
 
   /**
@@ -152,13 +179,25 @@ class Segmentation {
     if (k >= 0 && k < this.#points.length) this.#verdicts[k] = this.#judge(k);
   }
 
-  /** Moves point k to the best split of its window (a few times: the window follows the point). */
+  /**
+   * Moves point k to the best split of its window (a few times: the window follows the point). A best split
+   * within {@link NEAR} points moves it only if the values fit it better ({@link SplitTester.closerFit}): the
+   * rank statistic leans towards the middle of the window, and where the last values before a step sit high in
+   * the old level it picks a split a few points early. A best split farther away always moves it: a point that
+   * passes where its window's best split lies elsewhere is most often a drift or an outlier run, and the move
+   * lets it fail.
+   */
   #settle(k: number): boolean {
     let moved = false;
     for (let step = 0; step < 3; step++) {
-      const best = (this.#verdicts[k] as Verdict).best;
-      if (best === this.#points[k]) break;
-      this.#points[k] = best;
+      const current = this.#verdicts[k] as Verdict;
+      const at = this.#points[k] as number;
+      if (current.best === at) break;
+      const start = this.#points[k - 1] ?? 0;
+      const end = this.#points[k + 1] ?? this.tester.series.length;
+      if (Math.abs(current.best - at) <= NEAR && this.tester.closerFit(start, at, current.best, end) === at)
+        break;
+      this.#points[k] = current.best;
       this.#rejudge(k);
       moved = true;
     }

@@ -1,6 +1,7 @@
 import { sideSlopes } from './drift.js';
 import { RankWindows, type RankSplit } from './ranks.js';
 import { splitStats } from './segment-stats.js';
+import { medianOf } from './sort.js';
 import { exactRankSumPValue, normalEquivalent, normalTwoSided, scanPValue } from './significance.js';
 
 /** The settings a split test reads. */
@@ -15,6 +16,8 @@ export interface SplitSettings {
 
 /** A side this short or shorter gets the exact rank-sum distribution (the normal one is far off there). */
 const EXACT_SIDE = 12;
+/** How many noise scales apart two sides too short for ranks must be before a t-test may decide. */
+const GAP = 2;
 /** The drift of a split is measured over up to this many windows on each side. */
 const DRIFT_SPAN = 4;
 
@@ -92,9 +95,76 @@ export class SplitTester {
     const tiny = !this.#reachable(points >> 1, points);
     const best = (tiny ? this.#bestSeparated(from, to) : undefined) ?? split.best;
     const verdict = { pValue, z: split.z, best, decisive };
-    if (decisive || !separated) return verdict;
+    if (decisive || !separated || !this.#clearGap(from, at, to)) return verdict;
     const t = splitStats(this.series, from, at, to).pValue;
     return { ...verdict, pValue: scanPValue(normalEquivalent(t), points, minSide) };
+  }
+
+  /**
+   * Whether the values on each side of a split (already completely separated) are more than {@link GAP} noise
+   * scales apart, the scale being the median absolute deviation of the longer side. Two heavy-tailed values
+   * and a third that happens to top the rest are separated, but barely: the t-test, which their size sways,
+   * must not decide for them.
+   */
+  #clearGap(from: number, at: number, to: number): boolean {
+    const x = this.series;
+    let lowMax = Number.NEGATIVE_INFINITY;
+    let highMin = Number.POSITIVE_INFINITY;
+    const up = splitMean(x, from, at) < splitMean(x, at, to);
+    for (let i = from; i < to; i++) {
+      const low = i < at === up;
+      if (low) lowMax = Math.max(lowMax, x[i] as number);
+      else highMin = Math.min(highMin, x[i] as number);
+    }
+    const [a, b] = at - from >= to - at ? [from, at] : [at, to];
+    const side = x.slice(a, b);
+    const centre = medianOf(side);
+    for (let i = 0; i < side.length; i++) side[i] = Math.abs((side[i] as number) - centre);
+    const scale = 1.4826 * medianOf(side);
+    return highMin - lowMax > GAP * scale;
+  }
+
+  /**
+   * The split of the segment `[start, end)` within `reach` points of `at` (and `minSide` from its ends) that fits
+   * the values best: the smallest sum of absolute deviations from each side's median, over the windows of all of
+   * them. Ranks tell whether a level moved but not exactly where, when the values just before the move sit high
+   * (or low) in the old level; medians do, and an outlier sways them little.
+   */
+  closestFit(start: number, at: number, end: number, reach: number): number {
+    const { window, minSide } = this.settings;
+    const low = Math.max(start + minSide, at - reach);
+    const high = Math.min(end - minSide, at + reach);
+    const from = Math.max(start, low - window);
+    const to = Math.min(end, high + window);
+    let best = at;
+    let cost = this.#absoluteDeviations(from, at, to);
+    for (let t = low; t <= high; t++) {
+      if (t === at) continue;
+      const c = this.#absoluteDeviations(from, t, to);
+      if (c < cost) [best, cost] = [t, c];
+    }
+    return best;
+  }
+
+  /** Which of two nearby splits of `[start, end)` the values fit better (as {@link closestFit} measures it). */
+  closerFit(start: number, a: number, b: number, end: number): number {
+    const { window } = this.settings;
+    const from = Math.max(start, Math.min(a, b) - window);
+    const to = Math.min(end, Math.max(a, b) + window);
+    return this.#absoluteDeviations(from, b, to) < this.#absoluteDeviations(from, a, to) ? b : a;
+  }
+
+  #absoluteDeviations(from: number, at: number, to: number): number {
+    let total = 0;
+    for (const [a, b] of [
+      [from, at],
+      [at, to],
+    ] as const) {
+      const side = this.series.slice(a, b);
+      const centre = medianOf(side);
+      for (let i = 0; i < side.length; i++) total += Math.abs((side[i] as number) - centre);
+    }
+    return total;
   }
 
   /** The split of `[from, to)` with the largest rank statistic, `minSide` or more from each end. */
@@ -171,4 +241,10 @@ export class SplitTester {
     }
     return best;
   }
+}
+
+function splitMean(x: Float64Array, from: number, to: number): number {
+  let sum = 0;
+  for (let i = from; i < to; i++) sum += x[i] as number;
+  return sum / (to - from);
 }

@@ -10,7 +10,7 @@ import {
   type ModelPlugin,
 } from '../core/index.js';
 import { OTAVA_DEFAULTS, otavaChangePoints } from '../core/detection/otava.js';
-import { addCounts, rates, scoreSeries } from './lib/change-score.js';
+import { addCounts, rates, scoreSeries, type Counts } from './lib/change-score.js';
 import { naiveBinarySegmentation } from './lib/naive-binseg.js';
 import deltaIqr from '../plugins/models/delta-iqr.js';
 import iqr from '../plugins/models/iqr.js';
@@ -87,6 +87,17 @@ function alerts(plugin: ModelPlugin, params: ModelParams, values: readonly numbe
 
 const bmf: Bmf = {};
 const rows: string[][] = [];
+/** One row of the table: a detector, how it was scored, its counts, rates and false positives on the controls. */
+function row(name: string, scoring: string, total: Counts, controlFp: number): string[] {
+  const { precision, recall, f1 } = rates(total);
+  return [
+    name,
+    scoring,
+    ...[total.tp, total.fp, total.fn].map(String),
+    ...[precision, recall, f1].map((x) => x.toFixed(3)),
+    String(controlFp),
+  ];
+}
 for (const [plugin, raw] of models) {
   const params = plugin.params.parse(raw);
   for (const mode of ['alerts', 'onsets'] as const) {
@@ -100,17 +111,7 @@ for (const [plugin, raw] of models) {
       if (truth.length === 0) controlFp += s.fp;
     }
     const { precision, recall, f1: f } = rates(total);
-    rows.push([
-      `${plugin.id}`,
-      mode,
-      String(total.tp),
-      String(total.fp),
-      String(total.fn),
-      precision.toFixed(3),
-      recall.toFixed(3),
-      f.toFixed(3),
-      String(controlFp),
-    ]);
+    rows.push(row(plugin.id, mode, total, controlFp));
     bmf[`detection_corpus/${plugin.id}/${mode}`] = {
       precision: { value: precision },
       recall: { value: recall },
@@ -158,17 +159,7 @@ for (const [name, settings, detect] of detectors) {
       if (truth.length === 0) controlFp += s.fp;
     }
     const { precision, recall, f1: f } = rates(total);
-    rows.push([
-      name,
-      `${settings}, ${reference}`,
-      String(total.tp),
-      String(total.fp),
-      String(total.fn),
-      precision.toFixed(3),
-      recall.toFixed(3),
-      f.toFixed(3),
-      String(controlFp),
-    ]);
+    rows.push(row(name, `${settings}, ${reference}`, total, controlFp));
     bmf[`detection_corpus/${name.replace(/[^a-z0-9.]+/gi, '_')}/${reference.replace(' ', '_')}`] = {
       precision: { value: precision },
       recall: { value: recall },

@@ -1,6 +1,6 @@
 import { sideSlopes } from './drift.js';
 import { RankWindows, type RankSplit } from './ranks.js';
-import { splitStats } from './segment-stats.js';
+import { meanAndStd, splitStats } from './segment-stats.js';
 import { medianOf } from './sort.js';
 import { exactRankSumPValue, normalEquivalent, normalTwoSided, scanPValue } from './significance.js';
 
@@ -110,7 +110,7 @@ export class SplitTester {
     const x = this.series;
     let lowMax = Number.NEGATIVE_INFINITY;
     let highMin = Number.POSITIVE_INFINITY;
-    const up = splitMean(x, from, at) < splitMean(x, at, to);
+    const up = meanAndStd(x, from, at).mean < meanAndStd(x, at, to).mean;
     for (let i = from; i < to; i++) {
       const low = i < at === up;
       if (low) lowMax = Math.max(lowMax, x[i] as number);
@@ -241,10 +241,4 @@ export class SplitTester {
     }
     return best;
   }
-}
-
-function splitMean(x: Float64Array, from: number, to: number): number {
-  let sum = 0;
-  for (let i = from; i < to; i++) sum += x[i] as number;
-  return sum / (to - from);
 }

@@ -467,6 +467,15 @@ const plusSchema = z.strictObject({
     .optional(),
 });
 
+/**
+ * Webhooks and e-mail about regressions. `allow_private_targets` lets webhooks reach loopback, private,
+ * link-local and unique-local addresses (a receiver on the same host or network); refused by default so that
+ * whoever may create a webhook cannot probe the server's own network.
+ */
+const notificationsSchema = z.strictObject({
+  allow_private_targets: z.boolean({ error: 'must be true or false' }).default(false),
+});
+
 const pluginEntry = z
   .union(
     [
@@ -485,6 +494,7 @@ export const configSchema = z.strictObject({
   database: databaseSchema,
   smtp: smtpSchema.optional(),
   plus: plusSchema.optional(),
+  notifications: notificationsSchema.optional(),
   plugins: z.array(pluginEntry, { error: 'must be a list of plugin module specifiers' }).default([]),
 });
 

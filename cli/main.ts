@@ -33,6 +33,8 @@ const MODULES: Record<CommandModule, () => Promise<Register>> = {
   perf: async () => (await import('./commands/perf.js')).registerPerfCommands,
   server: async () => (await import('./commands/server.js')).registerServerCommands,
   license: async () => (await import('./commands/license.js')).registerLicenseCommand,
+  runner: async () => (await import('./commands/runner.js')).registerRunnerCommands,
+  job: async () => (await import('./commands/job.js')).registerJobCommands,
   compose: async () => (await import('./commands/compose.js')).registerComposeCommands,
 };
 

@@ -14,14 +14,17 @@ import { packageInfo, type Config } from '../core/index.js';
 import { Authenticator, decorateCaller } from './auth.js';
 import { CONFIG, LOGGER } from './container.js';
 import { errorHandler, MAX_PARAM_LENGTH } from './error-handler.js';
+import { heavyAnswerSent } from './heavy-requests.js';
 import { routeContext, type Reconfigure } from './context.js';
 import { adminRoutes } from './routes/admin.js';
 import { authRoutes } from './routes/auth.js';
 import { dimensionRoutes } from './routes/dimensions.js';
 import { organizationRoutes } from './routes/organizations.js';
+import { jobRoutes } from './routes/jobs.js';
 import { perfRoutes } from './routes/perf.js';
 import { projectRoutes } from './routes/projects.js';
 import { reportRoutes } from './routes/reports.js';
+import { runnerRoutes } from './routes/runners.js';
 import { serverRoutes } from './routes/server.js';
 import { thresholdRoutes } from './routes/thresholds.js';
 import { userRoutes } from './routes/users.js';
@@ -92,6 +95,7 @@ export async function buildApp(
   app.addHook('preClose', async () => {
     closing = true;
   });
+  app.addHook('onSend', heavyAnswerSent);
   app.addHook('onSend', async (request, reply, payload) => {
     if (closing) reply.header('Connection', 'close');
     if (!reply.hasHeader('x-total-count')) {
@@ -143,6 +147,8 @@ export async function buildApp(
     thresholdRoutes,
     reportRoutes,
     perfRoutes,
+    runnerRoutes,
+    jobRoutes,
   ]) {
     await app.register(routes(ctx), { prefix: API_PREFIX });
   }

@@ -3,10 +3,13 @@ import {
   ANONYMOUS,
   ForbiddenError,
   InputError,
+  isRunnerKey,
   Tokens,
   UnauthorizedError,
   type ApiTokensService,
   type Caller,
+  type RunnerRecord,
+  type RunnersService,
   type Storage,
   type UserCaller,
 } from '../core/index.js';
@@ -25,6 +28,8 @@ function credentialOf(request: FastifyRequest): Credential {
 const MISSING =
   'missing Authorization header: send Authorization: Bearer <token> (an API token or a session token)';
 const MALFORMED = 'malformed Authorization header: expected Authorization: Bearer <token>';
+const MISSING_RUNNER_KEY =
+  'this endpoint needs a runner key: send Authorization: Bearer <runner key> (benchtrack runner create prints it)';
 
 /**
  * Resolves who is calling, once per request. Routes say whether they need a user (`required`) or accept
@@ -38,8 +43,25 @@ export class Authenticator {
     private readonly storage: Storage,
     private readonly tokens: Tokens,
     private readonly apiTokens: ApiTokensService,
+    private readonly runners: RunnersService,
     private readonly failures: FailureLimiter,
   ) {}
+
+  /**
+   * The runner whose key the request carries (runner endpoints, and a runner's report). A user's token is no
+   * runner key: 401, like an invalid key. Failures count against the client as every failed credential does.
+   */
+  async runner(request: FastifyRequest): Promise<RunnerRecord> {
+    const credential = credentialOf(request);
+    if (credential.state === 'absent') throw new InputError(MISSING_RUNNER_KEY);
+    if (credential.state === 'malformed') throw new InputError(MALFORMED);
+    const key = credential.token;
+    return this.failures.check(request.ip, key, () => {
+      if (!isRunnerKey(key))
+        return Promise.reject(new UnauthorizedError(`${MISSING_RUNNER_KEY}; a user's token is not one`));
+      return this.runners.authenticate(key);
+    });
+  }
 
   async required(request: FastifyRequest): Promise<UserCaller> {
     const credential = credentialOf(request);
@@ -89,6 +111,8 @@ declare module 'fastify' {
     caller(): Promise<Caller>;
     /** The calling user: 400 without a token or with a malformed header, 401 with an invalid token. */
     user(): Promise<UserCaller>;
+    /** The calling runner, by its key: 400 without one, 401 with an invalid, rotated or archived runner's key. */
+    runner(): Promise<RunnerRecord>;
   }
 }
 
@@ -99,5 +123,8 @@ export function decorateCaller(app: Pick<FastifyInstance, 'decorateRequest'>, au
   });
   app.decorateRequest('user', function (this: FastifyRequest) {
     return auth.required(this);
+  });
+  app.decorateRequest('runner', function (this: FastifyRequest) {
+    return auth.runner(this);
   });
 }

@@ -3,6 +3,7 @@ import type { DependencyContainer } from 'tsyringe';
 import {
   chooseStorage,
   createLogger,
+  JobLeases,
   PluginRegistry,
   ReplicationService,
   secretValues,
@@ -16,7 +17,9 @@ import {
 import { registerBuiltins } from '../plugins/index.js';
 import { WorkerPool, type WorkerPoolOptions } from '../workers/pool.js';
 import { CLOCK, createApiContainer, type RunningConfig } from './container.js';
+import type { PendingAnswersOptions } from './heavy-requests.js';
 import { ServerRuntime } from './runtime.js';
+import { JobSweep } from './job-sweep.js';
 import { StatsSchedule } from './stats-schedule.js';
 
 /** Where the configuration came from: relative plugin paths resolve against `baseDir`, updates go to `configPath`. */
@@ -32,6 +35,7 @@ export interface ApiReplacements {
   readonly mailer?: Mailer;
   readonly now?: () => Date;
   readonly heavyLimit?: WorkLimit;
+  readonly pendingAnswers?: PendingAnswersOptions;
   readonly authAttemptsPerMinute?: number;
   readonly pool?: WorkerPoolOptions;
   /** Options of the storage engine besides those the configuration gives. */
@@ -134,10 +138,13 @@ export async function composeApi(
     ...(replace.mailer ? { mailer: replace.mailer } : {}),
     ...(replace.now ? { now: replace.now } : {}),
     ...(replace.heavyLimit ? { heavyLimit: replace.heavyLimit } : {}),
+    ...(replace.pendingAnswers ? { pendingAnswers: replace.pendingAnswers } : {}),
     ...(replace.authAttemptsPerMinute ? { authAttemptsPerMinute: replace.authAttemptsPerMinute } : {}),
   });
   const stats = new StatsSchedule(container.resolve(StatsService), running, logger, container.resolve(CLOCK));
   stats.start();
+  const sweep = new JobSweep(container.resolve(JobLeases), running, logger.child({ task: 'job-sweep' }));
+  sweep.start();
   return {
     container,
     runtime: new ServerRuntime(container, origin.configPath, origin.baseDir),
@@ -148,6 +155,7 @@ export async function composeApi(
     pool,
     replication,
     async close() {
+      await sweep.stop();
       await stats.stop();
       await replication.stop();
       await pool.close();

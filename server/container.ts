@@ -24,6 +24,10 @@ import {
   UsersService,
   UsageService,
   StatsService,
+  JobLeases,
+  JobSignal,
+  JobsService,
+  RunnersService,
   type Config,
   type Logger,
   type Mailer,
@@ -39,7 +43,7 @@ import { shapePerf } from '../workers/shape-perf.js';
 import { renderPlotImage } from '../workers/render-image.js';
 import type { WorkerPool } from '../workers/pool.js';
 import { Authenticator } from './auth.js';
-import { defaultHeavyLimit } from './heavy-requests.js';
+import { defaultHeavyLimit, PendingAnswers, type PendingAnswersOptions } from './heavy-requests.js';
 import { createMailer } from './mail.js';
 import { AttemptLimiter, FailureLimiter, MemoryCounts, sharedCounts } from './rate-limit.js';
 
@@ -57,6 +61,8 @@ export const MAILER: InjectionToken<Mailer> = Symbol('Mailer');
 export const CLOCK: InjectionToken<() => Date> = Symbol('Clock');
 /** Bounds heavy requests in flight for the whole process (server/heavy-requests.ts has the defaults). */
 export const HEAVY_LIMIT: InjectionToken<WorkLimit> = Symbol('HeavyLimit');
+/** Built heavy answers still being written, and the connections that stall them (server/heavy-requests.ts). */
+export const PENDING_ANSWERS: InjectionToken<PendingAnswers> = Symbol('PendingAnswers');
 /** Sign-up, login and invitation attempts per client address (each may send an e-mail). */
 export const ATTEMPTS: InjectionToken<AttemptLimiter> = Symbol('Attempts');
 /** Failed credentials (tokens, e-mailed links) per client address and per credential. */
@@ -77,6 +83,7 @@ export interface ApiParts {
   readonly mailer?: Mailer;
   readonly now?: () => Date;
   readonly heavyLimit?: WorkLimit;
+  readonly pendingAnswers?: PendingAnswersOptions;
   /** Authentication attempts and failures per client address (or credential) per minute; 32 by default. */
   readonly authAttemptsPerMinute?: number;
 }
@@ -117,6 +124,16 @@ export function createApiContainer(parts: ApiParts): DependencyContainer {
   value(REPLICATION, parts.replication);
   value(CLOCK, parts.now ?? (() => new Date()));
   value(HEAVY_LIMIT, parts.heavyLimit ?? defaultHeavyLimit());
+  single(
+    PENDING_ANSWERS,
+    () =>
+      new PendingAnswers(parts.pendingAnswers, (response, stallMs) =>
+        parts.logger.warn(
+          { url: response.req.url, stall_ms: stallMs },
+          'connection closed: its client read nothing of a heavy answer for too long',
+        ),
+      ),
+  );
   single(MAILER, () => parts.mailer ?? createMailer(parts.config, parts.logger));
   const perMinute = parts.authAttemptsPerMinute ?? 32;
   // several API processes on one database share the counts there, so the limits hold for all of them together
@@ -144,6 +161,11 @@ export function createApiContainer(parts: ApiParts): DependencyContainer {
   for (const Service of SERVICES as readonly (new (ctx: ServiceContext) => object)[])
     single(Service, (c) => new Service(c.resolve(SERVICE_CONTEXT)));
   single(Backups, (c) => new Backups(c.resolve(STORAGE), c.resolve(LOGGER)));
+  // one signal per process: a job queued through one service wakes the claims waiting in another
+  single(JobSignal, () => new JobSignal());
+  single(RunnersService, (c) => new RunnersService(c.resolve(SERVICE_CONTEXT), c.resolve(JobSignal)));
+  single(JobsService, (c) => new JobsService(c.resolve(SERVICE_CONTEXT), c.resolve(JobSignal)));
+  single(JobLeases, (c) => new JobLeases(c.resolve(SERVICE_CONTEXT), c.resolve(JobSignal)));
   single(PlotsService, (c) => new PlotsService(c.resolve(SERVICE_CONTEXT), c.resolve(PerfService)));
   single(CodehostService, (c) => new CodehostService(c.resolve(SERVICE_CONTEXT), c.resolve(AuthService)));
   single(
@@ -153,6 +175,7 @@ export function createApiContainer(parts: ApiParts): DependencyContainer {
         c.resolve(STORAGE),
         c.resolve(Tokens),
         c.resolve(ApiTokensService),
+        c.resolve(RunnersService),
         c.resolve(FAILURES),
       ),
   );

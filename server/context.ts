@@ -18,13 +18,25 @@ import {
   CodehostService,
   UsageService,
   UsersService,
+  JobLeases,
+  JobsService,
+  RunnersService,
   type DroppableKey,
   type LiveConfig,
   type ReplicationService,
   type ServiceContext,
 } from '../core/index.js';
 import type { WorkerPool } from '../workers/pool.js';
-import { ATTEMPTS, CONFIG, FAILURES, HEAVY_LIMIT, POOL, REPLICATION, SERVICE_CONTEXT } from './container.js';
+import {
+  ATTEMPTS,
+  CONFIG,
+  FAILURES,
+  HEAVY_LIMIT,
+  PENDING_ANSWERS,
+  POOL,
+  REPLICATION,
+  SERVICE_CONTEXT,
+} from './container.js';
 import { holdHeavyPlace } from './heavy-requests.js';
 import type { AttemptLimiter, FailureLimiter } from './rate-limit.js';
 
@@ -58,6 +70,9 @@ export interface RouteContext {
   readonly changes: PerfChangesService;
   readonly plots: PlotsService;
   readonly backups: Backups;
+  readonly runners: RunnersService;
+  readonly jobs: JobsService;
+  readonly leases: JobLeases;
   readonly replication: ReplicationService;
   /** The context the services share (for functions that are not services). */
   readonly services: ServiceContext;
@@ -90,10 +105,13 @@ export function routeContext(container: DependencyContainer, reconfigure?: Recon
     changes: get(PerfChangesService),
     plots: get(PlotsService),
     backups: get(Backups),
+    runners: get(RunnersService),
+    jobs: get(JobsService),
+    leases: get(JobLeases),
     replication: get(REPLICATION),
     services: get(SERVICE_CONTEXT),
     pool: get(POOL),
-    heavy: holdHeavyPlace(get(HEAVY_LIMIT)),
+    heavy: holdHeavyPlace(get(HEAVY_LIMIT), get(PENDING_ANSWERS)),
   };
 }
 

@@ -38,9 +38,37 @@ export interface ErrorBody {
 
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
 
-/** Every error message leaves the server with e-mail addresses masked (spec: Errors). */
-function clean(message: string): string {
-  return message.replace(EMAIL, obfuscateEmail);
+/** Characters of a message at most; what a client sent is echoed in messages, and a body may hold a megabyte. */
+export const MESSAGE_MAX = 1000;
+/** Characters of one word (a run without spaces) at most: a key, name or value quoted back to the client. */
+export const WORD_MAX = 100;
+
+const isSpace = (code: number) => code === 32 || (code >= 9 && code <= 13);
+
+/** Words over WORD_MAX cut to their start and their length, and the message bounded: one pass, stops early. */
+function shorten(message: string): string {
+  let out = '';
+  let i = 0;
+  while (i < message.length && out.length <= MESSAGE_MAX) {
+    const space = isSpace(message.charCodeAt(i));
+    let j = i + 1;
+    while (j < message.length && isSpace(message.charCodeAt(j)) === space) j++;
+    const long = !space && j - i > WORD_MAX;
+    out += long ? `${message.slice(i, i + WORD_MAX / 2)}…(${j - i} characters)` : message.slice(i, j);
+    i = j;
+  }
+  return out.length > MESSAGE_MAX || i < message.length
+    ? `${out.slice(0, MESSAGE_MAX)}…(message shortened)`
+    : out;
+}
+
+/**
+ * Every error message leaves the server shortened and with e-mail addresses masked (spec: Errors). Masking runs on
+ * the shortened message, whose words are short: its pattern backtracks over a run of address characters, which on
+ * a long run would cost time quadratic in its length.
+ */
+export function clean(message: string): string {
+  return shorten(message).replace(EMAIL, obfuscateEmail);
 }
 
 /** Status, code and message for anything thrown while handling a request. */

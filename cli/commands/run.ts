@@ -4,6 +4,7 @@ import { addBackendOptions, numberIn, type BackendOptions } from '../lib/backend
 import { collect } from '../lib/options.js';
 import { reportFlags } from '../lib/report-flags.js';
 import type { RunOptions } from '../lib/run/options.js';
+import type { RemoteOptions } from '../lib/run/remote.js';
 
 const EXAMPLES = `
 Examples:
@@ -16,6 +17,7 @@ Examples:
     --thresholds-reset --error-on-alert "npm run bench"
   benchtrack run --build-time --file-size dist/app.js "npm run build"
   benchtrack run --github-actions "$GITHUB_TOKEN" --ci-id linux "make bench"
+  benchtrack run --spec bench-box --project my-project --err "cargo bench"
 
 The command's output is echoed to stderr (not with --quiet); stdout holds only the report, so
 \`--format json > report.json\` stays clean. One command string runs through the shell (/bin/sh -c);
@@ -24,6 +26,10 @@ several arguments, or --exec, run directly. Without a command, --file or --file-
 Without --project, the project is found (or made) from the git repository; without --branch, --hash or
 --testbed, the server takes the git branch, the head commit and the OS. The threshold flags are grouped by
 position: the i-th --threshold-test, ... belong to the i-th --threshold-measure; _ leaves a value unset.
+
+With --spec the command runs on a dedicated runner of that spec (docs/runners.md), in a fresh checkout of
+--repo at --hash (default: the remote "origin" and HEAD, which the runner must be able to fetch); the output
+streams here and the report prints as a local run's would. Ctrl+C stops following, not the job.
 
 Exit status: 0 when the report was stored (and, with --error-on-alert, has no alert); 1 otherwise.`;
 
@@ -100,6 +106,20 @@ export function registerRunCommand(program: Command): void {
       'start a comment only when there is an alert (an existing one is still updated)',
     )
     .option('--ci-no-metrics', 'leave values and limits out of the comment, check run and summary')
+    .option(
+      '--spec <spec>',
+      'queue the run as a job for a dedicated runner of this spec (its report goes to that testbed)',
+    )
+    .option(
+      '--repo <url>',
+      'with --spec: the git repository the runner fetches (default: the remote "origin")',
+    )
+    .option(
+      '--job-timeout <seconds>',
+      'with --spec: how long the command may run on the runner (default 3600)',
+      numberIn(1, 86_400),
+    )
+    .option('--no-wait', 'with --spec: print the job UUID instead of waiting for its report')
     .addOption(new Option('--no-hash').hideHelp())
     .addOption(hidden('--branch-start-point <branch>'))
     .addOption(hidden('--branch-start-point-hash <hash>'))
@@ -112,7 +132,7 @@ export function registerRunCommand(program: Command): void {
     .passThroughOptions()
     .addHelpText('after', EXAMPLES);
   addBackendOptions(reportFlags(command)).action(
-    async (args: string[], options: RunOptions & BackendOptions) => {
+    async (args: string[], options: RunOptions & BackendOptions & Partial<RemoteOptions>) => {
       const { runBenchmarks } = await import('../lib/run/run.js');
       process.exitCode = await runBenchmarks(args, options);
     },

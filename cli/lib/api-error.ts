@@ -9,6 +9,8 @@ export class ApiError extends Error {
     readonly status: number,
     message: string,
     readonly requestId?: string,
+    /** The API's own message, without the request and the advice. */
+    readonly detail: string = message,
   ) {
     super(message);
   }
@@ -48,6 +50,7 @@ export function apiError(method: string, path: string, status: number, body: str
     status,
     `${method} ${path} failed (${status}): ${message}${advice ? `\n  hint: ${advice}` : ''}`,
     requestId,
+    message,
   );
 }
 

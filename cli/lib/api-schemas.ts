@@ -10,4 +10,6 @@ export * from '../../core/schemas/dimensions.js';
 export * from '../../core/schemas/perf.js';
 export * from '../../core/schemas/plus.js';
 export * from '../../core/schemas/reports.js';
+export * from '../../core/schemas/runners.js';
+export * from '../../core/schemas/jobs.js';
 export * from '../../core/schemas/server.js';

@@ -22,6 +22,8 @@ export interface RequestOptions<S extends z.ZodType> {
   readonly binary?: boolean | undefined;
   /** One attempt only (the version check: the request beside it does the retrying and reports). */
   readonly once?: boolean | undefined;
+  /** Gives up the request (a runner's long poll when the runner stops). */
+  readonly signal?: AbortSignal | undefined;
 }
 
 export interface ApiResponse<T> {
@@ -143,7 +145,14 @@ export class ApiClient {
     let response;
     try {
       response = await send(
-        { method, url, headers, body, idempotent: method !== 'POST' || options.idempotent === true },
+        {
+          method,
+          url,
+          headers,
+          body,
+          idempotent: method !== 'POST' || options.idempotent === true,
+          signal: options.signal,
+        },
         options.once ? { ...this.http, attempts: 1 } : this.http,
       );
     } catch (error) {

@@ -15,6 +15,8 @@ export type CommandModule =
   | 'perf'
   | 'server'
   | 'license'
+  | 'runner'
+  | 'job'
   | 'compose';
 
 export interface CommandEntry {
@@ -104,6 +106,17 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'report', module: 'report', description: 'Reports of a project: create, list, view, delete' },
   { name: 'metric', module: 'report', description: 'One recorded value, with its boundary and alert' },
   { name: 'alert', module: 'alert', description: 'Alerts of a project: list, view, dismiss, reactivate' },
+  {
+    name: 'runner',
+    module: 'runner',
+    description:
+      'Dedicated benchmark runners: create, list, view, update, rotate-key, archive, and up (run jobs here)',
+  },
+  {
+    name: 'job',
+    module: 'job',
+    description: 'Jobs that run --spec queued for runners: list, view, log, cancel',
+  },
   {
     name: 'user',
     module: 'accounts',

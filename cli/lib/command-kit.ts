@@ -34,13 +34,7 @@ export function apiCommand<O>(
   for (const alias of spec.aliases ?? []) command.alias(alias);
   configure(command);
   addBackendOptions(command);
-  firstExamples.set(command, spec.examples[0] ?? '');
-  // A nested group (`server config`) is shown in its parent's help by its first command's example.
-  if (!firstExamples.has(parent)) firstExamples.set(parent, spec.examples[0] ?? '');
-  command.addHelpText(
-    'after',
-    `\nExamples:\n${spec.examples.map((e) => `  ${e}`).join('\n')}${spec.notes ? `\n\n${spec.notes}` : ''}`,
-  );
+  addExamples(parent, command, spec.examples, spec.notes);
   command.action(async (...received: unknown[]) => {
     // commander passes the arguments, then the options, then the command itself.
     const options = received.at(-2) as O & BackendOptions;
@@ -51,6 +45,25 @@ export function apiCommand<O>(
     await handler(apiContext(options), args, options);
   });
   return command;
+}
+
+/**
+ * The examples (and notes) of a subcommand's --help; its group's help shows the first. For subcommands that do
+ * not call the API through `apiCommand` (`runner up`).
+ */
+export function addExamples(
+  parent: Command,
+  command: Command,
+  examples: readonly string[],
+  notes?: string,
+): void {
+  firstExamples.set(command, examples[0] ?? '');
+  // A nested group (`server config`) is shown in its parent's help by its first command's example.
+  if (!firstExamples.has(parent)) firstExamples.set(parent, examples[0] ?? '');
+  command.addHelpText(
+    'after',
+    `\nExamples:\n${examples.map((e) => `  ${e}`).join('\n')}${notes ? `\n\n${notes}` : ''}`,
+  );
 }
 
 /**

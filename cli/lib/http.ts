@@ -26,6 +26,8 @@ export interface HttpRequest {
    * for POSTs made idempotent by a key; other POSTs are retried only when the connection was never made.
    */
   readonly idempotent: boolean;
+  /** Aborts the request; an aborted request is never retried. */
+  readonly signal?: AbortSignal | undefined;
 }
 
 export interface HttpResponse {
@@ -64,7 +66,8 @@ export async function send(request: HttpRequest, settings: HttpSettings): Promis
       reason = `HTTP ${response.status}`;
     } catch (error) {
       const code = error instanceof ConnectionError ? error.code : '';
-      const retryable = !PERMANENT.test(code) && (request.idempotent || NOT_SENT.has(code));
+      const retryable =
+        !request.signal?.aborted && !PERMANENT.test(code) && (request.idempotent || NOT_SENT.has(code));
       if (!retryable || attempt >= settings.attempts) throw error;
       reason = code || (error as Error).message;
     }
@@ -84,6 +87,7 @@ function sendOnce(request: HttpRequest, settings: HttpSettings): Promise<HttpRes
   const secure = request.url.protocol === 'https:';
   const options: https.RequestOptions = {
     method: request.method,
+    ...(request.signal ? { signal: request.signal } : {}),
     headers: {
       ...request.headers,
       ...(request.body !== undefined ? { 'content-length': String(Buffer.byteLength(request.body)) } : {}),

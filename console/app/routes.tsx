@@ -1,5 +1,6 @@
 import type { ComponentChildren, JSX } from 'preact';
 import { useEffect } from 'preact/hooks';
+import { Runners } from './pages/admin/runners.js';
 import { ServerStats } from './pages/admin/stats.js';
 import { Confirm } from './pages/auth/confirm.js';
 import { GitHubCallback } from './pages/auth/github.js';
@@ -66,6 +67,7 @@ const routes: Route[] = [
     render: (p) => <OrganizationSettings org={p.org!} />,
   },
   { pattern: '/console/admin/stats', console: true, render: () => <ServerStats /> },
+  { pattern: '/console/runners', console: true, render: () => <Runners /> },
   { pattern: '/console/users/:user/tokens', console: true, render: (p) => <Tokens user={p.user!} /> },
   { pattern: '/console/users/:user/tokens/add', console: true, render: (p) => <TokenAdd user={p.user!} /> },
   { pattern: '/console/users/:user/settings', console: true, render: (p) => <Account user={p.user!} /> },

@@ -78,6 +78,7 @@ describe('defaults', () => {
     expect(config.security.issuer).toBe('benchtrack');
     expect(config.smtp).toBeUndefined();
     expect(config.plugins).toEqual([]);
+    expect(config.runners).toEqual({ heartbeat_timeout: '60s' });
     expect(config.security.secret_key).toMatch(
       /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
     );
@@ -216,6 +217,13 @@ describe('rules', () => {
     [{ plus: { stats: { offset: 90_000 } } }, 'plus.stats.offset: must be at most 86399'],
     [{ plus: { codehost: { client_id: 'id' } } }, 'plus.codehost.client_secret: is required'],
     [{ security: { secret_key: 'short' } }, 'security.secret_key: must be at least 16 characters long'],
+    [
+      { runners: { heartbeat_timeout: 'a minute' } },
+      'runners.heartbeat_timeout: must be a duration such as 30s',
+    ],
+    [{ runners: { heartbeat_timeout: '500ms' } }, 'runners.heartbeat_timeout: must be from 1s to 1h'],
+    [{ runners: { heartbeat_timeout: '2h' } }, 'runners.heartbeat_timeout: must be from 1s to 1h'],
+    [{ runners: { timeout: '5s' } }, 'runners.timeout'],
   ])('rejects %j', (document, expected) => {
     const lines = issues(() => parseConfigDocument(document, source));
     expect(

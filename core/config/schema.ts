@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { ACCESS_POINT_FORM, parseAccessPoint } from '../backup/access-point.js';
+import { durationMs } from '../replication/duration.js';
 
 /**
  * The server configuration document (spec: "Server configuration document"), plus the `plugins` list that
@@ -468,6 +469,20 @@ const plusSchema = z.strictObject({
 });
 
 /**
+ * Dedicated benchmark runners: a runner that sends no heartbeat for `heartbeat_timeout` loses its job, which
+ * returns to the queue (docs/runners.md).
+ */
+const runnersSchema = z
+  .strictObject({
+    heartbeat_timeout: duration
+      .refine((text) => durationMs(text) >= 1000 && durationMs(text) <= 3_600_000, {
+        error: 'must be from 1s to 1h',
+      })
+      .default('60s'),
+  })
+  .prefault({});
+
+/**
  * Webhooks and e-mail about regressions. `allow_private_targets` lets webhooks reach loopback, private,
  * link-local and unique-local addresses (a receiver on the same host or network); refused by default so that
  * whoever may create a webhook cannot probe the server's own network.
@@ -494,6 +509,7 @@ export const configSchema = z.strictObject({
   database: databaseSchema,
   smtp: smtpSchema.optional(),
   plus: plusSchema.optional(),
+  runners: runnersSchema,
   notifications: notificationsSchema.optional(),
   plugins: z.array(pluginEntry, { error: 'must be a list of plugin module specifiers' }).default([]),
 });

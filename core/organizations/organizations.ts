@@ -104,6 +104,10 @@ export class OrganizationsService {
           `organization "${organization.slug}" still has ${projects} project${projects === 1 ? '' : 's'}; delete ${projects === 1 ? 'it' : 'them'} first`,
         );
       }
+      // its runners serve nothing any more: they go with it (they hold no job, it has no project)
+      const runners = await tx.runners.all({ organization_id: organization.id });
+      await tx.runnerSpecs.delete({ runner_id: runners.map((runner) => runner.id) });
+      await tx.runners.delete({ organization_id: organization.id });
       await tx.invitations.delete({ organization_id: organization.id });
       await tx.roles.delete({ organization_id: organization.id });
       await tx.organizations.delete({ id: organization.id });

@@ -150,13 +150,14 @@ export function countsOf(data: Ingested, iterations: number): ReportCounts {
 
 /**
  * The wire form of a report. `data` needs metrics and alerts only with `expand` (lists leave results and
- * alerts out by default and pass counts computed by storage).
+ * alerts out by default and pass counts computed by storage). `job`: the UUID of the job that produced it.
  */
 export async function reportJson(
   r: ReadRepositories,
   data: Omit<Ingested, 'metrics' | 'alerts'> & Partial<Pick<Ingested, 'metrics' | 'alerts'>>,
   counts: ReportCounts,
   expand: boolean,
+  job: string | null,
 ): Promise<ReportJson> {
   const { report, project } = data;
   const organization = await r.organizations.find({ id: project.organization_id });
@@ -176,6 +177,7 @@ export async function reportJson(
         }
       : {}),
     counts,
+    job,
     created: iso(report.created),
   };
 }

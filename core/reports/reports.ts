@@ -3,12 +3,15 @@ import type { Caller } from '../access/permissions.js';
 import { requireProject } from '../access/resolve.js';
 import { requireByNameId } from '../dimensions/name-id.js';
 import { validateModel, type ValidModel } from '../dimensions/threshold-models.js';
-import { InputError, NotFoundError } from '../errors.js';
+import { ConflictError, InputError, NotFoundError } from '../errors.js';
 import { INGEST } from '../projects/ingest-order.js';
 import { resolveRunProject } from '../projects/on-the-fly.js';
 import type { NewReport, NewRun, reportListQuerySchema } from '../schemas/reports.js';
 import type { ServiceContext } from '../services/context.js';
-import type { ProjectRecord, ReportRecord, UserRecord } from '../storage/records.js';
+import type { ProjectRecord, ReportRecord, RunnerRecord, UserRecord } from '../storage/records.js';
+import type { NewJob } from '../schemas/jobs.js';
+import { completeJob, heldJob } from '../runners/leases.js';
+import { isUuid } from '../slug.js';
 import type { ReadRepositories, ReportSummary } from '../storage/storage.js';
 import { withLookupsOnce } from '../storage/lookups.js';
 import { heldRepositories, NOT_HELD } from './held.js';
@@ -57,7 +60,58 @@ export class ReportsService {
       const ingestInput = this.#ingestInput(input, input.branch, input.testbed, models);
       return ingest(this.ctx, tx, { project, user: userOf(caller) }, ingestInput, prepared);
     }, INGEST);
-    return this.#render(written, prepared.iterations);
+    return this.#render(written, prepared.iterations, null);
+  }
+
+  /**
+   * A runner's report on the job it holds, ingested like any report, as the user who queued the job, with the
+   * job's branch, testbed (its spec), hash, start point, thresholds and settings. The job succeeds in the same
+   * transaction, so a job gets one report whatever its runners send; the same request of the same attempt again
+   * (a retry after a lost answer) answers that report.
+   */
+  async createForJob(runner: RunnerRecord, projectRef: string, input: NewReport) {
+    const lease = input.job;
+    if (!lease) throw new InputError('job: a runner sends the job and attempt its report finishes');
+    // only the runner that holds the job learns anything of it
+    const job = await this.ctx.storage.read((r) => heldJob(r, runner, lease.uuid, lease.attempt));
+    const definition = JSON.parse(job.definition) as NewJob;
+    if (input.testbed !== job.spec)
+      throw new InputError(
+        `testbed: the report of a job goes to its spec "${job.spec}", got "${input.testbed}"`,
+      );
+    if (input.branch !== definition.branch)
+      throw new InputError(
+        `branch: the report of this job goes to "${definition.branch}", got "${input.branch}"`,
+      );
+    const fromJob = {
+      ...input,
+      hash: definition.hash,
+      start_point: definition.start_point,
+      thresholds: definition.thresholds,
+      settings: definition.settings,
+    };
+    const { prepared, models } = this.#prepare(fromJob);
+    const written = await this.ctx.storage.transaction(async (tx) => {
+      const current = await heldJob(tx, runner, lease.uuid, lease.attempt);
+      const project = await tx.projects.find({ id: current.project_id });
+      if (
+        !project ||
+        !(isUuid(projectRef) ? project.uuid === projectRef.toLowerCase() : project.slug === projectRef)
+      )
+        throw new NotFoundError(`job "${lease.uuid}" not found in project "${projectRef}"`);
+      const done = current.report_id !== null ? await tx.reports.find({ id: current.report_id }) : undefined;
+      if (current.state === 'succeeded' && done) return { existing: done, project };
+      if (current.state !== 'running')
+        throw new ConflictError(`job ${current.uuid} is ${current.state}: its report is not wanted any more`);
+      const user = current.user_id === null ? null : ((await tx.users.find({ id: current.user_id })) ?? null);
+      const ingestInput = this.#ingestInput(fromJob, definition.branch, job.spec, models);
+      const ingested = await ingest(this.ctx, tx, { project, user }, ingestInput, prepared);
+      await completeJob(tx, current, ingested.report.id, this.ctx.now());
+      return ingested;
+    }, INGEST);
+    if ('existing' in written)
+      return this.ctx.storage.read((r) => this.#full(r, written.project, written.existing));
+    return this.#render(written, prepared.iterations, job.uuid);
   }
 
   /** `POST /v0/run`: like create, with defaults from the run context and a project made on the fly. */
@@ -91,7 +145,7 @@ export class ReportsService {
     }, INGEST);
     if ('existing' in written)
       return this.ctx.storage.read((r) => this.#full(r, written.project, written.existing));
-    return this.#render(written, prepared.iterations);
+    return this.#render(written, prepared.iterations, null);
   }
 
   async list(caller: Caller, projectRef: string, query: z.output<typeof reportListQuerySchema>) {
@@ -114,11 +168,15 @@ export class ReportsService {
         { page: query.page, perPage: query.per_page, direction: query.direction },
       );
       const items = [];
-      const summaries = await r.reports.summaries(page.items.map((report) => report.id));
+      const ids = page.items.map((report) => report.id);
+      const summaries = await r.reports.summaries(ids);
+      const jobs = await jobsOf(r, ids);
       if (query.expand) {
         checkExpandBudget(page.items, summaries);
         for (const { data, iterations } of await loadReports(r, project, page.items))
-          items.push(await reportJson(r, data, countsOf(data, iterations), true));
+          items.push(
+            await reportJson(r, data, countsOf(data, iterations), true, jobs.get(data.report.id) ?? null),
+          );
       } else {
         for (const context of await loadReportContexts(r, project, page.items)) {
           const summary = summaries.get(context.report.id);
@@ -126,7 +184,7 @@ export class ReportsService {
             results: [...(summary?.iterations ?? [])],
             alerts: summary?.alerts ?? { active: 0, total: 0 },
           };
-          items.push(await reportJson(r, context, counts, false));
+          items.push(await reportJson(r, context, counts, false, jobs.get(context.report.id) ?? null));
         }
       }
       return { items, total: page.total };
@@ -186,20 +244,28 @@ export class ReportsService {
    * The response is built after the commit, so the single writer is not held while it is assembled: from what
    * ingest holds, or, when it needs a record ingest did not read, in a read transaction.
    */
-  async #render(data: Ingested, iterations: number) {
+  async #render(data: Ingested, iterations: number, job: string | null) {
     const counts = countsOf(data, iterations);
     try {
-      return await reportJson(heldRepositories(data), data, counts, true);
+      return await reportJson(heldRepositories(data), data, counts, true, job);
     } catch (error) {
       if (error !== NOT_HELD) throw error;
     }
-    return this.ctx.storage.read((r) => reportJson(r, data, counts, true));
+    return this.ctx.storage.read((r) => reportJson(r, data, counts, true, job));
   }
 
   async #full(r: ReadRepositories, project: ProjectRecord, report: ReportRecord) {
     const { data, iterations } = await loadReport(r, project, report);
-    return reportJson(r, data, countsOf(data, iterations), true);
+    const job = await r.jobs.find({ report_id: report.id });
+    return reportJson(r, data, countsOf(data, iterations), true, job?.uuid ?? null);
   }
+}
+
+/** The UUIDs of the jobs that produced these reports, by report id. */
+async function jobsOf(r: ReadRepositories, reportIds: readonly number[]): Promise<Map<number, string>> {
+  if (reportIds.length === 0) return new Map();
+  const jobs = await r.jobs.all({ report_id: [...reportIds] });
+  return new Map(jobs.map((job) => [job.report_id as number, job.uuid]));
 }
 
 function userOf(caller: Caller): UserRecord | null {

@@ -53,8 +53,20 @@ function timesInOrder(report: { start_time: string; end_time: string }, ctx: z.R
   }
 }
 
+/** The job a runner's report finishes: its UUID and the attempt the runner holds. */
+export const reportJobSchema = z
+  .strictObject({ uuid: uuidSchema, attempt: z.int().min(1) })
+  .describe(
+    "Runners only (Authorization: Bearer <runner key>): the report finishes this job; branch, testbed, hash, start point, thresholds and settings are the job's",
+  );
+
 export const newReportSchema = z
-  .strictObject({ branch: nameIdSchema, testbed: nameIdSchema, ...reportFields })
+  .strictObject({
+    branch: nameIdSchema,
+    testbed: nameIdSchema,
+    ...reportFields,
+    job: reportJobSchema.optional(),
+  })
   .superRefine(timesInOrder);
 
 export const newRunSchema = z
@@ -156,6 +168,11 @@ export const reportSchema = z.object({
     results: z.array(z.object({ benchmarks: z.int(), measures: z.int() })),
     alerts: z.object({ active: z.int(), total: z.int() }),
   }),
+  job: uuidSchema
+    .nullable()
+    .describe(
+      'The job whose runner produced the report (GET .../jobs/{job} names the runner); null for others',
+    ),
   created: dateTimeSchema,
 });
 

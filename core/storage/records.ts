@@ -372,3 +372,76 @@ export interface PlotRecord {
   readonly created: Date;
   readonly modified: Date;
 }
+
+/**
+ * A machine that runs benchmark jobs for the specs it serves: server-wide (`organization_id` null, made by a
+ * server administrator) or for one organization's projects (made by a leader of it).
+ */
+export interface RunnerRecord {
+  readonly id: number;
+  readonly uuid: string;
+  /** `null`: the runner serves every organization. */
+  readonly organization_id: number | null;
+  readonly name: string;
+  readonly slug: string;
+  /** SHA-256 (hex) of the runner's key; the key itself is shown once and never stored. */
+  readonly key_hash: string;
+  readonly archived: boolean;
+  /** When the runner last asked for a job or sent a heartbeat. */
+  readonly last_seen: Date | null;
+  readonly created: Date;
+  readonly modified: Date;
+}
+
+/** One spec a runner serves: jobs queued for that spec may run on it. */
+export interface RunnerSpecRecord {
+  readonly runner_id: number;
+  readonly spec: string;
+}
+
+export type JobState = 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled' | 'timed_out';
+
+/**
+ * A benchmark run queued for a spec. A runner holds it under a lease (`runner_id`, `attempt`, `lease_expires`)
+ * that its heartbeats extend; a lease that expires returns the job to the queue.
+ */
+export interface JobRecord {
+  readonly id: number;
+  readonly uuid: string;
+  readonly project_id: number;
+  /** Who queued it; the report is theirs. */
+  readonly user_id: number | null;
+  readonly spec: string;
+  readonly state: JobState;
+  /** What to run and how to report it, as JSON text (core/schemas/jobs.ts). */
+  readonly definition: string;
+  readonly timeout_seconds: number;
+  /** The runner of the current attempt (running), or of the last one (finished); `null` while queued. */
+  readonly runner_id: number | null;
+  /** Attempts so far: each claim counts one. */
+  readonly attempt: number;
+  readonly lease_expires: Date | null;
+  /** The last heartbeat of the current or last attempt. */
+  readonly heartbeat: Date | null;
+  /** Why the job failed, timed out or was canceled. */
+  readonly reason: string | null;
+  /** The report a successful job produced. */
+  readonly report_id: number | null;
+  /** Bytes of output kept in the job's log, and bytes dropped beyond its limit. */
+  readonly log_bytes: number;
+  readonly log_dropped: number;
+  readonly created: Date;
+  readonly modified: Date;
+  /** When the current (or last) attempt began. */
+  readonly started: Date | null;
+  readonly finished: Date | null;
+}
+
+/** A piece of a job's output, in the order it arrived (`id` grows). */
+export interface JobLogRecord {
+  readonly id: number;
+  readonly job_id: number;
+  readonly attempt: number;
+  readonly text: string;
+  readonly created: Date;
+}

@@ -25,11 +25,15 @@ import type {
   ThresholdRecord,
   VersionRecord,
   InvitationRecord,
+  JobLogRecord,
+  JobRecord,
   MemberRecord,
   New,
   OrganizationRecord,
   OrganizationRoleRecord,
   ProjectRecord,
+  RunnerRecord,
+  RunnerSpecRecord,
   UserRecord,
 } from './records.js';
 import type { Direction, ListOptions, Page, TableReader, TableWriter, Where } from './tables.js';
@@ -103,7 +107,7 @@ export interface ProjectsReader extends TableReader<ProjectRecord> {
 }
 
 export interface ProjectsWriter extends ProjectsReader, TableWriter<ProjectRecord, New<ProjectRecord>> {
-  /** Deletes a project and every row that belongs to it (dimensions, reports, metrics, alerts, plots, ...). */
+  /** Deletes a project and every row that belongs to it (dimensions, reports, metrics, alerts, plots, jobs, ...). */
   deleteWithData(projectId: number): Promise<void>;
 }
 
@@ -246,6 +250,41 @@ export interface StatsWriter extends StatsReader {
   saveSnapshot(day: string, stats: string): Promise<boolean>;
 }
 
+/** What a runner may claim: the specs it serves, and the organization it is limited to (`null`: every one). */
+export interface ClaimScope {
+  readonly specs: readonly string[];
+  readonly organizationId: number | null;
+}
+
+export interface JobsReader extends TableReader<JobRecord> {
+  /** Whether a queued job of the scope waits (a cheap read before the write a claim is). */
+  claimable(scope: ClaimScope): Promise<boolean>;
+}
+
+export interface JobsWriter extends JobsReader, TableWriter<JobRecord, New<JobRecord>> {
+  /**
+   * Hands the oldest queued job of the scope (by creation, then id) to the runner: state running, the runner,
+   * attempt + 1, `lease_expires`, `heartbeat` and `started` set. One job is never handed to two claims, also when
+   * several processes claim at once (an engine with several writers skips rows another claim holds). Undefined
+   * when no job waits.
+   */
+  claim(
+    runnerId: number,
+    scope: ClaimScope,
+    lease: { readonly now: Date; readonly expires: Date },
+  ): Promise<JobRecord | undefined>;
+}
+
+export interface JobLogsReader extends TableReader<JobLogRecord> {
+  /** The job's log pieces with an id above `afterId`, oldest first, at most `limit`. */
+  after(jobId: number, afterId: number, limit: number): Promise<JobLogRecord[]>;
+}
+
+export interface JobLogsWriter extends JobLogsReader, TableWriter<JobLogRecord, New<JobLogRecord>> {
+  /** Deletes the logs of the project's jobs older than its `keep` newest (by id); answers the pieces deleted. */
+  prune(projectId: number, keep: number): Promise<number>;
+}
+
 /** Repositories usable on a read snapshot. */
 export interface ReadRepositories {
   readonly meta: MetaReader;
@@ -272,6 +311,10 @@ export interface ReadRepositories {
   readonly plots: TableReader<PlotRecord>;
   readonly usage: UsageReader;
   readonly stats: StatsReader;
+  readonly runners: TableReader<RunnerRecord>;
+  readonly runnerSpecs: TableReader<RunnerSpecRecord>;
+  readonly jobs: JobsReader;
+  readonly jobLogs: JobLogsReader;
 }
 
 /**
@@ -345,6 +388,10 @@ export interface WriteRepositories extends ReadRepositories {
   readonly plots: TableWriter<PlotRecord, New<PlotRecord>>;
   readonly usage: UsageWriter;
   readonly stats: StatsWriter;
+  readonly runners: TableWriter<RunnerRecord, New<RunnerRecord>>;
+  readonly runnerSpecs: TableWriter<RunnerSpecRecord, RunnerSpecRecord>;
+  readonly jobs: JobsWriter;
+  readonly jobLogs: JobLogsWriter;
 }
 
 /** What a maintenance pass did: the fact table rewritten for fast reads, or nothing to do. */

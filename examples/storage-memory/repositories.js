@@ -1,6 +1,7 @@
 // @ts-check
 // The repositories of one transaction or read, over a View. Reads get the same objects: a write in a read is
 // refused by the view.
+import { jobRepositories } from './jobs.js';
 import { metricRepositories } from './metrics.js';
 import { DIMENSION_TABLES, matches, page, remove, sortRows, table, TABLES } from './tables.js';
 
@@ -99,6 +100,12 @@ export function repositories(view) {
             .filter((h) => branches.has(h.branch_id))
             .map((h) => h.id),
         );
+        const jobs = new Set(
+          rows('jobs')
+            .filter(ofProject)
+            .map((j) => j.id),
+        );
+        remove(view, 'jobLogs', (l) => jobs.has(l.job_id));
         remove(view, 'models', (m) => thresholds.has(m.threshold_id));
         remove(view, 'headVersions', (hv) => heads.has(hv.head_id));
         remove(view, 'heads', (h) => heads.has(h.id));
@@ -114,6 +121,7 @@ export function repositories(view) {
           'benchmarks',
           'measures',
           'plots',
+          'jobs',
         ]))
           remove(view, name, ofProject);
         remove(view, 'projects', (p) => p.id === projectId);
@@ -154,6 +162,9 @@ export function repositories(view) {
     plots: table(view, 'plots'),
     usage: usage(view),
     stats: stats(view),
+    runners: table(view, 'runners'),
+    runnerSpecs: table(view, 'runnerSpecs'),
+    ...jobRepositories(view),
     // write transactions run one at a time (index.js), so no two ever contend for a lock
     locks: { hold: () => Promise.resolve(), tryHold: () => Promise.resolve(true) },
   };

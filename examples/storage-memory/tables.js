@@ -49,6 +49,10 @@ export const TABLES = /** @type {const} @satisfies {Record<string, TableSpec>} *
   plots: { search: ['title', 'uuid'], order: ['rank', 'id'] },
   usage: { key: (row) => `${row.organization_id}:${row.day}` },
   snapshots: { key: (row) => row.day },
+  runners: { search: ['name', 'slug', 'uuid'], unique: [['slug'], ['key_hash']] },
+  runnerSpecs: { key: (row) => `${row.runner_id}:${row.spec}`, order: ['runner_id', 'spec'] },
+  jobs: { search: ['uuid', 'spec'] },
+  jobLogs: {},
 });
 
 /** @typedef {keyof typeof TABLES} TableName */

@@ -8,6 +8,7 @@ import { useStorages, type StorageHarness } from './storage/harness.js';
 import { describeLifecycle } from './storage/lifecycle.js';
 import { describePlus } from './storage/plus.js';
 import { describeReports } from './storage/reports.js';
+import { describeRunners } from './storage/runners.js';
 import { describeTables } from './storage/tables.js';
 import { describeTransactions } from './storage/transactions.js';
 
@@ -17,7 +18,7 @@ export type { StorageHarness } from './storage/harness.js';
  * The contract every storage plugin passes, engine-neutral (no SQL, no files: the harness owns where the
  * database lives): migrations, health and close; whole transactions, concurrent writers, callbacks that run
  * again, snapshot reads; the generic table operations with search and paging; every repository method; the
- * column layout of history and perf answers; cascading deletes; shared counters, where the engine has them. Each test opens a fresh database:
+ * column layout of history and perf answers; cascading deletes; runner job claims; shared counters, where the engine has them. Each test opens a fresh database:
  * an empty one for the lifecycle (migrations), an already migrated one for the rest when the harness can make it.
  */
 export function describeStorageContract(name: string, createHarness: () => StorageHarness): void {
@@ -32,6 +33,7 @@ export function describeStorageContract(name: string, createHarness: () => Stora
     describeColumns(open);
     describeCascades(open);
     describePlus(open);
+    describeRunners(open);
     describeCounters(open);
   });
 }

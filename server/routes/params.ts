@@ -28,3 +28,7 @@ export const plotParams = projectParams.extend({ plot: uuidRef('Plot') });
 export function dimensionParams(kind: DimensionKind) {
   return projectParams.extend({ [kind]: z.string().describe(`${kind} UUID, slug or name`) });
 }
+
+export const runnerParams = z.object({ runner: slugRef('Runner') });
+export const runnerJobParams = runnerParams.extend({ job: uuidRef('Job') });
+export const jobParams = projectParams.extend({ job: uuidRef('Job') });

@@ -46,7 +46,11 @@ export function reportRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
       async (request, reply) =>
         reply
           .status(201)
-          .send(await ctx.reports.create(await request.caller(), request.params.project, request.body)),
+          .send(
+            request.body.job
+              ? await ctx.reports.createForJob(await request.runner(), request.params.project, request.body)
+              : await ctx.reports.create(await request.caller(), request.params.project, request.body),
+          ),
     );
 
     app.post(

@@ -12,6 +12,7 @@ import {
 } from '../../core/index.js';
 import { buildApp, type App } from '../../server/app.js';
 import { composeApi } from '../../server/composition.js';
+import type { PendingAnswersOptions } from '../../server/heavy-requests.js';
 import type { WorkerPool, WorkerPoolOptions } from '../../workers/pool.js';
 import { copyMigratedDuckdb } from './duckdb-template.js';
 import { freshPostgresDatabase, onPostgres } from './engine.js';
@@ -44,6 +45,7 @@ export interface TestAppOptions {
   readonly storage?: Record<string, unknown>;
   /** The heavy-request limit (the server's default otherwise). */
   readonly heavyLimit?: WorkLimit;
+  readonly pendingAnswers?: PendingAnswersOptions;
 }
 
 /**
@@ -104,6 +106,7 @@ async function compose(document: ConfigDocument, options: TestAppOptions) {
         authAttemptsPerMinute: options.authAttemptsPerMinute ?? 10_000,
         ...(options.now ? { now: options.now } : {}),
         ...(options.heavyLimit ? { heavyLimit: options.heavyLimit } : {}),
+        ...(options.pendingAnswers ? { pendingAnswers: options.pendingAnswers } : {}),
         ...(storage || options.storage ? { storage: { ...storage, ...options.storage } } : {}),
       },
     );

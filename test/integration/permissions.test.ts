@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFIG_ENV, redactConfig, Tokens } from '../../core/index.js';
 import { bearer, createProject, lastLinkTo, signUp, type Session } from '../helpers/accounts.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { jobBody } from '../helpers/runners.js';
 
 /**
  * The permission matrix: for each endpoint, each kind of caller, on a public and a private project, the
@@ -178,6 +179,8 @@ const ENDPOINTS: Endpoint[] = [
     private: row(404, 404, 403, 204, 204),
   },
   ...reportEndpoints(),
+  ...jobEndpoints(),
+  ...runnerEndpoints(),
   {
     name: 'view server config',
     method: 'GET',
@@ -441,8 +444,10 @@ function userEndpoints(): Endpoint[] {
 /** What the report, alert and plot endpoints act on, per project slug (made in beforeAll as the leader). */
 const fixtures: Record<
   string,
-  { report: string; metric: string; alert: string; plot: string; threshold: string }
+  { report: string; metric: string; alert: string; plot: string; threshold: string; job: string }
 > = {};
+/** A runner of acme, made by its leader. */
+let acmeRunner = '';
 /** Reports and plots made by `prepare` for the call with the same `n` (destructive endpoints). */
 const prepared = new Map<number, string>();
 let clock = Date.UTC(2026, 0, 1);
@@ -488,6 +493,71 @@ async function leaderCreates(
   const response = await t.app.inject({ method: 'POST', url, headers: bearer(leader.token), payload });
   expect(response.statusCode, response.body).toBe(201);
   return response.json();
+}
+
+/** Jobs of a project: anyone who may read it sees them; members who may write queue and cancel them. */
+function jobEndpoints(): Endpoint[] {
+  const read = { public: row(200, 200, 200, 200, 200), private: row(404, 404, 200, 200, 200) };
+  const job = (p: string) => `/v0/projects/${p}/jobs/${fixtures[p]?.job}`;
+  return [
+    { name: 'list jobs', method: 'GET', path: (p) => `/v0/projects/${p}/jobs`, ...read },
+    { name: 'view job', method: 'GET', path: job, ...read },
+    { name: 'job log', method: 'GET', path: (p) => `${job(p)}/log`, ...read },
+    {
+      name: 'queue job',
+      method: 'POST',
+      path: (p) => `/v0/projects/${p}/jobs`,
+      body: () => jobBody('queued-box'),
+      public: row(401, 403, 201, 201, 201),
+      private: row(404, 404, 201, 201, 201),
+    },
+    {
+      name: 'cancel job',
+      method: 'POST',
+      path: (p, n) => `/v0/projects/${p}/jobs/${prepared.get(n)}/cancel`,
+      prepare: async (p, n) => {
+        prepared.set(n, (await leaderCreates(`/v0/projects/${p}/jobs`, jobBody('doomed-box'))).uuid);
+      },
+      public: row(401, 403, 200, 200, 200),
+      private: row(404, 404, 200, 200, 200),
+    },
+  ];
+}
+
+/** Runners: server administrators, and the leaders of a runner's organization. */
+function runnerEndpoints(): Endpoint[] {
+  const own = { public: row(400, 404, 404, 200, 200) };
+  return [
+    { name: 'list runners', method: 'GET', path: () => '/v0/runners', public: row(400, 200, 200, 200, 200) },
+    {
+      name: 'create runner (every organization: administrators)',
+      method: 'POST',
+      path: () => '/v0/runners',
+      body: (n) => ({ name: `Shared ${n}`, specs: ['shared-box'] }),
+      public: row(400, 403, 403, 403, 201),
+    },
+    {
+      name: "create runner (an organization's: its leaders)",
+      method: 'POST',
+      path: () => '/v0/runners',
+      body: (n) => ({ name: `Acme ${n}`, specs: ['acme-box'], organization: 'acme' }),
+      public: row(400, 404, 403, 201, 201),
+    },
+    { name: 'view runner', method: 'GET', path: () => `/v0/runners/${acmeRunner}`, ...own },
+    {
+      name: 'update runner',
+      method: 'PATCH',
+      path: () => `/v0/runners/${acmeRunner}`,
+      body: () => ({ name: 'Acme Box' }),
+      ...own,
+    },
+    {
+      name: 'rotate runner key',
+      method: 'POST',
+      path: () => `/v0/runners/${acmeRunner}/key`,
+      public: row(400, 404, 404, 201, 201),
+    },
+  ];
 }
 
 /** Reports, runs, metrics, alerts, perf queries, perf images and pinned plots. */
@@ -654,8 +724,12 @@ beforeAll(async () => {
       alert: (alerts[0] as { uuid: string }).uuid,
       threshold: (alerts[0] as { threshold: { uuid: string } }).threshold.uuid,
       plot: (await leaderCreates(`/v0/projects/${project}/plots`, plotBody('fixture'))).uuid,
+      job: (await leaderCreates(`/v0/projects/${project}/jobs`, jobBody('fixture-box'))).uuid,
     };
   }
+  acmeRunner = (
+    await leaderCreates('/v0/runners', { name: 'Acme Box', specs: ['acme-box'], organization: 'acme' })
+  ).slug as string;
 
   const revoked = await t.app.inject({
     method: 'POST',

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { readFile, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { UsageError } from '../errors.js';
 
@@ -17,6 +18,21 @@ export interface RunInput {
   readonly allowFailure: boolean;
   /** Echo the command's output (to stderr, so stdout holds only the report). */
   readonly echo: boolean;
+  /** Where and how a runner runs a job's command; a local run leaves it out. */
+  readonly sandbox?: CommandSandbox | undefined;
+}
+
+/** How the runner agent runs a job's command: in its work directory, apart from the agent, stoppable. */
+export interface CommandSandbox {
+  /** Working directory; result files are read relative to it. */
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  /** Receives stdout and stderr as they come (instead of the echo to stderr). */
+  readonly output: (chunk: Buffer) => void;
+  /** Stops the command and everything it started (its process group) with SIGKILL. */
+  readonly signal: AbortSignal;
+  /** Program and arguments that run the command (`unshare --net --`, say). */
+  readonly wrap: readonly string[];
 }
 
 export interface Collected {
@@ -60,7 +76,10 @@ export async function collectResults(
     let stdout = '';
     let seconds: number | undefined;
     if (hasCommand) {
+      input.sandbox?.signal.throwIfAborted();
       const outcome = await runCommand(input);
+      // a stopped command is no failed iteration: the stop's reason ends the run
+      input.sandbox?.signal.throwIfAborted();
       if (outcome.failure) {
         if (!input.allowFailure)
           throw new UsageError(`${outcome.failure}; pass --allow-failure to skip failed iterations`);
@@ -82,21 +101,22 @@ async function iterationResults(
   seconds: number | undefined,
 ): Promise<string[]> {
   const out: string[] = [];
-  for (const file of input.files) out.push(await readResultFile(file));
+  const at = (file: string) => (input.sandbox ? resolve(input.sandbox.cwd, file) : file);
+  for (const file of input.files) out.push(await readResultFile(at(file), file));
   const bmf: Record<string, Record<string, { value: number }>> = {};
   if (input.buildTime && seconds !== undefined) {
     bmf[commandText(input)] = { 'build-time': { value: Math.round(seconds * 100) / 100 } };
   }
-  for (const file of input.fileSizes) bmf[file] = { 'file-size': { value: await fileSize(file) } };
+  for (const file of input.fileSizes) bmf[file] = { 'file-size': { value: await fileSize(at(file), file) } };
   if (Object.keys(bmf).length > 0) out.push(JSON.stringify(bmf));
   // The harness output is the result unless the files or the BMF above replace it (reference).
   else if (input.files.length === 0) out.push(stdout);
   return out;
 }
 
-async function readResultFile(file: string): Promise<string> {
+async function readResultFile(path: string, file: string): Promise<string> {
   try {
-    return await readFile(file, 'utf8');
+    return await readFile(path, 'utf8');
   } catch (error) {
     throw new UsageError(
       `cannot read --file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
@@ -104,9 +124,9 @@ async function readResultFile(file: string): Promise<string> {
   }
 }
 
-async function fileSize(file: string): Promise<number> {
+async function fileSize(path: string, file: string): Promise<number> {
   try {
-    return (await stat(file)).size;
+    return (await stat(path)).size;
   } catch (error) {
     throw new UsageError(
       `cannot read --file-size ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
@@ -128,19 +148,41 @@ interface Outcome {
 /** Runs the command once, echoing its output and capturing stdout. */
 function runCommand(input: RunInput): Promise<Outcome> {
   const direct = input.exec || input.command.length > 1;
-  const [file, ...args] = direct
-    ? input.command
-    : [input.shell ?? defaultShell(), input.flag ?? defaultFlag(), input.command[0] ?? ''];
+  const sandbox = input.sandbox;
+  const [file, ...args] = [
+    ...(sandbox?.wrap ?? []),
+    ...(direct
+      ? input.command
+      : [input.shell ?? defaultShell(), input.flag ?? defaultFlag(), input.command[0] ?? '']),
+  ];
+  const echo = sandbox?.output ?? (input.echo ? (chunk: Buffer) => process.stderr.write(chunk) : undefined);
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(file ?? '', args, { stdio: ['inherit', 'pipe', 'pipe'] });
+    const child = sandbox
+      ? // a process group of its own, so that a stop kills whatever the command started too
+        spawn(file ?? '', args, {
+          cwd: sandbox.cwd,
+          env: sandbox.env,
+          stdio: ['ignore', 'pipe', 'pipe'],
+          detached: true,
+        })
+      : spawn(file ?? '', args, { stdio: ['inherit', 'pipe', 'pipe'] });
+    const stop = () => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // the group is gone already
+      }
+    };
+    sandbox?.signal.addEventListener('abort', stop, { once: true });
+    child.once('close', () => sandbox?.signal.removeEventListener('abort', stop));
     const chunks: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => {
       chunks.push(chunk);
-      if (input.echo) process.stderr.write(chunk);
+      echo?.(chunk);
     });
     child.stderr.on('data', (chunk: Buffer) => {
-      if (input.echo) process.stderr.write(chunk);
+      echo?.(chunk);
     });
     child.on('error', (error: NodeJS.ErrnoException) =>
       reject(

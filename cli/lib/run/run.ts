@@ -1,16 +1,17 @@
 import { adaptResults, selectAdapter } from '../../../core/adapters/selection.js';
 import { reportSchema } from '../../../core/schemas/reports.js';
 import type { BackendOptions } from '../backend-options.js';
-import { ApiClient, DEFAULT_CONSOLE_URL } from '../client.js';
+import { ApiClient } from '../client.js';
 import { UsageError } from '../errors.js';
 import { adapterRegistry } from '../parse.js';
-import { renderReport } from '../report/render.js';
 import { readStdin } from '../stdin.js';
 import { startGitHubActions, type GitHubActionsRun } from './github-actions.js';
 import { runBody } from './body.js';
 import { collectResults } from './execute.js';
 import { runContext } from './git-context.js';
 import { deprecatedFlags, type RunOptions } from './options.js';
+import { printReport } from './print.js';
+import { runRemote, type RemoteOptions } from './remote.js';
 
 /**
  * `benchtrack run` end to end: run the benchmark (or read files or stdin), send the run with its git context,
@@ -19,7 +20,7 @@ import { deprecatedFlags, type RunOptions } from './options.js';
  */
 export async function runBenchmarks(
   command: readonly string[],
-  options: RunOptions & BackendOptions,
+  options: RunOptions & BackendOptions & Partial<RemoteOptions>,
 ): Promise<number> {
   const deprecated = deprecatedFlags(options);
   if (deprecated.length > 0) throw new UsageError(deprecated.join('\n'));
@@ -31,7 +32,18 @@ export async function runBenchmarks(
     options.githubActions && !options.dryRun
       ? await startGitHubActions(options, options.githubActions)
       : undefined;
+  const { spec } = options;
   try {
+    if (spec !== undefined)
+      return await runRemote(
+        command,
+        { ...options, spec, wait: options.wait !== false },
+        client,
+        consoleUrl,
+        github,
+      );
+    if (options.repo !== undefined || options.jobTimeout !== undefined || options.wait === false)
+      throw new UsageError('--repo, --job-timeout and --no-wait queue a job: they need --spec');
     return await runAndReport(command, options, client, consoleUrl, github);
   } catch (error) {
     // The check run opened above must not stay "in progress" forever.
@@ -74,18 +86,7 @@ async function runAndReport(
       `benchtrack: sending ${collected.results.length} result(s) to ${client.host.origin}\n`,
     );
   const response = await client.post('/v0/run', { body, schema: reportSchema, idempotent: true });
-  const report = response.data;
-  const url = (await consoleUrl) ?? DEFAULT_CONSOLE_URL;
-  process.stdout.write(renderReport(report, response.raw, options.format, url));
-  await github?.finish(report, url);
-  const alerts = report.counts.alerts.total;
-  if (alerts > 0 && (options.err || options.errorOnAlert)) {
-    process.stderr.write(
-      `benchtrack: the report has ${alerts} alert${alerts === 1 ? '' : 's'} (--error-on-alert)\n`,
-    );
-    return 1;
-  }
-  return 0;
+  return printReport(response, options, consoleUrl, github);
 }
 
 /** `--dry-run` sends nothing, so the adapter is tried here: the output would otherwise fail at the server. */

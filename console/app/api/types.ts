@@ -32,3 +32,12 @@ export interface AuthUserJson {
   readonly expiration: string;
 }
 export type { ServerStatsJson, UsageJson } from '../../../core/schemas/plus.js';
+export type { JobJson } from '../../../core/schemas/jobs.js';
+export type { RunnerJson } from '../../../core/schemas/runners.js';
+
+export interface JobLogJson {
+  readonly position: number;
+  readonly attempt: number;
+  readonly text: string;
+  readonly created: string;
+}

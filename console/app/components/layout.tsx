@@ -35,6 +35,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
             <>
               <NavLink href="/console/projects">Projects</NavLink>
               <NavLink href="/console/organizations">Organizations</NavLink>
+              {session.user.admin && <NavLink href="/console/runners">Runners</NavLink>}
               {session.user.admin && <NavLink href="/console/admin/stats">Server</NavLink>}
               <NavLink href={`/console/users/${session.user.slug}/tokens`}>API tokens</NavLink>
               <NavLink href={`/console/users/${session.user.slug}/settings`}>{session.user.name}</NavLink>

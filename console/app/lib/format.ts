@@ -55,3 +55,11 @@ export function formatDuration(seconds: number): string {
   }
   return plural(seconds, 'second');
 }
+
+/** How long ago, for what changes by the second (a runner's last heartbeat): "12 s ago", then minutes, then the date. */
+export function formatAgo(iso: string, now = Date.now()): string {
+  const seconds = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
+  if (seconds < 120) return `${seconds} s ago`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
+  return formatDateTime(iso);
+}

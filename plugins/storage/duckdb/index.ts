@@ -9,6 +9,7 @@ import { dimensionReaders, dimensionWriters } from './repositories/dimensions.js
 import { metaReader, metaWriter } from './repositories/meta.js';
 import { plusReaders, plusWriters } from './repositories/plus.js';
 import { metricReaders, metricWriters } from './repositories/metrics.js';
+import { runnerReaders, runnerWriters } from './repositories/runners.js';
 import { duckdbReplication } from './replication.js';
 import { snapshotTo } from './snapshot.js';
 import { duckdbTransfer } from './transfer.js';
@@ -107,6 +108,7 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
                 database.deferred,
               ),
               ...plusWriters(connection, database.deferred),
+              ...runnerWriters(connection),
             },
             'transaction',
           );
@@ -135,6 +137,7 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
               ...dimensionReaders(connection),
               ...metricReaders(connection),
               ...plusReaders(connection),
+              ...runnerReaders(connection),
             },
             'read',
           );

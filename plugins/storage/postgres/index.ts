@@ -10,6 +10,7 @@ import { locksWriter } from './repositories/locks.js';
 import { metaReader, metaWriter } from './repositories/meta.js';
 import { metricReaders, metricWriters } from './repositories/metrics.js';
 import { plusReaders, plusWriters } from './repositories/plus.js';
+import { runnerReaders, runnerWriters } from './repositories/runners.js';
 import type { Connection } from './sql.js';
 import { ReplicaReads } from './replicas.js';
 import { postgresTransfer } from './transfer.js';
@@ -37,6 +38,7 @@ function writeRepositories(connection: Connection) {
     ...dimensionWriters(connection),
     ...metricWriters(connection),
     ...plusWriters(connection),
+    ...runnerWriters(connection),
   };
 }
 
@@ -47,6 +49,7 @@ function readRepositories(connection: Connection) {
     ...dimensionReaders(connection),
     ...metricReaders(connection),
     ...plusReaders(connection),
+    ...runnerReaders(connection),
   };
 }
 

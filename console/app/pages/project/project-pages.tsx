@@ -3,6 +3,7 @@ import type { ProjectJson } from '../../api/types.js';
 import { Empty, ErrorMessage, Loading, useTitle } from '../../components/status.js';
 import { useApi } from '../../lib/use-api.js';
 import { Explorer } from '../../perf/explorer.js';
+import { Job, Jobs } from './jobs.js';
 import { useLocation } from '../../router.js';
 import { useSession } from '../../session.js';
 import { Alert } from './alert.js';
@@ -22,6 +23,7 @@ const TABS: [string, string][] = [
   ['plots', 'Dashboard'],
   ['reports', 'Reports'],
   ['alerts', 'Alerts'],
+  ['jobs', 'Jobs'],
   ['branches', 'Branches'],
   ['testbeds', 'Testbeds'],
   ['benchmarks', 'Benchmarks'],
@@ -34,6 +36,7 @@ function Page({ ctx, tab, item }: { ctx: ProjectContext; tab: string; item: stri
   if (tab === 'plots' && !item) return <Plots ctx={ctx} />;
   if (tab === 'reports') return item ? <Report ctx={ctx} uuid={item} /> : <Reports ctx={ctx} />;
   if (tab === 'alerts') return item ? <Alert ctx={ctx} uuid={item} /> : <Alerts ctx={ctx} />;
+  if (tab === 'jobs') return item ? <Job ctx={ctx} uuid={item} /> : <Jobs ctx={ctx} />;
   if (tab in DIMENSIONS && !item) return <DimensionList ctx={ctx} kind={tab as DimensionKind} />;
   if (tab === 'thresholds') {
     if (!item) return <Thresholds ctx={ctx} />;

@@ -145,6 +145,15 @@ export function Report({ ctx, uuid }: { ctx: ProjectContext; uuid: string }) {
         <dd>{report.adapter}</dd>
         <dt>Submitted by</dt>
         <dd>{report.user?.name ?? 'anonymous'}</dd>
+        {report.job && (
+          <>
+            <dt>Runner</dt>
+            <dd>
+              <a href={`${ctx.base}/jobs/${report.job}`}>its job</a>, on a dedicated runner of{' '}
+              {report.testbed.name}
+            </dd>
+          </>
+        )}
       </dl>
       {(report.alerts?.length ?? 0) > 0 && <AlertsCallout ctx={ctx} report={report} />}
       {changes.length > 0 && <ConfirmedChanges ctx={ctx} alerts={changes} />}

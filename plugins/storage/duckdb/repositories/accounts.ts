@@ -118,6 +118,8 @@ function projectsReader(connection: DuckDBConnection): ProjectsReader {
 
 /** Every table holding rows of a project, children before parents. */
 const PROJECT_DATA = [
+  `DELETE FROM job_log WHERE job_id IN (SELECT id FROM job WHERE project_id = $project)`,
+  `DELETE FROM job WHERE project_id = $project`,
   `DELETE FROM alert WHERE project_id = $project`,
   `DELETE FROM metric WHERE project_id = $project`,
   `DELETE FROM report WHERE project_id = $project`,

@@ -10,6 +10,8 @@ import { metaReader, metaWriter } from './repositories/meta.js';
 import { plusReaders, plusWriters } from './repositories/plus.js';
 import { metricReaders, metricWriters } from './repositories/metrics.js';
 import { runnerReaders, runnerWriters } from './repositories/runners.js';
+import { notificationTables } from './repositories/notifications.js';
+import { notificationReaders, notificationWriters } from '../shared/notifications.js';
 import { duckdbReplication } from './replication.js';
 import { snapshotTo } from './snapshot.js';
 import { duckdbTransfer } from './transfer.js';
@@ -109,6 +111,8 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
               ),
               ...plusWriters(connection, database.deferred),
               ...runnerWriters(connection),
+              ...notificationWriters(notificationTables(connection)),
+              ...notificationWriters(notificationTables(connection)),
             },
             'transaction',
           );
@@ -138,6 +142,8 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
               ...metricReaders(connection),
               ...plusReaders(connection),
               ...runnerReaders(connection),
+              ...notificationReaders(notificationTables(connection)),
+              ...notificationReaders(notificationTables(connection)),
             },
             'read',
           );

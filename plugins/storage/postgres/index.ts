@@ -11,6 +11,8 @@ import { metaReader, metaWriter } from './repositories/meta.js';
 import { metricReaders, metricWriters } from './repositories/metrics.js';
 import { plusReaders, plusWriters } from './repositories/plus.js';
 import { runnerReaders, runnerWriters } from './repositories/runners.js';
+import { notificationTables } from './repositories/notifications.js';
+import { notificationReaders, notificationWriters } from '../shared/notifications.js';
 import type { Connection } from './sql.js';
 import { ReplicaReads } from './replicas.js';
 import { postgresTransfer } from './transfer.js';
@@ -39,6 +41,7 @@ function writeRepositories(connection: Connection) {
     ...metricWriters(connection),
     ...plusWriters(connection),
     ...runnerWriters(connection),
+    ...notificationWriters(notificationTables(connection)),
   };
 }
 
@@ -50,6 +53,7 @@ function readRepositories(connection: Connection) {
     ...metricReaders(connection),
     ...plusReaders(connection),
     ...runnerReaders(connection),
+    ...notificationReaders(notificationTables(connection)),
   };
 }
 

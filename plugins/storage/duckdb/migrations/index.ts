@@ -4,6 +4,7 @@ import { changePointAlerts } from './002-change-point-alerts.js';
 import { usageAndStats } from './003-usage-and-stats.js';
 import { usageEntries } from './004-usage-entries.js';
 import { runnersAndJobs } from './006-runners-and-jobs.js';
+import { notifications } from './007-notifications.js';
 
 /** Every migration, in version order. Append only: a released migration never changes. */
 export const migrations: readonly Migration[] = [
@@ -12,4 +13,5 @@ export const migrations: readonly Migration[] = [
   usageAndStats,
   usageEntries,
   runnersAndJobs,
+  notifications,
 ];

@@ -10,6 +10,7 @@ import type {
 } from '../../../../kit/index.js';
 import { execute, query, type Connection } from '../sql.js';
 import { pageSql, tableReader, tableWriter, whereSql, type TableSpec } from '../table.js';
+import { PROJECT_NOTIFICATION_DATA } from '../../shared/notifications.js';
 
 const TIMES = ['created', 'modified'] as const;
 
@@ -114,6 +115,7 @@ function projectsReader(connection: Connection): ProjectsReader {
 
 /** Every table holding rows of a project, children before parents. */
 const PROJECT_DATA = [
+  ...PROJECT_NOTIFICATION_DATA,
   `DELETE FROM job_log WHERE job_id IN (SELECT id FROM job WHERE project_id = $project)`,
   `DELETE FROM job WHERE project_id = $project`,
   `DELETE FROM alert WHERE project_id = $project`,

@@ -67,6 +67,8 @@ export function describeNotifications(open: Opener): void {
   describe('notifications', () => {
     it('hands out new notifications oldest first, each to one of many concurrent takers', async () => {
       const storage = await open();
+      // asked of an empty outbox first: an answer planned then must not stick
+      expect(await storage.read((r) => r.notifications.waiting())).toBe(false);
       const ids = await storage.transaction(async (tx) => {
         const { project } = await insertNotified(tx);
         const ids = [];
@@ -91,6 +93,7 @@ export function describeNotifications(open: Opener): void {
 
     it('claims due pending deliveries, longest due first, once each, and moves them to the end of the lease', async () => {
       const storage = await open();
+      expect(await storage.read((r) => r.deliveries.nextDue())).toBeUndefined();
       const made = await storage.transaction(async (tx) => {
         const { project } = await insertNotified(tx);
         const n = await tx.notifications.insert(notification(project, 0, true));

@@ -117,6 +117,12 @@ async function prepared(
 ): Promise<DuckDBPreparedStatement> {
   await beforeStatements.get(connection)?.();
   await anchorRead(connection);
+  if (!isRead(sql)) caches.get(connection)?.noteWrite(sql);
+  const { values, types } = bind(sql, params);
+  // DuckDB plans a statement without parameters once, folding its constant filters with the statistics the table
+  // had then: prepared while no row matched (`WHERE state = 'pending'` on an empty table), it answers no rows ever
+  // after. Only statements with parameters are planned again at each run, so only those are kept.
+  if (Object.keys(values).length === 0) return connection.prepare(sql);
   let cache = statements.get(connection);
   if (!cache) statements.set(connection, (cache = new Map()));
   let statement = cache.get(sql);
@@ -124,10 +130,8 @@ async function prepared(
     statement = await connection.prepare(sql);
     cache.set(sql, statement);
   }
-  if (!isRead(sql)) caches.get(connection)?.noteWrite(sql);
   statement.clearBindings();
-  const { values, types } = bind(sql, params);
-  if (Object.keys(values).length > 0) statement.bind(values, types);
+  statement.bind(values, types);
   return statement;
 }
 

@@ -21,6 +21,8 @@ import {
   JobLeases,
   JobsService,
   RunnersService,
+  WebhooksService,
+  NotificationChoicesService,
   type DroppableKey,
   type LiveConfig,
   type ReplicationService,
@@ -73,6 +75,8 @@ export interface RouteContext {
   readonly runners: RunnersService;
   readonly jobs: JobsService;
   readonly leases: JobLeases;
+  readonly webhooks: WebhooksService;
+  readonly choices: NotificationChoicesService;
   readonly replication: ReplicationService;
   /** The context the services share (for functions that are not services). */
   readonly services: ServiceContext;
@@ -108,6 +112,8 @@ export function routeContext(container: DependencyContainer, reconfigure?: Recon
     runners: get(RunnersService),
     jobs: get(JobsService),
     leases: get(JobLeases),
+    webhooks: get(WebhooksService),
+    choices: get(NotificationChoicesService),
     replication: get(REPLICATION),
     services: get(SERVICE_CONTEXT),
     pool: get(POOL),

@@ -24,18 +24,45 @@ export interface WebhookOutcome {
 /** Sends webhook bodies over the network (server/webhook-sender.ts); never throws. */
 export type WebhookSender = (post: WebhookPost) => Promise<WebhookOutcome>;
 
+/** How deliveries are paced; the composition root may replace it (tests shorten the pauses). */
+export interface DeliveryTiming {
+  /** The pause before each retry, from the attempt before; a delivery gets one attempt more than there are pauses. */
+  readonly retryDelaysMs: readonly number[];
+  /** How long one attempt may take, connection and answer included. */
+  readonly attemptTimeoutMs: number;
+  /**
+   * How long a claimed delivery is held for its attempt: a process that dies mid-attempt leaves it due again
+   * after this. Longer than any attempt (an e-mail relay's own timeouts included).
+   */
+  readonly leaseMs: number;
+  /** How often each API process looks for due work besides being woken by its own writes. */
+  readonly pollMs: number;
+}
+
 /**
- * Pauses before each retry of a delivery, from the attempt before: the first retry comes 15 s after the first
- * attempt, the sixth and last attempt about an hour after the first. A receiver down for a deploy or a short
- * outage gets the event; one down for longer has its deliveries marked failed, to be redelivered by hand.
+ * The first retry comes 15 s after the first attempt, the sixth and last attempt about an hour after the first.
+ * A receiver down for a deploy or a short outage gets the event; one down for longer has its deliveries marked
+ * failed, to be redelivered by hand.
  */
-export const RETRY_DELAYS_MS: readonly number[] = [15_000, 60_000, 300_000, 900_000, 2_400_000];
+export const DELIVERY_TIMING: DeliveryTiming = {
+  retryDelaysMs: [15_000, 60_000, 300_000, 900_000, 2_400_000],
+  attemptTimeoutMs: 10_000,
+  leaseMs: 120_000,
+  pollMs: 1_000,
+};
 
-/** Attempts of one delivery at most: the first and one per retry delay. */
-export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
-
-/** How long one attempt may take, connection and answer included. */
-export const ATTEMPT_TIMEOUT_MS = 10_000;
+/**
+ * The pause after attempt `attempts` (1-based) failed, or undefined when it was the last. Up to a tenth more,
+ * at random, so that the deliveries a receiver's outage failed together do not all come back at one instant.
+ */
+export function retryDelay(
+  timing: DeliveryTiming,
+  attempts: number,
+  random = Math.random(),
+): number | undefined {
+  const base = timing.retryDelaysMs[attempts - 1];
+  return base === undefined ? undefined : Math.round(base * (1 + random / 10));
+}
 
 /** The `X-Benchtrack-Signature` value of a body: `sha256=` and the hex HMAC-SHA256 of its bytes with the secret. */
 export function webhookSignature(secret: string, body: string): string {

@@ -1,4 +1,4 @@
-/** What a chat message says of a regression: the fields of its JSON that the message shows. */
+/** What a message says of a regression: the fields of its JSON that the message shows. */
 export interface RegressionDigest {
   readonly kind: 'regression' | 'improvement';
   readonly status: string;
@@ -9,16 +9,33 @@ export interface RegressionDigest {
   readonly series: readonly {
     readonly benchmark: { readonly name: string };
     readonly measure: { readonly name: string };
-    readonly change: number;
+    readonly change: number | null;
   }[];
   readonly console_url: string;
 }
 
-/** Series listed in a chat message at most; the rest are counted. */
-const SERIES_SHOWN = 10;
+/** What a message says of a report. */
+export interface ReportDigest {
+  readonly branch: {
+    readonly name: string;
+    readonly head?: { readonly version?: { readonly number: number } | null };
+  };
+  readonly testbed: { readonly name: string };
+  readonly counts: {
+    readonly alerts: { readonly total: number };
+    readonly results: readonly { measures: number }[];
+  };
+  readonly console_url: string;
+}
 
-/** `+15.2%` / `-3.0%` for a relative change of 0.152 / -0.03. */
-export function formatChange(change: number): string {
+/** Series listed in a message at most; the rest are counted. */
+export const SERIES_SHOWN = 10;
+/** Characters of a benchmark or measure name shown at most (Slack refuses a section over 3,000). */
+const NAME_SHOWN = 120;
+
+/** `+15.2%` / `−3.0%` for a relative change of 0.152 / -0.03; `n/a` when there is none (a zero before). */
+export function formatChange(change: number | null): string {
+  if (change === null || !Number.isFinite(change)) return 'n/a';
   const percent = change * 100;
   return `${percent >= 0 ? '+' : '−'}${Math.abs(percent).toFixed(1)}%`;
 }
@@ -33,41 +50,82 @@ export function rangeText(r: Pick<RegressionDigest, 'last_good' | 'first_bad'>):
   return r.last_good ? `${version(r.last_good)}..${version(r.first_bad)}` : version(r.first_bad);
 }
 
+const shorten = (name: string) => (name.length > NAME_SHOWN ? `${name.slice(0, NAME_SHOWN - 1)}…` : name);
+
 /** Escapes what Slack's mrkdwn treats as markup (`&`, `<`, `>`). */
 function escape(text: string): string {
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 }
 
-/** The headline of an event: what happened, where, and how many series. */
+/** What happened to a regression, for a title: `found`, `updated (acknowledged)`, `closed (fixed)`. */
+function happened(event: string, status: string): string {
+  if (event === 'regression.created') return 'found';
+  if (event === 'regression.closed') return `closed (${status})`;
+  return `updated (${status})`;
+}
+
+/** The headline of a regression event: what happened, where, and how many series. */
 export function headline(event: string, project: string, r: RegressionDigest): string {
   const what = r.kind === 'regression' ? 'Regression' : 'Improvement';
-  const verb =
-    event === 'regression.created' ? 'found' : event === 'regression.closed' ? `closed (${r.status})` : r.status;
-  const count = `${r.series.length} series`;
-  return `${what} ${verb} in ${project}: ${count} on ${r.branch.name} / ${r.testbed.name}, ${rangeText(r)}`;
+  return `${what} ${happened(event, r.status)} in ${project}: ${r.series.length} series on ${r.branch.name} / ${r.testbed.name}, ${rangeText(r)}`;
+}
+
+/** One line per series shown (`benchmark (measure): +15.2%`), and how many more there are. */
+export function seriesLines(r: Pick<RegressionDigest, 'series'>): string[] {
+  const lines = r.series
+    .slice(0, SERIES_SHOWN)
+    .map((s) => `${shorten(s.benchmark.name)} (${shorten(s.measure.name)}): ${formatChange(s.change)}`);
+  if (r.series.length > SERIES_SHOWN) lines.push(`…and ${r.series.length - SERIES_SHOWN} more`);
+  return lines;
 }
 
 /**
- * Slack's incoming-webhook body (also taken by Mattermost, Rocket.Chat and others): `text` for notifications and
- * clients without blocks, and blocks with the range, every series (up to ten) with its change, the status and
- * the link to the regression in the console.
+ * Slack's incoming-webhook body (also taken by Mattermost, Rocket.Chat and others) for a regression event:
+ * `text` for notifications and clients without blocks, and blocks with the range, the series (up to ten) with
+ * their change, the status and the link to the regression in the console.
  */
-export function slackBody(event: string, project: string, r: RegressionDigest) {
+export function slackRegression(event: string, project: string, r: RegressionDigest) {
   const title = headline(event, project, r);
-  const lines = r.series
+  const names = r.series
     .slice(0, SERIES_SHOWN)
-    .map((s) => `• ${escape(s.benchmark.name)} (${escape(s.measure.name)}): ${formatChange(s.change)}`);
-  if (r.series.length > SERIES_SHOWN) lines.push(`…and ${r.series.length - SERIES_SHOWN} more`);
-  const names = r.series.map((s) => `${s.benchmark.name} ${formatChange(s.change)}`).join(', ');
+    .map((s) => `${shorten(s.benchmark.name)} ${formatChange(s.change)}`)
+    .join(', ');
+  const more = r.series.length > SERIES_SHOWN ? ` and ${r.series.length - SERIES_SHOWN} more` : '';
   return {
-    text: `${title}: ${names} ${r.console_url}`,
+    text: `${title}: ${names}${more} ${r.console_url}`,
     blocks: [
       { type: 'section', text: { type: 'mrkdwn', text: `*<${r.console_url}|${escape(title)}>*` } },
-      { type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') || '(no series)' } },
+      {
+        type: 'section',
+        text: {
+          type: 'mrkdwn',
+          text:
+            seriesLines(r)
+              .map((line) => `• ${escape(line)}`)
+              .join('\n') || '(no series)',
+        },
+      },
       {
         type: 'context',
         elements: [{ type: 'mrkdwn', text: `Status: *${r.status}* · ${r.kind} · ${escape(rangeText(r))}` }],
       },
     ],
   };
+}
+
+/** A report's message: where it ran, its results and alerts, and its link. */
+export function slackReport(project: string, r: ReportDigest) {
+  const results = r.counts.results.reduce((sum, iteration) => sum + iteration.measures, 0);
+  const alerts = r.counts.alerts.total;
+  const at = r.branch.head?.version ? ` v${r.branch.head.version.number}` : '';
+  const title = `New report in ${project}: ${r.branch.name}${at} / ${r.testbed.name}, ${results} result${results === 1 ? '' : 's'}, ${alerts} alert${alerts === 1 ? '' : 's'}`;
+  return {
+    text: `${title} ${r.console_url}`,
+    blocks: [{ type: 'section', text: { type: 'mrkdwn', text: `<${r.console_url}|${escape(title)}>` } }],
+  };
+}
+
+/** The message of a test delivery. */
+export function slackPing(project: string) {
+  return { text: `Benchtrack test delivery for ${project}: this webhook works.` };
 }

@@ -1,61 +1,94 @@
-import { BlockList, isIP } from 'node:net';
-import { InputError } from '../errors.js';
+import { isIPv4, isIPv6 } from 'node:net';
 
 /**
  * Address ranges a webhook may not reach unless `notifications.allow_private_targets` is true: a hook that posts
  * to them would let anyone who may create one probe the server's own network (loopback services, the cloud
  * metadata endpoint, hosts behind the firewall). Each range is named for the message of a refusal.
  */
-const RANGES: readonly (readonly [string, number, 'ipv4' | 'ipv6', string])[] = [
-  ['0.0.0.0', 8, 'ipv4', 'unspecified'],
-  ['10.0.0.0', 8, 'ipv4', 'private'],
-  ['100.64.0.0', 10, 'ipv4', 'shared (carrier-grade NAT)'],
-  ['127.0.0.0', 8, 'ipv4', 'loopback'],
-  ['169.254.0.0', 16, 'ipv4', 'link-local (cloud metadata)'],
-  ['172.16.0.0', 12, 'ipv4', 'private'],
-  ['192.0.0.0', 24, 'ipv4', 'IETF protocol assignments'],
-  ['192.168.0.0', 16, 'ipv4', 'private'],
-  ['198.18.0.0', 15, 'ipv4', 'benchmarking'],
-  ['224.0.0.0', 4, 'ipv4', 'multicast'],
-  ['240.0.0.0', 4, 'ipv4', 'reserved'],
-  ['::', 128, 'ipv6', 'unspecified'],
-  ['::1', 128, 'ipv6', 'loopback'],
-  ['fc00::', 7, 'ipv6', 'unique-local'],
-  ['fe80::', 10, 'ipv6', 'link-local'],
-  ['ff00::', 8, 'ipv6', 'multicast'],
+const IPV4: readonly (readonly [string, number, string])[] = [
+  ['0.0.0.0', 8, 'unspecified'],
+  ['10.0.0.0', 8, 'private'],
+  ['100.64.0.0', 10, 'shared (carrier-grade NAT)'],
+  ['127.0.0.0', 8, 'loopback'],
+  ['169.254.0.0', 16, 'link-local (cloud metadata)'],
+  ['172.16.0.0', 12, 'private'],
+  ['192.0.0.0', 24, 'IETF protocol assignments'],
+  ['192.168.0.0', 16, 'private'],
+  ['198.18.0.0', 15, 'benchmarking'],
+  ['224.0.0.0', 4, 'multicast'],
+  ['240.0.0.0', 4, 'reserved'],
 ];
 
-const lists = RANGES.map(([address, prefix, family, name]) => {
-  const list = new BlockList();
-  list.addSubnet(address, prefix, family);
-  return { list, family, name };
-});
+const IPV6: readonly (readonly [string, number, string])[] = [
+  ['::', 128, 'unspecified'],
+  ['::1', 128, 'loopback'],
+  ['fc00::', 7, 'unique-local'],
+  ['fe80::', 10, 'link-local'],
+  ['fec0::', 10, 'site-local'],
+  ['ff00::', 8, 'multicast'],
+];
 
-/** The IPv4 address an IPv6 address carries (IPv4-mapped, IPv4-compatible or NAT64 well-known prefix), if any. */
-function embeddedIpv4(address: string): string | undefined {
-  const lower = address.toLowerCase();
-  const dotted = /^(?:::ffff:|::|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1];
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (!hex) return undefined;
-  const high = Number.parseInt(hex[1]!, 16);
-  const low = Number.parseInt(hex[2]!, 16);
-  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+/**
+ * Prefixes of IPv6 addresses that carry an IPv4 address (which the host or a translator may reach), with where
+ * its four bytes begin: IPv4-mapped, IPv4-compatible, NAT64 (the well-known and the local-use prefix) and 6to4.
+ */
+const EMBEDDING: readonly (readonly [string, number, number])[] = [
+  ['::ffff:0:0', 96, 12],
+  ['::', 96, 12],
+  ['64:ff9b::', 96, 12],
+  ['64:ff9b:1::', 48, 12],
+  ['2002::', 16, 2],
+];
+
+/** The 4 bytes of a dotted IPv4 address. */
+function ipv4Bytes(address: string): number[] {
+  return address.split('.').map(Number);
+}
+
+/** The 16 bytes of an IPv6 address in any textual form (`::` compression, a trailing dotted IPv4 address). */
+function ipv6Bytes(address: string): number[] {
+  let text = address.toLowerCase();
+  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (dotted?.[1]) {
+    const [a, b, c, d] = ipv4Bytes(dotted[1]) as [number, number, number, number];
+    text = `${text.slice(0, -dotted[1].length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', tail] = text.split('::');
+  const words = (part: string) => (part === '' ? [] : part.split(':').map((w) => Number.parseInt(w, 16)));
+  const front = words(head);
+  const back = tail === undefined ? [] : words(tail);
+  const all = [...front, ...Array<number>(8 - front.length - back.length).fill(0), ...back];
+  return all.flatMap((word) => [word >> 8, word & 255]);
+}
+
+/** Whether the first `prefix` bits of two byte strings agree. */
+function samePrefix(bytes: readonly number[], network: readonly number[], prefix: number): boolean {
+  for (let bit = 0; bit < prefix; bit++) {
+    const mask = 128 >> (bit % 8);
+    if (((bytes[bit >> 3] ?? 0) & mask) !== ((network[bit >> 3] ?? 0) & mask)) return false;
+  }
+  return true;
+}
+
+function ipv4Range(bytes: readonly number[]): string | undefined {
+  return IPV4.find(([network, prefix]) => samePrefix(bytes, ipv4Bytes(network), prefix))?.[2];
 }
 
 /**
- * Why a webhook may not connect to `address` (an IP address, either family), or undefined when it may: the name
- * of the range it falls in.
+ * Why a webhook may not connect to `address` (an IP address of either family), or undefined when it may: the name
+ * of the range it falls in. An IPv6 address that carries an IPv4 address is judged by that address too.
  */
 export function blockedRange(address: string): string | undefined {
-  const family = isIP(address);
-  if (family === 0) return 'not an IP address';
-  const v4 = family === 6 ? embeddedIpv4(address) : address;
-  if (v4 !== undefined) {
-    for (const { list, family: f, name } of lists) if (f === 'ipv4' && list.check(v4, 'ipv4')) return name;
-    return undefined;
-  }
-  for (const { list, family: f, name } of lists) if (f === 'ipv6' && list.check(address, 'ipv6')) return name;
+  if (isIPv4(address)) return ipv4Range(ipv4Bytes(address));
+  if (!isIPv6(address)) return 'not an IP address';
+  const bytes = ipv6Bytes(address);
+  const own = IPV6.find(([network, prefix]) => samePrefix(bytes, ipv6Bytes(network), prefix))?.[2];
+  if (own) return own;
+  for (const [network, prefix, at] of EMBEDDING)
+    if (samePrefix(bytes, ipv6Bytes(network), prefix)) {
+      const carried = ipv4Range(bytes.slice(at, at + 4));
+      if (carried) return carried;
+    }
   return undefined;
 }
 
@@ -65,29 +98,14 @@ export function urlHost(url: URL): string {
 }
 
 /**
- * Checks a webhook URL as stored: http or https, a host, no user name or password (the body is signed with the
- * webhook's secret instead), at most 2,048 characters, and, unless private targets are allowed, no IP address in a
- * refused range. Host names are checked again on every delivery, on the address actually connected to.
+ * What is wrong with a webhook URL's host before anything is resolved, or undefined: an IP address in a refused
+ * range, or `localhost` (and its subdomains, which resolve to loopback by definition). Other host names are
+ * judged on every delivery by the address actually connected to.
  */
-export function checkWebhookUrl(text: string, allowPrivate: boolean): URL {
-  const refuse = (rule: string) => new InputError(`webhook url ${rule}`, { field: 'url' });
-  if (text.length > 2048) throw refuse('must be at most 2048 characters');
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw refuse('must be an absolute http or https URL');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refuse('must use http or https');
-  if (url.username !== '' || url.password !== '')
-    throw refuse('must not contain a user name or password; give the webhook a secret instead');
-  const host = urlHost(url);
-  if (!allowPrivate && isIP(host) !== 0) {
-    const range = blockedRange(host);
-    if (range !== undefined)
-      throw refuse(
-        `must not point to a ${range} address (${host}) unless the server configuration sets notifications.allow_private_targets`,
-      );
-  }
-  return url;
+export function refusedHost(url: URL): string | undefined {
+  const host = urlHost(url).toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost')) return `${host} is a loopback name`;
+  if (!isIPv4(host) && !isIPv6(host)) return undefined;
+  const range = blockedRange(host);
+  return range === undefined ? undefined : `${host} is a ${range} address`;
 }

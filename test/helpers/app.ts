@@ -5,6 +5,7 @@ import {
   parseConfigDocument,
   type Config,
   type ConfigDocument,
+  type DeliveryTiming,
   type Logger,
   type PluginRegistry,
   type Storage,
@@ -13,6 +14,7 @@ import {
 import { buildApp, type App } from '../../server/app.js';
 import { composeApi } from '../../server/composition.js';
 import type { PendingAnswersOptions } from '../../server/heavy-requests.js';
+import type { Resolver } from '../../server/webhook-sender.js';
 import type { WorkerPool, WorkerPoolOptions } from '../../workers/pool.js';
 import { copyMigratedDuckdb } from './duckdb-template.js';
 import { freshPostgresDatabase, onPostgres } from './engine.js';
@@ -46,6 +48,10 @@ export interface TestAppOptions {
   /** The heavy-request limit (the server's default otherwise). */
   readonly heavyLimit?: WorkLimit;
   readonly pendingAnswers?: PendingAnswersOptions;
+  /** How notification deliveries are paced (production's pauses otherwise). */
+  readonly deliveryTiming?: DeliveryTiming;
+  /** How webhook host names are resolved (the system resolver otherwise). */
+  readonly webhookResolver?: Resolver;
 }
 
 /**
@@ -107,6 +113,8 @@ async function compose(document: ConfigDocument, options: TestAppOptions) {
         ...(options.now ? { now: options.now } : {}),
         ...(options.heavyLimit ? { heavyLimit: options.heavyLimit } : {}),
         ...(options.pendingAnswers ? { pendingAnswers: options.pendingAnswers } : {}),
+        ...(options.deliveryTiming ? { deliveryTiming: options.deliveryTiming } : {}),
+        ...(options.webhookResolver ? { webhookResolver: options.webhookResolver } : {}),
         ...(storage || options.storage ? { storage: { ...storage, ...options.storage } } : {}),
       },
     );

@@ -12,8 +12,11 @@ export interface Received {
   readonly at: number;
 }
 
-/** How a receiver answers its `index`-th request (0-based): a status and body, or no answer at all. */
-export type Answer = (request: Received, index: number) => { status: number; body?: string } | 'hang';
+/** What a receiver answers: a status and body, or nothing at all. */
+export type Plan = { status: number; body?: string } | 'hang';
+
+/** How a receiver answers its `index`-th request (0-based), at once or later. */
+export type Answer = (request: Received, index: number) => Plan | Promise<Plan>;
 
 /**
  * A real webhook receiver: an HTTP server on 127.0.0.1 (or `::1`) that keeps every request and answers as told
@@ -36,9 +39,10 @@ export async function startReceiver(
         at: Date.now(),
       };
       received.push(got);
-      const plan = answer(got, received.length - 1);
-      if (plan === 'hang') return;
-      response.writeHead(plan.status, { 'content-type': 'text/plain' }).end(plan.body ?? '');
+      void Promise.resolve(answer(got, received.length - 1)).then((plan) => {
+        if (plan !== 'hang')
+          response.writeHead(plan.status, { 'content-type': 'text/plain' }).end(plan.body ?? '');
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, host, resolve));

@@ -24,6 +24,7 @@ import { jobRoutes } from './routes/jobs.js';
 import { notificationRoutes } from './routes/notifications.js';
 import { perfRoutes } from './routes/perf.js';
 import { projectRoutes } from './routes/projects.js';
+import { regressionRoutes } from './routes/regressions.js';
 import { reportRoutes } from './routes/reports.js';
 import { runnerRoutes } from './routes/runners.js';
 import { serverRoutes } from './routes/server.js';
@@ -147,6 +148,7 @@ export async function buildApp(
     dimensionRoutes,
     thresholdRoutes,
     reportRoutes,
+    regressionRoutes,
     perfRoutes,
     runnerRoutes,
     jobRoutes,

@@ -7,6 +7,7 @@ import {
   NotificationDispatcher,
   NotificationSignal,
   PluginRegistry,
+  RegressionAnalyzer,
   ReplicationService,
   secretValues,
   StatsService,
@@ -176,6 +177,7 @@ export async function composeApi(
       await notifications.stop();
       await sweep.stop();
       await stats.stop();
+      await container.resolve(RegressionAnalyzer).idle();
       await replication.stop();
       await pool.close();
       await storage.close();

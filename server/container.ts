@@ -18,6 +18,8 @@ import {
   PerfService,
   PlotsService,
   ProjectsService,
+  RegressionAnalyzer,
+  RegressionsService,
   ReportsService,
   ThresholdsService,
   Tokens,
@@ -108,8 +110,8 @@ const SERVICES = [
   ProjectsService,
   DimensionsService,
   ThresholdsService,
-  ReportsService,
   AlertsService,
+  RegressionsService,
   PerfService,
   PerfChangesService,
   UsageService,
@@ -171,6 +173,11 @@ export function createApiContainer(parts: ApiParts): DependencyContainer {
   });
   for (const Service of SERVICES as readonly (new (ctx: ServiceContext) => object)[])
     single(Service, (c) => new Service(c.resolve(SERVICE_CONTEXT)));
+  single(RegressionAnalyzer, (c) => new RegressionAnalyzer(c.resolve(SERVICE_CONTEXT)));
+  single(
+    ReportsService,
+    (c) => new ReportsService(c.resolve(SERVICE_CONTEXT), c.resolve(RegressionAnalyzer)),
+  );
   single(Backups, (c) => new Backups(c.resolve(STORAGE), c.resolve(LOGGER)));
   // one signal per process: a job queued through one service wakes the claims waiting in another
   single(JobSignal, () => new JobSignal());

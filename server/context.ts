@@ -12,6 +12,7 @@ import {
   PerfService,
   PlotsService,
   ProjectsService,
+  RegressionsService,
   ReportsService,
   ThresholdsService,
   StatsService,
@@ -68,6 +69,7 @@ export interface RouteContext {
   readonly thresholds: ThresholdsService;
   readonly reports: ReportsService;
   readonly alerts: AlertsService;
+  readonly regressions: RegressionsService;
   readonly perf: PerfService;
   readonly changes: PerfChangesService;
   readonly plots: PlotsService;
@@ -105,6 +107,7 @@ export function routeContext(container: DependencyContainer, reconfigure?: Recon
     thresholds: get(ThresholdsService),
     reports: get(ReportsService),
     alerts: get(AlertsService),
+    regressions: get(RegressionsService),
     perf: get(PerfService),
     changes: get(PerfChangesService),
     plots: get(PlotsService),

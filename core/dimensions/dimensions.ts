@@ -9,6 +9,7 @@ import type {
   BranchRecord,
   DimensionKind,
   DimensionRecord,
+  MeasureDirection,
   MeasureRecord,
   ProjectRecord,
 } from '../storage/records.js';
@@ -21,7 +22,7 @@ import { DIMENSION_TABLES, findByNameId, requireByNameId } from './name-id.js';
 import { readProjectData } from '../access/project-data.js';
 
 type AnyRecord = DimensionRecord &
-  Partial<Pick<MeasureRecord, 'units'>> &
+  Partial<Pick<MeasureRecord, 'units' | 'direction'>> &
   Partial<Pick<BranchRecord, 'head_id'>>;
 
 /** Longest name per kind (spec: branch names at most 256; benchmark names up to 1024 as in the reference). */
@@ -31,6 +32,8 @@ export interface DimensionInput {
   readonly name?: string | undefined;
   readonly slug?: string | undefined;
   readonly units?: string | undefined;
+  /** Measures only. */
+  readonly direction?: MeasureDirection | null | undefined;
   readonly archived?: boolean | undefined;
   readonly start_point?: StartPointInput | undefined;
 }
@@ -120,7 +123,7 @@ export async function createDimension(
     archived: false,
     created: now,
     modified: now,
-    ...(kind === 'measure' ? { units: input.units ?? 'units' } : {}),
+    ...(kind === 'measure' ? { units: input.units ?? 'units', direction: input.direction ?? null } : {}),
   });
   if (kind === 'branch') {
     const head = await initializeBranch(tx, record as BranchRecord, input.start_point, now);

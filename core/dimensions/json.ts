@@ -1,3 +1,4 @@
+import { measureDirection } from '../regressions/direction.js';
 import { iso } from '../schemas/common.js';
 import type {
   BranchJson,
@@ -85,7 +86,7 @@ export function dimensionJson(project: ProjectRef, record: DimensionRecord): Dim
 }
 
 export function measureJson(project: ProjectRef, record: MeasureRecord): MeasureJson {
-  return { ...dimensionJson(project, record), units: record.units };
+  return { ...dimensionJson(project, record), units: record.units, direction: measureDirection(record) };
 }
 
 export function modelJson(model: ModelRecord): ModelJson {

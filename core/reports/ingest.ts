@@ -30,6 +30,7 @@ import { ensureNamed } from './names.js';
 import type { PreparedResults } from './prepare.js';
 import { uuidv7s } from './uuid.js';
 import { notifyReport } from '../notifications/outbox.js';
+import { groupAlerts } from '../regressions/grouping.js';
 
 export interface IngestInput {
   readonly branch: string;
@@ -154,6 +155,7 @@ export async function ingest(
     (m) => !m.ignored && m.tested && !changeSettingsOf(ctx.registry, m.tested),
   );
   const alerts = await raiseAlerts(tx, report, pointTested, changes, now);
+  const regressions = await groupAlerts(tx, { report, project, branch, head, version, testbed, alerts }, now);
   return {
     report,
     project,
@@ -164,6 +166,8 @@ export async function ingest(
     testbed,
     metrics: stored,
     alerts,
+    regressions,
+    series: [...new Set(series)],
     held: { organization, latestVersion: newest ? version : undefined },
   };
 }

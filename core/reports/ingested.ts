@@ -13,6 +13,7 @@ import type {
   VersionRecord,
 } from '../storage/records.js';
 import type { Tested } from './boundary-job.js';
+import type { TouchedRegression } from '../regressions/lifecycle.js';
 
 /** One stored metric with everything the response shows about it. */
 export interface IngestedMetric {
@@ -38,6 +39,10 @@ export interface Ingested {
   readonly testbed: TestbedRecord;
   readonly metrics: readonly IngestedMetric[];
   readonly alerts: readonly { alert: AlertRecord; metric: IngestedMetric }[];
+  /** The regressions the report's alerts opened, joined or attached to (absent for a report loaded from storage). */
+  readonly regressions?: readonly TouchedRegression[];
+  /** The series the report wrote to (absent for a report loaded from storage). */
+  readonly series?: readonly number[];
   /**
    * Records ingest holds as its transaction stored them, besides those above, so its answer needs no read of
    * them (core/reports/held.ts); absent for a report loaded from storage.

@@ -14,6 +14,7 @@ import { completeJob, heldJob } from '../runners/leases.js';
 import { isUuid } from '../slug.js';
 import type { ReadRepositories, ReportSummary } from '../storage/storage.js';
 import { withLookupsOnce } from '../storage/lookups.js';
+import type { RegressionAnalyzer } from '../regressions/analyzer.js';
 import { heldRepositories, NOT_HELD } from './held.js';
 import { ingest, type IngestInput } from './ingest.js';
 import type { Ingested } from './ingested.js';
@@ -51,7 +52,10 @@ type Common = Pick<
  * on-the-fly projects and idempotency keys, list, view, delete.
  */
 export class ReportsService {
-  constructor(private readonly ctx: ServiceContext) {}
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly analyzer: RegressionAnalyzer,
+  ) {}
 
   async create(caller: Caller, projectRef: string, input: NewReport) {
     const { prepared, models } = this.#prepare(input);
@@ -60,6 +64,7 @@ export class ReportsService {
       const ingestInput = this.#ingestInput(input, input.branch, input.testbed, models);
       return ingest(this.ctx, tx, { project, user: userOf(caller) }, ingestInput, prepared);
     }, INGEST);
+    this.#analyze(written);
     return this.#render(written, prepared.iterations, null);
   }
 
@@ -111,6 +116,7 @@ export class ReportsService {
     }, INGEST);
     if ('existing' in written)
       return this.ctx.storage.read((r) => this.#full(r, written.project, written.existing));
+    this.#analyze(written);
     return this.#render(written, prepared.iterations, job.uuid);
   }
 
@@ -145,6 +151,7 @@ export class ReportsService {
     }, INGEST);
     if ('existing' in written)
       return this.ctx.storage.read((r) => this.#full(r, written.project, written.existing));
+    this.#analyze(written);
     return this.#render(written, prepared.iterations, null);
   }
 
@@ -205,6 +212,17 @@ export class ReportsService {
       const report = await requireReport(tx, project, uuid);
       await tx.metrics.deleteReport(report.id);
       await tx.reports.delete({ id: report.id });
+    });
+  }
+
+  /** The change-point analysis of the report's series, after the commit and off the request. */
+  #analyze(data: Ingested): void {
+    this.analyzer.request({
+      projectId: data.project.id,
+      branchId: data.branch.id,
+      headId: data.head.id,
+      testbedId: data.testbed.id,
+      series: data.series ?? [],
     });
   }
 

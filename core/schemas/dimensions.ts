@@ -84,13 +84,28 @@ export const dimensionSchema = z.object({
   created: dateTimeSchema,
   modified: dateTimeSchema,
 });
-export const measureSchema = dimensionSchema.extend({ units: z.string() });
+export const measureDirectionSchema = z
+  .enum(['lower_is_better', 'higher_is_better'], {
+    error: 'must be lower_is_better or higher_is_better (or null for none)',
+  })
+  .describe(
+    'Which way the measure gets better: it decides whether a change is a regression or an improvement',
+  );
+export const measureSchema = dimensionSchema.extend({
+  units: z.string(),
+  direction: measureDirectionSchema
+    .nullable()
+    .describe(
+      "The declared direction, or a built-in measure's own (latency lower, throughput higher); null when none",
+    ),
+});
 export const newTestbedSchema = z.strictObject({ name: nameSchema, slug: slugSchema.optional() });
 export const newBenchmarkSchema = z.strictObject({ name: benchmarkNameSchema, slug: slugSchema.optional() });
 export const newMeasureSchema = z.strictObject({
   name: nameSchema,
   slug: slugSchema.optional(),
   units: nameSchema,
+  direction: measureDirectionSchema.nullable().optional(),
 });
 export const updateTestbedSchema = z.strictObject({
   name: nameSchema.optional(),
@@ -98,7 +113,10 @@ export const updateTestbedSchema = z.strictObject({
   archived: z.boolean().optional(),
 });
 export const updateBenchmarkSchema = updateTestbedSchema.extend({ name: benchmarkNameSchema.optional() });
-export const updateMeasureSchema = updateTestbedSchema.extend({ units: nameSchema.optional() });
+export const updateMeasureSchema = updateTestbedSchema.extend({
+  units: nameSchema.optional(),
+  direction: measureDirectionSchema.nullable().optional(),
+});
 
 export const modelSchema = z.object({
   uuid: uuidSchema,

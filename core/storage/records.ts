@@ -145,6 +145,8 @@ export type BenchmarkRecord = DimensionRecord;
 
 export interface MeasureRecord extends DimensionRecord {
   readonly units: string;
+  /** Declared by the measure's owner; built-in measures fall back on their catalogue entry (core/regressions). */
+  readonly direction: MeasureDirection | null;
 }
 
 /** One testbed x benchmark x measure: the key of the metric fact table. */
@@ -203,6 +205,83 @@ export interface AlertRecord {
   readonly change_p_value: number | null;
   readonly created: Date;
   readonly modified: Date;
+}
+
+/** Which way a measure gets better; `null` when it declares none (then the rules of core/regressions apply). */
+export type MeasureDirection = 'lower_is_better' | 'higher_is_better';
+
+export type RegressionKind = 'regression' | 'improvement';
+
+/**
+ * `suspected`: alerts raised it, the change-point detector has not confirmed it yet (it counts as open nowhere);
+ * `untriaged`: a confirmed change nobody has triaged; then what people (or the service) decided.
+ */
+export type RegressionStatus = 'suspected' | 'untriaged' | 'acknowledged' | 'invalid' | 'fixed' | 'expected';
+
+/** One change on a branch and testbed at one version: the series that moved there, triaged as one. */
+export interface RegressionRecord {
+  readonly id: number;
+  readonly uuid: string;
+  readonly project_id: number;
+  readonly branch_id: number;
+  /** The branch's head when the change was found: versions are numbered per head. */
+  readonly head_id: number;
+  readonly testbed_id: number;
+  readonly kind: RegressionKind;
+  readonly status: RegressionStatus;
+  /** The version before the change (null when the change is at the head's first version). */
+  readonly last_good_version_id: number | null;
+  /** The version of the first report at the new level. */
+  readonly first_bad_version_id: number;
+  /** The version whose reports are back at the old level (status fixed by the service), if any. */
+  readonly fixed_version_id: number | null;
+  readonly note: string | null;
+  readonly issue_url: string | null;
+  readonly assignee_id: number | null;
+  /** Why the service changed the status itself (denied by later reports, reverted); null after a person's change. */
+  readonly reason: string | null;
+  readonly created: Date;
+  readonly modified: Date;
+}
+
+/** A series of a regression: its levels before and after the change, as the alerts or the detector measured them. */
+export interface RegressionSeriesRecord {
+  readonly regression_id: number;
+  readonly project_id: number;
+  readonly series_id: number;
+  readonly benchmark_id: number;
+  readonly measure_id: number;
+  /** `suspected` until the detector finds the change in this series (`confirmed`). */
+  readonly state: 'suspected' | 'confirmed';
+  readonly before_value: number;
+  readonly after_value: number;
+  /** The detector's p-value of the change, once confirmed. */
+  readonly p_value: number | null;
+  readonly created: Date;
+  readonly modified: Date;
+}
+
+/** An alert that belongs to a regression (an alert belongs to at most one). */
+export interface RegressionAlertRecord {
+  readonly alert_id: number;
+  readonly regression_id: number;
+  readonly project_id: number;
+  readonly series_id: number;
+}
+
+/** One change of a regression's status (or of its triage fields), by a person or by the service. */
+export interface RegressionEventRecord {
+  readonly id: number;
+  readonly regression_id: number;
+  readonly project_id: number;
+  /** Null when the service made the change. */
+  readonly user_id: number | null;
+  readonly status: RegressionStatus;
+  readonly previous_status: RegressionStatus | null;
+  /** What else changed, as JSON text (`{"note": ..., "series_added": [...]}`), or null. */
+  readonly changes: string | null;
+  readonly reason: string | null;
+  readonly created: Date;
 }
 
 /** The dimensions a report refers to and that can be archived, deleted, or looked up by name. */

@@ -14,6 +14,12 @@ import type {
   PerfLines,
   PerfRequest,
   PlotRecord,
+  RegressionAlertRecord,
+  RegressionEventRecord,
+  RegressionKind,
+  RegressionRecord,
+  RegressionSeriesRecord,
+  RegressionStatus,
   ReportRecord,
   DimensionUsage,
   HeadRecord,
@@ -163,6 +169,36 @@ export interface AlertsReader extends TableReader<AlertRecord> {
     status: AlertStatus | undefined,
     options: { page: number; perPage: number; sort: 'status' | 'created' | 'modified'; direction: Direction },
   ): Promise<Page<AlertRecord>>;
+}
+
+/** What a list of regressions is narrowed to; every given filter must hold. */
+export interface RegressionFilter {
+  readonly project_id: number;
+  readonly statuses?: readonly RegressionStatus[] | undefined;
+  readonly kind?: RegressionKind | undefined;
+  readonly branch_id?: number | undefined;
+  readonly testbed_id?: number | undefined;
+  /** Regressions with a series of this benchmark (and of this measure, when both are given). */
+  readonly benchmark_id?: number | undefined;
+  readonly measure_id?: number | undefined;
+  /** Case-insensitive substring of the UUID, note, issue URL or the name of a benchmark of its series. */
+  readonly search?: string | undefined;
+}
+
+export interface RegressionsReader extends TableReader<RegressionRecord> {
+  /**
+   * A project's regressions, filtered. Sorts: `status` (suspected and untriaged first, then acknowledged, then the
+   * closed ones; newest first within each), `created`, `modified`, or `version` (the first bad version's number).
+   */
+  listFiltered(
+    filter: RegressionFilter,
+    options: {
+      page: number;
+      perPage: number;
+      sort: 'status' | 'created' | 'modified' | 'version';
+      direction: Direction;
+    },
+  ): Promise<Page<RegressionRecord>>;
 }
 
 export interface ReportsReader extends TableReader<ReportRecord> {
@@ -354,6 +390,10 @@ export interface ReadRepositories {
   readonly plots: TableReader<PlotRecord>;
   readonly usage: UsageReader;
   readonly stats: StatsReader;
+  readonly regressions: RegressionsReader;
+  readonly regressionSeries: TableReader<RegressionSeriesRecord>;
+  readonly regressionAlerts: TableReader<RegressionAlertRecord>;
+  readonly regressionEvents: TableReader<RegressionEventRecord>;
   readonly runners: TableReader<RunnerRecord>;
   readonly runnerSpecs: TableReader<RunnerSpecRecord>;
   readonly jobs: JobsReader;
@@ -436,6 +476,10 @@ export interface WriteRepositories extends ReadRepositories {
   readonly plots: TableWriter<PlotRecord, New<PlotRecord>>;
   readonly usage: UsageWriter;
   readonly stats: StatsWriter;
+  readonly regressions: RegressionsReader & TableWriter<RegressionRecord, New<RegressionRecord>>;
+  readonly regressionSeries: TableWriter<RegressionSeriesRecord, RegressionSeriesRecord>;
+  readonly regressionAlerts: TableWriter<RegressionAlertRecord, RegressionAlertRecord>;
+  readonly regressionEvents: TableWriter<RegressionEventRecord, New<RegressionEventRecord>>;
   readonly runners: TableWriter<RunnerRecord, New<RunnerRecord>>;
   readonly runnerSpecs: TableWriter<RunnerSpecRecord, RunnerSpecRecord>;
   readonly jobs: JobsWriter;

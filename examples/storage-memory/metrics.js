@@ -1,6 +1,7 @@
 // @ts-check
 // Reports, their metrics and alerts, batch lookups by name, and the history and perf answers. Every query scans
 // the rows it needs: simple, and fast enough for the thousands of reports of a preview or a demo.
+import { pruneRegressions } from './regressions.js';
 import { randomUUID } from 'node:crypto';
 import { historyColumns, perfColumns, perfLinesOf } from 'benchtrack/plugin-kit';
 import { DIMENSION_TABLES, page, remove, sortRows, table } from './tables.js';
@@ -250,6 +251,7 @@ export function metricRepositories(view, versionsOf) {
       async deleteReport(reportId) {
         remove(view, 'alerts', (a) => a.report_id === reportId);
         remove(view, 'metrics', (m) => m.report_id === reportId);
+        pruneRegressions(view);
       },
     },
     alerts: {

@@ -4,6 +4,7 @@
 import { jobRepositories } from './jobs.js';
 import { notificationRepositories } from './notifications.js';
 import { metricRepositories } from './metrics.js';
+import { pruneRegressions, regressionRepositories } from './regressions.js';
 import { DIMENSION_TABLES, matches, page, remove, sortRows, table, TABLES } from './tables.js';
 
 /**
@@ -131,6 +132,7 @@ export function repositories(view) {
         ]))
           remove(view, name, ofProject);
         remove(view, 'projects', (p) => p.id === projectId);
+        pruneRegressions(view);
       },
     },
     branches: table(view, 'branches'),
@@ -168,6 +170,7 @@ export function repositories(view) {
     plots: table(view, 'plots'),
     usage: usage(view),
     stats: stats(view),
+    ...regressionRepositories(view),
     runners: table(view, 'runners'),
     runnerSpecs: table(view, 'runnerSpecs'),
     ...jobRepositories(view),
@@ -230,6 +233,7 @@ function dimensions(view) {
           plots.set(key, Object.freeze({ ...plot, [`${kind}_ids`]: ids.filter((x) => x !== id) }));
       }
       remove(view, DIMENSION_TABLES[kind], (row) => row.id === id);
+      pruneRegressions(view);
     },
   };
 }

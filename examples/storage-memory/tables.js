@@ -49,6 +49,13 @@ export const TABLES = /** @type {const} @satisfies {Record<string, TableSpec>} *
   plots: { search: ['title', 'uuid'], order: ['rank', 'id'] },
   usage: { key: (row) => `${row.organization_id}:${row.day}` },
   snapshots: { key: (row) => row.day },
+  regressions: { search: ['uuid', 'note'] },
+  regressionSeries: {
+    key: (row) => `${row.regression_id}:${row.series_id}`,
+    order: ['regression_id', 'series_id'],
+  },
+  regressionAlerts: { key: (row) => row.alert_id, order: ['alert_id'] },
+  regressionEvents: {},
   runners: { search: ['name', 'slug', 'uuid'], unique: [['slug'], ['key_hash']] },
   runnerSpecs: { key: (row) => `${row.runner_id}:${row.spec}`, order: ['runner_id', 'spec'] },
   jobs: { search: ['uuid', 'spec'] },

@@ -21,6 +21,7 @@ export const projectPermissionParams = projectParams.extend({ permission });
 export const thresholdParams = projectParams.extend({ threshold: uuidRef('Threshold') });
 export const reportParams = projectParams.extend({ report: uuidRef('Report') });
 export const alertParams = projectParams.extend({ alert: uuidRef('Alert') });
+export const regressionParams = projectParams.extend({ regression: uuidRef('Regression') });
 export const metricParams = projectParams.extend({ metric: uuidRef('Metric') });
 export const plotParams = projectParams.extend({ plot: uuidRef('Plot') });
 

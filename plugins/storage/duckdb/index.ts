@@ -8,6 +8,8 @@ import { accountReaders, accountWriters } from './repositories/accounts.js';
 import { dimensionReaders, dimensionWriters } from './repositories/dimensions.js';
 import { metaReader, metaWriter } from './repositories/meta.js';
 import { plusReaders, plusWriters } from './repositories/plus.js';
+import { regressionTables } from './repositories/regressions.js';
+import { regressionReaders, regressionWriters } from '../shared/regressions.js';
 import { metricReaders, metricWriters } from './repositories/metrics.js';
 import { runnerReaders, runnerWriters } from './repositories/runners.js';
 import { notificationTables } from './repositories/notifications.js';
@@ -110,6 +112,7 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
                 database.deferred,
               ),
               ...plusWriters(connection, database.deferred),
+              ...regressionWriters(regressionTables(connection)),
               ...runnerWriters(connection),
               ...notificationWriters(notificationTables(connection)),
               ...notificationWriters(notificationTables(connection)),
@@ -141,6 +144,7 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
               ...dimensionReaders(connection),
               ...metricReaders(connection),
               ...plusReaders(connection),
+              ...regressionReaders(regressionTables(connection)),
               ...runnerReaders(connection),
               ...notificationReaders(notificationTables(connection)),
               ...notificationReaders(notificationTables(connection)),

@@ -10,6 +10,8 @@ import { locksWriter } from './repositories/locks.js';
 import { metaReader, metaWriter } from './repositories/meta.js';
 import { metricReaders, metricWriters } from './repositories/metrics.js';
 import { plusReaders, plusWriters } from './repositories/plus.js';
+import { regressionTables } from './repositories/regressions.js';
+import { regressionReaders, regressionWriters } from '../shared/regressions.js';
 import { runnerReaders, runnerWriters } from './repositories/runners.js';
 import { notificationTables } from './repositories/notifications.js';
 import { notificationReaders, notificationWriters } from '../shared/notifications.js';
@@ -40,6 +42,7 @@ function writeRepositories(connection: Connection) {
     ...dimensionWriters(connection),
     ...metricWriters(connection),
     ...plusWriters(connection),
+    ...regressionWriters(regressionTables(connection)),
     ...runnerWriters(connection),
     ...notificationWriters(notificationTables(connection)),
   };
@@ -52,6 +55,7 @@ function readRepositories(connection: Connection) {
     ...dimensionReaders(connection),
     ...metricReaders(connection),
     ...plusReaders(connection),
+    ...regressionReaders(regressionTables(connection)),
     ...runnerReaders(connection),
     ...notificationReaders(notificationTables(connection)),
   };

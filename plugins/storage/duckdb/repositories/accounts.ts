@@ -10,6 +10,7 @@ import type {
   WriteRepositories,
 } from '../../../../kit/index.js';
 import { execute, query } from '../sql.js';
+import { REGRESSION_PRUNE } from '../../shared/regressions.js';
 import { pageSql, tableReader, tableWriter, whereSql, type TableSpec } from '../table.js';
 import { PROJECT_NOTIFICATION_DATA } from '../../shared/notifications.js';
 
@@ -147,6 +148,7 @@ function projectsWriter(connection: DuckDBConnection): ProjectsWriter {
     ...projectsReader(connection),
     async deleteWithData(projectId) {
       for (const statement of PROJECT_DATA) await execute(connection, statement, { project: projectId });
+      for (const statement of REGRESSION_PRUNE) await execute(connection, statement);
     },
   };
 }

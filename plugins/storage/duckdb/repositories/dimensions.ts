@@ -11,6 +11,7 @@ import type {
   WriteRepositories,
 } from '../../../../kit/index.js';
 import { execute, query } from '../sql.js';
+import { REGRESSION_PRUNE } from '../../shared/regressions.js';
 import { alertsReader, alertsWriter } from './alerts.js';
 import type { DeferredRows, DeferredTable } from '../deferred.js';
 import type { LatestVersions } from '../latest-versions.js';
@@ -66,7 +67,11 @@ export const headVersionRows: DeferredTable = {
 };
 export const testbeds: TableSpec = { name: 'testbed', columns: NAMED, search: SEARCH };
 export const benchmarks: TableSpec = { name: 'benchmark', columns: NAMED, search: SEARCH };
-export const measures: TableSpec = { name: 'measure', columns: [...NAMED, 'units'], search: SEARCH };
+export const measures: TableSpec = {
+  name: 'measure',
+  columns: [...NAMED, 'units', 'direction'],
+  search: SEARCH,
+};
 export const series: TableSpec = {
   name: 'series',
   columns: ['id', 'project_id', 'testbed_id', 'benchmark_id', 'measure_id'],
@@ -210,6 +215,7 @@ function dimensionsWriter(connection: DuckDBConnection): DimensionsWriter {
     ...dimensionsReader(connection),
     async deleteWithData(kind, id) {
       for (const statement of cascade(kind)) await execute(connection, statement, { id });
+      for (const statement of REGRESSION_PRUNE) await execute(connection, statement);
     },
   };
 }

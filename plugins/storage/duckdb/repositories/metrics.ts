@@ -15,6 +15,7 @@ import { StorageError } from '../../../../kit/index.js';
 import type { DeferredRows } from '../deferred.js';
 import type { HistoryCache } from '../history-cache.js';
 import { execute, ident, query } from '../sql.js';
+import { REGRESSION_PRUNE } from '../../shared/regressions.js';
 import { deferredInsert, tableReader, tableWriter, type TableSpec } from '../table.js';
 import { history } from './history.js';
 import { perf, perfLines } from './perf.js';
@@ -162,6 +163,7 @@ function metricsWriter(
     async deleteReport(reportId) {
       await execute(connection, 'DELETE FROM alert WHERE report_id = $report', { report: reportId });
       await execute(connection, 'DELETE FROM metric WHERE report_id = $report', { report: reportId });
+      for (const statement of REGRESSION_PRUNE) await execute(connection, statement);
     },
   };
 }

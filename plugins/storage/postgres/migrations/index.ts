@@ -3,6 +3,7 @@ import { initial } from './001-initial.js';
 import { changePointAlerts } from './002-change-point-alerts.js';
 import { usageAndStats } from './003-usage-and-stats.js';
 import { usageEntries } from './004-usage-entries.js';
+import { regressions } from './005-regressions.js';
 import { runnersAndJobs } from './006-runners-and-jobs.js';
 import { notifications } from './007-notifications.js';
 
@@ -12,6 +13,7 @@ export const migrations: readonly Migration[] = [
   changePointAlerts,
   usageAndStats,
   usageEntries,
+  regressions,
   runnersAndJobs,
   notifications,
 ];

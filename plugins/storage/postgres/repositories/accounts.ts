@@ -9,6 +9,7 @@ import type {
   WriteRepositories,
 } from '../../../../kit/index.js';
 import { execute, query, type Connection } from '../sql.js';
+import { REGRESSION_PRUNE } from '../../shared/regressions.js';
 import { pageSql, tableReader, tableWriter, whereSql, type TableSpec } from '../table.js';
 import { PROJECT_NOTIFICATION_DATA } from '../../shared/notifications.js';
 
@@ -143,6 +144,7 @@ function projectsWriter(connection: Connection): ProjectsWriter {
     ...projectsReader(connection),
     async deleteWithData(projectId) {
       for (const statement of PROJECT_DATA) await execute(connection, statement, { project: projectId });
+      for (const statement of REGRESSION_PRUNE) await execute(connection, statement);
     },
   };
 }

@@ -9,6 +9,7 @@ import type {
   WriteRepositories,
 } from '../../../../kit/index.js';
 import { execute, query, type Connection } from '../sql.js';
+import { REGRESSION_PRUNE } from '../../shared/regressions.js';
 import { alertsReader, alertsWriter } from './alerts.js';
 import { tableReader, tableWriter, type TableSpec } from '../table.js';
 
@@ -42,7 +43,11 @@ export const headVersions: TableSpec = {
 };
 export const testbeds: TableSpec = { name: 'testbed', columns: NAMED, search: SEARCH };
 export const benchmarks: TableSpec = { name: 'benchmark', columns: NAMED, search: SEARCH };
-export const measures: TableSpec = { name: 'measure', columns: [...NAMED, 'units'], search: SEARCH };
+export const measures: TableSpec = {
+  name: 'measure',
+  columns: [...NAMED, 'units', 'direction'],
+  search: SEARCH,
+};
 export const series: TableSpec = {
   name: 'series',
   columns: ['id', 'project_id', 'testbed_id', 'benchmark_id', 'measure_id'],
@@ -182,6 +187,7 @@ function dimensionsWriter(connection: Connection): DimensionsWriter {
     ...dimensionsReader(connection),
     async deleteWithData(kind, id) {
       for (const statement of cascade(kind)) await execute(connection, statement, { id });
+      for (const statement of REGRESSION_PRUNE) await execute(connection, statement);
     },
   };
 }

@@ -10,6 +10,7 @@ import type {
   WriteRepositories,
 } from '../../../../kit/index.js';
 import { execute, ident, isUuid, query, type Connection } from '../sql.js';
+import { REGRESSION_PRUNE } from '../../shared/regressions.js';
 import { tableReader, tableWriter, type TableSpec } from '../table.js';
 import { history } from './history.js';
 import { perf, perfLines } from './perf.js';
@@ -110,6 +111,7 @@ function metricsWriter(connection: Connection): MetricsWriter {
     async deleteReport(reportId) {
       await execute(connection, 'DELETE FROM alert WHERE report_id = $report::int', { report: reportId });
       await execute(connection, 'DELETE FROM metric WHERE report_id = $report', { report: reportId });
+      for (const statement of REGRESSION_PRUNE) await execute(connection, statement);
     },
   };
 }

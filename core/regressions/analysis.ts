@@ -1,0 +1,392 @@
+import type {
+  RegressionKind,
+  RegressionRecord,
+  RegressionSeriesRecord,
+  SeriesRecord,
+} from '../storage/records.js';
+import type { WriteRepositories } from '../storage/storage.js';
+import type { SeriesChange, SeriesDetection } from './detect.js';
+import {
+  addSeries,
+  changeRegression,
+  isOpen,
+  openRegression,
+  removeSeries,
+  type RegressionChange,
+} from './lifecycle.js';
+
+/** A change point belongs to a regression when its version is within this many of the first bad version. */
+export const MATCH_MARGIN = 2;
+/**
+ * Points at or after the first bad version that a suspected series needs before it is denied: by then a step of
+ * twice the noise, the smallest a t-test threshold at 0.99 alerts on with some regularity, has the strength
+ * ({@link MIN_STRENGTH}) to be confirmed.
+ */
+export const DENY_AFTER = 20;
+/** Points at or after a change point before the detector alone opens a regression for it. */
+export const OPEN_AFTER = 8;
+/**
+ * How strong a change point must be (its {@link SeriesChange.strength}, a robust t) to confirm or open a regression.
+ * Every report re-tests the newest hundred reports of its series, so each position is tested up to a hundred
+ * times, and a false page costs more than a late one: a normal t of 5 has a chance of 6e-7 by noise alone. A step
+ * of twice the noise reaches it with about 20 points after it and 40 before.
+ */
+export const MIN_STRENGTH = 5;
+
+/** What the analysis knows of one series besides its detection: its key and which way is worse. */
+export interface AnalyzedSeries extends SeriesDetection {
+  readonly series: SeriesRecord;
+  readonly kindOf: (up: boolean) => RegressionKind;
+}
+
+interface Known {
+  regression: RegressionRecord;
+  firstBad: number;
+  readonly series: Map<number, RegressionSeriesRecord>;
+}
+
+/** Where a branch and testbed's regressions are. */
+export interface AnalysisTarget {
+  readonly projectId: number;
+  readonly branchId: number;
+  readonly headId: number;
+  readonly testbedId: number;
+}
+
+/** `|x - a| <= |a - b| / 2`: `x` is nearer the level `a` than half the step from `b`. */
+export function nearLevel(x: number, level: number, other: number): boolean {
+  return Math.abs(x - level) <= Math.abs(level - other) / 2;
+}
+
+/**
+ * Whether `x` is still at the level a change from `before` to `after` reached: past half the step, and short of
+ * a second step as large. A value that far again is a further change of its own.
+ */
+export function atNewLevel(x: number, before: number, after: number): boolean {
+  const step = after - before;
+  if (step === 0) return x === after;
+  const position = (x - before) / step;
+  return position >= 0.5 && position < 2;
+}
+
+/**
+ * Applies what the detector found in a branch and testbed's series to their regressions, in the caller's
+ * transaction (which holds the branch): suspected series it finds are confirmed (their regression becomes
+ * untriaged), those it still does not find after {@link DENY_AFTER} points are denied (a suspected regression
+ * with none left becomes invalid), open regressions whose series all came back to their old level become fixed,
+ * and changes no regression holds open one (or join the one at the same version). Answers every change made.
+ */
+export async function applyDetections(
+  tx: WriteRepositories,
+  target: AnalysisTarget,
+  analyzed: readonly AnalyzedSeries[],
+  now: Date,
+): Promise<RegressionChange[]> {
+  const known = await loadKnown(tx, target, analyzed);
+  const changes: RegressionChange[] = [];
+  const version = versionIds(tx, target.headId);
+  const claimed = new Set<SeriesChange>();
+  const record: Record = (change, at) => {
+    at.regression = change.regression;
+    changes.push(change);
+  };
+  const strong = analyzed.map((a) => ({
+    ...a,
+    changes: a.changes.filter((c) => Math.abs(c.strength) >= MIN_STRENGTH),
+  }));
+  const bySeries = new Map(strong.map((a) => [a.series.id, a]));
+
+  for (const at of known) {
+    // closed regressions keep what they hold: people (or the service) decided
+    if (at.regression.status !== 'suspected' && !isOpen(at.regression.status)) continue;
+    const confirmed: [RegressionSeriesRecord, SeriesChange][] = [];
+    const denied: RegressionSeriesRecord[] = [];
+    for (const member of at.series.values()) {
+      const a = bySeries.get(member.series_id);
+      if (!a) continue;
+      const match = a.changes.find(
+        (c) =>
+          !claimed.has(c) &&
+          Math.abs(c.version - at.firstBad) <= MATCH_MARGIN &&
+          a.kindOf(c.after > c.before) === at.regression.kind,
+      );
+      if (match) {
+        claimed.add(match);
+        if (member.state === 'suspected') confirmed.push([member, match]);
+      } else if (member.state === 'suspected') {
+        const after = a.versions.filter((v) => v >= at.firstBad).length;
+        if (after >= DENY_AFTER && a.versions.some((v) => v < at.firstBad)) denied.push(member);
+      }
+    }
+    for (const [member, match] of confirmed) await confirm(tx, at, member, match, version, now, record);
+    const allDenied = denied.length === at.series.size;
+    if (at.regression.status === 'suspected' && allDenied) {
+      // denied whole, the regression keeps its series as the evidence it was raised on
+      const reason = `the change-point detector found no change at v${at.firstBad} in ${DENY_AFTER} or more reports from it on`;
+      record(await changeRegression(tx, at.regression, { status: 'invalid', reason }, null, now), at);
+    } else if (denied.length > 0 && at.regression.status !== 'suspected') {
+      for (const member of denied) {
+        await removeSeries(tx, at.regression, member.series_id);
+        at.series.delete(member.series_id);
+      }
+      record(
+        await changeRegression(tx, at.regression, {}, null, now, {
+          series_removed: denied.map((m) => m.series_id),
+          series_removed_reason: 'the change-point detector found no change in them',
+        }),
+        at,
+      );
+    }
+  }
+
+  await markFixed(tx, known, strong, claimed, version, now, record);
+  for (const a of strong) {
+    for (const c of a.changes) {
+      if (claimed.has(c) || c.pointsAfter < OPEN_AFTER || c.index === 0) continue;
+      const kind = a.kindOf(c.after > c.before);
+      const covered = known.some(
+        (at) =>
+          at.series.has(a.series.id) &&
+          at.regression.kind === kind &&
+          Math.abs(at.firstBad - c.version) <= MATCH_MARGIN &&
+          !(at.regression.status === 'invalid' && at.regression.reason !== null),
+      );
+      if (covered) continue;
+      await openOrJoin(tx, target, known, a, c, kind, version, now, changes);
+    }
+  }
+  return changes;
+}
+
+/** The regressions of the target's head that hold any analyzed series, with their series and first bad version. */
+async function loadKnown(
+  tx: WriteRepositories,
+  target: AnalysisTarget,
+  analyzed: readonly AnalyzedSeries[],
+): Promise<Known[]> {
+  const regressions = await tx.regressions.all({
+    project_id: target.projectId,
+    branch_id: target.branchId,
+    head_id: target.headId,
+    testbed_id: target.testbedId,
+  });
+  if (regressions.length === 0) return [];
+  const ids = regressions.map((r) => r.id);
+  const series = await tx.regressionSeries.all({ regression_id: ids });
+  const versions = new Map(
+    (await tx.versions.all({ id: [...new Set(regressions.map((r) => r.first_bad_version_id))] })).map((v) => [
+      v.id,
+      v.number,
+    ]),
+  );
+  const wanted = new Set(analyzed.map((a) => a.series.id));
+  return regressions
+    .map((regression) => ({
+      regression,
+      firstBad: versions.get(regression.first_bad_version_id) ?? 0,
+      series: new Map(
+        series.filter((s) => s.regression_id === regression.id).map((s) => [s.series_id, s] as const),
+      ),
+    }))
+    .filter((at) => [...at.series.keys()].some((id) => wanted.has(id)) || isOpen(at.regression.status));
+}
+
+type VersionId = (number: number) => Promise<number | undefined>;
+
+/** The id of the head's version numbered `number` (memoized for one analysis). */
+function versionIds(tx: WriteRepositories, headId: number): VersionId {
+  const found = new Map<number, Promise<number | undefined>>();
+  return (number) => {
+    let id = found.get(number);
+    if (!id) {
+      id = tx.heads.versionIds(headId, number, 1).then(async ([candidate]) => {
+        if (candidate === undefined) return undefined;
+        const v = await tx.versions.find({ id: candidate });
+        return v?.number === number ? candidate : undefined;
+      });
+      found.set(number, id);
+    }
+    return id;
+  };
+}
+
+/** The version just before `number` on the head (null at its first). */
+async function lastGoodOf(tx: WriteRepositories, headId: number, number: number): Promise<number | null> {
+  const [id] = await tx.heads.versionIds(headId, number - 1, 1);
+  return id ?? null;
+}
+
+type Record = (change: RegressionChange, at: Known) => void;
+
+async function confirm(
+  tx: WriteRepositories,
+  at: Known,
+  member: RegressionSeriesRecord,
+  change: SeriesChange,
+  version: VersionId,
+  now: Date,
+  record: Record,
+) {
+  const confirmed = {
+    state: 'confirmed' as const,
+    before_value: change.before,
+    after_value: change.after,
+    p_value: change.pValue,
+    modified: now,
+  };
+  await tx.regressionSeries.update(
+    { regression_id: at.regression.id, series_id: member.series_id },
+    confirmed,
+  );
+  at.series.set(member.series_id, { ...member, ...confirmed });
+  if (at.regression.status !== 'suspected') return;
+  // the detector places the change; the alerts only saw where it first crossed a limit
+  const firstBad = change.version !== at.firstBad ? await version(change.version) : undefined;
+  const range =
+    firstBad !== undefined
+      ? {
+          first_bad_version_id: firstBad,
+          last_good_version_id: await lastGoodOf(tx, at.regression.head_id, change.version),
+        }
+      : {};
+  if (firstBad !== undefined) at.firstBad = change.version;
+  record(
+    await changeRegression(
+      tx,
+      at.regression,
+      { status: 'untriaged', reason: 'confirmed by the change-point detector', ...range },
+      null,
+      now,
+    ),
+    at,
+  );
+}
+
+/** Open regressions whose every confirmed series came back to its old level are fixed by the version that did it. */
+async function markFixed(
+  tx: WriteRepositories,
+  known: readonly Known[],
+  analyzed: readonly AnalyzedSeries[],
+  claimed: Set<SeriesChange>,
+  version: VersionId,
+  now: Date,
+  record: Record,
+) {
+  const bySeries = new Map(analyzed.map((a) => [a.series.id, a]));
+  for (const at of known) {
+    if (!isOpen(at.regression.status)) continue;
+    const confirmed = [...at.series.values()].filter((s) => s.state === 'confirmed');
+    if (confirmed.length === 0) continue;
+    const reverts: SeriesChange[] = [];
+    for (const s of confirmed) {
+      const a = bySeries.get(s.series_id);
+      const revert = a?.changes.find(
+        (c) =>
+          c.version > at.firstBad &&
+          a.kindOf(c.after > c.before) !== at.regression.kind &&
+          nearLevel(c.after, s.before_value, s.after_value),
+      );
+      if (!revert) break;
+      reverts.push(revert);
+    }
+    if (reverts.length < confirmed.length) continue;
+    for (const c of reverts) claimed.add(c);
+    const fixedAt = Math.max(...reverts.map((c) => c.version));
+    const fixed = await version(fixedAt);
+    record(
+      await changeRegression(
+        tx,
+        at.regression,
+        {
+          status: 'fixed',
+          fixed_version_id: fixed ?? null,
+          reason: `back to the old level from v${fixedAt}`,
+        },
+        null,
+        now,
+      ),
+      at,
+    );
+  }
+}
+
+/** A change point no regression holds: joins the regression at its version (within one), or opens one. */
+async function openOrJoin(
+  tx: WriteRepositories,
+  target: AnalysisTarget,
+  known: Known[],
+  a: AnalyzedSeries,
+  c: SeriesChange,
+  kind: RegressionKind,
+  version: VersionId,
+  now: Date,
+  changes: RegressionChange[],
+) {
+  const values = {
+    project_id: target.projectId,
+    series_id: a.series.id,
+    benchmark_id: a.series.benchmark_id,
+    measure_id: a.series.measure_id,
+    state: 'confirmed' as const,
+    before_value: c.before,
+    after_value: c.after,
+    p_value: c.pValue,
+  };
+  const join = known.find(
+    (at) =>
+      at.regression.kind === kind &&
+      (at.regression.status === 'suspected' || isOpen(at.regression.status)) &&
+      Math.abs(at.firstBad - c.version) <= 1 &&
+      !at.series.has(a.series.id),
+  );
+  if (join) {
+    await addSeries(tx, join.regression, values, now);
+    join.series.set(a.series.id, {
+      ...values,
+      regression_id: join.regression.id,
+      created: now,
+      modified: now,
+    });
+    const change = await changeRegression(
+      tx,
+      join.regression,
+      join.regression.status === 'suspected'
+        ? { status: 'untriaged', reason: 'confirmed by the change-point detector' }
+        : {},
+      null,
+      now,
+      { series_added: [a.series.id] },
+    );
+    join.regression = change.regression;
+    changes.push(change);
+    return;
+  }
+  const firstBad = await version(c.version);
+  if (firstBad === undefined) return;
+  const opened = await openRegression(
+    tx,
+    {
+      project_id: target.projectId,
+      branch_id: target.branchId,
+      head_id: target.headId,
+      testbed_id: target.testbedId,
+      kind,
+      status: 'untriaged',
+      first_bad_version_id: firstBad,
+      last_good_version_id: await lastGoodOf(tx, target.headId, c.version),
+      fixed_version_id: null,
+      reason: 'found by the change-point detector',
+    },
+    [values],
+    [],
+    now,
+  );
+  known.push({
+    regression: opened.regression,
+    firstBad: c.version,
+    series: new Map([
+      [a.series.id, { ...values, regression_id: opened.regression.id, created: now, modified: now }],
+    ]),
+  });
+  changes.push(opened);
+}

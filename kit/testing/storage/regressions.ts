@@ -1,0 +1,201 @@
+import { describe, expect, it } from 'vitest';
+import type {
+  New,
+  RegressionRecord,
+  RegressionStatus,
+  Storage,
+  WriteRepositories,
+} from '../../../core/index.js';
+import { at, insertReport, insertVersion, insertWorld, uuid, type World } from './fixtures.js';
+import type { Opener } from './harness.js';
+import { insertThreshold } from './reports.js';
+
+function regressionValues(
+  world: World,
+  versionId: number,
+  status: RegressionStatus,
+  minute: number,
+  extra: Partial<New<RegressionRecord>> = {},
+): New<RegressionRecord> {
+  return {
+    uuid: uuid(),
+    project_id: world.project.id,
+    branch_id: world.branch.id,
+    head_id: world.head.id,
+    testbed_id: world.testbed.id,
+    kind: 'regression',
+    status,
+    last_good_version_id: null,
+    first_bad_version_id: versionId,
+    fixed_version_id: null,
+    note: null,
+    issue_url: null,
+    assignee_id: null,
+    reason: null,
+    created: at(minute),
+    modified: at(minute),
+    ...extra,
+  };
+}
+
+async function addSeries(tx: WriteRepositories, world: World, regression: RegressionRecord, k: 0 | 1) {
+  await tx.regressionSeries.insert({
+    regression_id: regression.id,
+    project_id: world.project.id,
+    series_id: world.series[k],
+    benchmark_id: world.benchmarks[k]!.id,
+    measure_id: world.measure.id,
+    state: 'suspected',
+    before_value: 100,
+    after_value: 115,
+    p_value: null,
+    created: at(0),
+    modified: at(0),
+  });
+}
+
+/** A project with four regressions: versions 1-4, statuses suspected, untriaged, acknowledged, fixed. */
+async function fourRegressions(storage: Storage) {
+  return storage.transaction(async (tx) => {
+    const world = await insertWorld(tx);
+    const statuses: RegressionStatus[] = ['suspected', 'untriaged', 'acknowledged', 'fixed'];
+    const regressions: RegressionRecord[] = [];
+    for (const [k, status] of statuses.entries()) {
+      const version = await insertVersion(tx, world.project.id, world.head.id, k + 1, `h${k + 1}`);
+      const regression = await tx.regressions.insert(
+        regressionValues(world, version.id, status, k, {
+          kind: k === 3 ? 'improvement' : 'regression',
+          note: k === 2 ? 'Parser 50% Slower' : null,
+        }),
+      );
+      await addSeries(tx, world, regression, k % 2 === 0 ? 0 : 1);
+      regressions.push(regression);
+    }
+    return { world, regressions };
+  });
+}
+
+export function describeRegressions(open: Opener): void {
+  describe('regressions', () => {
+    it('lists a project’s regressions filtered by status, kind, benchmark and search, open first', async () => {
+      const storage = await open();
+      const { world, regressions } = await fourRegressions(storage);
+      const list = (filter: object, sort: 'status' | 'created' | 'version' = 'status', direction = 'desc') =>
+        storage.read((r) =>
+          r.regressions.listFiltered(
+            { project_id: world.project.id, ...filter },
+            { page: 1, perPage: 255, sort, direction: direction as 'asc' | 'desc' },
+          ),
+        );
+      const ids = (page: { items: RegressionRecord[] }) => page.items.map((x) => x.id);
+      const [suspected, untriaged, acknowledged, fixed] = regressions.map((x) => x.id);
+      expect(ids(await list({}))).toEqual([untriaged, suspected, acknowledged, fixed]);
+      expect(ids(await list({ statuses: ['untriaged', 'acknowledged'] }))).toEqual([untriaged, acknowledged]);
+      expect(ids(await list({ kind: 'improvement' }))).toEqual([fixed]);
+      expect(ids(await list({ benchmark_id: world.benchmarks[1]!.id }))).toEqual([untriaged, fixed]);
+      expect(ids(await list({ search: 'parser 50%' }))).toEqual([acknowledged]);
+      expect(ids(await list({ search: 'bench b' }))).toEqual([untriaged, fixed]);
+      expect(ids(await list({ search: '%' }))).toEqual([acknowledged]);
+      expect(ids(await list({}, 'version', 'asc'))).toEqual([suspected, untriaged, acknowledged, fixed]);
+      expect(ids(await list({}, 'created', 'desc'))).toEqual([fixed, acknowledged, untriaged, suspected]);
+      const page = await storage.read((r) =>
+        r.regressions.listFiltered(
+          { project_id: world.project.id },
+          { page: 2, perPage: 3, sort: 'status', direction: 'desc' },
+        ),
+      );
+      expect(page.total).toBe(4);
+      expect(ids(page)).toEqual([fixed]);
+    });
+
+    it('keeps a series and an alert in a regression once, and a history of its events', async () => {
+      const storage = await open();
+      const { world, regressions } = await fourRegressions(storage);
+      const regression = regressions[1]!;
+      await storage.transaction(async (tx) => {
+        await tx.regressionAlerts.insert({
+          alert_id: 41,
+          regression_id: regression.id,
+          project_id: world.project.id,
+          series_id: world.series[1],
+        });
+        await tx.regressionEvents.insert({
+          regression_id: regression.id,
+          project_id: world.project.id,
+          user_id: world.user.id,
+          status: 'acknowledged',
+          previous_status: 'untriaged',
+          changes: '{"note":"x"}',
+          reason: null,
+          created: at(9),
+        });
+      });
+      await expect(storage.transaction((tx) => addSeries(tx, world, regression, 1))).rejects.toThrow();
+      await expect(
+        storage.transaction((tx) =>
+          tx.regressionAlerts.insert({
+            alert_id: 41,
+            regression_id: regressions[0]!.id,
+            project_id: world.project.id,
+            series_id: world.series[0],
+          }),
+        ),
+      ).rejects.toThrow();
+      const events = await storage.read((r) => r.regressionEvents.all({ regression_id: regression.id }));
+      expect(events.map((e) => [e.status, e.previous_status, e.user_id])).toEqual([
+        ['acknowledged', 'untriaged', world.user.id],
+      ]);
+    });
+
+    it('removes what refers to deleted reports, dimensions and projects', async () => {
+      const storage = await open();
+      const { world, regression, reportId } = await storage.transaction(async (tx) => {
+        const world = await insertWorld(tx);
+        const version = await insertVersion(tx, world.project.id, world.head.id, 1, 'h1');
+        const { threshold, model } = await insertThreshold(tx, world);
+        const stored = await insertReport(tx, world, {
+          version,
+          minute: 1,
+          points: [
+            { series: world.series[0], value: 1 },
+            { series: world.series[1], value: 1 },
+          ],
+        });
+        const [alert] = await tx.alerts.raise(
+          stored.report,
+          [
+            {
+              metric_id: stored.ids[0]!,
+              threshold_id: threshold.id,
+              model_id: model.id,
+              boundary_limit: 'upper',
+            },
+          ],
+          at(1),
+        );
+        const regression = await tx.regressions.insert(regressionValues(world, version.id, 'untriaged', 1));
+        await addSeries(tx, world, regression, 0);
+        await addSeries(tx, world, regression, 1);
+        await tx.regressionAlerts.insert({
+          alert_id: alert!.id,
+          regression_id: regression.id,
+          project_id: world.project.id,
+          series_id: world.series[0],
+        });
+        return { world, regression, reportId: stored.report.id };
+      });
+      const counts = () =>
+        storage.read(async (r) => ({
+          regressions: await r.regressions.count({ project_id: world.project.id }),
+          series: await r.regressionSeries.count({ regression_id: regression.id }),
+          alerts: await r.regressionAlerts.count({ regression_id: regression.id }),
+        }));
+      await storage.transaction((tx) => tx.metrics.deleteReport(reportId));
+      expect(await counts()).toEqual({ regressions: 1, series: 2, alerts: 0 });
+      await storage.transaction((tx) => tx.dimensions.deleteWithData('benchmark', world.benchmarks[0]!.id));
+      expect(await counts()).toEqual({ regressions: 1, series: 1, alerts: 0 });
+      await storage.transaction((tx) => tx.dimensions.deleteWithData('benchmark', world.benchmarks[1]!.id));
+      expect(await counts()).toEqual({ regressions: 0, series: 0, alerts: 0 });
+    });
+  });
+}

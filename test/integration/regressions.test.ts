@@ -1,0 +1,193 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Random } from '../../bench/lib/random.js';
+import { bearer, createProject, signUp, type Session } from '../helpers/accounts.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+
+/**
+ * Regressions end to end through the HTTP API: 60 daily reports of six latency benchmarks with 2% Gaussian noise
+ * under a t-test threshold on both sides, steps at chosen versions, and what is open after the change-point
+ * analysis of every report has run.
+ */
+const REPORTS = 60;
+const BENCHMARKS = Array.from({ length: 6 }, (_, i) => `bench_${i}`);
+const T_TEST = { test: 't_test', lower_boundary: 0.99, upper_boundary: 0.99 };
+
+interface Series {
+  benchmark: { name: string };
+  change: number | null;
+  state: string;
+  alerts: string[];
+}
+
+interface Regression {
+  uuid: string;
+  kind: string;
+  status: string;
+  first_bad: { number: number; hash: string | null };
+  last_good: { number: number; hash: string | null } | null;
+  fixed_by: { number: number } | null;
+  series: Series[];
+  unconfirmed_series: Series[];
+  reason: string | null;
+}
+
+/** The level of benchmark `name` at version `version` (1000 ns x the level, with 2% noise). */
+type Level = (name: string, version: number) => number;
+
+async function seed(t: TestApp, session: Session, project: string, level: Level, seedValue: number) {
+  const random = new Random(seedValue);
+  const start = Date.parse('2026-01-01T00:00:00Z');
+  // versions are numbered from 0, one per report (each has its own hash)
+  for (let version = 0; version < REPORTS; version++) {
+    const results = Object.fromEntries(
+      BENCHMARKS.map((name) => [
+        name,
+        { latency: { value: 1000 * level(name, version) * (1 + 0.02 * random.normal()) } },
+      ]),
+    );
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/v0/run',
+      headers: bearer(session.token),
+      payload: {
+        project,
+        branch: 'main',
+        testbed: 'linux',
+        hash: (version + 1).toString(16).padStart(40, '0'),
+        start_time: new Date(start + version * 86_400_000).toISOString(),
+        end_time: new Date(start + version * 86_400_000 + 60_000).toISOString(),
+        results: [JSON.stringify(results)],
+        settings: { adapter: 'json' },
+        thresholds: { models: { latency: T_TEST } },
+      },
+    });
+    expect(response.statusCode, response.body).toBe(201);
+  }
+  await t.settled();
+}
+
+const steps: Level = (name, version) =>
+  (name === 'bench_1' || name === 'bench_3') && version >= 45
+    ? 1.15
+    : name === 'bench_5' && version >= 50
+      ? 0.85
+      : 1;
+
+describe('regressions', () => {
+  let t: TestApp;
+  let ada: Session;
+  let bob: Session;
+  const list = async (project: string, query = '') => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/v0/projects/${project}/regressions?per_page=255${query}`,
+      headers: bearer(ada.token),
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json() as Regression[];
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    ada = await signUp(t, 'Ada Lovelace', 'ada@example.com');
+    bob = await signUp(t, 'Bob Outsider', 'bob@example.com');
+    await createProject(t, ada, 'ada-lovelace', { name: 'Steps', visibility: 'public' });
+    await createProject(t, ada, 'ada-lovelace', { name: 'Flat', visibility: 'public' });
+    await seed(t, ada, 'steps', steps, 7);
+    await seed(t, ada, 'flat', () => 1, 7);
+  });
+  afterAll(() => t.close());
+
+  it('opens exactly one regression for the two series that stepped up at v45 and one improvement at v50', async () => {
+    const open = await list('steps', '&status=open&sort=version&direction=asc');
+    expect(open.map((r) => [r.kind, r.status, r.first_bad.number])).toEqual([
+      ['regression', 'untriaged', 45],
+      ['improvement', 'untriaged', 50],
+    ]);
+    const [regression, improvement] = open as [Regression, Regression];
+    expect(regression.series.map((s) => s.benchmark.name).sort()).toEqual(['bench_1', 'bench_3']);
+    for (const s of regression.series) {
+      expect(s.change).toBeGreaterThan(0.1);
+      expect(s.change).toBeLessThan(0.2);
+      expect(s.state).toBe('confirmed');
+      // the alerts of the step, every report until the threshold's window took the new level in
+      expect(s.alerts.length).toBeGreaterThan(0);
+    }
+    expect(regression.last_good?.number).toBe(44);
+    expect(improvement.series.map((s) => s.benchmark.name)).toEqual(['bench_5']);
+    expect(improvement.series[0]?.change).toBeLessThan(-0.1);
+  });
+
+  it('leaves nothing open on the same reports without steps', async () => {
+    expect(await list('flat', '&status=open')).toEqual([]);
+    // whatever stray alerts raised is suspected or was denied, never open
+    for (const r of await list('flat', '&status=suspected,invalid')) {
+      expect(['suspected', 'invalid']).toContain(r.status);
+      if (r.status === 'invalid') expect(r.reason).toContain('no change');
+    }
+  });
+
+  it('lets a member triage, keeps the history, and refuses anonymous and outside callers', async () => {
+    const [regression] = await list('steps', '&status=open&sort=version&direction=asc');
+    const url = `/v0/projects/steps/regressions/${regression!.uuid}`;
+    const patch = (headers: Record<string, string>, payload: object) =>
+      t.app.inject({ method: 'PATCH', url, headers, payload });
+
+    const anonymous = await patch({}, { status: 'acknowledged' });
+    expect([401, 404]).toContain(anonymous.statusCode);
+    const outsider = await patch(bearer(bob.token), { status: 'acknowledged' });
+    expect([403, 404]).toContain(outsider.statusCode);
+    expect((await list('steps', '&status=untriaged')).map((r) => r.uuid)).toContain(regression!.uuid);
+
+    const triaged = await patch(bearer(ada.token), {
+      status: 'acknowledged',
+      note: 'the new parser',
+      issue_url: 'https://example.com/issues/1',
+      assignee: 'ada-lovelace',
+    });
+    expect(triaged.statusCode, triaged.body).toBe(200);
+    const again = await t.app.inject({ method: 'GET', url });
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toMatchObject({
+      status: 'acknowledged',
+      note: 'the new parser',
+      issue_url: 'https://example.com/issues/1',
+      assignee: { slug: 'ada-lovelace' },
+      reason: null,
+    });
+    const history = await t.app.inject({ method: 'GET', url: `${url}/history` });
+    expect(history.statusCode).toBe(200);
+    const statuses = (history.json() as { status: string; user: { slug: string } | null }[]).map((e) => [
+      e.status,
+      e.user?.slug ?? null,
+    ]);
+    expect(statuses[0]).toEqual(['suspected', null]);
+    expect(statuses).toContainEqual(['untriaged', null]);
+    expect(statuses.at(-1)).toEqual(['acknowledged', 'ada-lovelace']);
+
+    const bad = await patch(bearer(ada.token), { status: 'suspected' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toContain('status');
+  });
+
+  it('filters by status, kind, benchmark and search, and pages', async () => {
+    expect((await list('steps', '&kind=improvement&status=open')).map((r) => r.first_bad.number)).toEqual([
+      50,
+    ]);
+    expect((await list('steps', '&benchmark=bench_3&status=open')).map((r) => r.kind)).toEqual([
+      'regression',
+    ]);
+    const found = await list('steps', '&search=bench_5&status=open');
+    expect(found.map((r) => r.kind)).toContain('improvement');
+    for (const r of found)
+      expect([...r.series, ...r.unconfirmed_series].map((s) => s.benchmark.name)).toContain('bench_5');
+    const bad = await t.app.inject({ method: 'GET', url: '/v0/projects/steps/regressions?status=closedish' });
+    expect(bad.statusCode).toBe(400);
+    const page = await t.app.inject({
+      method: 'GET',
+      url: '/v0/projects/steps/regressions?status=open,acknowledged&per_page=1',
+    });
+    expect(page.headers['x-total-count']).toBe('2');
+    expect(page.json()).toHaveLength(1);
+  });
+});

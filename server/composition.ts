@@ -174,10 +174,10 @@ export async function composeApi(
     pool,
     replication,
     async close() {
-      await notifications.stop();
       await sweep.stop();
       await stats.stop();
       await container.resolve(RegressionAnalyzer).idle();
+      await notifications.stop();
       await replication.stop();
       await pool.close();
       await storage.close();

@@ -184,8 +184,14 @@ export function createApiContainer(parts: ApiParts): DependencyContainer {
   single(RunnersService, (c) => new RunnersService(c.resolve(SERVICE_CONTEXT), c.resolve(JobSignal)));
   single(JobsService, (c) => new JobsService(c.resolve(SERVICE_CONTEXT), c.resolve(JobSignal)));
   single(JobLeases, (c) => new JobLeases(c.resolve(SERVICE_CONTEXT), c.resolve(JobSignal)));
-  // one signal per process: a request that queues a delivery wakes this process's delivery loop
-  single(NotificationSignal, () => new NotificationSignal());
+  // one signal per process: whatever puts a notification in the outbox here wakes this process's delivery loop
+  single(NotificationSignal, (c) => {
+    const signal = new NotificationSignal();
+    const wake = () => signal.notify();
+    c.resolve(RegressionAnalyzer).onChanges(wake);
+    c.resolve(RegressionsService).onChanges(wake);
+    return signal;
+  });
   single(
     WebhooksService,
     (c) => new WebhooksService(c.resolve(SERVICE_CONTEXT), c.resolve(NotificationSignal)),

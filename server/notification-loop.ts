@@ -4,10 +4,11 @@ import type { Logger, NotificationDispatcher, NotificationSignal } from '../core
 const IN_FLIGHT_MAX = 16;
 
 /**
- * The delivery loop of one API process: a pass fans out new notifications and claims the deliveries due into
- * the free places, whose attempts run on while the loop waits for the next pass. A pass comes when the
- * earliest pending delivery is due, `pollMs` after the last at most (work other processes made), and at once
- * when a request of this process or a finished attempt wakes it. Stopping waits for the attempts in flight.
+ * The delivery loop of one API process: a pass makes the day's digests after midnight UTC (once, whatever the
+ * number of processes), fans out new notifications, and claims the deliveries due into the free places, whose
+ * attempts run on while the loop waits for the next pass. A pass comes when the earliest pending delivery is due,
+ * `pollMs` after the last at most (work other processes made), and at once when a change of this process or a
+ * finished attempt wakes it. Stopping waits for the attempts in flight.
  */
 export class NotificationLoop {
   readonly #inFlight = new Set<Promise<void>>();
@@ -50,7 +51,8 @@ export class NotificationLoop {
     const { pollMs } = this.dispatcher.timing;
     const found = await this.dispatcher.due();
     let { next } = found;
-    if (found.waiting) {
+    const digests = found.digests ? await this.dispatcher.digests() : 0;
+    if (found.waiting || digests > 0) {
       await this.dispatcher.fanOut();
       ({ next } = await this.dispatcher.due());
     }

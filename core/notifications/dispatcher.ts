@@ -14,6 +14,7 @@ import {
   type WebhookOutcome,
   type WebhookSender,
 } from './delivery.js';
+import { DIGEST_DAY_KEY, makeDigests, utcDay } from './digest.js';
 import { fanOutOne, mayReceive } from './fanout.js';
 import { consoleLink } from './payload.js';
 
@@ -43,12 +44,25 @@ export class NotificationDispatcher {
     readonly timing: DeliveryTiming,
   ) {}
 
-  /** Whether notifications wait for their deliveries, and when the earliest pending delivery is due. */
-  async due(): Promise<{ waiting: boolean; next: Date | undefined }> {
-    return this.ctx.storage.read(async (r) => ({
-      waiting: await r.notifications.waiting(),
-      next: await r.deliveries.nextDue(),
-    }));
+  /**
+   * Whether notifications wait for their deliveries, when the earliest pending delivery is due, and whether
+   * today's digests are still to be made.
+   */
+  async due(): Promise<{ waiting: boolean; next: Date | undefined; digests: boolean }> {
+    const today = utcDay(this.ctx.now());
+    return this.ctx.storage.read(async (r) => {
+      const digested = await r.meta.get(DIGEST_DAY_KEY);
+      return {
+        waiting: await r.notifications.waiting(),
+        next: await r.deliveries.nextDue(),
+        digests: digested === undefined || digested < today,
+      };
+    });
+  }
+
+  /** Makes the digests of the day before, unless this or another process made them today. */
+  digests(): Promise<number> {
+    return this.ctx.storage.transaction((tx) => makeDigests(this.ctx.config, tx, this.ctx.now()));
   }
 
   /** Makes the deliveries of waiting notifications; answers how many notifications were fanned out. */

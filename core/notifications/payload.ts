@@ -2,6 +2,7 @@ import type { LiveConfig } from '../accounts/tokens.js';
 import { projectJson } from '../schemas/accounts.js';
 import { reportJson } from '../reports/json.js';
 import { loadReportContext } from '../reports/load.js';
+import { regressionJsons } from '../regressions/json.js';
 import type { NotificationRecord, ProjectRecord } from '../storage/records.js';
 import type { ReadRepositories } from '../storage/storage.js';
 import { webhookEvents } from './events.js';
@@ -43,6 +44,16 @@ export async function buildPayload(
     return {
       ...base,
       report: { ...json, console_url: projectLink(config, project, 'reports', report.uuid) },
+    };
+  }
+  if (notification.event.startsWith('regression.')) {
+    const regression = await r.regressions.find({ id: notification.regression_id ?? -1 });
+    if (!regression) return undefined;
+    const [json] = await regressionJsons(r, project, [regression]);
+    if (!json) return undefined;
+    return {
+      ...base,
+      regression: { ...json, console_url: projectLink(config, project, 'regressions', regression.uuid) },
     };
   }
   if (notification.event === 'ping') {

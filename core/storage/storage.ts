@@ -407,7 +407,8 @@ export interface ReadRepositories {
 
 /**
  * What a lock of `WriteRepositories.locks` is taken on: one row's id of the kind, not the row itself; or, for
- * `maintenance`, a background task by the number core gives it (1: the daily statistics snapshot).
+ * `maintenance`, a background task by the number core gives it (1: the daily statistics snapshot; 2: the daily
+ * notification digests).
  */
 export interface LockKey {
   readonly kind: 'project' | 'branch' | 'version' | 'organization' | 'maintenance';

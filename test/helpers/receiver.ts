@@ -2,6 +2,14 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/** Delivery pauses short enough for a test (the composition root's `deliveryTiming`): six attempts within two seconds. */
+export const FAST_DELIVERY = {
+  retryDelaysMs: [200, 200, 200, 200, 200],
+  attemptTimeoutMs: 1500,
+  leaseMs: 5000,
+  pollMs: 100,
+};
+
 /** One request a receiver got. */
 export interface Received {
   readonly method: string;

@@ -3,15 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createProject, signUp, type Session } from '../helpers/accounts.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { eventually } from '../helpers/eventually.js';
-import { expectedSignature, startReceiver, type Receiver } from '../helpers/receiver.js';
-
-/** Pauses short enough for a test: six attempts within two seconds. */
-export const FAST_DELIVERY = {
-  retryDelaysMs: [200, 200, 200, 200, 200],
-  attemptTimeoutMs: 1500,
-  leaseMs: 5000,
-  pollMs: 100,
-};
+import { expectedSignature, FAST_DELIVERY, startReceiver, type Receiver } from '../helpers/receiver.js';
 
 /** Host names of the tests' own: what the system resolver would answer for a receiver on this machine. */
 const resolver = async (hostname: string): Promise<LookupAddress[]> => {

@@ -44,7 +44,13 @@ const POSTGRES_CONTRACT = [
 // runs on both engines (issue 16), and so do the security files with engine-specific paths (input-limits ingests a
 // report of 51,200 metrics; server-config names the database URL in a refusal; names relies on each engine's unique
 // names).
-const ENGINE_INDEPENDENT = ['test/security/plot-worker.test.ts', 'test/security/redaction.test.ts'];
+const ENGINE_INDEPENDENT = [
+  'test/security/plot-worker.test.ts',
+  'test/security/redaction.test.ts',
+  'test/security/stalled-stores.test.ts',
+  'test/security/foreign-database.test.ts',
+  'test/security/malformed-http.test.ts',
+];
 const THREADS_AND_PROCESSES = [
   'test/workers/**/*.test.ts',
   'workers/pool.test.ts',

@@ -1,21 +1,20 @@
 /**
- * The API's memory under 12 concurrent heavy anonymous requests (issue 14 item 4): a public project of 127
- * benchmarks x 2 measures x 1,000 reports (254,000 metrics), served by a real `benchtrack-api` process whose
- * resident memory is read from /proc (VmRSS at rest, VmHWM = peak during each scenario).
- *   (a) 12 x the whole history of all 254 series at once (254,000 points; before the limits, 102 MB each)
+ * The API's memory under concurrent heavy anonymous requests: a public project of 127 benchmarks x 2 measures x
+ * 1,000 reports (254,000 metrics), served by a real `benchtrack-api` process whose resident memory is read from
+ * /proc (VmRSS at rest, VmHWM = peak during each scenario).
+ *   (a) 12 x the whole history of all 254 series at once (254,000 points; refused as too large)
  *   (b) 12 x the largest answer the limits allow (254 series x 196 reports = 49,784 points, about 20 MB)
- * While each scenario runs, GET /v0/server/version every 50 ms measures the event loop (p99).
+ *   (c) a storm: 12 each of (b) as JSON, as CSV and as Arrow, 12 PNG images of it and 12 expanded report lists,
+ *       all at once (60 requests: 2 built at a time, 16 waiting, the rest refused with 503)
+ * Each runs with the default database.memory_limit (1GiB) and with 256MiB, in a process of its own, to show what
+ * the engine's share of the ceiling is. While each scenario runs, GET /v0/server/version every 50 ms measures the
+ * event loop (p99).
  *
  * Run: npm run bench -- load
  * Against another checkout of the server (the code before the limits, say), with this bench and its seed:
  *   BENCH_SERVER_ROOT=/path/to/checkout npm run bench -- load
  *
- * Figures, 2026-11-23, 2 vCPUs shared with other jobs (load average 13); peak RSS, answers, time for all 12,
- * p99 of the version endpoint meanwhile:
- *   before (commit 01a116f)  (a) 1,363 MB, 12 x 200 (1,011 MB), 159 s, 5.95 s   (b) 1,155 MB, 12 x 200, 30 s, 1.30 s
- *   after                    (a)   547 MB, 12 x 400,             32 s, 0.47 s   (b)   589 MB, 12 x 200, 40 s, 1.46 s
- * At rest about 220 MB; (b) runs after (a) in the same process, so its peak includes what (a) left in DuckDB's
- * buffer pool (1,139 MB before, 491 MB after).
+ * Figures: docs/limits.md ("Memory under load"), with the machine's load.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,7 +35,8 @@ const root = process.env.BENCH_SERVER_ROOT ?? resolve(fileURLToPath(import.meta.
 const dir = mkdtempSync(join(tmpdir(), 'benchtrack-load-'));
 const file = join(dir, 'load.db');
 
-const startApi = () => startApiProcess(root, { file });
+const startApi = (memoryLimit?: string) =>
+  startApiProcess(root, { file, ...(memoryLimit ? { memory_limit: memoryLimit } : {}) });
 
 /** Creates the public project through the API (anonymous run), then fills the fact table with bare SQL. */
 async function seed(): Promise<void> {
@@ -61,8 +61,8 @@ interface Outcome {
   readonly versionP99Ms: number;
 }
 
-/** Fires `CONCURRENT` copies of `url` at once, reading every answer whole, while probing the event loop. */
-async function scenario(api: ApiProcess, path: string): Promise<Outcome> {
+/** Fires every path of `paths` at once, reading every answer whole, while probing the event loop. */
+async function scenario(api: ApiProcess, paths: readonly string[]): Promise<Outcome> {
   const pid = api.child.pid as number;
   const rssBefore = memory(pid).rss;
   resetPeak(pid);
@@ -78,7 +78,7 @@ async function scenario(api: ApiProcess, path: string): Promise<Outcome> {
   })();
   const started = performance.now();
   const answers = await Promise.all(
-    Array.from({ length: CONCURRENT }, async () => {
+    paths.map(async (path) => {
       const response = await fetch(`${api.url}${path}`, { headers: { 'accept-encoding': 'identity' } });
       return { status: response.status, bytes: (await response.arrayBuffer()).byteLength };
     }),
@@ -102,38 +102,58 @@ const MB = 1024 * 1024;
 const benchmarks = Array.from({ length: BENCHMARKS }, (_, i) => `b-${i}`).join(',');
 const perf = (extra = '') =>
   `/v0/projects/load/perf?branches=main&testbeds=ci&benchmarks=${benchmarks}&measures=latency,throughput${extra}`;
+const times = (path: string) => Array.from({ length: CONCURRENT }, () => path);
+const largest = `&end_time=${START + 195 * STEP + 60_000}`; // reports 0..195: 196 x 254 = 49,784 points
+const image = perf(largest).replace('/perf?', '/perf/img?');
+const SCENARIOS = [
+  ['all-time', times(perf())],
+  ['largest-allowed', times(perf(largest))],
+  [
+    'storm',
+    [
+      ...times(perf(largest)),
+      ...times(perf(`${largest}&format=csv`)),
+      ...times(perf(`${largest}&format=arrow`)),
+      ...times(image),
+      ...times('/v0/projects/load/reports?expand=true&per_page=39'),
+    ],
+  ],
+] as const;
+
 const report = new BenchReport(
   `load: ${CONCURRENT} concurrent heavy anonymous requests, ${BENCHMARKS} benchmarks x 2 measures x ${REPORTS} reports`,
 );
 let api: ApiProcess | undefined;
 try {
   await seed();
-  api = await startApi();
-  await fetch(`${api.url}${perf(`&end_time=${START}`)}`).then((r) => r.arrayBuffer()); // warm the worker pool
-  const largest = `&end_time=${START + 195 * STEP + 60_000}`; // reports 0..195: 196 x 254 = 49,784 points
-  for (const [name, path] of [
-    ['all-time', perf()],
-    ['largest-allowed', perf(largest)],
-  ] as const) {
-    const o = await scenario(api, path);
-    const statuses = Object.entries(o.statuses)
-      .map(([status, n]) => `${n} x ${status}`)
-      .join(', ');
-    report
-      .add(
-        name,
-        'peak-rss-mb',
-        o.peak / MB,
-        `${(o.peak / MB).toFixed(0)} MB (at rest ${(o.rssBefore / MB).toFixed(0)} MB)`,
-      )
-      .add(name, 'answers-mb', o.bytes / MB, `${(o.bytes / MB).toFixed(1)} MB in all: ${statuses}`)
-      .add(name, 'latency', o.wallMs * 1e6, `${(o.wallMs / 1000).toFixed(1)} s for all ${CONCURRENT}`)
-      .add(
-        name,
-        'version-p99',
-        o.versionP99Ms * 1e6,
-        `${o.versionP99Ms.toFixed(1)} ms p99 of /v0/server/version`,
-      );
+  for (const memoryLimit of [undefined, '256MiB']) {
+    api = await startApi(memoryLimit);
+    await fetch(`${api.url}${perf(`&end_time=${START}`)}`).then((r) => r.arrayBuffer()); // warm the worker pool
+    const limit = memoryLimit ?? 'default';
+    for (const [scenarioName, paths] of SCENARIOS) {
+      const o = await scenario(api, paths);
+      const name = `${scenarioName} (memory_limit ${limit})`;
+      const statuses = Object.entries(o.statuses)
+        .map(([status, n]) => `${n} x ${status}`)
+        .join(', ');
+      report
+        .add(
+          name,
+          'peak-rss-mb',
+          o.peak / MB,
+          `${(o.peak / MB).toFixed(0)} MB (at rest ${(o.rssBefore / MB).toFixed(0)} MB)`,
+        )
+        .add(name, 'answers-mb', o.bytes / MB, `${(o.bytes / MB).toFixed(1)} MB in all: ${statuses}`)
+        .add(name, 'latency', o.wallMs * 1e6, `${(o.wallMs / 1000).toFixed(1)} s for all ${paths.length}`)
+        .add(
+          name,
+          'version-p99',
+          o.versionP99Ms * 1e6,
+          `${o.versionP99Ms.toFixed(1)} ms p99 of /v0/server/version`,
+        );
+    }
+    await api.stop();
+    api = undefined;
   }
   report.print();
 } finally {

@@ -29,6 +29,7 @@ const MODULES: Record<CommandModule, () => Promise<Register>> = {
   threshold: async () => (await import('./commands/threshold.js')).registerThresholdCommands,
   report: async () => (await import('./commands/report.js')).registerReportCommands,
   alert: async () => (await import('./commands/alert.js')).registerAlertCommands,
+  regression: async () => (await import('./commands/regression.js')).registerRegressionCommands,
   accounts: async () => (await import('./commands/accounts.js')).registerAccountCommands,
   perf: async () => (await import('./commands/perf.js')).registerPerfCommands,
   server: async () => (await import('./commands/server.js')).registerServerCommands,

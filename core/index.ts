@@ -22,6 +22,7 @@ export * from './bmf-json-schema.js';
 export * from './adapters/fold.js';
 export * from './adapters/selection.js';
 export * from './storage/records.js';
+export * from './storage/schema-probe.js';
 export * from './storage/tables.js';
 export * from './slug.js';
 export * from './name-rule.js';

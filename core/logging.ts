@@ -3,6 +3,7 @@ import { pino, stdTimeFunctions, type DestinationStream, type Logger as PinoLogg
 import { build as prettyStream } from 'pino-pretty';
 import { REDACTED } from './config/redact.js';
 import type { LogSettings } from './config/schema.js';
+import { fileLocationProblem } from './config/writable.js';
 import { ConfigError } from './errors.js';
 import { censorSecretKeys, SECRET_KEYS, secretScrubber } from './log-redaction.js';
 
@@ -54,6 +55,8 @@ function destinationFor(options: LoggerOptions): DestinationStream {
         },
       ]);
     }
+    const problem = fileLocationProblem(log.path, 'log file');
+    if (problem) throw new ConfigError('logging', [{ path: 'logging.log.path', message: problem }]);
     return pino.destination({ dest: log.path, append: log.if_exists === 'append', mkdir: true, sync: true });
   }
   const terminal = options.terminal ?? process.stderr;

@@ -26,6 +26,14 @@ function codePoint(char: string): string {
   return `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
+/**
+ * A character that shows: anything but whitespace, default-ignorable code points (fillers, joiners, variation
+ * selectors, tag characters, ...), combining marks (they show only on a base), control, format, private-use and
+ * unassigned code points, and the blank Braille pattern. A name needs one, so that every grapheme of a name
+ * cannot be invisible, whatever new invisible characters Unicode adds to these classes.
+ */
+const VISIBLE = /[^\p{White_Space}\p{Default_Ignorable_Code_Point}\p{M}\p{C}\u2800]/u;
+
 /** What is wrong with `name` under the name rule, or `undefined` when it is a valid name. */
 export function nameProblem(name: string): string | undefined {
   if (name.trim() === '') return 'must not be empty or only whitespace';
@@ -35,6 +43,10 @@ export function nameProblem(name: string): string | undefined {
       const position = [...name.slice(0, match.index)].length + 1;
       return `must not contain ${what}: found ${codePoint(match[0])} at character ${position}; remove it`;
     }
+  }
+  if (!VISIBLE.test(name)) {
+    const shown = [...name].slice(0, 8).map(codePoint).join(' ');
+    return `must hold a visible character (a letter, digit, punctuation mark or symbol): it holds only ${shown}${[...name].length > 8 ? ' ...' : ''}, which do not show`;
   }
   return undefined;
 }

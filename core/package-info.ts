@@ -7,6 +7,8 @@ export interface PackageInfo {
   readonly version: string;
   /** Directory holding package.json: the repository in development, the installed package in production. */
   readonly root: string;
+  /** The version ranges of the packages a configuration may need beyond the default install. */
+  readonly peerDependencies: Readonly<Record<string, string>>;
 }
 
 let cached: PackageInfo | undefined;
@@ -18,9 +20,18 @@ export function packageInfo(): PackageInfo {
   for (;;) {
     const candidate = join(directory, 'package.json');
     if (existsSync(candidate)) {
-      const json = JSON.parse(readFileSync(candidate, 'utf8')) as { name?: string; version?: string };
+      const json = JSON.parse(readFileSync(candidate, 'utf8')) as {
+        name?: string;
+        version?: string;
+        peerDependencies?: Record<string, string>;
+      };
       if (json.name === 'benchtrack' && json.version) {
-        cached = { name: json.name, version: json.version, root: directory };
+        cached = {
+          name: json.name,
+          version: json.version,
+          root: directory,
+          peerDependencies: json.peerDependencies ?? {},
+        };
         return cached;
       }
     }

@@ -4,7 +4,7 @@
 // `node` (bench/cli-startup.bench.ts, bench/api-startup.bench.ts). Whatever a program imports on demand stays on
 // demand: each dynamic import becomes a chunk of its own. Run by `npm run build` and by the tests' global setup,
 // after tsc.
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -16,9 +16,11 @@ const dist = join(root, 'dist');
  * Packages the API bundle leaves to Node's own loading: native addons (DuckDB's bindings, sharp, ssh2's optional
  * one; DuckDB's JavaScript API is bundled: loaded by Node, its 181 CommonJS files went through the export scan of
  * Node's ESM interop, 150-250 ms of a start's 800 ms of CPU, `npm run bench -- api-startup`); piscina and pino,
- * which start worker threads from files of their own package (pino-pretty and thread-stream with them); and the
- * cloud storage SDKs and nodemailer, large, loaded only by a replica, backup or mail relay that uses them, and
- * reading files of their packages at run time.
+ * which start worker threads from files of their own package (pino-pretty and thread-stream with them); nodemailer,
+ * loaded only by a mail relay; and the clients of the cloud stores and of sftp, optional peer dependencies that
+ * only a server whose configuration uses them has installed. Everything else the programs import is in the bundles,
+ * so a package used only there is a development dependency: postgres.js among them, bundled with the patch
+ * (patches/) that `npm run build` applies first, which an installed copy would not carry.
  */
 const API_EXTERNAL = [
   '@duckdb/node-bindings',
@@ -61,9 +63,10 @@ const moduleUrls = {
   },
 };
 
-/** Bundles one program of {@link PROGRAMS}. */
+/** Bundles one program of {@link PROGRAMS}, into an emptied directory: chunks of an earlier build would be packed. */
 export async function bundle({ entry, outdir, external }) {
   const chunks = `/${relative(dist, outdir)}/chunks/`;
+  await rm(outdir, { recursive: true, force: true });
   await build({
     entryPoints: { main: entry },
     outdir,
@@ -71,9 +74,11 @@ export async function bundle({ entry, outdir, external }) {
     splitting: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    target: 'node22',
     chunkNames: 'chunks/[name]-[hash]',
     sourcemap: 'linked',
+    // file and line of every frame, without a copy of each bundled package's source in the installed package
+    sourcesContent: false,
     logLevel: 'warning',
     external,
     plugins: [moduleUrls],

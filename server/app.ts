@@ -13,6 +13,8 @@ import {
 import { packageInfo, type Config } from '../core/index.js';
 import { Authenticator, decorateCaller } from './auth.js';
 import { CONFIG, LOGGER } from './container.js';
+import { BODY_LIMIT_CEILING, limitBodies } from './body-limit.js';
+import { clientErrorHandler, EXPOSED_HEADERS } from './client-errors.js';
 import { errorHandler, MAX_PARAM_LENGTH } from './error-handler.js';
 import { heavyAnswerSent } from './heavy-requests.js';
 import { routeContext, type Reconfigure } from './context.js';
@@ -43,8 +45,9 @@ export type App = FastifyInstance<
 export const API_PREFIX = '/v0';
 
 /**
- * Builds the fastify application (not listening). Route modules add themselves under `/v0`. `listener` (body
- * limit, TLS) defaults to the running configuration's; a configuration update passes the new one.
+ * Builds the fastify application (not listening). Route modules add themselves under `/v0`. `listener` (TLS,
+ * trusted proxies) defaults to the running configuration's; a configuration update passes the new one. The body
+ * limit is read from the running configuration for every request.
  */
 export async function buildApp(
   container: DependencyContainer,
@@ -52,10 +55,11 @@ export async function buildApp(
   reconfigure?: Reconfigure,
 ): Promise<App> {
   const logger = container.resolve(LOGGER);
-  const bodyLimit = listener.request_body_max_bytes;
+  const config = container.resolve(CONFIG);
+  const bodyLimit = () => config.current.server.request_body_max_bytes;
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
-    bodyLimit,
+    bodyLimit: BODY_LIMIT_CEILING,
     https: tlsOptions(listener.tls),
     genReqId: () => randomUUID(),
     logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: true }),
@@ -63,6 +67,7 @@ export async function buildApp(
     // request.ip is the client named by X-Forwarded-For only when the peer is a configured proxy.
     trustProxy: listener.trusted_proxies?.length ? listener.trusted_proxies : false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    clientErrorHandler: clientErrorHandler(logger),
     // errors the router raises before any route or hook (414, malformed URL) get the one error shape too
     frameworkErrors: (error, request, reply) => {
       reply.header('Access-Control-Allow-Origin', '*').header('X-Total-Count', '0');
@@ -71,6 +76,7 @@ export async function buildApp(
   }) as unknown as App;
   const handleError = errorHandler(bodyLimit);
 
+  limitBodies(app, bodyLimit);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(handleError);
@@ -86,7 +92,7 @@ export async function buildApp(
     origin: '*',
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     allowedHeaders: ['Content-Type', 'Authorization'],
-    exposedHeaders: ['X-Total-Count', 'X-Benchtrack-Pending-Restart'],
+    exposedHeaders: EXPOSED_HEADERS,
     maxAge: 86_400,
     strictPreflight: false,
   });

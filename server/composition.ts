@@ -50,6 +50,8 @@ export interface ApiReplacements {
   readonly deliveryTiming?: DeliveryTiming;
   /** How webhook host names are resolved (tests answer names of their own). */
   readonly webhookResolver?: Resolver;
+  /** How long a data store or replica store may go without answering or moving a byte (30 s by default). */
+  readonly storeStallMs?: number;
 }
 
 /** The composed API: its container, and the runtime that listens. */
@@ -129,6 +131,7 @@ export async function composeApi(
         // replicas copy an embedded database file (an engine without one cannot replicate: create refuses)
         work: file === undefined ? '' : join(dirname(file), `.replication-${basename(file)}`),
         open: (copy) => engine.plugin.open({ ...engine.options, file: copy }, { logger }),
+        ...(replace.storeStallMs ? { stallMs: replace.storeStallMs } : {}),
       },
       logger.child({ task: 'replication' }),
     );
@@ -152,6 +155,7 @@ export async function composeApi(
     ...(replace.authAttemptsPerMinute ? { authAttemptsPerMinute: replace.authAttemptsPerMinute } : {}),
     ...(replace.deliveryTiming ? { deliveryTiming: replace.deliveryTiming } : {}),
     ...(replace.webhookResolver ? { webhookResolver: replace.webhookResolver } : {}),
+    ...(replace.storeStallMs ? { storeStallMs: replace.storeStallMs } : {}),
   });
   const stats = new StatsSchedule(container.resolve(StatsService), running, logger, container.resolve(CLOCK));
   stats.start();

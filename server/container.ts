@@ -99,6 +99,8 @@ export interface ApiParts {
   readonly deliveryTiming?: DeliveryTiming;
   /** How webhook host names are resolved (the system resolver by default). */
   readonly webhookResolver?: Resolver;
+  /** How long database.data_store may go without answering or moving a byte (30 s by default). */
+  readonly storeStallMs?: number;
 }
 
 const SERVICES = [
@@ -178,7 +180,7 @@ export function createApiContainer(parts: ApiParts): DependencyContainer {
     ReportsService,
     (c) => new ReportsService(c.resolve(SERVICE_CONTEXT), c.resolve(RegressionAnalyzer)),
   );
-  single(Backups, (c) => new Backups(c.resolve(STORAGE), c.resolve(LOGGER)));
+  single(Backups, (c) => new Backups(c.resolve(STORAGE), c.resolve(LOGGER), parts.storeStallMs));
   // one signal per process: a job queued through one service wakes the claims waiting in another
   single(JobSignal, () => new JobSignal());
   single(RunnersService, (c) => new RunnersService(c.resolve(SERVICE_CONTEXT), c.resolve(JobSignal)));

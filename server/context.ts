@@ -24,7 +24,6 @@ import {
   RunnersService,
   WebhooksService,
   NotificationChoicesService,
-  type DroppableKey,
   type LiveConfig,
   type ReplicationService,
   type ServiceContext,
@@ -46,7 +45,7 @@ import type { AttemptLimiter, FailureLimiter } from './rate-limit.js';
 /** Validates, saves and applies a new configuration document; `confirmed` lists the keys it may leave out. */
 export type Reconfigure = (
   document: unknown,
-  confirmed: readonly DroppableKey[],
+  confirmed: readonly string[],
 ) => Promise<{ config: unknown; pendingRestart: readonly string[] }>;
 
 /** What the route modules use: the services of the container, resolved once per application. */

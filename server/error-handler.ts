@@ -147,14 +147,17 @@ export function describeError(
 }
 
 /**
- * Fastify error handler: one body shape for every error; only server faults are logged. An error that knows when
- * to come back (details.retry_after_seconds) sets Retry-After.
+ * Fastify error handler: one body shape for every error; only server faults are logged at error level, with the
+ * error. An error that knows when to come back (details.retry_after_seconds) sets Retry-After.
  */
-export function errorHandler(bodyLimit: number) {
+export function errorHandler(bodyLimit: () => number) {
   return (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
-    const { status, code, message, retryAfter } = describeError(error, bodyLimit, request);
+    const { status, code, message, retryAfter } = describeError(error, bodyLimit(), request);
     if (retryAfter !== undefined) reply.header('Retry-After', String(retryAfter));
-    if (status >= 500) {
+    // a client that left (while its request waited for a place, say) is no server fault: nobody reads the answer
+    if (status >= 500 && request.raw.destroyed) {
+      request.log.info({ status, reason: message }, 'request ended: its client left');
+    } else if (status >= 500) {
       request.log.error({ err: error, request_id: request.id }, 'request failed');
     }
     const body: ErrorBody = {

@@ -5,10 +5,9 @@ import {
   droppedKeyIssues,
   errorName,
   InternalError,
-  logFileIssues,
+  nextStartIssues,
   pluginIssues,
   UnavailableError,
-  type DroppableKey,
   parseBindAddress,
   parseConfigDocument,
   REDACTED,
@@ -21,6 +20,7 @@ import {
   type Logger,
   type PluginRegistry,
 } from '../core/index.js';
+import type { FastifyListenOptions } from 'fastify';
 import type { DependencyContainer } from 'tsyringe';
 import { buildApp, type App } from './app.js';
 import { closeUnusedConnectionsOnClose } from './connections.js';
@@ -38,7 +38,8 @@ export const STOP_GRACE_MS = 10_000;
 
 /**
  * Owns the listening application: starts it, applies configuration updates (`PUT /v0/server/config`), and
- * stops it. A change of bind address, TLS or body limit starts a new listener and drains the old one.
+ * stops it. A change of bind address, TLS or trusted proxies starts a new listener, on the same address too, and
+ * drains the old one.
  */
 export class ServerRuntime {
   readonly #live: RunningConfig;
@@ -99,26 +100,27 @@ export class ServerRuntime {
 
   /**
    * Validates a new document with the same schema as at start-up (secrets sent back as `************` keep
-   * their current value), refuses one that leaves out the secret key or the database unless `confirmed`, checks
-   * its plugins the way the next start will load them, and opens the new listener if the listener settings
-   * changed. Only then is the document saved (BENCHTRACK_CONFIG_PATH, then BENCHTRACK_CONFIG) and applied. Any
-   * failure throws and leaves the saved document, the running configuration and the listener as they were.
+   * their current value), refuses one that leaves out the secret key, or a key whose running value would then
+   * change, unless `confirmed` names it, checks the files the next start opens and its plugins the way it will
+   * load them, and opens the new listener if the listener settings changed. Only then is the document saved (BENCHTRACK_CONFIG_PATH, then
+   * BENCHTRACK_CONFIG) and applied. Any failure throws and leaves the saved document, the running configuration
+   * and the listener as they were.
    */
-  reconfigure(document: unknown, confirmed: readonly DroppableKey[] = []): Promise<ReconfigureResult> {
+  reconfigure(document: unknown, confirmed: readonly string[] = []): Promise<ReconfigureResult> {
     // One update at a time: each is checked against, and replaces, what the one before it applied.
     const result = this.#updating.then(() => this.#reconfigure(document, confirmed));
     this.#updating = result.catch(() => undefined);
     return result;
   }
 
-  async #reconfigure(document: unknown, confirmed: readonly DroppableKey[]): Promise<ReconfigureResult> {
+  async #reconfigure(document: unknown, confirmed: readonly string[]): Promise<ReconfigureResult> {
     const previous = this.#live.current;
     const merged = keepRedactedSecrets(document, previous);
     const source = { kind: 'env', description: 'PUT /v0/server/config' } as const;
     const { config } = parseConfigDocument(merged, source, previous.security.secret_key);
     const issues = [
       ...droppedKeyIssues(merged, config, previous, confirmed),
-      ...logFileIssues(config, previous),
+      ...nextStartIssues(config, previous),
       ...(await pluginIssues(config.plugins, {
         registry: this.#registry,
         previous: previous.plugins,
@@ -164,16 +166,18 @@ export class ServerRuntime {
 
   /** Builds and opens a listener for `config`; a listener that cannot open is a configuration problem. */
   async #listen(config: Config = this.#live.current): Promise<App> {
-    const reconfigure = (doc: unknown, confirmed: readonly DroppableKey[]) =>
-      this.reconfigure(doc, confirmed);
+    const reconfigure = (doc: unknown, confirmed: readonly string[]) => this.reconfigure(doc, confirmed);
     const app = await buildApp(this.container, config.server, reconfigure).catch((error: unknown) => {
       throw config.server.tls && errorName(error) !== 'ConfigError' ? tlsError(error) : error;
     });
     const address = parseBindAddress(config.server.bind_address);
     if (!address) throw new InternalError(`bind_address ${config.server.bind_address} passed validation`);
     closeUnusedConnectionsOnClose(app);
+    // reusePort (Node.js 22.12 and later; fastify passes it on to net.Server.listen): a new listener on the address
+    // of the running one (a TLS change) opens beside it, then the old one stops taking connections and drains
+    const options: FastifyListenOptions & { reusePort: boolean } = { ...address, reusePort: true };
     try {
-      await app.listen({ host: address.host, port: address.port });
+      await app.listen(options);
     } catch (error) {
       await app.close();
       throw listenError(error, config.server.bind_address);
@@ -186,6 +190,9 @@ export class ServerRuntime {
     const old = this.#app;
     this.#app = next;
     if (old) {
+      // the old listener stops taking connections now: on the same address (reusePort), a connection it took after
+      // the update's answer would be served with the old settings (plain HTTP where TLS was asked for)
+      old.server.close();
       const deadline = setTimeout(() => old.server.closeAllConnections(), STOP_GRACE_MS);
       setImmediate(() => void old.close().finally(() => clearTimeout(deadline)));
     }
@@ -225,11 +232,12 @@ function logDestination({ logging }: Config) {
   };
 }
 
+/** Settings built into a listener; the body limit is read for every request and needs none. */
 function listenerChanged(a: Config, b: Config): boolean {
   return (
     a.server.bind_address !== b.server.bind_address ||
-    a.server.request_body_max_bytes !== b.server.request_body_max_bytes ||
-    JSON.stringify(a.server.tls) !== JSON.stringify(b.server.tls)
+    JSON.stringify(a.server.tls) !== JSON.stringify(b.server.tls) ||
+    JSON.stringify(a.server.trusted_proxies) !== JSON.stringify(b.server.trusted_proxies)
   );
 }
 

@@ -100,14 +100,14 @@ export function registerServerCommands(program: Command): void {
         'jq \'.console.url = "https://bench.example.com"\' config.json | benchtrack server config update',
       ],
       notes:
-        'Secrets sent back as ************ keep their value. A document without security.secret_key or database.file is refused unless --confirm names them. Some settings apply at the next start: the answer says which.',
+        'The document replaces the whole configuration. Secrets sent back as ************ keep their value. A document without security.secret_key, or one that leaves out a key whose running value would then change (falling back to its default), is refused unless --confirm names the key or its section. Some settings apply at the next start: the answer says which.',
     },
     (c) =>
       c
         .option('--file <path>', 'the document (default: stdin)')
         .option(
           '--confirm <keys>',
-          'keys the document may leave out: security.secret_key, database (comma-separated)',
+          'keys the document may leave out: sections (server, logging, database, ...) or keys in one (security.secret_key, server.tls), comma-separated',
         ),
     async (ctx, _args, o) => {
       const { readFile } = await import('node:fs/promises');

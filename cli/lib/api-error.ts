@@ -24,7 +24,7 @@ function adviceFor(status: number, requestId: string | undefined): string {
       : 'check the arguments (--help shows them and examples)';
   if (status === 403) return 'the token is valid but lacks the permission: ask an organization leader';
   if (status === 404)
-    return 'check the UUID, slug or name; private resources are invisible without a token that may see them';
+    return 'check the UUID, slug or name; a private resource, or one your token may read but not change, answers 404 too';
   if (status === 409) return 'pick another name or slug, or update the existing resource';
   if (status === 413)
     return 'send less at once (the limit is the server setting server.request_body_max_bytes)';

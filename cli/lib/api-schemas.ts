@@ -9,6 +9,7 @@ export * from '../../core/schemas/common.js';
 export * from '../../core/schemas/dimensions.js';
 export * from '../../core/schemas/perf.js';
 export * from '../../core/schemas/plus.js';
+export * from '../../core/schemas/regressions.js';
 export * from '../../core/schemas/reports.js';
 export * from '../../core/schemas/runners.js';
 export * from '../../core/schemas/jobs.js';

@@ -11,6 +11,7 @@ export type CommandModule =
   | 'threshold'
   | 'report'
   | 'alert'
+  | 'regression'
   | 'accounts'
   | 'perf'
   | 'server'
@@ -107,6 +108,12 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'report', module: 'report', description: 'Reports of a project: create, list, view, delete' },
   { name: 'metric', module: 'report', description: 'One recorded value, with its boundary and alert' },
   { name: 'alert', module: 'alert', description: 'Alerts of a project: list, view, dismiss, reactivate' },
+  {
+    name: 'regression',
+    module: 'regression',
+    description:
+      'Regressions of a project (one per change, grouping its alerts): list, view, history, triage',
+  },
   {
     name: 'runner',
     module: 'runner',

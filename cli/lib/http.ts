@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import tls from 'node:tls';
@@ -122,31 +121,10 @@ function connectionError(error: Error): ConnectionError {
   return new ConnectionError(error.message || code, code);
 }
 
-/** System CA bundles of common distributions; Node 20 has no API for the platform store. */
-const SYSTEM_BUNDLES = [
-  '/etc/ssl/certs/ca-certificates.crt',
-  '/etc/pki/tls/certs/ca-bundle.crt',
-  '/etc/ssl/ca-bundle.pem',
-  '/etc/ssl/cert.pem',
-];
-
 let trusted: string[] | undefined;
 
 /** Node's bundled roots plus the operating system's (`--native-tls`), read once. */
 function trustedCertificates(): string[] {
-  if (trusted) return trusted;
-  const system = (tls as { getCACertificates?: (type: string) => string[] }).getCACertificates?.('system');
-  trusted = [...tls.rootCertificates, ...(system ?? readSystemBundles())];
+  trusted ??= [...tls.rootCertificates, ...tls.getCACertificates('system')];
   return trusted;
-}
-
-function readSystemBundles(): string[] {
-  for (const path of SYSTEM_BUNDLES) {
-    try {
-      return [readFileSync(path, 'utf8')];
-    } catch {
-      // Not this distribution's location; try the next.
-    }
-  }
-  return [];
 }

@@ -1,4 +1,4 @@
-import { ForbiddenError, NotFoundError, UnauthorizedError } from '../errors.js';
+import { NotFoundError, UnauthorizedError } from '../errors.js';
 import { isUuid } from '../slug.js';
 import type { OrganizationRecord, OrganizationRole, ProjectRecord } from '../storage/records.js';
 import type { ReadRepositories } from '../storage/storage.js';
@@ -28,7 +28,8 @@ export interface OrganizationAccess {
 
 /**
  * Resolves an organization the caller belongs to (or any, for administrators) and checks a permission.
- * Organizations are private: a non-member gets the same 404 as for a missing one.
+ * Organizations are private: a non-member gets the same 404 as for a missing one, and so does a member who lacks
+ * the permission (spec: a missing resource and a missing permission are not distinguished).
  */
 export async function requireOrganization(
   repos: ReadRepositories,
@@ -39,10 +40,8 @@ export async function requireOrganization(
   const organization = await repos.organizations.find(byRef(ref));
   const role = organization ? await roleIn(repos, caller, organization.id) : undefined;
   const permissions = organizationPermissions(caller, role);
-  if (!organization || !permissions.has('view')) throw new NotFoundError(`organization "${ref}" not found`);
-  if (!permissions.has(permission)) {
-    throw new ForbiddenError(`${permission} on organization "${organization.slug}" needs the leader role`);
-  }
+  if (!organization || !permissions.has(permission))
+    throw new NotFoundError(`organization "${ref}" not found`);
   return { organization, role, permissions };
 }
 
@@ -57,9 +56,9 @@ export interface ProjectAccess {
 }
 
 /**
- * Resolves a project by UUID or slug and checks a permission. A private project the caller may not see is a
- * 404 exactly like a missing one; on a public project a missing permission is 401 for anonymous callers (log
- * in) and 403 for users.
+ * Resolves a project by UUID or slug and checks a permission. A missing permission is a 404 exactly like a missing
+ * project (spec: the two are not distinguished), on a public project too, where the caller may read what it may
+ * not change; only an anonymous caller who may read it is told to authenticate (401).
  */
 export async function requireProject(
   repos: ReadRepositories,
@@ -70,17 +69,12 @@ export async function requireProject(
   const project = await repos.projects.find(byRef(ref));
   const role = project ? await roleIn(repos, caller, project.organization_id) : undefined;
   const permissions = project ? projectPermissions(caller, project, role) : new Set<Permission>();
-  if (!project || !permissions.has('view')) throw new NotFoundError(`project "${ref}" not found`);
-  if (!permissions.has(permission)) {
-    if (caller.kind === 'anonymous') {
-      throw new UnauthorizedError(
-        `${permission} on project "${project.slug}" needs a logged-in member: send Authorization: Bearer <token>`,
-      );
-    }
-    throw new ForbiddenError(
-      `${permission} on project "${project.slug}" needs ${role ? 'the leader role' : 'membership'} in its organization`,
+  if (project && permissions.has('view') && !permissions.has(permission) && caller.kind === 'anonymous') {
+    throw new UnauthorizedError(
+      `${permission} on project "${project.slug}" needs a logged-in member: send Authorization: Bearer <token>`,
     );
   }
+  if (!project || !permissions.has(permission)) throw new NotFoundError(`project "${ref}" not found`);
   return { project, role, permissions };
 }
 

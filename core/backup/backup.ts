@@ -9,6 +9,7 @@ import { ConflictError, InputError } from '../errors.js';
 import type { Logger } from '../logging.js';
 import type { Storage } from '../storage/storage.js';
 import { objectUrl } from './access-point.js';
+import { STORE_STALL_MS } from '../replication/store.js';
 import { DataStore } from './s3.js';
 
 export interface BackupOptions {
@@ -56,6 +57,8 @@ export class Backups {
   constructor(
     private readonly storage: Storage,
     private readonly logger: Logger,
+    /** How long the data store may go without answering or moving a byte before a push fails. */
+    private readonly stallMs = STORE_STALL_MS,
   ) {}
 
   async create(options: BackupOptions, settings: BackupSettings): Promise<BackupResult> {
@@ -103,7 +106,7 @@ export class Backups {
     const name = basename(file);
     let pushedTo: string | null = null;
     if (options.dataStore && settings.dataStore) {
-      const store = new DataStore(settings.dataStore);
+      const store = new DataStore(settings.dataStore, this.stallMs);
       try {
         pushedTo = objectUrl(store.point, await store.push(file, name, sha256));
       } finally {

@@ -76,9 +76,7 @@ export async function restoreDatabase(request: RestoreRequest): Promise<RestoreR
     if (await isGzip(local))
       await pipeline(createReadStream(local), createGunzip(), createWriteStream(staged));
     else await pipeline(createReadStream(local), createWriteStream(staged));
-    const storage = await request.open(staged);
-    const schemaVersion = await storage.schemaVersion();
-    await storage.close();
+    const schemaVersion = await checkBackup(request, staged);
     await rm(`${target}.wal`, { force: true });
     await rename(staged, target);
     return { target, sha256, schemaVersion, duration_ms: Math.round(performance.now() - started) };
@@ -119,6 +117,31 @@ async function fromReplica(
     };
   } finally {
     await store.close();
+  }
+}
+
+/**
+ * Opens the staged copy of a backup with the storage engine, which refuses another application's database and
+ * applies pending migrations; returns its schema version. A backup that needed the first migration held no
+ * Benchtrack schema (an empty database), so it is refused as well: restoring it would replace the data with
+ * nothing.
+ */
+async function checkBackup(request: RestoreRequest, staged: string): Promise<number> {
+  let storage: Storage;
+  try {
+    storage = await request.open(staged);
+  } catch (error) {
+    const reason = ((error as Error).message ?? String(error)).replaceAll(staged, request.source);
+    throw new InputError(`backup ${request.source} cannot be restored: ${reason}`);
+  }
+  try {
+    if (storage.appliedMigrations[0]?.version === 1)
+      throw new InputError(
+        `backup ${request.source} is not a Benchtrack backup: it holds no Benchtrack schema; nothing was restored`,
+      );
+    return await storage.schemaVersion();
+  } finally {
+    await storage.close();
   }
 }
 

@@ -5,6 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import type { DataStoreConfig } from '../config/schema.js';
 import { InternalError, UnavailableError } from '../errors.js';
+import { STORE_STALL_MS } from '../replication/store.js';
 import { parseAccessPoint, type AccessPoint } from './access-point.js';
 
 /** Parts of a multipart upload: files larger than one part go up in parts, four at a time. */
@@ -22,7 +23,8 @@ export class DataStore {
   readonly #bucket: string;
   #client: Promise<S3Client> | undefined;
 
-  constructor(config: DataStoreConfig) {
+  /** `stallMs`: how long a request may go without an answer or a byte moving before it fails. */
+  constructor(config: DataStoreConfig, stallMs = STORE_STALL_MS) {
     const point = parseAccessPoint(config.access_point);
     if (!point) throw new InternalError('database.data_store.access_point passed validation but is no ARN');
     this.point = point;
@@ -30,6 +32,7 @@ export class DataStore {
     this.#settings = {
       region: point.region,
       credentials: { accessKeyId: config.access_key_id, secretAccessKey: config.secret_access_key },
+      requestHandler: { connectionTimeout: stallMs, socketTimeout: stallMs },
       ...(config.endpoint
         ? {
             endpoint: config.endpoint,

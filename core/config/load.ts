@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
 import { ConfigError, type ConfigIssue } from '../errors.js';
 import { formatPath } from '../issues.js';
+import { missingPackageIssues } from './optional-packages.js';
 import { configSchema, type Config } from './schema.js';
 
 export const CONFIG_ENV = 'BENCHTRACK_CONFIG';
@@ -72,9 +73,9 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
 }
 
 /**
- * Validates a configuration document (already parsed JSON) against the schema. Used at start-up and by
- * `PUT /v0/server/config`. A missing `security.secret_key` is taken from `fallbackSecret` when given,
- * otherwise generated, with a warning.
+ * Validates a configuration document (already parsed JSON) against the schema, and checks that the client package
+ * of every configured replica and data store is installed. Used at start-up and by `PUT /v0/server/config`. A
+ * missing `security.secret_key` is taken from `fallbackSecret` when given, otherwise generated, with a warning.
  */
 export function parseConfigDocument(
   document: unknown,
@@ -84,6 +85,8 @@ export function parseConfigDocument(
   const parsed = configSchema.safeParse(document);
   if (!parsed.success)
     throw new ConfigError(source.description, zodIssuesToConfigIssues(parsed.error.issues));
+  const missing = missingPackageIssues(parsed.data);
+  if (missing.length > 0) throw new ConfigError(source.description, missing);
   const warnings: string[] = [];
   let secret = parsed.data.security.secret_key ?? fallbackSecret;
   if (secret === undefined) {

@@ -55,7 +55,8 @@ export async function resolveRunProject(
         `project "${existing.slug}" belongs to a claimed organization: authenticate with an API token (Authorization: Bearer <token>)`,
       );
     }
-    const { project } = await requireProject(tx, caller, existing.uuid, 'create');
+    // by the caller's own reference, so that a refusal names only what the caller sent
+    const { project } = await requireProject(tx, caller, key as string, 'create');
     return { project, created: false, organization };
   }
   if (ref && isUuid(ref)) throw projectNotFound(ref);

@@ -42,6 +42,8 @@ export interface AnalyzedSeries extends SeriesDetection {
 interface Known {
   regression: RegressionRecord;
   firstBad: number;
+  /** The number of the version that fixed it, when the service found it went back. */
+  fixedAt?: number;
   readonly series: Map<number, RegressionSeriesRecord>;
 }
 
@@ -147,9 +149,13 @@ export async function applyDetections(
       const covered = known.some(
         (at) =>
           at.series.has(a.series.id) &&
-          at.regression.kind === kind &&
-          Math.abs(at.firstBad - c.version) <= MATCH_MARGIN &&
-          !(at.regression.status === 'invalid' && at.regression.reason !== null),
+          ((at.regression.kind === kind &&
+            Math.abs(at.firstBad - c.version) <= MATCH_MARGIN &&
+            !(at.regression.status === 'invalid' && at.regression.reason !== null)) ||
+            // the way back of a regression the service found fixed
+            (at.regression.kind !== kind &&
+              at.fixedAt !== undefined &&
+              Math.abs(at.fixedAt - c.version) <= MATCH_MARGIN)),
       );
       if (covered) continue;
       await openOrJoin(tx, target, known, a, c, kind, version, now, changes);
@@ -173,17 +179,18 @@ async function loadKnown(
   if (regressions.length === 0) return [];
   const ids = regressions.map((r) => r.id);
   const series = await tx.regressionSeries.all({ regression_id: ids });
+  const versionIds = regressions.flatMap((r) =>
+    r.fixed_version_id === null ? [r.first_bad_version_id] : [r.first_bad_version_id, r.fixed_version_id],
+  );
   const versions = new Map(
-    (await tx.versions.all({ id: [...new Set(regressions.map((r) => r.first_bad_version_id))] })).map((v) => [
-      v.id,
-      v.number,
-    ]),
+    (await tx.versions.all({ id: [...new Set(versionIds)] })).map((v) => [v.id, v.number]),
   );
   const wanted = new Set(analyzed.map((a) => a.series.id));
   return regressions
     .map((regression) => ({
       regression,
       firstBad: versions.get(regression.first_bad_version_id) ?? 0,
+      ...(regression.fixed_version_id !== null ? { fixedAt: versions.get(regression.fixed_version_id) } : {}),
       series: new Map(
         series.filter((s) => s.regression_id === regression.id).map((s) => [s.series_id, s] as const),
       ),
@@ -293,6 +300,7 @@ async function markFixed(
     for (const c of reverts) claimed.add(c);
     const fixedAt = Math.max(...reverts.map((c) => c.version));
     const fixed = await version(fixedAt);
+    at.fixedAt = fixedAt;
     record(
       await changeRegression(
         tx,

@@ -9,9 +9,26 @@ import type { RegressionChange } from './lifecycle.js';
 /** Series analyzed in one pass at most: one perf read and one detection job each. */
 const SERIES_PER_PASS = 255;
 
+/**
+ * Every this many reports of a branch and testbed (and at the first one this process sees), a pass analyzes all
+ * of their series, to find the changes no threshold flagged; the passes between analyze only the series that
+ * alerted and those of regressions waiting for the detector, which keeps the cost of a report without alerts
+ * near nothing.
+ */
+export const FULL_PASS_EVERY = 10;
+
 /** A branch and testbed whose series a report just wrote to. */
 export interface AnalysisRequest extends AnalysisTarget {
   readonly series: readonly number[];
+  /** The series of the report's alerts. */
+  readonly alerted: readonly number[];
+}
+
+interface Pending {
+  readonly target: AnalysisTarget;
+  readonly series: Set<number>;
+  readonly alerted: Set<number>;
+  full: boolean;
 }
 
 /**
@@ -24,7 +41,9 @@ export interface AnalysisRequest extends AnalysisTarget {
  * next report brings them back.
  */
 export class RegressionAnalyzer {
-  readonly #pending = new Map<string, { target: AnalysisTarget; series: Set<number> }>();
+  readonly #pending = new Map<string, Pending>();
+  /** Reports of each branch and testbed since its last full pass. */
+  readonly #sinceFull = new Map<string, number>();
   #running: Promise<void> | undefined;
   readonly #listeners: ((changes: readonly RegressionChange[]) => void)[] = [];
 
@@ -38,9 +57,19 @@ export class RegressionAnalyzer {
   request(request: AnalysisRequest): void {
     if (request.series.length === 0) return;
     const key = `${request.headId}:${request.testbedId}`;
-    const pending = this.#pending.get(key);
-    if (pending) for (const id of request.series) pending.series.add(id);
-    else this.#pending.set(key, { target: request, series: new Set(request.series) });
+    const since = this.#sinceFull.get(key);
+    const full = since === undefined || since + 1 >= FULL_PASS_EVERY;
+    this.#sinceFull.set(key, full ? 0 : (since ?? 0) + 1);
+    const pending = this.#pending.get(key) ?? {
+      target: request,
+      series: new Set<number>(),
+      alerted: new Set<number>(),
+      full: false,
+    };
+    for (const id of request.series) pending.series.add(id);
+    for (const id of request.alerted) pending.alerted.add(id);
+    pending.full ||= full;
+    this.#pending.set(key, pending);
     this.#running ??= this.#drain().finally(() => (this.#running = undefined));
   }
 
@@ -53,9 +82,16 @@ export class RegressionAnalyzer {
     for (;;) {
       const next = this.#pending.entries().next();
       if (next.done) return;
-      const [key, { target, series }] = next.value;
+      const [key, pending] = next.value;
       this.#pending.delete(key);
-      const ids = [...series];
+      const { target } = pending;
+      let ids: number[];
+      try {
+        ids = pending.full ? [...pending.series] : await this.#worthAnalyzing(pending);
+      } catch (error) {
+        this.ctx.logger.warn({ err: error, branch: target.branchId }, 'regression analysis failed');
+        continue;
+      }
       for (let i = 0; i < ids.length; i += SERIES_PER_PASS) {
         try {
           await this.#analyze(target, ids.slice(i, i + SERIES_PER_PASS));
@@ -64,6 +100,23 @@ export class RegressionAnalyzer {
         }
       }
     }
+  }
+
+  /** The series a pass between full ones analyzes: those that alerted, and those of waiting regressions. */
+  async #worthAnalyzing({ target, series, alerted }: Pending): Promise<number[]> {
+    const waiting = await this.ctx.storage.read(async (r) => {
+      const regressions = await r.regressions.all({
+        project_id: target.projectId,
+        branch_id: target.branchId,
+        head_id: target.headId,
+        testbed_id: target.testbedId,
+        status: ['suspected', 'untriaged', 'acknowledged'],
+      });
+      if (regressions.length === 0) return [];
+      return r.regressionSeries.all({ regression_id: regressions.map((x) => x.id) });
+    });
+    const wanted = new Set([...alerted, ...waiting.map((s) => s.series_id)]);
+    return [...series].filter((id) => wanted.has(id));
   }
 
   async #analyze(target: AnalysisTarget, series: readonly number[]): Promise<void> {

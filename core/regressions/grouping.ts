@@ -32,8 +32,8 @@ export async function groupAlerts(
   tx: WriteRepositories,
   ingested: Pick<Ingested, 'report' | 'project' | 'branch' | 'head' | 'version' | 'testbed' | 'alerts'>,
   now: Date,
-): Promise<TouchedRegression[]> {
-  if (ingested.alerts.length === 0) return [];
+): Promise<{ regressions: TouchedRegression[]; alertedSeries: number[] }> {
+  if (ingested.alerts.length === 0) return { regressions: [], alertedSeries: [] };
   const { report, head } = ingested;
   const rows = new Map(
     (await tx.metrics.byIds(ingested.alerts.map((a) => BigInt(a.metric.id)))).map((m) => [BigInt(m.id), m]),
@@ -146,7 +146,10 @@ export async function groupAlerts(
     });
     touch(opened, 'opened');
   }
-  return [...touched.values()];
+  return {
+    regressions: [...touched.values()],
+    alertedSeries: [...new Set([...rows.values()].map((m) => m.series_id))],
+  };
 }
 
 /** The regressions of the report's head and testbed that later alerts may attach to, with their series. */

@@ -14,6 +14,8 @@ export interface ReplicationSettings {
   readonly work: string;
   /** Opens a database file with the storage engine (validation restores into a scratch file). */
   readonly open: (file: string) => Promise<Storage>;
+  /** How long a replica's store may go without answering or moving a byte (30 s by default). */
+  readonly stallMs?: number;
 }
 
 /** `plus.disaster_recovery`: every replica of the configuration, each in a loop of its own. */
@@ -41,11 +43,14 @@ export class ReplicationService {
     const shared = replication && withSharedSnapshots(replication, `${settings.work}/shared`);
     for (const [index, config] of settings.replicas.entries()) {
       const log = logger.child({ replica: index, scheme: config.scheme });
-      const { store, prefix } = await openStore(config, (host_key) =>
-        log.warn(
-          { host_key },
-          `the sftp server's host key is not checked: confirm this fingerprint with the server's administrator and set plus.disaster_recovery.replicas[${index}].host_key to it`,
-        ),
+      const { store, prefix } = await openStore(
+        config,
+        (host_key) =>
+          log.warn(
+            { host_key },
+            `the sftp server's host key is not checked: confirm this fingerprint with the server's administrator and set plus.disaster_recovery.replicas[${index}].host_key to it`,
+          ),
+        settings.stallMs,
       );
       service.#replicas.push(
         new Replica(

@@ -155,7 +155,11 @@ export async function ingest(
     (m) => !m.ignored && m.tested && !changeSettingsOf(ctx.registry, m.tested),
   );
   const alerts = await raiseAlerts(tx, report, pointTested, changes, now);
-  const regressions = await groupAlerts(tx, { report, project, branch, head, version, testbed, alerts }, now);
+  const { regressions, alertedSeries } = await groupAlerts(
+    tx,
+    { report, project, branch, head, version, testbed, alerts },
+    now,
+  );
   return {
     report,
     project,
@@ -168,6 +172,7 @@ export async function ingest(
     alerts,
     regressions,
     series: [...new Set(series)],
+    alertedSeries,
     held: { organization, latestVersion: newest ? version : undefined },
   };
 }

@@ -43,6 +43,8 @@ export interface Ingested {
   readonly regressions?: readonly TouchedRegression[];
   /** The series the report wrote to (absent for a report loaded from storage). */
   readonly series?: readonly number[];
+  /** The series of its alerts (absent for a report loaded from storage). */
+  readonly alertedSeries?: readonly number[];
   /**
    * Records ingest holds as its transaction stored them, besides those above, so its answer needs no read of
    * them (core/reports/held.ts); absent for a report loaded from storage.

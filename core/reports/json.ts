@@ -17,11 +17,13 @@ import type {
   DimensionRecord,
   MeasureRecord,
   ProjectRecord,
+  RegressionRecord,
   ReportRecord,
   ThresholdRecord,
   VersionRecord,
 } from '../storage/records.js';
 import type { ReadRepositories } from '../storage/storage.js';
+import { regressionJsons } from '../regressions/json.js';
 import type { Tested } from './boundary-job.js';
 import type { Ingested, IngestedMetric } from './ingested.js';
 
@@ -174,10 +176,55 @@ export async function reportJson(
       ? {
           results: results(project, data.metrics ?? [], counts.results.length),
           alerts: await alertsJson(r, project, report, data.version, data.alerts ?? []),
+          regressions: await reportRegressions(r, data),
         }
       : {}),
     counts,
     job,
     created: iso(report.created),
   };
+}
+
+/**
+ * The regressions of a report's alerts: as ingest touched them (it knows whether it opened, joined or attached to
+ * each), or, for a stored report, through the alerts' links (opened when the change is at the report's version).
+ */
+async function reportRegressions(
+  r: ReadRepositories,
+  data: Pick<Ingested, 'project' | 'report' | 'regressions'> & Partial<Pick<Ingested, 'alerts'>>,
+): Promise<NonNullable<ReportJson['regressions']>> {
+  const { project, report } = data;
+  let touched: { how: 'opened' | 'joined' | 'attached'; regression: RegressionRecord }[];
+  if (data.regressions) touched = data.regressions.map(({ how, regression }) => ({ how, regression }));
+  else {
+    const alertIds = new Set((data.alerts ?? []).map((a) => a.alert.id));
+    const links = alertIds.size > 0 ? await r.regressionAlerts.all({ alert_id: [...alertIds] }) : [];
+    const ids = [...new Set(links.map((l) => l.regression_id))];
+    const regressions = ids.length > 0 ? await r.regressions.all({ id: ids }) : [];
+    // ingest opened a regression when its first alert is this report's, and joined it when a series' first is
+    const all = ids.length > 0 ? await r.regressionAlerts.all({ regression_id: ids }) : [];
+    const first = new Map<string, number>();
+    for (const l of all) {
+      for (const key of [`${l.regression_id}`, `${l.regression_id}:${l.series_id}`]) {
+        const seen = first.get(key);
+        if (seen === undefined || l.alert_id < seen) first.set(key, l.alert_id);
+      }
+    }
+    const mine = (key: string) => alertIds.has(first.get(key) ?? -1);
+    touched = regressions.map((regression) => ({
+      how: mine(`${regression.id}`)
+        ? 'opened'
+        : links.some((l) => l.regression_id === regression.id && mine(`${l.regression_id}:${l.series_id}`))
+          ? 'joined'
+          : 'attached',
+      regression,
+    }));
+  }
+  if (touched.length === 0) return [];
+  const jsons = await regressionJsons(
+    r,
+    project,
+    touched.map((t) => t.regression),
+  );
+  return touched.flatMap((t, i) => (jsons[i] ? [{ how: t.how, regression: jsons[i] }] : []));
 }

@@ -88,8 +88,8 @@ export async function loadReports(
   const tested = await testedById(r, rows);
   const alerts = await withMetrics(r, ids.length > 0 ? await r.alerts.all({ report_id: ids }) : []);
   const contexts = await loadReportContexts(r, project, reports);
-  const rowsOf = groupBy(rows, (row) => row.report_id);
-  const alertsOf = groupBy(alerts, ({ alert }) => alert.report_id);
+  const rowsOf = Map.groupBy(rows, (row) => row.report_id);
+  const alertsOf = Map.groupBy(alerts, ({ alert }) => alert.report_id);
   return contexts.map((context) => {
     const own = rowsOf.get(context.report.id) ?? [];
     return {
@@ -101,16 +101,6 @@ export async function loadReports(
       iterations: own.reduce((max, m) => Math.max(max, m.iteration + 1), 1),
     };
   });
-}
-
-function groupBy<T>(items: readonly T[], key: (item: T) => number): Map<number, T[]> {
-  const out = new Map<number, T[]>();
-  for (const item of items) {
-    const group = out.get(key(item));
-    if (group) group.push(item);
-    else out.set(key(item), [item]);
-  }
-  return out;
 }
 
 /**

@@ -223,6 +223,7 @@ export class ReportsService {
       headId: data.head.id,
       testbedId: data.testbed.id,
       series: data.series ?? [],
+      alerted: data.alertedSeries ?? [],
     });
   }
 

@@ -14,6 +14,7 @@ import {
   updateStartPointSchema,
   versionSchema,
 } from './dimensions.js';
+import { regressionSchema } from './regressions.js';
 
 /** Wire format of reports, runs, metrics, boundaries and alerts. */
 
@@ -164,6 +165,19 @@ export const reportSchema = z.object({
     .optional()
     .describe('Per iteration; in lists only with expand=true'),
   alerts: z.array(alertSchema).optional(),
+  regressions: z
+    .array(
+      z.object({
+        how: z
+          .enum(['opened', 'joined', 'attached'])
+          .describe(
+            "opened: the report's alerts opened it; joined: a series of the report joined it; attached: the report's alerts continue a known change",
+          ),
+        regression: regressionSchema,
+      }),
+    )
+    .optional()
+    .describe("The regressions the report's alerts belong to (with its alerts)"),
   counts: z.object({
     results: z.array(z.object({ benchmarks: z.int(), measures: z.int() })),
     alerts: z.object({ active: z.int(), total: z.int() }),

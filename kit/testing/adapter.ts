@@ -91,6 +91,7 @@ function expectBmfOrNull(
   } catch (error) {
     throw new Error(
       `${plugin.id} threw on ${name} (${JSON.stringify(settings)}): ${(error as Error).message}`,
+      { cause: error },
     );
   }
   if (result === null) return;

@@ -4,7 +4,7 @@ import {
   backupCreatedSchema,
   backupRequestSchema,
   backupStatusSchema,
-  DROPPABLE_KEYS,
+  confirmKeyProblem,
   ForbiddenError,
   InternalError,
   redactConfig,
@@ -23,15 +23,14 @@ const confirmSchema = z.object({
     .transform((text) => text.split(',').map((key) => key.trim()))
     .pipe(
       z.array(
-        z.enum(DROPPABLE_KEYS, {
-          error: (issue) =>
-            `must list keys the document may leave out, comma-separated, among ${DROPPABLE_KEYS.join(', ')}; got ${JSON.stringify(issue.input)}`,
+        z.string().refine((key) => confirmKeyProblem(key) === undefined, {
+          error: (issue) => confirmKeyProblem(String(issue.input)),
         }),
       ),
     )
     .optional()
     .describe(
-      `Keys the document may leave out although the running server depends on them (${DROPPABLE_KEYS.join(', ')}), comma-separated`,
+      'Configuration keys the document may leave out although the running server has a value for them, comma-separated: a section (server, logging, database, ...) or a key in one (security.secret_key, server.tls)',
     ),
 });
 
@@ -59,7 +58,7 @@ export function adminRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
           summary:
             'Validate, save (BENCHTRACK_CONFIG and BENCHTRACK_CONFIG_PATH) and apply a new configuration',
           description:
-            'Secrets sent back as ************ keep their value. A document without security.secret_key or database.file is refused unless ?confirm= names them. Plugins are loaded and checked; a new one must be an installed package or a file in the configuration directory. A new bind address, TLS setting or body limit opens the new listener before anything is saved, then drains the old one; database, plugins and log destination apply at the next start (listed in the X-Benchtrack-Pending-Restart header). Nothing is saved or applied when any check fails.',
+            'Secrets sent back as ************ keep their value. The document replaces the whole configuration: one that leaves out security.secret_key, or a key whose running value would then change (falling back to its default), is refused unless ?confirm= names the key or its section. Plugins are loaded and checked; a new one must be an installed package or a file in the configuration directory. A new bind address, TLS setting or body limit opens the new listener before anything is saved, then drains the old one; database, plugins and log destination apply at the next start (listed in the X-Benchtrack-Pending-Restart header). Nothing is saved or applied when any check fails.',
           security,
           querystring: confirmSchema,
           body: documentSchema,

@@ -1,6 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { BMF_JSON_SCHEMA, packageInfo, serverStatsSchema, serverVersionSchema } from '../../core/index.js';
+import {
+  BMF_JSON_SCHEMA,
+  packageInfo,
+  SchemaProbe,
+  serverStatsSchema,
+  serverVersionSchema,
+} from '../../core/index.js';
 import type { RouteContext } from '../context.js';
 
 const consoleSchema = z.object({ url: z.string().describe('URL of the web console (console.url)') });
@@ -8,7 +14,9 @@ const healthSchema = z.object({
   status: z.enum(['ok', 'unavailable']),
   message: z.string().optional().describe('The failing parts, when status is unavailable'),
   database: z.object({
-    status: z.enum(['ok', 'disk_full', 'reopening', 'unavailable', 'closed']),
+    status: z
+      .enum(['ok', 'disk_full', 'reopening', 'unavailable', 'closed', 'damaged'])
+      .describe('damaged: a core table or column is missing (changed by hand or by another program)'),
     since: z.string().optional().describe('When the current state began (RFC 3339)'),
     reopened: z.number().int().describe('Times the database was reopened after a fatal error'),
     retried: z
@@ -35,6 +43,7 @@ const HEALTH_RETRY_AFTER_SECONDS = 5;
 
 /** `/v0/server/*`: version, health, statistics, OpenAPI document, BMF JSON Schema, console location. */
 export function serverRoutes({ config, pool, services, stats }: RouteContext): FastifyPluginAsyncZod {
+  const schema = new SchemaProbe(services.storage);
   return async (app) => {
     app.get(
       '/server/stats',
@@ -72,7 +81,9 @@ export function serverRoutes({ config, pool, services, stats }: RouteContext): F
         },
       },
       async (_request, reply) => {
-        const database = services.storage.health();
+        const engine = services.storage.health();
+        const damaged = engine.status === 'ok' && !(await schema.ok());
+        const database = damaged ? { ...engine, status: 'damaged' as const } : engine;
         const workers = pool.health();
         const failing = [
           ...(database.status === 'ok' ? [] : [`database: ${database.status}`]),

@@ -14,6 +14,8 @@ export interface CliOptions {
   /** Added to a minimal environment (PATH and HOME only, so the developer's BENCHTRACK_* never leak in). */
   readonly env?: NodeJS.ProcessEnv;
   readonly cwd?: string;
+  /** The program's entry: the repository's build unless another install is under test. */
+  readonly program?: readonly string[];
 }
 
 /** The compiled client, as users run it (the end-to-end project's global setup builds dist/). */
@@ -25,12 +27,14 @@ function environment(env: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
 
 /** Runs the real, compiled `benchtrack` CLI in a child process. */
 export function runCli(args: readonly string[], input?: string, options: CliOptions = {}): CliResult {
-  const result = spawnSync(process.execPath, [...CLI, ...args], {
+  const result = spawnSync(process.execPath, [...(options.program ?? CLI), ...args], {
     cwd: options.cwd ?? ROOT,
     input: input ?? options.input ?? '',
     encoding: 'utf8',
     env: environment(options.env),
     timeout: 60_000,
+    // the OpenAPI document alone, pretty-printed, is over a megabyte (spawnSync's default limit)
+    maxBuffer: 64 * 2 ** 20,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
@@ -41,7 +45,7 @@ export function runCli(args: readonly string[], input?: string, options: CliOpti
  */
 export function runCliAsync(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...CLI, ...args], {
+    const child = spawn(process.execPath, [...(options.program ?? CLI), ...args], {
       cwd: options.cwd ?? ROOT,
       env: environment(options.env),
       stdio: ['pipe', 'pipe', 'pipe'],

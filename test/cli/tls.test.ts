@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generate } from 'selfsigned';
@@ -10,6 +10,7 @@ import { runCliAsync } from './run-cli.js';
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 120_000 });
 
 let api: ApiServer;
+let dir: string;
 
 beforeAll(async () => {
   const pem = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
@@ -17,7 +18,8 @@ beforeAll(async () => {
     algorithm: 'sha256',
     extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
   });
-  const dir = mkdtempSync(join(tmpdir(), 'benchtrack-cli-tls-'));
+  dir = mkdtempSync(join(tmpdir(), 'benchtrack-cli-tls-'));
+  mkdirSync(join(dir, 'no-certificates'));
   writeFileSync(join(dir, 'cert.pem'), pem.cert);
   writeFileSync(join(dir, 'key.pem'), pem.private);
   api = await startApiServer({
@@ -29,6 +31,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await api?.close();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('TLS options', () => {
@@ -63,5 +66,15 @@ describe('TLS options', () => {
     );
     expect(run.status, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout).project.slug).toBe('tls');
+  });
+
+  it('accepts it with --native-tls once the operating system trusts it', async () => {
+    // OpenSSL's default store, which Node reads as the system's: here the server's certificate alone
+    const system = { SSL_CERT_FILE: join(dir, 'cert.pem'), SSL_CERT_DIR: join(dir, 'no-certificates') };
+    const version = await runCliAsync(['server', 'version', '--host', api.url, '--native-tls'], {
+      env: system,
+    });
+    expect(version.status, version.stderr).toBe(0);
+    expect(JSON.parse(version.stdout).version).toMatch(/^\d+\.\d+\.\d+/);
   });
 });

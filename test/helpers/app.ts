@@ -55,6 +55,8 @@ export interface TestAppOptions {
   readonly deliveryTiming?: DeliveryTiming;
   /** How webhook host names are resolved (the system resolver otherwise). */
   readonly webhookResolver?: Resolver;
+  /** How long a data store or replica store may go without answering (the server's default otherwise). */
+  readonly storeStallMs?: number;
 }
 
 /**
@@ -118,6 +120,7 @@ async function compose(document: ConfigDocument, options: TestAppOptions) {
         ...(options.pendingAnswers ? { pendingAnswers: options.pendingAnswers } : {}),
         ...(options.deliveryTiming ? { deliveryTiming: options.deliveryTiming } : {}),
         ...(options.webhookResolver ? { webhookResolver: options.webhookResolver } : {}),
+        ...(options.storeStallMs ? { storeStallMs: options.storeStallMs } : {}),
         ...(storage || options.storage ? { storage: { ...storage, ...options.storage } } : {}),
       },
     );

@@ -6,7 +6,7 @@ import { REPO_ROOT } from './process.js';
 
 const run = promisify(execFile);
 
-/** The console's production build (`npm run build` makes it; so does `npm ci`, through `prepare`). */
+/** The console's production build (`npm run build` makes it, and so does this setup). */
 export const CONSOLE_BUILD = join(REPO_ROOT, 'dist', 'console', 'app');
 
 /** The newest modification time of the files under `dir`, leaving out the directories `skip` names. */
@@ -26,8 +26,8 @@ const DIST = join(REPO_ROOT, 'dist');
 const BUNDLES = ['cli-bundle', 'api-bundle'].map((name) => join(DIST, name));
 
 /**
- * Whether both bundles are newer than every file tsc wrote and than the installed packages (`npm ci` builds them
- * through `prepare`, so a run in CI finds them current): bundling again takes 1.5 s before the first test.
+ * Whether both bundles are newer than every file tsc wrote and than the installed packages: bundling again takes
+ * 1.5 s before the first test.
  */
 function bundlesAreCurrent(): boolean {
   const mains = BUNDLES.map((bundle) => join(bundle, 'main.js'));
@@ -51,6 +51,7 @@ async function node(script: string, args: string[]): Promise<void> {
     const failure = error as Error & { stdout?: string; stderr?: string };
     throw new Error(
       `${script} ${args.join(' ')} failed:\n${failure.stdout ?? ''}${failure.stderr ?? failure.message}`,
+      { cause: error },
     );
   }
 }

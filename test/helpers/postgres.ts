@@ -97,7 +97,9 @@ async function exec(cluster: Pick<Cluster, 'owner' | 'dir'>, tool: string, args:
     return stdout;
   } catch (error) {
     const failure = error as Error & { stderr?: string };
-    throw new Error(`${tool} ${args.join(' ')} failed: ${failure.stderr ?? failure.message}`);
+    throw new Error(`${tool} ${args.join(' ')} failed: ${failure.stderr ?? failure.message}`, {
+      cause: error,
+    });
   }
 }
 
@@ -264,7 +266,7 @@ async function startOnFreePort(cluster: Cluster): Promise<Cluster> {
     } catch (error) {
       const log = existsSync(join(cluster.dir, 'log')) ? readFileSync(join(cluster.dir, 'log'), 'utf8') : '';
       if (attempt >= 5 || !/could not bind|Address already in use/.test(log))
-        throw new Error(`${(error as Error).message}\nserver log:\n${log.slice(-2000)}`);
+        throw new Error(`${(error as Error).message}\nserver log:\n${log.slice(-2000)}`, { cause: error });
       cluster = { ...cluster, port: await freePort() };
     }
   }

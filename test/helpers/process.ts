@@ -90,8 +90,11 @@ export async function startServerProcess(
 }
 
 /** Runs `benchtrack-api` expecting it to stop by itself (e.g. invalid configuration). */
-export async function runServerProcess(env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<RunResult> {
-  const child = spawnApi(env);
+export async function runServerProcess(
+  env: NodeJS.ProcessEnv,
+  { command, timeoutMs = 60_000 }: { command?: readonly string[]; timeoutMs?: number } = {},
+): Promise<RunResult> {
+  const child = spawnApi(env, command);
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

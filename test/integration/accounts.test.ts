@@ -86,9 +86,9 @@ describe('credentials', () => {
   const sign = (claims: Record<string, unknown>, key = secret) =>
     new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).sign(key);
 
-  it('needs a header on routes that require a user (400), and explains the format', async () => {
+  it('needs a credential on routes that require a user (401), and explains the format', async () => {
     const missing = await get('/v0/organizations');
-    expect(missing.statusCode).toBe(400);
+    expect(missing.statusCode).toBe(401);
     expect(missing.json().message).toContain(
       'missing Authorization header: send Authorization: Bearer <token>',
     );
@@ -97,7 +97,8 @@ describe('credentials', () => {
       url: '/v0/organizations',
       headers: { authorization: 'Token abc' },
     });
-    expect(malformed.statusCode).toBe(400);
+    expect(malformed.statusCode).toBe(401);
+    expect(malformed.json().message).toContain('malformed Authorization header');
   });
 
   it('treats a malformed header on optional routes as 401 and its absence as anonymous', async () => {
@@ -285,7 +286,7 @@ describe('users', () => {
     expect(list.statusCode).toBe(200);
     expect(list.headers['x-total-count']).toBe('2');
     expect((await get('/v0/users', grace.token)).statusCode).toBe(403);
-    expect((await get('/v0/users')).statusCode).toBe(400);
+    expect((await get('/v0/users')).statusCode).toBe(401);
   });
 
   it('lets users change their own settings but not their privileges', async () => {

@@ -50,66 +50,66 @@ const ENDPOINTS: Endpoint[] = [
     name: 'project allowed',
     method: 'GET',
     path: (p) => `/v0/projects/${p}/allowed/view`,
-    public: row(400, 200, 200, 200, 200),
-    private: row(400, 404, 200, 200, 200),
+    public: row(401, 200, 200, 200, 200),
+    private: row(401, 404, 200, 200, 200),
   },
   {
     name: 'update project',
     method: 'PATCH',
     path: (p) => `/v0/projects/${p}`,
     body: (n) => ({ url: `https://example.com/${n}` }),
-    public: row(400, 403, 403, 200, 200),
-    private: row(400, 404, 403, 200, 200),
+    public: row(401, 404, 404, 200, 200),
+    private: row(401, 404, 404, 200, 200),
   },
   {
     name: 'delete project',
     method: 'DELETE',
     path: (p) => `/v0/projects/${p}`,
     fresh: true,
-    public: row(400, 403, 403, 204, 204),
-    private: row(400, 404, 403, 204, 204),
+    public: row(401, 404, 404, 204, 204),
+    private: row(401, 404, 404, 204, 204),
   },
   {
     name: 'view organization',
     method: 'GET',
     path: () => '/v0/organizations/acme',
-    public: row(400, 404, 200, 200, 200),
+    public: row(401, 404, 200, 200, 200),
   },
   {
     name: 'update organization',
     method: 'PATCH',
     path: () => '/v0/organizations/acme',
     body: () => ({ name: 'Acme' }),
-    public: row(400, 404, 403, 200, 200),
+    public: row(401, 404, 404, 200, 200),
   },
   {
     name: 'list members',
     method: 'GET',
     path: () => '/v0/organizations/acme/members',
-    public: row(400, 404, 200, 200, 200),
+    public: row(401, 404, 200, 200, 200),
   },
   {
     name: 'invite member',
     method: 'POST',
     path: () => '/v0/organizations/acme/members',
     body: (n) => ({ email: `invitee${n}@example.com`, role: 'member' }),
-    public: row(400, 404, 403, 202, 202),
+    public: row(401, 404, 404, 202, 202),
   },
   {
     name: 'list organization projects',
     method: 'GET',
     path: () => '/v0/organizations/acme/projects',
-    public: row(400, 404, 200, 200, 200),
+    public: row(401, 404, 200, 200, 200),
   },
   {
     name: 'create project',
     method: 'POST',
     path: () => '/v0/organizations/acme/projects',
     body: (n) => ({ name: `Created ${n}` }),
-    public: row(400, 404, 201, 201, 201),
+    public: row(401, 404, 201, 201, 201),
   },
   ...organizationEndpoints(),
-  { name: 'list users', method: 'GET', path: () => '/v0/users', public: row(400, 403, 403, 403, 200) },
+  { name: 'list users', method: 'GET', path: () => '/v0/users', public: row(401, 403, 403, 403, 200) },
   // plus.codehost is not configured here: a clear 403 for everyone (with or without credentials).
   {
     name: 'start a GitHub login',
@@ -128,7 +128,7 @@ const ENDPOINTS: Endpoint[] = [
     name: 'server statistics',
     method: 'GET',
     path: () => '/v0/server/stats',
-    public: row(400, 403, 403, 403, 200),
+    public: row(401, 403, 403, 403, 200),
   },
   ...userEndpoints(),
   ...dimensionEndpoints(),
@@ -151,7 +151,7 @@ const ENDPOINTS: Endpoint[] = [
       test: 't_test',
       upper_boundary: 0.99,
     }),
-    public: row(401, 403, 201, 201, 201),
+    public: row(401, 404, 201, 201, 201),
     private: row(404, 404, 201, 201, 201),
   },
   {
@@ -167,7 +167,7 @@ const ENDPOINTS: Endpoint[] = [
     path: (p, n) => `/v0/projects/${p}/thresholds/${prepared.get(n)}`,
     prepare: prepareThreshold,
     body: () => ({ test: 't_test', upper_boundary: 0.98 }),
-    public: row(401, 403, 200, 200, 200),
+    public: row(401, 404, 200, 200, 200),
     private: row(404, 404, 200, 200, 200),
   },
   {
@@ -175,8 +175,8 @@ const ENDPOINTS: Endpoint[] = [
     method: 'DELETE',
     path: (p, n) => `/v0/projects/${p}/thresholds/${prepared.get(n)}`,
     prepare: prepareThreshold,
-    public: row(401, 403, 403, 204, 204),
-    private: row(404, 404, 403, 204, 204),
+    public: row(401, 404, 404, 204, 204),
+    private: row(404, 404, 404, 204, 204),
   },
   ...reportEndpoints(),
   ...jobEndpoints(),
@@ -185,13 +185,13 @@ const ENDPOINTS: Endpoint[] = [
     name: 'view server config',
     method: 'GET',
     path: () => '/v0/server/config',
-    public: row(400, 403, 403, 403, 200),
+    public: row(401, 403, 403, 403, 200),
   },
   {
     name: 'view backup and replica status',
     method: 'GET',
     path: () => '/v0/server/backup',
-    public: row(400, 403, 403, 403, 200),
+    public: row(401, 403, 403, 403, 200),
   },
   {
     // The running configuration sent back unchanged (secrets redacted keep their value): nothing restarts.
@@ -199,7 +199,7 @@ const ENDPOINTS: Endpoint[] = [
     method: 'PUT',
     path: () => '/v0/server/config',
     body: () => redactConfig(t.config),
-    public: row(400, 403, 403, 403, 200),
+    public: row(401, 403, 403, 403, 200),
   },
 ];
 
@@ -228,7 +228,7 @@ function dimensionEndpoints(): Endpoint[] {
         method: 'POST',
         path: (p) => `/v0/projects/${p}/${path}`,
         body: (n) => body(`created-${n}`),
-        public: row(401, 403, 201, 201, 201),
+        public: row(401, 404, 201, 201, 201),
         private: row(404, 404, 201, 201, 201),
       },
       {
@@ -236,7 +236,7 @@ function dimensionEndpoints(): Endpoint[] {
         method: 'PATCH',
         path: (p) => `/v0/projects/${p}/${path}/fixed`,
         body: () => ({ archived: false }),
-        public: row(401, 403, 200, 200, 200),
+        public: row(401, 404, 200, 200, 200),
         private: row(404, 404, 200, 200, 200),
       },
       {
@@ -244,8 +244,8 @@ function dimensionEndpoints(): Endpoint[] {
         method: 'DELETE',
         path: (p, n) => `/v0/projects/${p}/${path}/doomed-${n}`,
         prepare: (p, n) => asLeader('POST', `/v0/projects/${p}/${path}`, body(`doomed-${n}`)),
-        public: row(401, 403, 403, 204, 204),
-        private: row(404, 404, 403, 204, 204),
+        public: row(401, 404, 404, 204, 204),
+        private: row(404, 404, 404, 204, 204),
       },
     ];
   });
@@ -289,39 +289,39 @@ function organizationEndpoints(): Endpoint[] {
       method: 'POST',
       path: () => '/v0/organizations',
       body: (n) => ({ name: `Created Organization ${n}` }),
-      public: row(400, 201, 201, 201, 201),
+      public: row(401, 201, 201, 201, 201),
     },
     {
       name: 'list organizations',
       method: 'GET',
       path: () => '/v0/organizations',
-      public: row(400, 200, 200, 200, 200),
+      public: row(401, 200, 200, 200, 200),
     },
     {
       name: 'delete organization',
       method: 'DELETE',
       path: (_p, n) => `/v0/organizations/doomed-organization-${n}`,
       prepare: (_p, n) => organizationWithMember(`doomed-organization-${n}`),
-      public: row(400, 404, 403, 204, 204),
+      public: row(401, 404, 404, 204, 204),
     },
     {
       name: 'organization usage',
       method: 'GET',
       path: () => '/v0/organizations/acme/usage',
-      public: row(400, 404, 403, 200, 200),
+      public: row(401, 404, 404, 200, 200),
     },
     {
       name: 'remove organization license (manage)',
       method: 'PATCH',
       path: () => '/v0/organizations/acme',
       body: () => ({ license: null }),
-      public: row(400, 404, 403, 200, 200),
+      public: row(401, 404, 404, 200, 200),
     },
     {
       name: 'organization allowed',
       method: 'GET',
       path: () => '/v0/organizations/acme/allowed/manage',
-      public: row(400, 404, 200, 200, 200),
+      public: row(401, 404, 200, 200, 200),
     },
     {
       name: 'claim organization (unclaimed, made by an anonymous run)',
@@ -336,7 +336,7 @@ function organizationEndpoints(): Endpoint[] {
         const project = await inject('GET', `/v0/projects/unclaimed-${n}`, undefined);
         prepared.set(n, (project.json() as { organization: string }).organization);
       },
-      public: row(400, 201, 201, 201, 201),
+      public: row(401, 201, 201, 201, 201),
     },
     {
       name: 'claim organization (already claimed)',
@@ -344,20 +344,20 @@ function organizationEndpoints(): Endpoint[] {
       path: () => '/v0/organizations/acme/claim',
       // Someone else's claimed organization is a 404 as if it did not exist (issue 14 item 8); its members and
       // administrators may know it is claimed.
-      public: row(400, 404, 409, 409, 409),
+      public: row(401, 404, 409, 409, 409),
     },
     {
       name: 'view member',
       method: 'GET',
       path: () => `${members}/${member.user.slug}`,
-      public: row(400, 404, 200, 200, 200),
+      public: row(401, 404, 200, 200, 200),
     },
     {
       name: 'change member role',
       method: 'PATCH',
       path: () => `${members}/${member.user.slug}`,
       body: () => ({ role: 'member' }),
-      public: row(400, 404, 403, 200, 200),
+      public: row(401, 404, 404, 200, 200),
     },
     {
       name: 'remove member',
@@ -368,7 +368,7 @@ function organizationEndpoints(): Endpoint[] {
         await join('acme', doomed);
         prepared.set(n, doomed.user.slug);
       },
-      public: row(400, 404, 403, 204, 204),
+      public: row(401, 404, 404, 204, 204),
     },
     {
       name: 'accept invitation (sent to the unrelated user)',
@@ -379,7 +379,7 @@ function organizationEndpoints(): Endpoint[] {
         prepared.set(n, await invite(`inviting-${n}`, 'unrelated@example.com'));
       },
       body: (n) => ({ invite: prepared.get(n) }),
-      public: row(400, 200, 403, 403, 403),
+      public: row(401, 200, 403, 403, 403),
     },
   ];
 }
@@ -387,7 +387,7 @@ function organizationEndpoints(): Endpoint[] {
 /** A user's account and API tokens, here the leader's: the user and administrators only. */
 function userEndpoints(): Endpoint[] {
   const user = () => `/v0/users/${leader.user.slug}`;
-  const own = { public: row(400, 404, 404, 200, 200) };
+  const own = { public: row(401, 404, 404, 200, 200) };
   const prepareToken = async (_p: string, n: number) => {
     prepared.set(n, (await leaderCreates(`${user()}/tokens`, { name: `prepared-${n}` })).uuid);
   };
@@ -399,21 +399,21 @@ function userEndpoints(): Endpoint[] {
       method: 'PATCH',
       path: user,
       body: () => ({ locked: false }),
-      public: row(400, 403, 403, 403, 200),
+      public: row(401, 403, 403, 403, 200),
     },
     {
       name: 'update user (admin: administrators only)',
       method: 'PATCH',
       path: user,
       body: () => ({ admin: false }),
-      public: row(400, 403, 403, 403, 200),
+      public: row(401, 403, 403, 403, 200),
     },
     {
       name: 'create API token',
       method: 'POST',
       path: () => `${user()}/tokens`,
       body: (n) => ({ name: `created-${n}` }),
-      public: row(400, 404, 404, 201, 201),
+      public: row(401, 404, 404, 201, 201),
     },
     { name: 'list API tokens', method: 'GET', path: () => `${user()}/tokens`, ...own },
     {
@@ -436,7 +436,7 @@ function userEndpoints(): Endpoint[] {
       method: 'DELETE',
       path: (_p, n) => `${user()}/tokens/${prepared.get(n)}`,
       prepare: prepareToken,
-      public: row(400, 404, 404, 204, 204),
+      public: row(401, 404, 404, 204, 204),
     },
   ];
 }
@@ -508,7 +508,7 @@ function jobEndpoints(): Endpoint[] {
       method: 'POST',
       path: (p) => `/v0/projects/${p}/jobs`,
       body: () => jobBody('queued-box'),
-      public: row(401, 403, 201, 201, 201),
+      public: row(401, 404, 201, 201, 201),
       private: row(404, 404, 201, 201, 201),
     },
     {
@@ -518,7 +518,7 @@ function jobEndpoints(): Endpoint[] {
       prepare: async (p, n) => {
         prepared.set(n, (await leaderCreates(`/v0/projects/${p}/jobs`, jobBody('doomed-box'))).uuid);
       },
-      public: row(401, 403, 200, 200, 200),
+      public: row(401, 404, 200, 200, 200),
       private: row(404, 404, 200, 200, 200),
     },
   ];
@@ -526,22 +526,22 @@ function jobEndpoints(): Endpoint[] {
 
 /** Runners: server administrators, and the leaders of a runner's organization. */
 function runnerEndpoints(): Endpoint[] {
-  const own = { public: row(400, 404, 404, 200, 200) };
+  const own = { public: row(401, 404, 404, 200, 200) };
   return [
-    { name: 'list runners', method: 'GET', path: () => '/v0/runners', public: row(400, 200, 200, 200, 200) },
+    { name: 'list runners', method: 'GET', path: () => '/v0/runners', public: row(401, 200, 200, 200, 200) },
     {
       name: 'create runner (every organization: administrators)',
       method: 'POST',
       path: () => '/v0/runners',
       body: (n) => ({ name: `Shared ${n}`, specs: ['shared-box'] }),
-      public: row(400, 403, 403, 403, 201),
+      public: row(401, 403, 403, 403, 201),
     },
     {
       name: "create runner (an organization's: its leaders)",
       method: 'POST',
       path: () => '/v0/runners',
       body: (n) => ({ name: `Acme ${n}`, specs: ['acme-box'], organization: 'acme' }),
-      public: row(400, 404, 403, 201, 201),
+      public: row(401, 404, 404, 201, 201),
     },
     { name: 'view runner', method: 'GET', path: () => `/v0/runners/${acmeRunner}`, ...own },
     {
@@ -555,7 +555,7 @@ function runnerEndpoints(): Endpoint[] {
       name: 'rotate runner key',
       method: 'POST',
       path: () => `/v0/runners/${acmeRunner}/key`,
-      public: row(400, 404, 404, 201, 201),
+      public: row(401, 404, 404, 201, 201),
     },
   ];
 }
@@ -563,8 +563,8 @@ function runnerEndpoints(): Endpoint[] {
 /** Reports, runs, metrics, alerts, perf queries, perf images and pinned plots. */
 function reportEndpoints(): Endpoint[] {
   const read = { public: row(200, 200, 200, 200, 200), private: row(404, 404, 200, 200, 200) };
-  const create = { public: row(401, 403, 201, 201, 201), private: row(404, 404, 201, 201, 201) };
-  const edit = { public: row(401, 403, 200, 200, 200), private: row(404, 404, 200, 200, 200) };
+  const create = { public: row(401, 404, 201, 201, 201), private: row(404, 404, 201, 201, 201) };
+  const edit = { public: row(401, 404, 200, 200, 200), private: row(404, 404, 200, 200, 200) };
   const of = (p: string) => fixtures[p] as (typeof fixtures)[string];
   const perfQuery = 'branches=main&testbeds=fixed&benchmarks=fixed&measures=latency';
   return [
@@ -584,15 +584,15 @@ function reportEndpoints(): Endpoint[] {
       prepare: async (p, n) => {
         prepared.set(n, (await leaderCreates(`/v0/projects/${p}/reports`, reportBody(1))).uuid);
       },
-      public: row(401, 403, 403, 204, 204),
-      private: row(404, 404, 403, 204, 204),
+      public: row(401, 404, 404, 204, 204),
+      private: row(404, 404, 404, 204, 204),
     },
     {
       name: 'run (project named in the body)',
       method: 'POST',
       path: () => '/v0/run',
       body: () => ({ ...reportBody(1), project: 'public-project' }),
-      public: row(401, 403, 201, 201, 201),
+      public: row(401, 404, 201, 201, 201),
     },
     {
       name: 'run (private project named in the body)',
@@ -663,7 +663,7 @@ function reportEndpoints(): Endpoint[] {
       prepare: async (p, n) => {
         prepared.set(n, (await leaderCreates(`/v0/projects/${p}/plots`, plotBody(`doomed-${n}`))).uuid);
       },
-      public: row(401, 403, 204, 204, 204),
+      public: row(401, 404, 204, 204, 204),
       private: row(404, 404, 204, 204, 204),
     },
   ];

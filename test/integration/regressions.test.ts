@@ -34,7 +34,14 @@ interface Regression {
 /** The level of benchmark `name` at version `version` (1000 ns x the level, with 2% noise). */
 type Level = (name: string, version: number) => number;
 
-async function seed(t: TestApp, session: Session, project: string, level: Level, seedValue: number) {
+async function seed(
+  t: TestApp,
+  session: Session,
+  project: string,
+  level: Level,
+  seedValue: number,
+  thresholds: boolean = true,
+) {
   const random = new Random(seedValue);
   const start = Date.parse('2026-01-01T00:00:00Z');
   // versions are numbered from 0, one per report (each has its own hash)
@@ -58,7 +65,7 @@ async function seed(t: TestApp, session: Session, project: string, level: Level,
         end_time: new Date(start + version * 86_400_000 + 60_000).toISOString(),
         results: [JSON.stringify(results)],
         settings: { adapter: 'json' },
-        thresholds: { models: { latency: T_TEST } },
+        ...(thresholds ? { thresholds: { models: { latency: T_TEST } } } : {}),
       },
     });
     expect(response.statusCode, response.body).toBe(201);
@@ -72,6 +79,10 @@ const steps: Level = (name, version) =>
     : name === 'bench_5' && version >= 50
       ? 0.85
       : 1;
+
+/** No threshold: bench_2 20% slower from v20 to v39 (then back), bench_4 30% faster from v30 on. */
+const unwatched: Level = (name, version) =>
+  name === 'bench_2' && version >= 20 && version < 40 ? 1.2 : name === 'bench_4' && version >= 30 ? 0.7 : 1;
 
 describe('regressions', () => {
   let t: TestApp;
@@ -95,6 +106,8 @@ describe('regressions', () => {
     await createProject(t, ada, 'ada-lovelace', { name: 'Flat', visibility: 'public' });
     await seed(t, ada, 'steps', steps, 7);
     await seed(t, ada, 'flat', () => 1, 7);
+    await createProject(t, ada, 'ada-lovelace', { name: 'Unwatched', visibility: 'public' });
+    await seed(t, ada, 'unwatched', unwatched, 7, false);
   });
   afterAll(() => t.close());
 
@@ -125,6 +138,17 @@ describe('regressions', () => {
       expect(['suspected', 'invalid']).toContain(r.status);
       if (r.status === 'invalid') expect(r.reason).toContain('no change');
     }
+  });
+
+  it('opens what the detector finds where no threshold looks, and fixes a regression that went back', async () => {
+    const all = await list('unwatched', '&status=open,fixed&sort=version&direction=asc');
+    expect(all.map((r) => [r.kind, r.status, r.first_bad.number, r.fixed_by?.number ?? null])).toEqual([
+      ['regression', 'fixed', 20, 40],
+      ['improvement', 'untriaged', 30, null],
+    ]);
+    expect(all.map((r) => r.series.map((s) => s.benchmark.name))).toEqual([['bench_2'], ['bench_4']]);
+    expect(all[0]?.reason).toContain('back to the old level');
+    expect(all[1]?.reason).toBe('found by the change-point detector');
   });
 
   it('lets a member triage, keeps the history, and refuses anonymous and outside callers', async () => {

@@ -72,7 +72,7 @@ describe('runners', () => {
     expect(
       (await call(member.token, 'POST', '/v0/runners', { name: 'M', specs: ['x'], organization: 'lab' }))
         .statusCode,
-    ).toBe(403);
+    ).toBe(404);
     expect(
       (await call(stranger.token, 'POST', '/v0/runners', { name: 'S', specs: ['x'], organization: 'lab' }))
         .statusCode,

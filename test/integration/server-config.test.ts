@@ -163,6 +163,53 @@ describe('server configuration', () => {
   });
 });
 
+describe('server.request_body_max_bytes through PUT /v0/server/config', () => {
+  it('applies on the address the server listens on (200, not EADDRINUSE): the next larger body is refused', async () => {
+    const port = await freePort();
+    const path = join(mkdtempSync(join(tmpdir(), 'benchtrack-config-')), 'benchtrack.json');
+    const r = await createTestApp({ server: { bind_address: `127.0.0.1:${port}` } }, { configPath: path });
+    try {
+      const owner = await signUp(r, 'Owner User', 'owner@example.com');
+      const before = (
+        await r.app.inject({ method: 'GET', url: '/v0/server/config', headers: bearer(owner.token) })
+      ).json();
+      const response = await r.app.inject({
+        method: 'PUT',
+        url: '/v0/server/config',
+        headers: bearer(owner.token),
+        payload: { ...before, server: { ...before.server, request_body_max_bytes: 2000 } },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.headers['x-benchtrack-pending-restart']).toBeUndefined();
+      expect((r.app.server.address() as AddressInfo).port).toBe(port);
+      expect(JSON.parse(readFileSync(path, 'utf8')).server.request_body_max_bytes).toBe(2000);
+      const login = (email: string) =>
+        fetch(`http://127.0.0.1:${port}/v0/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email }),
+        });
+      const larger = await login(`${'a'.repeat(2100)}@example.com`);
+      expect(larger.status).toBe(400);
+      expect(await larger.json()).toMatchObject({
+        error_code: 'payload_too_large',
+        message: expect.stringContaining('server.request_body_max_bytes (2000 bytes)'),
+      });
+      // chunked, with no length declared: refused once it passes the limit
+      const chunked = await fetch(`http://127.0.0.1:${port}/v0/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: new Blob([JSON.stringify({ email: `${'b'.repeat(2100)}@example.com` })]).stream(),
+        duplex: 'half',
+      } as RequestInit);
+      expect(chunked.status).toBe(400);
+      expect((await login('owner@example.com')).status).toBeLessThan(300);
+    } finally {
+      await r.close();
+    }
+  });
+});
+
 // read replicas are copies of a database server: database.replicas needs database.url, so PostgreSQL only
 describe.runIf(onPostgres)('server configuration with read replicas (PostgreSQL)', () => {
   it('keeps the password of each database.replicas URL sent back redacted', async () => {

@@ -31,6 +31,7 @@ function mountTmpfs(): string {
     rmdirSync(dir);
     throw new Error(
       `the disk-full tests need a tmpfs of their own and could not mount one at ${dir} (${String((error as Error).message).trim()}); run them as root, or in a container with CAP_SYS_ADMIN`,
+      { cause: error },
     );
   }
   return dir;

@@ -62,9 +62,18 @@ describe('anonymous runs naming a private project', () => {
     expect(await counts()).toEqual(before);
   });
 
-  it('answer 404 to a user who is not a member too, writing nothing', async () => {
+  it('answer 404 to a user who is not a member too, as for a missing project and naming only the reference, writing nothing', async () => {
     const before = await counts();
-    expect((await run(secret.uuid, mallory.token)).statusCode).toBe(404);
+    const missing = randomUUID();
+    const byMissingUuid = await run(missing, mallory.token);
+    const byUuid = await run(secret.uuid, mallory.token);
+    const bySlug = await run(secret.slug, mallory.token);
+    expect([byMissingUuid.statusCode, byUuid.statusCode, bySlug.statusCode]).toEqual([404, 404, 404]);
+    const message = (response: typeof byUuid, ref: string) => response.json().message.replace(ref, '<ref>');
+    expect(message(byUuid, secret.uuid)).toBe(message(byMissingUuid, missing));
+    expect(message(bySlug, secret.slug)).toBe(message(byMissingUuid, missing));
+    expect(bySlug.body).not.toContain(secret.uuid);
+    expect(byUuid.body).not.toContain(secret.slug);
     expect(await counts()).toEqual(before);
   });
 
@@ -126,5 +135,85 @@ describe("claiming someone's organization", () => {
     const created = await run('claimable-bench');
     const organization = created.json().project.organization;
     expect((await claim(organization, mallory.token)).statusCode).toBe(201);
+  });
+});
+
+describe('writes to a public project by callers who may only read it', () => {
+  const P = '/v0/projects/open-plans';
+  let fixture: { report: string; alert: string; threshold: string };
+
+  beforeAll(async () => {
+    await createProject(t, owner, 'olive-owner', { name: 'Open Plans', visibility: 'public' });
+    const report = async (value: number, thresholds?: object) => {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: `${P}/reports`,
+        headers: bearer(owner.token),
+        payload: {
+          branch: 'main',
+          testbed: 'linux',
+          start_time: new Date().toISOString(),
+          end_time: new Date().toISOString(),
+          results: [JSON.stringify({ bench: { latency: { value } } })],
+          settings: { adapter: 'json' },
+          ...(thresholds ? { thresholds } : {}),
+        },
+      });
+      expect(response.statusCode, response.body).toBe(201);
+      return response.json();
+    };
+    await report(100, { models: { latency: { test: 'static', upper_boundary: 10 } } });
+    const alerted = await report(100);
+    fixture = {
+      report: alerted.uuid,
+      alert: alerted.alerts[0].uuid,
+      threshold: alerted.alerts[0].threshold.uuid,
+    };
+  });
+
+  const state = () =>
+    t.storage.read(async (r) => ({
+      project: await r.projects.find({ slug: 'open-plans' }),
+      branches: await r.branches.count({}),
+      reports: await r.reports.count({}),
+      alerts: (await r.alerts.all({})).map((a) => a.status),
+      models: await r.models.count({}),
+    }));
+
+  const writes = () => [
+    { method: 'PATCH' as const, url: P, payload: { url: 'https://evil.example.com' } },
+    { method: 'POST' as const, url: `${P}/branches`, payload: { name: 'intruder' } },
+    {
+      method: 'PUT' as const,
+      url: `${P}/thresholds/${fixture.threshold}`,
+      payload: { test: 'static', upper_boundary: 1e9 },
+    },
+    { method: 'PATCH' as const, url: `${P}/alerts/${fixture.alert}`, payload: { status: 'dismissed' } },
+    { method: 'DELETE' as const, url: `${P}/reports/${fixture.report}` },
+  ];
+
+  it('answer a logged-in non-member 404, as for a missing project, and change nothing', async () => {
+    const before = await state();
+    const missing = await t.app.inject({
+      method: 'PATCH',
+      url: '/v0/projects/no-such-plans',
+      headers: bearer(mallory.token),
+      payload: { url: 'https://evil.example.com' },
+    });
+    for (const write of writes()) {
+      const response = await t.app.inject({ ...write, headers: bearer(mallory.token) });
+      expect(response.statusCode, `${write.method} ${write.url}: ${response.body}`).toBe(404);
+      expect(response.json().message).toBe(missing.json().message.replace('no-such-plans', 'open-plans'));
+    }
+    expect(await state()).toEqual(before);
+  });
+
+  it('answer an anonymous caller 401 (log in), and change nothing', async () => {
+    const before = await state();
+    for (const write of writes()) {
+      const response = await t.app.inject(write);
+      expect(response.statusCode, `${write.method} ${write.url}: ${response.body}`).toBe(401);
+    }
+    expect(await state()).toEqual(before);
   });
 });

@@ -92,6 +92,21 @@ describe('PUT /v0/server/config refuses, and changes nothing', () => {
     await refused(doc, 400, ['database.file', url === undefined ? file! : redactUrl(url)]);
   });
 
+  it('a document holding only the secret key and the database, which would reset the listener and the log', async () => {
+    const { security, database } = await current();
+    await refused({ security, database }, 400, [
+      'server.bind_address',
+      `from "127.0.0.1:${port()}" to the default "0.0.0.0:61016"`,
+      'logging.log',
+      'confirm=server.bind_address',
+    ]);
+  });
+
+  it('a section that leaves out one of its keys', async () => {
+    const doc = await edited((d) => delete d.server?.bind_address);
+    await refused(doc, 400, ['server.bind_address'], '?confirm=logging,server.tls');
+  });
+
   it('an unknown confirmation', async () => {
     await refused(await current(), 400, ['confirm', 'security.secret_key, database'], '?confirm=everything');
   });
@@ -143,6 +158,29 @@ describe('PUT /v0/server/config refuses, and changes nothing', () => {
       (d) => (d.logging = { ...d.logging, log: { mode: 'file', level: 'info', path, if_exists: 'fail' } }),
     );
     await refused(doc, 400, ['logging.log.if_exists', path]);
+  });
+
+  it('log files the next start could not open: a directory, a kernel file, a place no file can be created', async () => {
+    const log = (path: string) =>
+      edited(
+        (d) =>
+          (d.logging = { ...d.logging, log: { mode: 'file', level: 'info', path, if_exists: 'append' } }),
+      );
+    await refused(await log(configDir), 400, ['logging.log.path', configDir, 'is a directory']);
+    await refused(await log('/proc/1/mem'), 400, ['logging.log.path', "kernel's interface"]);
+    await refused(await log('/sys/benchtrack/api.log'), 400, ['logging.log.path', 'cannot be created']);
+  });
+
+  it('database files the next start could not open: a directory, below a file, a place no file can be created', async () => {
+    const file = (path: string) => edited((d) => (d.database = { file: path }));
+    await refused(await file(configDir), 400, ['database.file', configDir, 'is a directory']);
+    const blocker = join(configDir, 'a-file');
+    writeFileSync(blocker, '');
+    await refused(await file(join(blocker, 'benchtrack.db')), 400, [
+      'database.file',
+      `${blocker} is not a directory`,
+    ]);
+    await refused(await file('/sys/benchtrack/benchtrack.db'), 400, ['database.file', 'cannot be created']);
   });
 
   it('a plugin path that climbs out of the configuration directory', async () => {
@@ -204,6 +242,14 @@ describe('PUT /v0/server/config applies what is safe', () => {
     expect(saved.database).toBeUndefined();
     // The running server keeps its key until the next start: the session still works.
     expect((await current()).security.secret_key).toBe('************');
+  });
+
+  it('leaving out a section that has settings when confirmed, naming the section', async () => {
+    const doc = await edited((d) => delete d.logging);
+    const response = await put(doc, '?confirm=logging');
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers['x-benchtrack-pending-restart']).toBe('logging');
+    expect(JSON.parse(readFileSync(configPath, 'utf8')).logging).toBeUndefined();
   });
 
   it('a new bind address: saved only once the new listener is up', async () => {

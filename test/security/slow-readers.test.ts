@@ -1,5 +1,6 @@
 import { connect, type AddressInfo, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { WorkLimit } from '../../core/index.js';
 import { bearer, createProject, signUp, type Session } from '../helpers/accounts.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
@@ -112,5 +113,50 @@ describe('stalled answers over the pending budget', () => {
     first.resume();
     await closed;
     expect(t.logText()).toContain('its client read nothing of a heavy answer for too long');
+  });
+});
+
+describe('a client that leaves while its heavy request waits for a place', () => {
+  let t: TestApp;
+  let port: number;
+  const heavyLimit = new WorkLimit({
+    what: 'heavy requests',
+    concurrency: 1,
+    queue: 4,
+    retryAfterSeconds: 2,
+  });
+
+  beforeAll(async () => {
+    t = await createTestApp(
+      { server: { bind_address: '127.0.0.1:0', request_body_max_bytes: 32 * 1024 * 1024 } },
+      { heavyLimit },
+    );
+    port = (t.app.server.address() as AddressInfo).port;
+    await seed(t, await signUp(t, 'Ada Lovelace', 'ada@example.com'));
+  });
+  afterAll(() => t.close());
+
+  it('is logged at info level without a stack, not as a server error', async () => {
+    const held = heavyLimit.enter();
+    try {
+      const socket = connect(port, '127.0.0.1', () =>
+        socket.write(`GET /v0/projects/slow/perf?${query} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`),
+      );
+      await vi.waitFor(() => expect(heavyLimit.state.waiting).toBe(1));
+      socket.destroy();
+      await vi.waitFor(() => expect(t.logText()).toContain('request ended: its client left'));
+    } finally {
+      held.leave();
+    }
+    const lines = t
+      .logText()
+      .split('\n')
+      .filter((line) => line.includes('the request ended while it waited'))
+      .map((line) => JSON.parse(line) as { level: number; err?: unknown });
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) {
+      expect(line.level).toBe(30);
+      expect(line.err).toBeUndefined();
+    }
   });
 });

@@ -132,12 +132,13 @@ describe('plot-image task', () => {
 
 describe('fonts', () => {
   it('has DejaVu Sans installed, which every plot image names', () => {
-    let families = '';
+    let families: string;
     try {
       families = execFileSync('fc-list', [':', 'family'], { encoding: 'utf8' });
     } catch (error) {
       throw new Error(
         `fc-list failed (${(error as Error).message}): install fontconfig and fonts-dejavu-core (apt-get install -y fonts-dejavu-core)`,
+        { cause: error },
       );
     }
     if (!families.split('\n').some((line) => line.split(',').includes(FONT_FAMILY))) {

@@ -1,5 +1,3 @@
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { InputError, PluginError } from '../../core/errors.js';
 import type { ModelParams, ModelPlugin } from '../../core/plugins/contracts.js';
 import { PluginRegistry } from '../../core/plugins/registry.js';
@@ -42,21 +40,9 @@ export async function loadModel(ref: BoundaryModelRef): Promise<LoadedModel> {
   return { plugin: entry.plugin, params: parsed.data, module: ref.module };
 }
 
-/**
- * `import()`, except for TypeScript sources in a development worker thread: on Node 20, tsx's ESM hooks are not
- * active in worker threads while its CommonJS hook is, so a `.ts` model (a built-in under `tsx` or vitest, or
- * a third-party model file in development) is loaded with `require` there. Compiled JavaScript never takes
- * this path.
- */
 async function importModule(module: string): Promise<Record<string, unknown>> {
   try {
-    try {
-      return (await import(module)) as Record<string, unknown>;
-    } catch (error) {
-      if ((error as { code?: unknown }).code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw error;
-      const path = module.startsWith('file:') ? fileURLToPath(module) : module;
-      return createRequire(import.meta.url)(path) as Record<string, unknown>;
-    }
+    return (await import(module)) as Record<string, unknown>;
   } catch (error) {
     throw new PluginError(`cannot load model module ${module}: ${(error as Error).message}`, { module });
   }

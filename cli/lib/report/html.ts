@@ -5,6 +5,7 @@ import {
   formatChange,
   formatFigure,
   measureLabel,
+  regressionLine,
   reportRows,
   type ResultRow,
 } from './rows.js';
@@ -54,6 +55,21 @@ function rowHtml(
   return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
 }
 
+/** The regressions the report's alerts belong to, one linked line each (nothing when there are none). */
+function regressionsHtml(report: ReportJson, href: (uuid: string) => string): string[] {
+  const regressions = report.regressions ?? [];
+  if (regressions.length === 0) return [];
+  const items = regressions.map(
+    (entry) => `<li>${link(href(entry.regression.uuid), regressionLine(entry))}</li>`,
+  );
+  return [
+    `<p><b>${regressions.length} regression${regressions.length === 1 ? '' : 's'}</b></p>`,
+    '<ul>',
+    ...items,
+    '</ul>',
+  ];
+}
+
 /**
  * The report as an HTML fragment: GitHub renders it in pull-request comments, check runs and job summaries,
  * and `--format html` wraps it in a page. With `maxLength`, whole rows are dropped from the end (with a note
@@ -87,6 +103,7 @@ export function reportHtmlFragment(
     alerts > 0
       ? `<p><b>🚨 ${alerts} alert${alerts === 1 ? '' : 's'}</b> (${report.counts.alerts.active} active)</p>`
       : `<p>✅ No alerts${rows.some((row) => row.threshold) ? '' : ' (no threshold applies: nothing was tested)'}</p>`,
+    ...regressionsHtml(report, links.regression),
     `<table><thead><tr>${titles.map((t) => `<th>${escapeHtml(t)}</th>`).join('')}</tr></thead><tbody>`,
   ].join('\n');
   const body = rows.map((row) => rowHtml(row, links.series, links.alert, noMetrics, iterations));

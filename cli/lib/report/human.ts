@@ -5,6 +5,7 @@ import {
   formatChange,
   formatFigure,
   measureLabel,
+  regressionLine,
   reportRows,
   type ResultRow,
 } from './rows.js';
@@ -74,6 +75,13 @@ export function humanReport(report: ReportJson, consoleUrl: string): string {
         `    ${links.alert(row.alert?.uuid ?? '')}`,
       );
     }
+    out.push('');
+  }
+  const regressions = report.regressions ?? [];
+  if (regressions.length > 0) {
+    out.push(`${regressions.length} regression${regressions.length === 1 ? '' : 's'}:`);
+    for (const entry of regressions)
+      out.push(`  ${regressionLine(entry)}`, `    ${links.regression(entry.regression.uuid)}`);
     out.push('');
   }
   out.push(`View the report: ${links.report()}`, '');

@@ -71,10 +71,34 @@ export function formatChange(change: number | null): string {
   return `${change >= 0 ? '+' : ''}${change.toFixed(2)}%`;
 }
 
+type ReportRegression = NonNullable<ReportJson['regressions']>[number];
+
+/** `v44 (1a2b3c4)`: a version as regressions show it. */
+function versionLabel(version: { number: number; hash: string | null }): string {
+  return `v${version.number}${version.hash ? ` (${version.hash.slice(0, 7)})` : ''}`;
+}
+
+/**
+ * One line for a regression a report touched: the kind, the range, every series with its change, the status and
+ * what the report did (`regression v44 (1a2b3c4)..v45 (5d6e7f8): parse +15.21%, sort +14.80% (suspected,
+ * opened)`).
+ */
+export function regressionLine({ how, regression }: ReportRegression): string {
+  const range = regression.last_good
+    ? `${versionLabel(regression.last_good)}..${versionLabel(regression.first_bad)}`
+    : versionLabel(regression.first_bad);
+  const series = regression.series
+    .map((s) => `${s.benchmark.name} ${formatChange(s.change === null ? null : s.change * 100)}`)
+    .join(', ');
+  const what = { opened: 'opened', joined: 'joined', attached: 'continues it' }[how];
+  return `${regression.kind} ${range}: ${series} (${regression.status}, ${what})`;
+}
+
 /** Where the console shows a report, an alert and a series (console/app's routes). */
 export interface ConsoleLinks {
   report(): string;
   alert(uuid: string): string;
+  regression(uuid: string): string;
   series(row: ResultRow): string;
 }
 
@@ -84,6 +108,7 @@ export function consoleLinks(consoleUrl: string, report: ReportJson): ConsoleLin
   return {
     report: () => `${base}/console/projects/${project}/reports/${report.uuid}`,
     alert: (uuid) => `${base}/console/projects/${project}/alerts/${uuid}`,
+    regression: (uuid) => `${base}/console/projects/${project}/regressions/${uuid}`,
     series: (row) => {
       const query = new URLSearchParams({
         branches: report.branch.uuid,

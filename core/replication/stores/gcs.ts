@@ -1,7 +1,8 @@
+import { createReadStream, createWriteStream } from 'node:fs';
 import { Storage } from '@google-cloud/storage';
 import type { ReplicaConfig } from '../../config/schema.js';
 import { ConfigError } from '../../errors.js';
-import type { ReplicaStore } from '../store.js';
+import { pipeWithin, STORE_STALL_MS, within, type ReplicaStore } from '../store.js';
 
 type GcsConfig = Extract<ReplicaConfig, { scheme: 'gcs' }>;
 
@@ -13,7 +14,7 @@ export const GCS_CREDENTIALS_ENV = 'CLOUD_APPLICATION_CREDENTIALS';
  * whose credentials file `CLOUD_APPLICATION_CREDENTIALS` names. `endpoint` (an extension) points the client at
  * another host, which gets requests signed with the service account's key.
  */
-export function gcsStore(config: GcsConfig): ReplicaStore {
+export function gcsStore(config: GcsConfig, stallMs = STORE_STALL_MS): ReplicaStore {
   const keyFilename = process.env[GCS_CREDENTIALS_ENV];
   if (!keyFilename)
     throw new ConfigError('configuration', [
@@ -25,26 +26,42 @@ export function gcsStore(config: GcsConfig): ReplicaStore {
   const client = new Storage({
     keyFilename,
     retryOptions: { autoRetry: false },
+    timeout: stallMs,
     // another host cannot take part in Google's OAuth token exchange: there the service account signs its own
     // JWT for each request (JWT access with scopes), which the host checks with the account's public key
     ...(config.endpoint ? { apiEndpoint: config.endpoint, useAuthWithCustomEndpoint: true } : {}),
   });
   if (config.endpoint) client.authClient.useJWTAccessWithScope = true;
   const bucket = client.bucket(config.bucket);
+  const location = `gs://${config.bucket}${config.endpoint ? ` at ${config.endpoint}` : ''}`;
+  // transfers are piped here, so that one that stops moving is destroyed: the client's own request timeout
+  // (`timeout`) covers its other calls, but not an upload
   return {
-    location: `gs://${config.bucket}${config.endpoint ? ` at ${config.endpoint}` : ''}`,
-    async put(key, file) {
-      await bucket.upload(file, { destination: key, resumable: false });
-    },
-    async get(key, file) {
-      await bucket.file(key).download({ destination: file });
-    },
-    async list(prefix) {
-      const [files] = await bucket.getFiles({ prefix, autoPaginate: true });
-      return files.map((f) => f.name);
-    },
+    location,
+    put: (key, file) =>
+      pipeWithin(
+        stallMs,
+        `${location}: upload ${key}`,
+        createReadStream(file),
+        bucket.file(key).createWriteStream({ resumable: false }),
+      ),
+    get: (key, file) =>
+      pipeWithin(
+        stallMs,
+        `${location}: download ${key}`,
+        bucket.file(key).createReadStream(),
+        createWriteStream(file),
+      ),
+    list: (prefix) =>
+      within(stallMs, `${location}: list ${prefix}`, async () => {
+        const [files] = await bucket.getFiles({ prefix, autoPaginate: true });
+        return files.map((f) => f.name);
+      }),
     async remove(keys) {
-      for (const key of keys) await bucket.file(key).delete({ ignoreNotFound: true });
+      for (const key of keys)
+        await within(stallMs, `${location}: delete ${key}`, () =>
+          bucket.file(key).delete({ ignoreNotFound: true }),
+        );
     },
     async close() {},
   };

@@ -9,7 +9,7 @@ import {
   type ListObjectsV2CommandOutput,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import type { ReplicaStore } from '../store.js';
+import { STORE_STALL_MS, type ReplicaStore } from '../store.js';
 
 export interface S3StoreOptions {
   readonly bucket: string;
@@ -17,15 +17,19 @@ export interface S3StoreOptions {
   readonly region?: string | undefined;
   readonly accessKeyId: string;
   readonly secretAccessKey: string;
+  /** How long a request may go without an answer or a byte moving before it fails. */
+  readonly stallMs?: number;
 }
 
 /** `scheme: s3`: a bucket of AWS S3 or of an S3-compatible store (`endpoint`, path-style addressing). */
 export function s3Store(options: S3StoreOptions): ReplicaStore {
+  const stallMs = options.stallMs ?? STORE_STALL_MS;
   const client = new S3Client({
     region: options.region ?? 'us-east-1',
     credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey },
     // the store's own retries would hide an outage from the replicator, which retries with backoff itself
     maxAttempts: 1,
+    requestHandler: { connectionTimeout: stallMs, socketTimeout: stallMs },
     ...(options.endpoint
       ? {
           endpoint: options.endpoint,

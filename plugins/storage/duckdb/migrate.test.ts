@@ -48,6 +48,14 @@ describe('migrate', () => {
     expect(await tables()).toEqual(['a', 'b', 'schema_migration']);
   });
 
+  it('refuses a database holding another application data before writing anything', async () => {
+    await connection.run('CREATE TABLE orders (id INTEGER); CREATE SEQUENCE order_ids');
+    await expect(migrate(connection, [first], 'm.db')).rejects.toThrow(
+      'database m.db is not a Benchtrack database: it holds sequence order_ids, table main.orders and no Benchtrack schema_migration table',
+    );
+    expect(await tables()).toEqual(['orders']);
+  });
+
   it('refuses a database written by a newer Benchtrack', async () => {
     await migrate(connection, [first, second], 'm.db');
     await expect(migrate(connection, [first], 'm.db')).rejects.toThrow(

@@ -57,6 +57,11 @@ export function bind(
       values[key] = listValue(value as DuckDBValue[]);
       const first: unknown = value.find((item: unknown) => item !== null && item !== undefined);
       types[key] = LIST(typeof first === 'string' ? VARCHAR : typeof first === 'bigint' ? BIGINT : INTEGER);
+    } else if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) {
+      // DuckDB infers BIGINT for every integral number, which 2^63 and beyond overflow; past 2^53 a number is a
+      // double that happens to be integral, and is bound as one
+      values[key] = value;
+      types[key] = DOUBLE;
     } else {
       values[key] = (value ?? null) as DuckDBValue;
     }

@@ -107,9 +107,9 @@ describe('managing webhooks', () => {
     expect(JSON.stringify(created)).not.toContain('managed-secret-1');
     const url = `/v0/projects/${P}/webhooks`;
     expect((await call(t, undefined, 'POST', url, { url: receiver.url() })).statusCode).toBe(401);
-    expect((await call(t, stranger.token, 'POST', url, { url: receiver.url() })).statusCode).toBe(403);
+    expect((await call(t, stranger.token, 'POST', url, { url: receiver.url() })).statusCode).toBe(404);
     expect((await call(t, undefined, 'GET', url)).statusCode).toBe(401);
-    expect((await call(t, stranger.token, 'GET', `${url}/${created.uuid}`)).statusCode).toBe(403);
+    expect((await call(t, stranger.token, 'GET', `${url}/${created.uuid}`)).statusCode).toBe(404);
     const secret = '/v0/projects/secret-hooks/webhooks';
     expect((await call(t, undefined, 'POST', secret, { url: receiver.url() })).statusCode).toBe(404);
     expect((await call(t, stranger.token, 'GET', secret)).statusCode).toBe(404);

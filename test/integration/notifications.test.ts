@@ -164,13 +164,18 @@ describe('a regression', () => {
     const { console_url: _link, ...shown } = payload.regression;
     expect(Object.keys(shown).sort()).toEqual(Object.keys(regression.json()).sort());
     expect(shown).toMatchObject({ uuid: regression.json().uuid, first_bad: regression.json().first_bad });
-    const listed = await call(
-      ada.token,
-      'GET',
-      `/v0/projects/steps/webhooks/${jsonHook}/deliveries?per_page=50`,
-    );
-    const deliveries = listed.json().filter((d: { event: string }) => d.event === 'regression.created');
-    expect(deliveries).toMatchObject([{ state: 'delivered', attempts: [{ status: 500 }, { status: 200 }] }]);
+    // the second attempt is recorded once its answer is in, after the receiver has the body
+    await eventually(async () => {
+      const listed = await call(
+        ada.token,
+        'GET',
+        `/v0/projects/steps/webhooks/${jsonHook}/deliveries?per_page=50`,
+      );
+      const deliveries = listed.json().filter((d: { event: string }) => d.event === 'regression.created');
+      expect(deliveries).toMatchObject([
+        { state: 'delivered', attempts: [{ status: 500 }, { status: 200 }] },
+      ]);
+    });
   });
 
   it('reaches the Slack webhook as a message naming the benchmarks', async () => {

@@ -333,10 +333,13 @@ describe('deliveries', () => {
     }, 10_000);
     expect(message.text).toMatch(/^New report in Hooked: main v\d+ \/ ci-box, 1 result, 0 alerts http/);
     expect(message.blocks).toHaveLength(1);
-    expect((await deliveries(t, slack.uuid))[0]).toMatchObject({
-      event: 'report.created',
-      state: 'delivered',
-    });
+    // the attempt is recorded once the receiver's answer is in, after the receiver has the body
+    await eventually(async () =>
+      expect((await deliveries(t, slack.uuid))[0]).toMatchObject({
+        event: 'report.created',
+        state: 'delivered',
+      }),
+    );
     expect(await deliveries(t, quiet.uuid)).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import type { MailMessage } from '../accounts/mailer.js';
+import { CLOSED_STATUSES } from '../regressions/lifecycle.js';
 import type { ProjectJson } from '../schemas/accounts.js';
 import type { NotificationRecord, WebhookFormat } from '../storage/records.js';
 import {
@@ -46,6 +47,12 @@ export function webhookBody(
   return JSON.stringify(slackPing(project));
 }
 
+/** What a digest says happened to a regression, by its status now: found, changed (still open) or closed. */
+function digestEvent(status: string): string {
+  if (status === 'untriaged') return 'regression.created';
+  return (CLOSED_STATUSES as readonly string[]).includes(status) ? 'regression.closed' : 'regression.updated';
+}
+
 /** The lines of one regression in an e-mail: what, where, each series shown, and its link. */
 function regressionText(event: string, project: string, r: RegressionDigest): string {
   return [
@@ -75,9 +82,7 @@ export function notificationMail(
       to: to.email,
       subject: `[Benchtrack] ${project}: ${regressions.length} regression${regressions.length === 1 ? '' : 's'} on ${day}`,
       text: `Hello ${to.name},\n\nWhat happened to the regressions of ${project} on ${day} (UTC):\n\n${regressions
-        .map((r) =>
-          regressionText(r.status === 'untriaged' ? 'regression.created' : 'regression.updated', project, r),
-        )
+        .map((r) => regressionText(digestEvent(r.status), project, r))
         .join('\n\n')}${footer('a daily digest')}`,
       unsubscribe: links.unsubscribe,
     };

@@ -30,7 +30,9 @@ export async function makeDigests(config: LiveConfig, tx: WriteRepositories, now
   await tx.notifications.prune(new Date(now.getTime() - NOTIFICATIONS_KEPT_MS));
   const until = new Date(`${today}T00:00:00.000Z`);
   const since = new Date(until.getTime() - DAY_MS);
-  const followed = new Set((await tx.notificationPreferences.all({ email: 'daily' })).map((c) => c.project_id));
+  const followed = new Set(
+    (await tx.notificationPreferences.all({ email: 'daily' })).map((c) => c.project_id),
+  );
   let made = 0;
   for (const projectId of followed) {
     const project = await tx.projects.find({ id: projectId });

@@ -20,7 +20,7 @@ describe('Slack messages', () => {
   it('name every series shown with its change, escape markup, and link the regression', () => {
     const body = slackRegression('regression.created', 'Acme', regression(2));
     expect(body.text).toBe(
-      'Regression found in Acme: 2 series on main / ci, v44 (a1b2c3d)..v45 (0f9e8d7): parse <json> & more +15.0%, bench-1 n/a https://bench.example.com/console/projects/p/regressions/r',
+      'Regression found in Acme: 2 series on main / ci, v44 (a1b2c3d)..v45 (0f9e8d7): parse &lt;json&gt; &amp; more +15.0%, bench-1 n/a https://bench.example.com/console/projects/p/regressions/r',
     );
     const [title, lines, context] = body.blocks;
     expect(title?.text?.text).toBe(

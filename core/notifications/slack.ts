@@ -92,7 +92,8 @@ export function slackRegression(event: string, project: string, r: RegressionDig
     .join(', ');
   const more = r.series.length > SERIES_SHOWN ? ` and ${r.series.length - SERIES_SHOWN} more` : '';
   return {
-    text: `${title}: ${names}${more} ${r.console_url}`,
+    // Slack reads `text` as mrkdwn too: a name like `<json>` would otherwise become a link or vanish
+    text: `${escape(`${title}: ${names}${more}`)} ${r.console_url}`,
     blocks: [
       { type: 'section', text: { type: 'mrkdwn', text: `*<${r.console_url}|${escape(title)}>*` } },
       {
@@ -120,12 +121,12 @@ export function slackReport(project: string, r: ReportDigest) {
   const at = r.branch.head?.version ? ` v${r.branch.head.version.number}` : '';
   const title = `New report in ${project}: ${r.branch.name}${at} / ${r.testbed.name}, ${results} result${results === 1 ? '' : 's'}, ${alerts} alert${alerts === 1 ? '' : 's'}`;
   return {
-    text: `${title} ${r.console_url}`,
+    text: `${escape(title)} ${r.console_url}`,
     blocks: [{ type: 'section', text: { type: 'mrkdwn', text: `<${r.console_url}|${escape(title)}>` } }],
   };
 }
 
 /** The message of a test delivery. */
 export function slackPing(project: string) {
-  return { text: `Benchtrack test delivery for ${project}: this webhook works.` };
+  return { text: `Benchtrack test delivery for ${escape(project)}: this webhook works.` };
 }

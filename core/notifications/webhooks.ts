@@ -110,7 +110,7 @@ async function webhookJson(
 /**
  * A project's webhooks: members who may write to the project create, list, change and delete them, send a test
  * delivery, see every delivery with its attempts, and redeliver one. Others get what a project they may not
- * change gives (401 anonymous, 403 or 404 otherwise). The secret is write-only.
+ * change gives (401 anonymous on a public project, 404 otherwise). The secret is write-only.
  */
 export class WebhooksService {
   constructor(

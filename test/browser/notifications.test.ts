@@ -65,6 +65,10 @@ describe('console notifications (Chromium)', () => {
       .poll(async () => (await delivery.getByRole('cell').allTextContents()).slice(1, 4), { timeout: 15_000 })
       .toEqual(['ping', 'delivered · 200', '1']);
     expect(await delivery.getByRole('cell').nth(4).textContent()).toMatch(/^HTTP 200 in \d+ ms$/);
+    // the webhook's row follows its last delivery too
+    await expect
+      .poll(async () => (await row.getByRole('cell').nth(4).textContent())?.trim(), { timeout: 15_000 })
+      .toBe('delivered · 200 ping');
     expect(receiver.received.filter((r) => r.url === '/console')).toHaveLength(1);
     await shot(page, 'webhooks');
 

@@ -172,6 +172,8 @@ export function Webhooks({ ctx }: { ctx: ProjectContext }) {
     (signal) => api.get<WebhookJson[]>(`${ctx.path}/webhooks`, { per_page: 255 }, signal),
     [ctx.path],
   );
+  // a last delivery that waits for an attempt is followed until it is delivered or failed
+  useEvery(list.reload, 1000, list.data?.some((w) => w.last_delivery?.state === 'pending') ?? false);
   const [shown, setShown] = useState<string>();
   // a test delivery shows its webhook's deliveries anew
   const [round, setRound] = useState(0);

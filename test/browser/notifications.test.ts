@@ -94,6 +94,7 @@ describe('console notifications (Chromium)', () => {
     await expect.poll(() => select.inputValue()).toBe('off');
     await select.selectOption('daily');
     await expect.poll(choices).toMatchObject([{ project: { slug: 'bench' }, email: 'daily' }]);
+    await shot(page, 'email-choices');
 
     const project = (await stack.t.app.inject({ method: 'GET', url: '/v0/projects/bench' })).json();
     const { token } = await new Tokens({ current: stack.t.config }).issue('unsubscribe', ada.user.uuid, {
@@ -104,6 +105,7 @@ describe('console notifications (Chromium)', () => {
     await anonymous.goto(`${stack.console}/notifications/unsubscribe?token=${token}`);
     // opening the link changes nothing: a scanner that follows it must not unsubscribe anyone
     await anonymous.getByRole('button', { name: 'Unsubscribe' }).waitFor();
+    await shot(anonymous, 'unsubscribe');
     expect(await choices()).toHaveLength(1);
     await anonymous.getByRole('button', { name: 'Unsubscribe' }).click();
     await anonymous.getByText('You get no more e-mail about Bench.').waitFor();

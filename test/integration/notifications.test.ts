@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Random } from '../../bench/lib/random.js';
 import { Tokens } from '../../core/index.js';
 import { bearer, createProject, type Session } from '../helpers/accounts.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { eventually } from '../helpers/eventually.js';
 import { expectedSignature, FAST_DELIVERY, startReceiver, type Receiver } from '../helpers/receiver.js';
 import { body, smtpConfig, startSmtp } from '../helpers/smtp.js';
+import { postStepSeries } from '../helpers/step-series.js';
 
 /**
  * A regression reaches people: 60 daily reports of six latency benchmarks under a t-test threshold, two of them
@@ -13,8 +13,6 @@ import { body, smtpConfig, startSmtp } from '../helpers/smtp.js';
  * Slack webhook on local receivers, and mailed through a real SMTP server to a member who wants each regression
  * and, the next day, to one who wants a daily digest.
  */
-const REPORTS = 60;
-const BENCHMARKS = Array.from({ length: 6 }, (_, i) => `bench_${i}`);
 const SECRET = 'acceptance-secret-1';
 
 /** The API's clock: real time moved to 1 March 2026, moved on by a test to the next day. */
@@ -52,32 +50,6 @@ async function signUp(name: string, email: string): Promise<Session> {
 const call = (token: string | undefined, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
   t.app.inject({ method, url, headers: token ? bearer(token) : {}, ...(payload ? { payload } : {}) });
 
-async function seed(project: string) {
-  const random = new Random(7);
-  const start = Date.parse('2026-01-01T00:00:00Z');
-  for (let version = 0; version < REPORTS; version++) {
-    const results = Object.fromEntries(
-      BENCHMARKS.map((name) => {
-        const level = (name === 'bench_1' || name === 'bench_3') && version >= 45 ? 1.15 : 1;
-        return [name, { latency: { value: 1000 * level * (1 + 0.02 * random.normal()) } }];
-      }),
-    );
-    const response = await call(ada.token, 'POST', '/v0/run', {
-      project,
-      branch: 'main',
-      testbed: 'linux',
-      hash: (version + 1).toString(16).padStart(40, '0'),
-      start_time: new Date(start + version * 86_400_000).toISOString(),
-      end_time: new Date(start + version * 86_400_000 + 60_000).toISOString(),
-      results: [JSON.stringify(results)],
-      settings: { adapter: 'json' },
-      thresholds: { models: { latency: { test: 't_test', lower_boundary: 0.99, upper_boundary: 0.99 } } },
-    });
-    expect(response.statusCode, response.body).toBe(201);
-  }
-  await t.settled();
-}
-
 beforeAll(async () => {
   [smtp, receiver] = await Promise.all([
     startSmtp({ disabledCommands: ['STARTTLS'], allowInsecureAuth: true }),
@@ -112,7 +84,13 @@ beforeAll(async () => {
     (await call(bob.token, 'PUT', `/v0/users/${bob.user.slug}/notifications/steps`, { email: 'daily' }))
       .statusCode,
   ).toBe(200);
-  await seed('steps');
+  await postStepSeries(
+    t,
+    ada.token,
+    'steps',
+    (name, version) => ((name === 'bench_1' || name === 'bench_3') && version >= 45 ? 1.15 : 1),
+    7,
+  );
 }, 300_000);
 afterAll(async () => {
   await t?.close();

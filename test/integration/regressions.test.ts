@@ -1,16 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Random } from '../../bench/lib/random.js';
 import { bearer, createProject, signUp, type Session } from '../helpers/accounts.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { postStepSeries, type Level } from '../helpers/step-series.js';
 
 /**
  * Regressions end to end through the HTTP API: 60 daily reports of six latency benchmarks with 2% Gaussian noise
  * under a t-test threshold on both sides, steps at chosen versions, and what is open after the change-point
  * analysis of every report has run.
  */
-const REPORTS = 60;
-const BENCHMARKS = Array.from({ length: 6 }, (_, i) => `bench_${i}`);
-const T_TEST = { test: 't_test', lower_boundary: 0.99, upper_boundary: 0.99 };
 
 interface Series {
   benchmark: { name: string };
@@ -29,48 +26,6 @@ interface Regression {
   series: Series[];
   unconfirmed_series: Series[];
   reason: string | null;
-}
-
-/** The level of benchmark `name` at version `version` (1000 ns x the level, with 2% noise). */
-type Level = (name: string, version: number) => number;
-
-async function seed(
-  t: TestApp,
-  session: Session,
-  project: string,
-  level: Level,
-  seedValue: number,
-  thresholds: boolean = true,
-) {
-  const random = new Random(seedValue);
-  const start = Date.parse('2026-01-01T00:00:00Z');
-  // versions are numbered from 0, one per report (each has its own hash)
-  for (let version = 0; version < REPORTS; version++) {
-    const results = Object.fromEntries(
-      BENCHMARKS.map((name) => [
-        name,
-        { latency: { value: 1000 * level(name, version) * (1 + 0.02 * random.normal()) } },
-      ]),
-    );
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/v0/run',
-      headers: bearer(session.token),
-      payload: {
-        project,
-        branch: 'main',
-        testbed: 'linux',
-        hash: (version + 1).toString(16).padStart(40, '0'),
-        start_time: new Date(start + version * 86_400_000).toISOString(),
-        end_time: new Date(start + version * 86_400_000 + 60_000).toISOString(),
-        results: [JSON.stringify(results)],
-        settings: { adapter: 'json' },
-        ...(thresholds ? { thresholds: { models: { latency: T_TEST } } } : {}),
-      },
-    });
-    expect(response.statusCode, response.body).toBe(201);
-  }
-  await t.settled();
 }
 
 const steps: Level = (name, version) =>
@@ -104,10 +59,10 @@ describe('regressions', () => {
     bob = await signUp(t, 'Bob Outsider', 'bob@example.com');
     await createProject(t, ada, 'ada-lovelace', { name: 'Steps', visibility: 'public' });
     await createProject(t, ada, 'ada-lovelace', { name: 'Flat', visibility: 'public' });
-    await seed(t, ada, 'steps', steps, 7);
-    await seed(t, ada, 'flat', () => 1, 7);
+    await postStepSeries(t, ada.token, 'steps', steps, 7);
+    await postStepSeries(t, ada.token, 'flat', () => 1, 7);
     await createProject(t, ada, 'ada-lovelace', { name: 'Unwatched', visibility: 'public' });
-    await seed(t, ada, 'unwatched', unwatched, 7, false);
+    await postStepSeries(t, ada.token, 'unwatched', unwatched, 7, false);
   });
   afterAll(() => t.close());
 

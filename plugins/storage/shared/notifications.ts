@@ -11,9 +11,7 @@ import type {
   TableWriter,
   WriteRepositories,
 } from '../../../kit/index.js';
-
-/** Runs one statement with `$name` parameters and answers its rows (each engine's `query`). */
-export type Run = <T>(sql: string, params: Record<string, unknown>) => Promise<T[]>;
+import type { Run } from './regressions.js';
 
 /** What the notification statements need to know of an engine's SQL. */
 export interface NotificationDialect {

@@ -58,6 +58,8 @@ describe('refusedHost', () => {
     ['http://[::ffff:10.0.0.1]/', '::ffff:a00:1 is a private address'],
     ['https://LOCALHOST:8443/', 'localhost is a loopback name'],
     ['https://api.localhost/', 'api.localhost is a loopback name'],
+    ['http://localhost./', 'localhost is a loopback name'],
+    ['http://api.localhost./', 'api.localhost is a loopback name'],
   ])('refuses %s before anything is resolved', (url, why) => {
     expect(refusedHost(new URL(url))).toBe(why);
   });

@@ -99,11 +99,12 @@ export function urlHost(url: URL): string {
 
 /**
  * What is wrong with a webhook URL's host before anything is resolved, or undefined: an IP address in a refused
- * range, or `localhost` (and its subdomains, which resolve to loopback by definition). Other host names are
+ * range, or `localhost` (and its subdomains, which resolve to loopback by definition, with or without a final dot). Other host names are
  * judged on every delivery by the address actually connected to.
  */
 export function refusedHost(url: URL): string | undefined {
-  const host = urlHost(url).toLowerCase();
+  // a fully qualified name's final dot names the same host
+  const host = urlHost(url).toLowerCase().replace(/\.$/, '');
   if (host === 'localhost' || host.endsWith('.localhost')) return `${host} is a loopback name`;
   if (!isIPv4(host) && !isIPv6(host)) return undefined;
   const range = blockedRange(host);

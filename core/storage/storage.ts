@@ -181,6 +181,8 @@ export interface RegressionFilter {
   /** Regressions with a series of this benchmark (and of this measure, when both are given). */
   readonly benchmark_id?: number | undefined;
   readonly measure_id?: number | undefined;
+  /** Regressions assigned to this user; `null`: to nobody. */
+  readonly assignee_id?: number | null | undefined;
   /** Case-insensitive substring of the UUID, note, issue URL or the name of a benchmark of its series. */
   readonly search?: string | undefined;
 }
@@ -199,6 +201,8 @@ export interface RegressionsReader extends TableReader<RegressionRecord> {
       direction: Direction;
     },
   ): Promise<Page<RegressionRecord>>;
+  /** How many regressions the filter matches, by status (a status none has is absent). */
+  countByStatus(filter: RegressionFilter): Promise<Partial<Record<RegressionStatus, number>>>;
 }
 
 export interface ReportsReader extends TableReader<ReportRecord> {

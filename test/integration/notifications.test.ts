@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 import { eventually } from '../helpers/eventually.js';
 import { expectedSignature, FAST_DELIVERY, startReceiver, type Receiver } from '../helpers/receiver.js';
 import { body, smtpConfig, startSmtp } from '../helpers/smtp.js';
-import { postStepSeries } from '../helpers/step-series.js';
+import { seedSteps } from '../helpers/steps.js';
 
 /**
  * A regression reaches people: 60 daily reports of six latency benchmarks under a t-test threshold, two of them
@@ -84,13 +84,12 @@ beforeAll(async () => {
     (await call(bob.token, 'PUT', `/v0/users/${bob.user.slug}/notifications/steps`, { email: 'daily' }))
       .statusCode,
   ).toBe(200);
-  await postStepSeries(
-    t,
-    ada.token,
-    'steps',
-    (name, version) => ((name === 'bench_1' || name === 'bench_3') && version >= 45 ? 1.15 : 1),
-    7,
-  );
+  await seedSteps(t, ada, {
+    project: 'steps',
+    benchmarks: Array.from({ length: 6 }, (_, i) => `bench_${i}`),
+    level: (name, version) => ((name === 'bench_1' || name === 'bench_3') && version >= 45 ? 1.15 : 1),
+    seed: 7,
+  });
 }, 300_000);
 afterAll(async () => {
   await t?.close();

@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createProject, signUp, type Session } from '../helpers/accounts.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { postStepSeries, type Level } from '../helpers/step-series.js';
+import { seedSteps, type Level } from '../helpers/steps.js';
 
 /**
  * Regressions end to end through the HTTP API: 60 daily reports of six latency benchmarks with 2% Gaussian noise
  * under a t-test threshold on both sides, steps at chosen versions, and what is open after the change-point
  * analysis of every report has run.
  */
+const BENCHMARKS = Array.from({ length: 6 }, (_, i) => `bench_${i}`);
 
 interface Series {
   benchmark: { name: string };
@@ -59,10 +60,16 @@ describe('regressions', () => {
     bob = await signUp(t, 'Bob Outsider', 'bob@example.com');
     await createProject(t, ada, 'ada-lovelace', { name: 'Steps', visibility: 'public' });
     await createProject(t, ada, 'ada-lovelace', { name: 'Flat', visibility: 'public' });
-    await postStepSeries(t, ada.token, 'steps', steps, 7);
-    await postStepSeries(t, ada.token, 'flat', () => 1, 7);
+    await seedSteps(t, ada, { project: 'steps', benchmarks: BENCHMARKS, level: steps, seed: 7 });
+    await seedSteps(t, ada, { project: 'flat', benchmarks: BENCHMARKS, level: () => 1, seed: 7 });
     await createProject(t, ada, 'ada-lovelace', { name: 'Unwatched', visibility: 'public' });
-    await postStepSeries(t, ada.token, 'unwatched', unwatched, 7, false);
+    await seedSteps(t, ada, {
+      project: 'unwatched',
+      benchmarks: BENCHMARKS,
+      level: unwatched,
+      seed: 7,
+      thresholds: false,
+    });
   });
   afterAll(() => t.close());
 
@@ -168,5 +175,44 @@ describe('regressions', () => {
     });
     expect(page.headers['x-total-count']).toBe('2');
     expect(page.json()).toHaveLength(1);
+  });
+
+  it('filters by assignee and counts each status under the other filters', async () => {
+    const counts = async (query = '') => {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: `/v0/projects/steps/regressions/counts${query}`,
+        headers: bearer(ada.token),
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json() as Record<string, number>;
+    };
+    const [regression] = await list('steps', '&kind=regression&status=open');
+    const assign = await t.app.inject({
+      method: 'PATCH',
+      url: `/v0/projects/steps/regressions/${regression!.uuid}`,
+      headers: bearer(ada.token),
+      payload: { assignee: 'ada-lovelace' },
+    });
+    expect(assign.statusCode, assign.body).toBe(200);
+    expect((await list('steps', '&assignee=ada-lovelace&status=open')).map((r) => r.uuid)).toEqual([
+      regression!.uuid,
+    ]);
+    expect((await list('steps', '&assignee=none&status=open')).map((r) => r.kind)).toEqual(['improvement']);
+
+    const all = await counts();
+    const open = await list('steps', '&status=open');
+    expect(all.open).toBe(open.length);
+    expect(all.untriaged! + all.acknowledged!).toBe(open.length);
+    expect(all.suspected).toBe((await list('steps', '&status=suspected')).length);
+    expect(await counts('?kind=improvement')).toMatchObject({ open: 1, untriaged: 1, acknowledged: 0 });
+    expect((await counts('?assignee=ada-lovelace')).open).toBe(1);
+    const outsider = await t.app.inject({
+      method: 'GET',
+      url: '/v0/projects/steps/regressions?assignee=bob-outsider',
+      headers: bearer(ada.token),
+    });
+    expect(outsider.statusCode).toBe(400);
+    expect(outsider.json().message).toContain('assignee');
   });
 });

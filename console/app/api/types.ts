@@ -20,6 +20,11 @@ export type {
   ThresholdJson,
 } from '../../../core/schemas/dimensions.js';
 export type { AlertJson, ReportJson } from '../../../core/schemas/reports.js';
+export type {
+  RegressionCountsJson,
+  RegressionEventJson,
+  RegressionJson,
+} from '../../../core/schemas/regressions.js';
 export type TokenJson = z.infer<typeof tokenSchema>;
 export type TokenCreatedJson = z.infer<typeof tokenCreatedSchema>;
 export type OrganizationJson = z.infer<typeof organizationSchema>;

@@ -3,6 +3,7 @@ import type {
   ReadRepositories,
   RegressionFilter,
   RegressionRecord,
+  RegressionStatus,
   RegressionsReader,
   TableReader,
   TableWriter,
@@ -105,40 +106,54 @@ function contains(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/** The WHERE clause of a regression filter and its parameters, in SQL both engines run. */
+function regressionWhere(
+  filter: RegressionFilter,
+  d: Dialect,
+): { sql: string; params: Record<string, unknown> } {
+  const where = [`r.project_id = ${d.int('project')}`];
+  const params: Record<string, unknown> = { project: filter.project_id };
+  if (filter.statuses) {
+    where.push(d.inTexts('r.status', 'statuses'));
+    params.statuses = [...filter.statuses];
+  }
+  for (const column of ['kind', 'branch_id', 'testbed_id'] as const) {
+    if (filter[column] === undefined) continue;
+    where.push(`r.${column} = ${column === 'kind' ? d.text(column) : d.int(column)}`);
+    params[column] = filter[column];
+  }
+  if (filter.assignee_id === null) where.push('r.assignee_id IS NULL');
+  else if (filter.assignee_id !== undefined) {
+    where.push(`r.assignee_id = ${d.int('assignee')}`);
+    params.assignee = filter.assignee_id;
+  }
+  const series: string[] = [];
+  if (filter.benchmark_id !== undefined) {
+    series.push(`s.benchmark_id = ${d.int('benchmark')}`);
+    params.benchmark = filter.benchmark_id;
+  }
+  if (filter.measure_id !== undefined) {
+    series.push(`s.measure_id = ${d.int('measure')}`);
+    params.measure = filter.measure_id;
+  }
+  if (series.length > 0)
+    where.push(
+      `EXISTS (SELECT 1 FROM regression_series s WHERE s.regression_id = r.id AND ${series.join(' AND ')})`,
+    );
+  if (filter.search) {
+    params.search = contains(filter.search);
+    const like = `ILIKE ${d.text('search')} ESCAPE '\\'`;
+    where.push(`(CAST(r.uuid AS VARCHAR) ${like} OR r.note ${like} OR r.issue_url ${like}
+        OR EXISTS (SELECT 1 FROM regression_series s JOIN benchmark b ON b.id = s.benchmark_id
+          WHERE s.regression_id = r.id AND b.name ${like}))`);
+  }
+  return { sql: where.join(' AND '), params };
+}
+
 /** `listFiltered` of the regressions reader, in SQL both engines run. */
 export function listRegressions(run: Run, d: Dialect): RegressionsReader['listFiltered'] {
   return async (filter: RegressionFilter, options): Promise<Page<RegressionRecord>> => {
-    const where = [`r.project_id = ${d.int('project')}`];
-    const params: Record<string, unknown> = { project: filter.project_id };
-    if (filter.statuses) {
-      where.push(d.inTexts('r.status', 'statuses'));
-      params.statuses = [...filter.statuses];
-    }
-    for (const column of ['kind', 'branch_id', 'testbed_id'] as const) {
-      if (filter[column] === undefined) continue;
-      where.push(`r.${column} = ${column === 'kind' ? d.text(column) : d.int(column)}`);
-      params[column] = filter[column];
-    }
-    const series: string[] = [];
-    if (filter.benchmark_id !== undefined) {
-      series.push(`s.benchmark_id = ${d.int('benchmark')}`);
-      params.benchmark = filter.benchmark_id;
-    }
-    if (filter.measure_id !== undefined) {
-      series.push(`s.measure_id = ${d.int('measure')}`);
-      params.measure = filter.measure_id;
-    }
-    if (series.length > 0)
-      where.push(
-        `EXISTS (SELECT 1 FROM regression_series s WHERE s.regression_id = r.id AND ${series.join(' AND ')})`,
-      );
-    if (filter.search) {
-      params.search = contains(filter.search);
-      const like = `ILIKE ${d.text('search')} ESCAPE '\\'`;
-      where.push(`(CAST(r.uuid AS VARCHAR) ${like} OR r.note ${like} OR r.issue_url ${like}
-        OR EXISTS (SELECT 1 FROM regression_series s JOIN benchmark b ON b.id = s.benchmark_id
-          WHERE s.regression_id = r.id AND b.name ${like}))`);
-    }
+    const { sql: filterSql, params } = regressionWhere(filter, d);
     const dir = options.direction === 'asc' ? 'ASC' : 'DESC';
     const order = {
       status: `${STATUS_RANK} ASC, r.created DESC, r.id DESC`,
@@ -146,7 +161,6 @@ export function listRegressions(run: Run, d: Dialect): RegressionsReader['listFi
       modified: `r.modified ${dir}, r.id ${dir}`,
       version: `v.number ${dir}, r.id ${dir}`,
     }[options.sort];
-    const filterSql = where.join(' AND ');
     const [count] = await run<{ total: bigint | number | string }>(
       `SELECT count(*) AS total FROM regression r WHERE ${filterSql}`,
       params,
@@ -159,6 +173,18 @@ export function listRegressions(run: Run, d: Dialect): RegressionsReader['listFi
       { ...params, limit: perPage, offset: (Math.max(options.page, 1) - 1) * perPage },
     );
     return { items, total: Number(count?.total ?? 0) };
+  };
+}
+
+/** `countByStatus` of the regressions reader: one grouped count. */
+export function countRegressions(run: Run, d: Dialect): RegressionsReader['countByStatus'] {
+  return async (filter) => {
+    const { sql, params } = regressionWhere(filter, d);
+    const rows = await run<{ status: RegressionStatus; total: bigint | number | string }>(
+      `SELECT r.status, count(*) AS total FROM regression r WHERE ${sql} GROUP BY r.status`,
+      params,
+    );
+    return Object.fromEntries(rows.map((row) => [row.status, Number(row.total)]));
   };
 }
 
@@ -181,6 +207,7 @@ export function regressionReaders(engine: EngineTables): Pick<ReadRepositories, 
     regressions: {
       ...engine.reader(t.regressions),
       listFiltered: listRegressions(engine.run, engine.dialect),
+      countByStatus: countRegressions(engine.run, engine.dialect),
     },
     regressionSeries: engine.reader(t.regressionSeries),
     regressionAlerts: engine.reader(t.regressionAlerts),

@@ -74,7 +74,9 @@ describe('console notifications (Chromium)', () => {
 
     // a redelivery sends the same delivery again
     await delivery.getByRole('button', { name: /^Redeliver/ }).click();
-    await expect.poll(() => receiver.received.filter((r) => r.url === '/console').length).toBe(2);
+    await expect
+      .poll(() => receiver.received.filter((r) => r.url === '/console').length, { timeout: 15_000 })
+      .toBe(2);
     await expect
       .poll(async () => (await delivery.getByRole('cell').allTextContents()).slice(2, 4), { timeout: 15_000 })
       .toEqual(['delivered · 200', '2']);
@@ -91,9 +93,11 @@ describe('console notifications (Chromium)', () => {
     await logInPage(page, stack, ada);
     await page.goto(`${stack.console}/console/users/${ada.user.slug}/settings`);
     const select = page.getByLabel('E-mail about Bench');
-    await expect.poll(() => select.inputValue()).toBe('off');
+    await expect.poll(() => select.inputValue(), { timeout: 15_000 }).toBe('off');
     await select.selectOption('daily');
-    await expect.poll(choices).toMatchObject([{ project: { slug: 'bench' }, email: 'daily' }]);
+    await expect
+      .poll(choices, { timeout: 15_000 })
+      .toMatchObject([{ project: { slug: 'bench' }, email: 'daily' }]);
     await shot(page, 'email-choices');
 
     const project = (await stack.t.app.inject({ method: 'GET', url: '/v0/projects/bench' })).json();

@@ -90,8 +90,7 @@ function notificationsWriter(db: Db): NotificationsWriter {
   return {
     ...tableWriter<NotificationRecord, New<NotificationRecord>>(db, notifications),
     ...notificationsReader(db),
-    takeNew: (limit) =>
-      db.query<NotificationRecord>(TAKE_NEW(db.dialect), { limit }),
+    takeNew: (limit) => db.query<NotificationRecord>(TAKE_NEW(db.dialect), { limit }),
     async prune(before) {
       const doomed = DOOMED(db.dialect);
       await db.execute(

@@ -540,7 +540,9 @@ export function migrations(ddl: Ddl): Migration[] {
           `CREATE INDEX notification_delivery_due ON notification_delivery (next_attempt, id) WHERE state = 'pending'`,
         ),
         ...index(`CREATE INDEX notification_delivery_webhook ON notification_delivery (webhook_id, id)`),
-        ...index(`CREATE INDEX notification_delivery_notification ON notification_delivery (notification_id)`),
+        ...index(
+          `CREATE INDEX notification_delivery_notification ON notification_delivery (notification_id)`,
+        ),
         `CREATE SEQUENCE notification_attempt_id_seq`,
         `CREATE TABLE notification_attempt (
       id INTEGER PRIMARY KEY DEFAULT nextval('notification_attempt_id_seq'),

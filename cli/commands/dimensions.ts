@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { ApiContext } from '../lib/api-context.js';
 import { numberIn } from '../lib/backend-options.js';
 import { apiCommand, group, listOptions, listQuery, type ListOptions, segment } from '../lib/command-kit.js';
@@ -30,6 +30,7 @@ interface UpdateOptions {
   name?: string;
   slug?: string;
   units?: string;
+  direction?: string;
   archive?: boolean;
   unarchive?: boolean;
   startPointBranch?: string;
@@ -69,11 +70,23 @@ function updateBody(kind: Kind, o: UpdateOptions): Record<string, unknown> {
   return {
     name: o.name,
     slug: o.slug,
-    ...(kind === 'measure' ? { units: o.units } : {}),
+    ...(kind === 'measure' ? { units: o.units, direction: directionBody(o.direction) } : {}),
     ...(kind === 'branch' ? { start_point: startPointBody(o) } : {}),
     archived: o.archive ? true : o.unarchive ? false : undefined,
   };
 }
+
+/** `--direction` of a measure: which way it gets better, or `none` to declare none. */
+function directionOption(command: Command, what: string): void {
+  command.addOption(
+    new Option(
+      '--direction <direction>',
+      `${what}: decides whether a change is a regression or an improvement`,
+    ).choices(['lower_is_better', 'higher_is_better', 'none']),
+  );
+}
+
+const directionBody = (direction: string | undefined) => (direction === 'none' ? null : direction);
 
 /** `benchtrack branch|testbed|benchmark|measure`: the same five operations for each dimension of a project. */
 export function registerDimensionCommands(program: Command): void {
@@ -115,7 +128,7 @@ function registerDimension(program: Command, kind: Kind): void {
         kind === 'branch'
           ? 'benchtrack branch create my-project --name feature-x --start-point-branch main --start-point-clone-thresholds'
           : kind === 'measure'
-            ? 'benchtrack measure create my-project --name "Peak memory" --units "bytes (B)"'
+            ? 'benchtrack measure create my-project --name "Peak memory" --units "bytes (B)" --direction lower_is_better'
             : `benchtrack ${kind} create my-project --name ${EXAMPLE[kind]}`,
       ],
     },
@@ -124,7 +137,10 @@ function registerDimension(program: Command, kind: Kind): void {
         '--slug <slug>',
         'its slug (default: from the name)',
       );
-      if (kind === 'measure') c.requiredOption('--units <units>', 'its units, e.g. "nanoseconds (ns)"');
+      if (kind === 'measure') {
+        c.requiredOption('--units <units>', 'its units, e.g. "nanoseconds (ns)"');
+        directionOption(c, 'which way it gets better (default: none declared)');
+      }
       if (kind === 'branch') startPointOptions(c, false);
     },
     async (ctx, [project], o) => {
@@ -135,7 +151,7 @@ function registerDimension(program: Command, kind: Kind): void {
       const body = {
         name: o.name,
         slug: o.slug,
-        ...(kind === 'measure' ? { units: o.units } : {}),
+        ...(kind === 'measure' ? { units: o.units, direction: directionBody(o.direction) } : {}),
         ...(point ? { start_point: point } : {}),
       };
       ctx.print(await ctx.client.post(base(project), { body, schema: schemaOf(ctx, kind) }));
@@ -175,7 +191,10 @@ function registerDimension(program: Command, kind: Kind): void {
     },
     (c) => {
       c.option('--name <name>', 'new name').option('--slug <slug>', 'new slug');
-      if (kind === 'measure') c.option('--units <units>', 'new units');
+      if (kind === 'measure') {
+        c.option('--units <units>', 'new units');
+        directionOption(c, 'which way it gets better, or none');
+      }
       if (kind === 'branch') startPointOptions(c, true);
       c.option('--archive', 'archive it (hidden from lists and the console)').option(
         '--unarchive',

@@ -45,6 +45,16 @@ export const plotImageSeriesSchema = z
         }),
       )
       .optional(),
+    /** Regressions of the series, drawn as a solid vertical line at their first bad point, colored by kind. */
+    regressions: z
+      .array(
+        z.object({
+          /** The series' first point at the regression's first bad version: an index into `x`. */
+          index: z.int().min(0),
+          kind: z.enum(['regression', 'improvement']),
+        }),
+      )
+      .optional(),
   })
   .superRefine((series, ctx) => {
     const length = series.x.length;
@@ -61,6 +71,15 @@ export const plotImageSeriesSchema = z
           code: 'custom',
           path: ['changes', k, 'index'],
           message: `must be below the number of points (${length}), got ${change.index}`,
+        });
+      }
+    }
+    for (const [k, regression] of (series.regressions ?? []).entries()) {
+      if (regression.index >= length) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['regressions', k, 'index'],
+          message: `must be below the number of points (${length}), got ${regression.index}`,
         });
       }
     }

@@ -10,7 +10,14 @@ import { thresholdModelJson } from '../reports/json.js';
 import { projectJson } from '../schemas/accounts.js';
 import { PERF_IMAGE_LINES_MAX, PERF_POINTS_MAX, type PerfQuery } from '../schemas/perf.js';
 import type { ServiceContext } from '../services/context.js';
-import type { PerfColumns, PerfLines, PerfRequest, ProjectRecord } from '../storage/records.js';
+import type {
+  PerfColumns,
+  PerfLines,
+  PerfRequest,
+  ProjectRecord,
+  RegressionKind,
+  RegressionStatus,
+} from '../storage/records.js';
 import type { ReadRepositories } from '../storage/storage.js';
 import { resolvePerf, type PerfKeys, type Permutation } from './resolve.js';
 import { fixedWidthColumns, type PerfShapeInput } from './shape.js';
@@ -28,6 +35,8 @@ export interface PerfImageOptions {
   readonly boundaries?: boolean;
   /** Draw each series' change points (default detector settings). */
   readonly changes?: boolean;
+  /** Mark each series' regressions at their first bad version. */
+  readonly regressions?: boolean | undefined;
   /** Default light. */
   readonly theme?: 'light' | 'dark';
   /** Default png. */
@@ -122,7 +131,10 @@ export class PerfService {
         }
         const lines = await cappedLines(r, selection.request);
         const ranges = permutationRanges(lines, selection.permutations.length);
-        const input = imageInput(selection.permutations, lines, ranges, keys, options);
+        const plain = imageInput(selection.permutations, lines, ranges, keys, options);
+        const input = options.regressions
+          ? await withRegressionMarks(r, project, selection.permutations, lines, ranges, plain)
+          : plain;
         const key = JSON.stringify([
           project.id,
           selection.request.series,
@@ -182,13 +194,19 @@ interface ImageToRender {
 }
 
 /**
- * The points of a perf request, refused when there are more than {@link PERF_POINTS_MAX}: storage reads one
- * more than the cap, so an oversized query costs no more than a full answer and builds no JSON.
+ * Refuses a perf request of more than {@link PERF_POINTS_MAX} points before reading any: storage counts the
+ * selection, stopping one past the cap, so an oversized query costs a scan of the cap's worth of points instead
+ * of an ordered read of the whole selection (which the database must sort before it can cut it at the cap).
  */
+async function refuseOversized(r: ReadRepositories, request: PerfRequest): Promise<void> {
+  if ((await r.metrics.perfCount({ ...request, limit: PERF_POINTS_MAX + 1 })) > PERF_POINTS_MAX)
+    throw tooManyPoints();
+}
+
+/** The points of a perf request, refused when there are more than {@link PERF_POINTS_MAX} (one snapshot: the count holds). */
 async function cappedPerf(r: ReadRepositories, request: PerfRequest): Promise<PerfColumns> {
-  const columns = await r.metrics.perf({ ...request, limit: PERF_POINTS_MAX + 1 });
-  if (columns.count > PERF_POINTS_MAX) throw tooManyPoints();
-  return columns;
+  await refuseOversized(r, request);
+  return r.metrics.perf(request);
 }
 
 function tooManyPoints(): InputError {
@@ -199,9 +217,8 @@ function tooManyPoints(): InputError {
 
 /** What a perf image draws, refused like {@link cappedPerf}. */
 async function cappedLines(r: ReadRepositories, request: PerfRequest): Promise<PerfLines> {
-  const lines = await r.metrics.perfLines({ ...request, limit: PERF_POINTS_MAX + 1 });
-  if (lines.count > PERF_POINTS_MAX) throw tooManyPoints();
-  return lines;
+  await refuseOversized(r, request);
+  return r.metrics.perfLines(request);
 }
 
 /**
@@ -250,7 +267,7 @@ function etagMatches(header: string, etag: string): boolean {
 function imageEtag(input: PlotImageInput, options: PerfImageOptions): string {
   const hash = createHash('sha256').update(JSON.stringify([options, input.measure, input.xRange]));
   for (const s of input.series) {
-    hash.update(JSON.stringify(s.label));
+    hash.update(JSON.stringify([s.label, s.regressions ?? null]));
     for (const column of [s.x, s.y, s.lower, s.upper, s.alert]) {
       if (column) hash.update(new Uint8Array(column.buffer, column.byteOffset, column.byteLength));
       hash.update('|');
@@ -325,6 +342,65 @@ function permutationRanges(c: Pick<PerfLines, 'count' | 'permutation'>, count: n
     range.to = i + 1;
   }
   return ranges;
+}
+
+/** The statuses whose regressions an image marks: real changes, whatever their triage. */
+const MARKED: readonly RegressionStatus[] = ['untriaged', 'acknowledged', 'fixed', 'expected'];
+
+/**
+ * The image's series with the regressions that hold them, each at the series' first point at or after its first
+ * bad version: one listing per line (an image has at most eight), one after the other on the read's connection.
+ */
+async function withRegressionMarks(
+  r: ReadRepositories,
+  project: ProjectRecord,
+  permutations: readonly Permutation[],
+  c: PerfLines,
+  ranges: readonly Range[],
+  input: PlotImageInput,
+): Promise<PlotImageInput> {
+  const series: PlotImageInput['series'] = [];
+  for (const [k, s] of input.series.entries()) {
+    const regressions = await regressionMarks(
+      r,
+      project,
+      permutations[k] as Permutation,
+      c,
+      ranges[k] as Range,
+    );
+    series.push(regressions.length === 0 ? s : { ...s, regressions });
+  }
+  return { ...input, series };
+}
+
+async function regressionMarks(
+  r: ReadRepositories,
+  project: ProjectRecord,
+  p: Permutation,
+  c: PerfLines,
+  { from, to }: Range,
+): Promise<{ index: number; kind: RegressionKind }[]> {
+  const found = await r.regressions.listFiltered(
+    {
+      project_id: project.id,
+      statuses: MARKED,
+      branch_id: p.branch.id,
+      testbed_id: p.testbed.id,
+      benchmark_id: p.benchmark.id,
+      measure_id: p.measure.id,
+    },
+    { page: 1, perPage: 255, sort: 'version', direction: 'asc' },
+  );
+  if (found.items.length === 0) return [];
+  const versions = await r.versions.all({ id: found.items.map((x) => x.first_bad_version_id) });
+  const numbers = new Map(versions.map((v) => [v.id, v.number]));
+  return found.items.flatMap((x) => {
+    const number = numbers.get(x.first_bad_version_id);
+    if (number === undefined) return [];
+    for (let i = from; i < to; i++)
+      if ((c.version[i] as number) >= number) return [{ index: i - from, kind: x.kind }];
+    return [];
+  });
 }
 
 /** The renderer's input: theme and format, one line per permutation, x by time or version, limits, alert markers. */

@@ -7,6 +7,7 @@ import type {
   ProjectRecord,
   RegressionEventRecord,
   RegressionRecord,
+  ReportRecord,
   UserRecord,
 } from '../storage/records.js';
 import type { ReadRepositories } from '../storage/storage.js';
@@ -37,6 +38,20 @@ export async function regressionJsons(
     [x.first_bad_version_id, x.last_good_version_id, x.fixed_version_id].filter((v) => v !== null),
   );
   const versions = byId(await r.versions.all({ id: [...new Set(versionIds)] }));
+  const reports = await r.reports.all({ version_id: [...new Set(versionIds)] });
+  // the first report of a branch and testbed at a version: where a plot of the change is centred
+  const reportAt = (x: RegressionRecord, versionId: number | null) => {
+    let first: ReportRecord | undefined;
+    for (const report of reports)
+      if (
+        report.version_id === versionId &&
+        report.branch_id === x.branch_id &&
+        report.testbed_id === x.testbed_id &&
+        (!first || report.start_time < first.start_time)
+      )
+        first = report;
+    return first ? { uuid: first.uuid, start_time: iso(first.start_time) } : null;
+  };
   const branches = byId(await r.branches.all({ id: [...new Set(regressions.map((x) => x.branch_id))] }));
   const testbeds = byId(await r.testbeds.all({ id: [...new Set(regressions.map((x) => x.testbed_id))] }));
   const assigneeIds = regressions.flatMap((x) => (x.assignee_id === null ? [] : [x.assignee_id]));
@@ -81,6 +96,10 @@ export async function regressionJsons(
         status: x.status,
         last_good: version(x.last_good_version_id),
         first_bad: firstBad,
+        reports: {
+          last_good: reportAt(x, x.last_good_version_id),
+          first_bad: reportAt(x, x.first_bad_version_id),
+        },
         fixed_by: version(x.fixed_version_id),
         series: x.status === 'suspected' ? own : own.filter((s) => s.state === 'confirmed'),
         unconfirmed_series: x.status === 'suspected' ? [] : own.filter((s) => s.state !== 'confirmed'),

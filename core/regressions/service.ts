@@ -3,7 +3,12 @@ import { readProjectData } from '../access/project-data.js';
 import { requireProject } from '../access/resolve.js';
 import { requireByNameId } from '../dimensions/name-id.js';
 import { InputError, NotFoundError } from '../errors.js';
-import type { RegressionListQuery, UpdateRegression } from '../schemas/regressions.js';
+import type {
+  RegressionCountsJson,
+  RegressionCountsQuery,
+  RegressionListQuery,
+  UpdateRegression,
+} from '../schemas/regressions.js';
 import type { ServiceContext } from '../services/context.js';
 import { isUuid } from '../slug.js';
 import type { ProjectRecord, RegressionRecord, RegressionStatus } from '../storage/records.js';
@@ -60,6 +65,23 @@ export class RegressionsService {
     });
   }
 
+  /** How many regressions each status has under the list's filters (status aside). */
+  async counts(
+    caller: Caller,
+    projectRef: string,
+    query: RegressionCountsQuery,
+  ): Promise<RegressionCountsJson> {
+    return readProjectData(this.ctx.storage, caller, projectRef, async (r, { project }) => {
+      const { statuses: _, ...filter } = await this.#filter(r, project, query);
+      const found = await r.regressions.countByStatus(filter);
+      const counts = Object.fromEntries(STATUSES.map((s) => [s, found[s] ?? 0])) as Record<
+        RegressionStatus,
+        number
+      >;
+      return { open: OPEN_STATUSES.reduce((sum, s) => sum + counts[s], 0), ...counts };
+    });
+  }
+
   async get(caller: Caller, projectRef: string, uuid: string) {
     return readProjectData(this.ctx.storage, caller, projectRef, async (r, { project }) => {
       const [json] = await regressionJsons(r, project, [await requireRegression(r, project, uuid)]);
@@ -108,7 +130,7 @@ export class RegressionsService {
   async #filter(
     r: ReadRepositories,
     project: ProjectRecord,
-    query: RegressionListQuery,
+    query: RegressionCountsQuery & Pick<RegressionListQuery, 'status'>,
   ): Promise<RegressionFilter> {
     const id = async (kind: 'branch' | 'testbed' | 'benchmark' | 'measure', ref: string | undefined) => {
       if (ref === undefined) return undefined;
@@ -125,6 +147,7 @@ export class RegressionsService {
       testbed_id: await id('testbed', query.testbed),
       benchmark_id: await id('benchmark', query.benchmark),
       measure_id: await id('measure', query.measure),
+      assignee_id: await assigneeFilter(r, project, query.assignee),
       search: query.search,
     };
   }
@@ -140,6 +163,20 @@ async function requireRegression(
     : undefined;
   if (!regression) throw new NotFoundError(`regression "${uuid}" not found`);
   return regression;
+}
+
+/** The `assignee` of a list query: a user by UUID or slug, `none` for nobody. */
+async function assigneeFilter(r: ReadRepositories, project: ProjectRecord, ref: string | undefined) {
+  if (ref === undefined) return undefined;
+  if (ref === 'none') return null;
+  const user = await r.users.find(isUuid(ref) ? { uuid: ref.toLowerCase() } : { slug: ref });
+  const member = user && (await r.roles.find({ organization_id: project.organization_id, user_id: user.id }));
+  if (!user || !member)
+    throw new InputError(
+      `assignee: "${ref}" is not a member of this project's organization; give a member's UUID or slug, or none`,
+      { field: 'assignee' },
+    );
+  return user.id;
 }
 
 /** The user a triage assigns: a member of the project's organization, by UUID or slug; null for nobody. */

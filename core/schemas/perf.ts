@@ -93,6 +93,12 @@ export const perfImageQuerySchema = perfQuerySchema
       .describe(
         "true draws each series' change points (default detector settings): a dashed marker at the first point of each new regime and the mean levels before and after it",
       ),
+    regressions: z
+      .stringbool()
+      .default(false)
+      .describe(
+        'true marks the regressions of each series (untriaged, acknowledged, fixed or expected) at their first bad version: a solid vertical line with a triangle at the top, red for a regression, green for an improvement',
+      ),
     theme: z
       .enum(['light', 'dark'])
       .default('light')

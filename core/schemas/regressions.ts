@@ -14,6 +14,7 @@ export const regressionKindSchema = z
   .describe("By the measure's direction: a change to the worse side is a regression");
 
 const userRefSchema = z.object({ uuid: uuidSchema, name: z.string(), slug: z.string() });
+const reportRefSchema = z.object({ uuid: uuidSchema, start_time: dateTimeSchema });
 
 export const regressionSeriesSchema = z.object({
   benchmark: dimensionSchema,
@@ -37,6 +38,9 @@ export const regressionSchema = z.object({
   status: regressionStatusSchema,
   last_good: versionSchema.nullable().describe('The version before the change'),
   first_bad: versionSchema.describe('The version of the first report at the new level'),
+  reports: z
+    .object({ last_good: reportRefSchema.nullable(), first_bad: reportRefSchema.nullable() })
+    .describe("The branch and testbed's reports at last_good and first_bad (the first at each version)"),
   fixed_by: versionSchema
     .nullable()
     .describe('The version whose reports came back to the old level (status fixed by the service)'),
@@ -89,12 +93,41 @@ export const regressionListQuerySchema = listQuerySchema(['status', 'created', '
       .optional()
       .describe('Benchmark UUID, slug or name: regressions with a series of it'),
     measure: z.string().min(1).optional().describe('Measure UUID, slug or name'),
+    assignee: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('User UUID or slug: the regressions assigned to them; `none`: those assigned to nobody'),
     search: z
       .string()
       .min(1)
       .optional()
       .describe("Case-insensitive substring of the UUID, note, issue URL or a series' benchmark name"),
   });
+
+/** The list's filters but status: what the counts of each status are counted under. */
+export const regressionCountsQuerySchema = regressionListQuerySchema.pick({
+  kind: true,
+  branch: true,
+  testbed: true,
+  benchmark: true,
+  measure: true,
+  assignee: true,
+  search: true,
+});
+
+const count = z.int().min(0);
+export const regressionCountsSchema = z
+  .object({
+    open: count.describe('untriaged and acknowledged'),
+    suspected: count,
+    untriaged: count,
+    acknowledged: count,
+    invalid: count,
+    fixed: count,
+    expected: count,
+  })
+  .describe('How many regressions each status has under the filters');
 
 /** A person's triage; `null` clears a text field or the assignee. */
 export const updateRegressionSchema = z
@@ -125,4 +158,6 @@ export const updateRegressionSchema = z
 export type RegressionJson = z.infer<typeof regressionSchema>;
 export type RegressionEventJson = z.infer<typeof regressionEventSchema>;
 export type RegressionListQuery = z.infer<typeof regressionListQuerySchema>;
+export type RegressionCountsQuery = z.infer<typeof regressionCountsQuerySchema>;
+export type RegressionCountsJson = z.infer<typeof regressionCountsSchema>;
 export type UpdateRegression = z.infer<typeof updateRegressionSchema>;

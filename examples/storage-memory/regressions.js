@@ -14,6 +14,33 @@ const STATUS_RANK = /** @type {Record<string, number>} */ ({ untriaged: 0, suspe
 export function regressionRepositories(view) {
   /** @param {import('./tables.js').TableName} name */
   const rows = (name) => [...view.rows(name).values()];
+  /** @param {import('benchtrack/plugin-kit').RegressionFilter} filter */
+  const matching = (filter) => {
+    const term = filter.search?.toLowerCase();
+    const series = rows('regressionSeries');
+    const benchmarks = view.rows('benchmarks');
+    return rows('regressions').filter((r) => {
+      if (r.project_id !== filter.project_id) return false;
+      if (filter.statuses && !filter.statuses.includes(r.status)) return false;
+      if (filter.kind !== undefined && r.kind !== filter.kind) return false;
+      if (filter.branch_id !== undefined && r.branch_id !== filter.branch_id) return false;
+      if (filter.testbed_id !== undefined && r.testbed_id !== filter.testbed_id) return false;
+      if (filter.assignee_id !== undefined && r.assignee_id !== filter.assignee_id) return false;
+      const own = series.filter((s) => s.regression_id === r.id);
+      if (
+        (filter.benchmark_id !== undefined || filter.measure_id !== undefined) &&
+        !own.some(
+          (s) =>
+            (filter.benchmark_id === undefined || s.benchmark_id === filter.benchmark_id) &&
+            (filter.measure_id === undefined || s.measure_id === filter.measure_id),
+        )
+      )
+        return false;
+      if (!term) return true;
+      const texts = [r.uuid, r.note, r.issue_url, ...own.map((s) => benchmarks.get(s.benchmark_id)?.name)];
+      return texts.some((t) => t != null && String(t).toLowerCase().includes(term));
+    });
+  };
   return {
     regressions: {
       ...table(view, 'regressions'),
@@ -22,34 +49,7 @@ export function regressionRepositories(view) {
        * @param {{ page: number, perPage: number, sort: string, direction: 'asc' | 'desc' }} options
        */
       async listFiltered(filter, options) {
-        const term = filter.search?.toLowerCase();
-        const series = rows('regressionSeries');
-        const benchmarks = view.rows('benchmarks');
-        const found = rows('regressions').filter((r) => {
-          if (r.project_id !== filter.project_id) return false;
-          if (filter.statuses && !filter.statuses.includes(r.status)) return false;
-          if (filter.kind !== undefined && r.kind !== filter.kind) return false;
-          if (filter.branch_id !== undefined && r.branch_id !== filter.branch_id) return false;
-          if (filter.testbed_id !== undefined && r.testbed_id !== filter.testbed_id) return false;
-          const own = series.filter((s) => s.regression_id === r.id);
-          if (
-            (filter.benchmark_id !== undefined || filter.measure_id !== undefined) &&
-            !own.some(
-              (s) =>
-                (filter.benchmark_id === undefined || s.benchmark_id === filter.benchmark_id) &&
-                (filter.measure_id === undefined || s.measure_id === filter.measure_id),
-            )
-          )
-            return false;
-          if (!term) return true;
-          const texts = [
-            r.uuid,
-            r.note,
-            r.issue_url,
-            ...own.map((s) => benchmarks.get(s.benchmark_id)?.name),
-          ];
-          return texts.some((t) => t != null && String(t).toLowerCase().includes(term));
-        });
+        const found = matching(filter);
         const versions = view.rows('versions');
         const sign = options.direction === 'asc' ? 1 : -1;
         /** @type {(r: Row) => number} */
@@ -70,6 +70,13 @@ export function regressionRepositories(view) {
         const perPage = Math.min(Math.max(options.perPage, 1), 255);
         const first = (Math.max(options.page, 1) - 1) * perPage;
         return { items: found.slice(first, first + perPage), total: found.length };
+      },
+      /** @param {import('benchtrack/plugin-kit').RegressionFilter} filter */
+      async countByStatus(filter) {
+        /** @type {Record<string, number>} */
+        const counts = {};
+        for (const r of matching(filter)) counts[r.status] = (counts[r.status] ?? 0) + 1;
+        return counts;
       },
     },
     regressionSeries: table(view, 'regressionSeries'),

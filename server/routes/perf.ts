@@ -126,13 +126,13 @@ export function perfRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const { title, x_axis, y_axis, width, height, window, changes, theme, format, ...keys } =
+        const { title, x_axis, y_axis, width, height, window, changes, regressions, theme, format, ...keys } =
           request.query;
         const image = await ctx.perf.image(
           await request.caller(),
           request.params.project,
           window === undefined ? keys : { ...keys, ...relativeWindow(window, ctx.services.now()) },
-          { title, x_axis, y_axis, width, height, changes, theme, format },
+          { title, x_axis, y_axis, width, height, changes, regressions, theme, format },
           request.headers['if-none-match'],
         );
         return sendImage(reply, image);

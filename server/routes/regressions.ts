@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  regressionCountsQuerySchema,
+  regressionCountsSchema,
   regressionEventSchema,
   regressionListQuerySchema,
   regressionSchema,
@@ -33,6 +35,22 @@ export function regressionRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
           reply,
           await ctx.regressions.list(await request.caller(), request.params.project, request.query),
         ),
+    );
+
+    app.get(
+      '/projects/:project/regressions/counts',
+      {
+        schema: {
+          tags,
+          summary: 'Count regressions by status under the list’s filters (status aside)',
+          security,
+          params: projectParams,
+          querystring: regressionCountsQuerySchema,
+          response: { 200: regressionCountsSchema },
+        },
+      },
+      async (request) =>
+        ctx.regressions.counts(await request.caller(), request.params.project, request.query),
     );
 
     app.get(

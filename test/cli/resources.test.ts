@@ -106,6 +106,28 @@ describe('a project, its dimensions, thresholds, reports and alerts', () => {
     );
   });
 
+  it('declares the direction of a measure, changes it and clears it', () => {
+    const created = json([
+      'measure',
+      'create',
+      'engine',
+      '--name',
+      'Frames',
+      '--units',
+      'frames per second',
+      '--direction',
+      'higher_is_better',
+    ]);
+    expect(created.direction).toBe('higher_is_better');
+    expect(json(['measure', 'update', 'engine', 'frames', '--direction', 'lower_is_better']).direction).toBe(
+      'lower_is_better',
+    );
+    expect(json(['measure', 'update', 'engine', 'frames', '--direction', 'none']).direction).toBeNull();
+    const wrong = cli(['measure', 'update', 'engine', 'frames', '--direction', 'up']);
+    expect(wrong.status).not.toBe(0);
+    expect(wrong.stderr).toContain('lower_is_better');
+  });
+
   it('branches from a start point, shows heads, archives and unarchives', () => {
     const branch = json([
       'branch',

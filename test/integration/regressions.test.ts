@@ -1,16 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Random } from '../../bench/lib/random.js';
 import { bearer, createProject, signUp, type Session } from '../helpers/accounts.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { seedSteps, type Level } from '../helpers/steps.js';
 
 /**
  * Regressions end to end through the HTTP API: 60 daily reports of six latency benchmarks with 2% Gaussian noise
  * under a t-test threshold on both sides, steps at chosen versions, and what is open after the change-point
  * analysis of every report has run.
  */
-const REPORTS = 60;
 const BENCHMARKS = Array.from({ length: 6 }, (_, i) => `bench_${i}`);
-const T_TEST = { test: 't_test', lower_boundary: 0.99, upper_boundary: 0.99 };
 
 interface Series {
   benchmark: { name: string };
@@ -29,48 +27,6 @@ interface Regression {
   series: Series[];
   unconfirmed_series: Series[];
   reason: string | null;
-}
-
-/** The level of benchmark `name` at version `version` (1000 ns x the level, with 2% noise). */
-type Level = (name: string, version: number) => number;
-
-async function seed(
-  t: TestApp,
-  session: Session,
-  project: string,
-  level: Level,
-  seedValue: number,
-  thresholds: boolean = true,
-) {
-  const random = new Random(seedValue);
-  const start = Date.parse('2026-01-01T00:00:00Z');
-  // versions are numbered from 0, one per report (each has its own hash)
-  for (let version = 0; version < REPORTS; version++) {
-    const results = Object.fromEntries(
-      BENCHMARKS.map((name) => [
-        name,
-        { latency: { value: 1000 * level(name, version) * (1 + 0.02 * random.normal()) } },
-      ]),
-    );
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/v0/run',
-      headers: bearer(session.token),
-      payload: {
-        project,
-        branch: 'main',
-        testbed: 'linux',
-        hash: (version + 1).toString(16).padStart(40, '0'),
-        start_time: new Date(start + version * 86_400_000).toISOString(),
-        end_time: new Date(start + version * 86_400_000 + 60_000).toISOString(),
-        results: [JSON.stringify(results)],
-        settings: { adapter: 'json' },
-        ...(thresholds ? { thresholds: { models: { latency: T_TEST } } } : {}),
-      },
-    });
-    expect(response.statusCode, response.body).toBe(201);
-  }
-  await t.settled();
 }
 
 const steps: Level = (name, version) =>
@@ -104,11 +60,18 @@ describe('regressions', () => {
     bob = await signUp(t, 'Bob Outsider', 'bob@example.com');
     await createProject(t, ada, 'ada-lovelace', { name: 'Steps', visibility: 'public' });
     await createProject(t, ada, 'ada-lovelace', { name: 'Flat', visibility: 'public' });
-    await seed(t, ada, 'steps', steps, 7);
-    await seed(t, ada, 'flat', () => 1, 7);
+    await seedSteps(t, ada, { project: 'steps', benchmarks: BENCHMARKS, level: steps, seed: 7 });
+    await seedSteps(t, ada, { project: 'flat', benchmarks: BENCHMARKS, level: () => 1, seed: 7 });
     await createProject(t, ada, 'ada-lovelace', { name: 'Unwatched', visibility: 'public' });
-    await seed(t, ada, 'unwatched', unwatched, 7, false);
-  });
+    await seedSteps(t, ada, {
+      project: 'unwatched',
+      benchmarks: BENCHMARKS,
+      level: unwatched,
+      seed: 7,
+      thresholds: false,
+    });
+    // 180 reports and the analysis of each take tens of seconds, and minutes on a loaded machine
+  }, 300_000);
   afterAll(() => t.close());
 
   it('opens exactly one regression for the two series that stepped up at v45 and one improvement at v50', async () => {
@@ -213,5 +176,44 @@ describe('regressions', () => {
     });
     expect(page.headers['x-total-count']).toBe('2');
     expect(page.json()).toHaveLength(1);
+  });
+
+  it('filters by assignee and counts each status under the other filters', async () => {
+    const counts = async (query = '') => {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: `/v0/projects/steps/regressions/counts${query}`,
+        headers: bearer(ada.token),
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json() as Record<string, number>;
+    };
+    const [regression] = await list('steps', '&kind=regression&status=open');
+    const assign = await t.app.inject({
+      method: 'PATCH',
+      url: `/v0/projects/steps/regressions/${regression!.uuid}`,
+      headers: bearer(ada.token),
+      payload: { assignee: 'ada-lovelace' },
+    });
+    expect(assign.statusCode, assign.body).toBe(200);
+    expect((await list('steps', '&assignee=ada-lovelace&status=open')).map((r) => r.uuid)).toEqual([
+      regression!.uuid,
+    ]);
+    expect((await list('steps', '&assignee=none&status=open')).map((r) => r.kind)).toEqual(['improvement']);
+
+    const all = await counts();
+    const open = await list('steps', '&status=open');
+    expect(all.open).toBe(open.length);
+    expect(all.untriaged! + all.acknowledged!).toBe(open.length);
+    expect(all.suspected).toBe((await list('steps', '&status=suspected')).length);
+    expect(await counts('?kind=improvement')).toMatchObject({ open: 1, untriaged: 1, acknowledged: 0 });
+    expect((await counts('?assignee=ada-lovelace')).open).toBe(1);
+    const outsider = await t.app.inject({
+      method: 'GET',
+      url: '/v0/projects/steps/regressions?assignee=bob-outsider',
+      headers: bearer(ada.token),
+    });
+    expect(outsider.statusCode).toBe(400);
+    expect(outsider.json().message).toContain('assignee');
   });
 });

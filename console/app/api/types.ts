@@ -20,6 +20,11 @@ export type {
   ThresholdJson,
 } from '../../../core/schemas/dimensions.js';
 export type { AlertJson, ReportJson } from '../../../core/schemas/reports.js';
+export type {
+  RegressionCountsJson,
+  RegressionEventJson,
+  RegressionJson,
+} from '../../../core/schemas/regressions.js';
 export type TokenJson = z.infer<typeof tokenSchema>;
 export type TokenCreatedJson = z.infer<typeof tokenCreatedSchema>;
 export type OrganizationJson = z.infer<typeof organizationSchema>;
@@ -34,6 +39,11 @@ export interface AuthUserJson {
 export type { ServerStatsJson, UsageJson } from '../../../core/schemas/plus.js';
 export type { JobJson } from '../../../core/schemas/jobs.js';
 export type { RunnerJson } from '../../../core/schemas/runners.js';
+export type {
+  DeliveryJson,
+  NotificationChoiceJson,
+  WebhookJson,
+} from '../../../core/schemas/notifications.js';
 
 export interface JobLogJson {
   readonly position: number;

@@ -19,7 +19,7 @@ export function Projects({ console }: { console: boolean }) {
     [search, page],
   );
   const base = (p: ProjectJson) =>
-    console ? `/console/projects/${segment(p.slug)}/perf` : `/perf/${segment(p.slug)}`;
+    console ? `/console/projects/${segment(p.slug)}` : `/perf/${segment(p.slug)}`;
   return (
     <section>
       <PageHeader title={console ? 'Projects' : 'Public projects'}>

@@ -104,12 +104,12 @@ export function drawAlerts(
   ctx.restore();
 }
 
-/** A dark ring around each point of one report (the report or alert a page is about). */
+/** A dark ring around each point of some reports (the report, alert or change a page is about). */
 export function drawHighlight(
   u: uPlot,
   series: readonly PlotSeries[],
   visible: (index: number) => boolean,
-  report: string,
+  reports: ReadonlySet<string>,
 ): void {
   const { ctx } = u;
   ctx.save();
@@ -119,7 +119,7 @@ export function drawHighlight(
     if (!visible(index)) return;
     s.pointAt.forEach((m, i) => {
       const value = s.y[i];
-      if (m < 0 || value === null || value === undefined || s.source.report(m) !== report) return;
+      if (m < 0 || value === null || value === undefined || !reports.has(s.source.report(m))) return;
       ctx.beginPath();
       ctx.arc(
         u.valToPos(u.data[0][i]!, 'x', true),
@@ -174,6 +174,67 @@ export function drawChanges(
         ctx.lineTo(at(to), y);
       }
       ctx.stroke();
+      drawn++;
+    }
+  });
+  ctx.restore();
+  return drawn;
+}
+
+/** The color of a regression's marker: red for a regression, green for an improvement. */
+export const REGRESSION_COLORS = { regression: '#dc2626', improvement: '#059669' } as const;
+
+/**
+ * Each regression of the visible series: a solid vertical line at its first bad point with a triangle at the top
+ * (pointing up for a regression, down for an improvement), red or green, and its levels when it has them. Returns
+ * how many it drew.
+ */
+export function drawRegressions(
+  u: uPlot,
+  series: readonly PlotSeries[],
+  visible: (index: number) => boolean,
+): number {
+  const { ctx } = u;
+  const { left, top, width, height } = u.bbox;
+  const at = (i: number) => u.valToPos(u.data[0][i]!, 'x', true);
+  const size = 5 * devicePixelRatio;
+  let drawn = 0;
+  ctx.save();
+  series.forEach((s, index) => {
+    if (!visible(index)) return;
+    for (const r of s.regressions) {
+      const x = at(r.x);
+      // a zoomed plot leaves out what lies outside it, rather than drawing over the axes
+      if (x < left || x > left + width) continue;
+      ctx.strokeStyle = ctx.fillStyle = REGRESSION_COLORS[r.kind];
+      ctx.globalAlpha = 0.85;
+      ctx.lineWidth = 2 * devicePixelRatio;
+      ctx.beginPath();
+      ctx.moveTo(x, top);
+      ctx.lineTo(x, top + height);
+      ctx.stroke();
+      const tip = r.kind === 'regression' ? top : top + 2 * size;
+      const base = r.kind === 'regression' ? top + 2 * size : top;
+      ctx.beginPath();
+      ctx.moveTo(x, tip);
+      ctx.lineTo(x - size, base);
+      ctx.lineTo(x + size, base);
+      ctx.closePath();
+      ctx.fill();
+      if (r.levels) {
+        ctx.globalAlpha = 0.5;
+        ctx.lineWidth = 3 * devicePixelRatio;
+        ctx.beginPath();
+        for (const [level, from, to] of [
+          [r.levels.before, r.levels.from, r.x],
+          [r.levels.after, r.x, r.levels.to],
+        ] as const) {
+          const y = u.valToPos(level, scaleOf(s), true);
+          ctx.moveTo(Math.max(left, at(from)), y);
+          ctx.lineTo(Math.min(left + width, at(to)), y);
+        }
+        ctx.stroke();
+      }
       drawn++;
     }
   });

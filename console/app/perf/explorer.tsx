@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api } from '../api/client.js';
 import { PERF_IMAGE_LINES_MAX, PERF_PERMUTATIONS_MAX, type PerfChangesJson } from '../api/perf-types.js';
-import type { AlertJson, DimensionJson, ReportJson } from '../api/types.js';
+import type { AlertJson, DimensionJson, RegressionJson, ReportJson } from '../api/types.js';
 import { Empty, ErrorMessage, Loading, useTitle } from '../components/status.js';
 import { plural } from '../lib/format.js';
 import { useApi } from '../lib/use-api.js';
@@ -27,7 +27,7 @@ import {
   type DimensionTab,
   type Selection,
 } from './selection.js';
-import { buildPlotData, logAxis, plotTitle, withChanges } from './series.js';
+import { buildPlotData, logAxis, plotTitle, withChanges, withRegressions } from './series.js';
 import { loadPerf, preloadArrow } from './wire.js';
 
 const TAB_LABELS = {
@@ -121,16 +121,38 @@ export function Explorer({ ctx }: { ctx: ProjectContext }) {
         : Promise.resolve(undefined),
     [queryKey, selection.changes],
   );
+  // The regressions that may touch the plotted series, marked at their first bad version (not the suspected
+  // ones, nor those the detector or a person found invalid).
+  const regressions = useApi(
+    (signal) =>
+      count > 0 && !tooMany
+        ? api
+            .list<RegressionJson>(
+              `${ctx.path}/regressions`,
+              {
+                status: 'untriaged,acknowledged,fixed,expected',
+                per_page: 255,
+                ...(selection.branches.length === 1 ? { branch: selection.branches[0] } : {}),
+                ...(selection.testbeds.length === 1 ? { testbed: selection.testbeds[0] } : {}),
+                ...(selection.measures.length === 1 ? { measure: selection.measures[0] } : {}),
+              },
+              signal,
+            )
+            .then((r) => r.data)
+        : Promise.resolve([]),
+    [queryKey],
+  );
   const plotted = useMemo(() => {
     if (!perf.data) return undefined;
     const data = buildPlotData(perf.data, selection.x_axis, logAxis(selection.y_axis, perf.data));
     performance.mark('benchtrack:plot-data');
     return data;
   }, [perf.data, selection.x_axis, selection.y_axis]);
-  const data = useMemo(
-    () => (plotted && selection.changes && changes.data ? withChanges(plotted, changes.data) : plotted),
-    [plotted, selection.changes, changes.data],
-  );
+  const data = useMemo(() => {
+    const changed =
+      plotted && selection.changes && changes.data ? withChanges(plotted, changes.data) : plotted;
+    return changed && regressions.data ? withRegressions(changed, regressions.data) : changed;
+  }, [plotted, selection.changes, changes.data, regressions.data]);
   const hidden = useMemo(
     () => hiddenIndices(selection, data?.series.map((s) => s.source) ?? []),
     [data, selection.hidden.join(',')],

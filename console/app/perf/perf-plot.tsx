@@ -4,7 +4,7 @@ import 'uplot/dist/uPlot.min.css';
 import type { YAxis } from '../api/perf-types.js';
 import { useColorScheme } from '../lib/color-scheme.js';
 import { navigate } from '../router.js';
-import { drawAlerts, drawBands, drawChanges, drawHighlight } from './draw.js';
+import { drawAlerts, drawBands, drawChanges, drawHighlight, drawRegressions } from './draw.js';
 import { options } from './plot-options.js';
 import type { PlotData } from './series.js';
 import { Tooltip } from './tooltip.js';
@@ -76,8 +76,8 @@ export function PerfPlot({
   bounds: boolean;
   yAxis: YAxis;
   height?: number;
-  /** A report whose points are ringed. */
-  highlight?: string | undefined;
+  /** Reports whose points are ringed. */
+  highlight?: string | readonly string[] | undefined;
   reportHref: (uuid: string) => string;
   label: string;
 }) {
@@ -101,8 +101,9 @@ export function PerfPlot({
         (u) => {
           // How many change points are drawn, for tools and tests (the markers themselves are canvas).
           el.dataset.changeMarkers = String(drawChanges(u, data.series, visible));
+          el.dataset.regressionMarkers = String(drawRegressions(u, data.series, visible));
           drawAlerts(u, data.series, visible);
-          if (highlight) drawHighlight(u, data.series, visible, highlight);
+          if (highlight) drawHighlight(u, data.series, visible, new Set([highlight].flat()));
         },
       ],
       setCursor: [
@@ -149,7 +150,7 @@ export function PerfPlot({
       setHover(null);
       setPinned(false);
     };
-  }, [data, bounds, yAxis, height, highlight, scheme]);
+  }, [data, bounds, yAxis, height, [highlight].flat().join(), scheme]);
 
   useEffect(() => {
     const u = plot.current;

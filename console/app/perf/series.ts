@@ -30,6 +30,37 @@ export interface PlotSeries {
   readonly alerts: readonly { readonly x: number; readonly active: boolean }[];
   /** Change points (when asked for), oldest first. */
   readonly changes: readonly PlotChange[];
+  /** Regressions that hold this series, at their first bad version. */
+  readonly regressions: readonly PlotRegression[];
+}
+
+/**
+ * A regression placed on the plot: `x` is the place of the series' first point at or after its first bad version;
+ * `levels`, when given, are its levels before and after, drawn from `from` to `x` and from `x` to `to`.
+ */
+export interface PlotRegression {
+  readonly x: number;
+  readonly kind: 'regression' | 'improvement';
+  readonly levels?: {
+    readonly before: number;
+    readonly after: number;
+    readonly from: number;
+    readonly to: number;
+  };
+}
+
+/** What {@link withRegressions} reads of a regression (its wire form has more). */
+export interface RegressionMark {
+  readonly kind: 'regression' | 'improvement';
+  readonly branch: { uuid: string };
+  readonly testbed: { uuid: string };
+  readonly first_bad: { number: number };
+  readonly series: readonly {
+    benchmark: { uuid: string };
+    measure: { uuid: string };
+    before: number;
+    after: number;
+  }[];
 }
 
 /**
@@ -141,6 +172,7 @@ export function buildPlotData(results: readonly SeriesColumns[], xAxis: XAxis, l
       pointAt,
       alerts,
       changes: [],
+      regressions: [],
     };
   });
   return { xs, series, xAxis, log: logScale, measures };
@@ -205,6 +237,42 @@ export function withChanges(data: PlotData, answer: PerfChangesJson): PlotData {
       point,
     }));
     return { ...s, changes };
+  });
+  return { ...data, series };
+}
+
+/**
+ * The plot's series with the regressions that hold them, each at the series' first point at or after its first
+ * bad version (a regression outside the plotted window is left out); `levels` adds their levels before and after.
+ */
+export function withRegressions(
+  data: PlotData,
+  regressions: readonly RegressionMark[],
+  levels = false,
+): PlotData {
+  if (regressions.length === 0) return data;
+  const series = data.series.map((s): PlotSeries => {
+    const { source } = s;
+    const marks = regressions.flatMap((r) => {
+      if (r.branch.uuid !== source.branch.uuid || r.testbed.uuid !== source.testbed.uuid) return [];
+      const one = r.series.find(
+        (x) => x.benchmark.uuid === source.benchmark.uuid && x.measure.uuid === source.measure.uuid,
+      );
+      if (!one) return [];
+      const x = s.pointAt.findIndex((m) => m >= 0 && source.version[m]! >= r.first_bad.number);
+      // a regression whose first bad point is the plot's first has no "before" to show
+      if (x <= 0 || s.pointAt.slice(0, x).every((m) => m < 0)) return [];
+      const first = s.pointAt.findIndex((m) => m >= 0);
+      let last = s.pointAt.length - 1;
+      while (last > x && s.pointAt[last]! < 0) last--;
+      const mark: PlotRegression = {
+        x,
+        kind: r.kind,
+        ...(levels ? { levels: { before: one.before, after: one.after, from: first, to: last } } : {}),
+      };
+      return [mark];
+    });
+    return marks.length === 0 && s.regressions.length === 0 ? s : { ...s, regressions: marks };
   });
   return { ...data, series };
 }

@@ -108,6 +108,35 @@ export function describeRegressions(open: Opener): void {
       expect(ids(page)).toEqual([fixed]);
     });
 
+    it('filters by assignee and counts by status under the same filter', async () => {
+      const storage = await open();
+      const { world, regressions } = await fourRegressions(storage);
+      const [, untriaged, acknowledged] = regressions.map((x) => x.id);
+      await storage.transaction((tx) =>
+        tx.regressions.update({ id: acknowledged! }, { assignee_id: world.user.id }),
+      );
+      const read = (filter: object) =>
+        storage.read(async (r) => ({
+          ids: (
+            await r.regressions.listFiltered(
+              { project_id: world.project.id, ...filter },
+              { page: 1, perPage: 255, sort: 'status', direction: 'desc' },
+            )
+          ).items.map((x) => x.id),
+          counts: await r.regressions.countByStatus({ project_id: world.project.id, ...filter }),
+        }));
+      expect(await read({ assignee_id: world.user.id })).toEqual({
+        ids: [acknowledged],
+        counts: { acknowledged: 1 },
+      });
+      expect((await read({ assignee_id: null })).counts).toEqual({ suspected: 1, untriaged: 1, fixed: 1 });
+      expect((await read({})).counts).toEqual({ suspected: 1, untriaged: 1, acknowledged: 1, fixed: 1 });
+      expect(await read({ benchmark_id: world.benchmarks[1]!.id, statuses: ['untriaged'] })).toEqual({
+        ids: [untriaged],
+        counts: { untriaged: 1 },
+      });
+    });
+
     it('keeps a series and an alert in a regression once, and a history of its events', async () => {
       const storage = await open();
       const { world, regressions } = await fourRegressions(storage);

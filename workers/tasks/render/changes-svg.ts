@@ -47,3 +47,29 @@ export function changesSvg(
   });
   return out.join('');
 }
+
+/**
+ * The regressions of every series: a solid vertical line across the plot at the first bad point and a triangle
+ * at its top (pointing up for a regression, down for an improvement), red or green, over everything but the frame.
+ */
+export function regressionsSvg(
+  series: readonly PlotImageSeries[],
+  x: Scale,
+  plot: Rect,
+  theme: Theme,
+): string {
+  const out: string[] = [];
+  for (const s of series) {
+    for (const { index, kind } of s.regressions ?? []) {
+      const at = x.map(s.x[index] as number);
+      if (!Number.isFinite(at) || at < plot.left || at > plot.right) continue;
+      const [tip, base] = kind === 'regression' ? [plot.top, plot.top + 9] : [plot.top + 9, plot.top];
+      out.push(
+        `<g class="regression" fill="${theme[kind]}" stroke="${theme[kind]}">` +
+          `<path d="M${px(at)} ${px(plot.top)}V${px(plot.bottom)}" stroke-width="2"/>` +
+          `<path d="M${px(at)} ${tip}L${px(at - 6)} ${base}H${px(at + 6)}Z" stroke="none"/></g>`,
+      );
+    }
+  }
+  return out.join('');
+}

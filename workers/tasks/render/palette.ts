@@ -13,6 +13,9 @@ export interface Theme {
   readonly frame: string;
   readonly grid: string;
   readonly series: readonly string[];
+  /** Regression markers: a regression, an improvement. */
+  readonly regression: string;
+  readonly improvement: string;
 }
 
 export const LIGHT: Theme = {
@@ -22,6 +25,8 @@ export const LIGHT: Theme = {
   frame: '#888888',
   grid: '#e6e6e6',
   series: ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#B8A400'],
+  regression: '#dc2626',
+  improvement: '#059669',
 };
 
 /** GitHub's dark canvas (#0d1117), so an image embedded in a dark README sits on its page. */
@@ -32,6 +37,8 @@ export const DARK: Theme = {
   frame: '#6e7681',
   grid: '#262c36',
   series: ['#3c9ee0', '#f07a2a', '#19c293', '#e08fc0', '#f0a818', '#7ccaf5', '#c8c8c8', '#f0e442'],
+  regression: '#f85149',
+  improvement: '#3fb950',
 };
 
 export const THEMES = { light: LIGHT, dark: DARK } as const;

@@ -15,7 +15,7 @@ import { layoutLegend, legendSvg, type LegendEntry } from './legend.js';
 import { seriesColor, THEMES, type Theme } from './palette.js';
 import { prepareSeries, seriesFeatures, valueRange, xExtent, type PreparedSeries } from './points.js';
 import { chooseYScale, linearScale, logScale, type ValueRange } from './scale.js';
-import { changesSvg } from './changes-svg.js';
+import { changesSvg, regressionsSvg } from './changes-svg.js';
 import { limitsSvg, linesSvg, seriesSvg, type LimitStroke, type LineStroke } from './series-svg.js';
 import { splitSharedParts } from './shared-labels.js';
 import { textWidth } from './text-width.js';
@@ -138,7 +138,10 @@ function plotBody(
     ].join(''),
     limits: layers.limits,
     strokes: layers.strokes,
-    over: changesSvg(image.series, xScale, yScale, plot, theme) + layers.markers,
+    over:
+      changesSvg(image.series, xScale, yScale, plot, theme) +
+      regressionsSvg(image.series, xScale, plot, theme) +
+      layers.markers,
     plot,
   };
 }

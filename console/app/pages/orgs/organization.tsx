@@ -40,7 +40,7 @@ export function Organization({ org }: { org: string }) {
         <ul class="cards">
           {projects.data.data.map((p) => (
             <li key={p.uuid} class="card">
-              <a class="card-title" href={`/console/projects/${segment(p.slug)}/perf`}>
+              <a class="card-title" href={`/console/projects/${segment(p.slug)}`}>
                 {p.name}
               </a>
               <span class={`badge ${p.visibility}`}>{p.visibility}</span>

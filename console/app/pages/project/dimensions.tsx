@@ -97,6 +97,7 @@ export function DimensionList({ ctx, kind }: { ctx: ProjectContext; kind: Dimens
                   <th scope="col">Name</th>
                   <th scope="col">Slug</th>
                   {kind === 'measures' && <th scope="col">Units</th>}
+                  {kind === 'measures' && <th scope="col">Better</th>}
                   {kind === 'branches' && <th scope="col">Latest version</th>}
                   <th scope="col">Created</th>
                   {ctx.canEdit && (
@@ -112,6 +113,19 @@ export function DimensionList({ ctx, kind }: { ctx: ProjectContext; kind: Dimens
                     <td class="wrap">{row.name}</td>
                     <td class="mono">{row.slug}</td>
                     {kind === 'measures' && <td>{(row as MeasureJson).units}</td>}
+                    {kind === 'measures' && (
+                      <td>
+                        <Direction
+                          measure={row as MeasureJson}
+                          canEdit={ctx.canEdit}
+                          onChange={async (direction) => {
+                            await api.patch(`${path}/${segment(row.uuid)}`, { direction });
+                            setDone(`${row.name}: ${DIRECTIONS[direction ?? '']}.`);
+                            list.reload();
+                          }}
+                        />
+                      </td>
+                    )}
                     {kind === 'branches' && <td>{versionText(row as BranchJson)}</td>}
                     <td>{formatDate(row.created)}</td>
                     {ctx.canEdit && (
@@ -142,6 +156,51 @@ export function DimensionList({ ctx, kind }: { ctx: ProjectContext; kind: Dimens
         </>
       )}
     </section>
+  );
+}
+
+const DIRECTIONS: Record<string, string> = {
+  lower_is_better: 'lower is better',
+  higher_is_better: 'higher is better',
+  '': 'no direction declared',
+};
+
+/**
+ * Which way a measure gets better, which decides whether a change is a regression or an improvement; editors
+ * change it in place (none: the side a one-sided threshold guards is the worse one, else an increase).
+ */
+function Direction({
+  measure,
+  canEdit,
+  onChange,
+}: {
+  measure: MeasureJson;
+  canEdit: boolean;
+  onChange: (direction: MeasureJson['direction']) => Promise<void>;
+}) {
+  const [error, setError] = useState<Error>();
+  if (!canEdit) return <>{DIRECTIONS[measure.direction ?? '']}</>;
+  return (
+    <>
+      <select
+        aria-label={`Which way ${measure.name} is better`}
+        value={measure.direction ?? ''}
+        onChange={(e) => {
+          const value = e.currentTarget.value;
+          setError(undefined);
+          onChange(value === '' ? null : (value as MeasureJson['direction'])).catch((failure: unknown) =>
+            setError(failure instanceof Error ? failure : new Error(String(failure))),
+          );
+        }}
+      >
+        {Object.entries(DIRECTIONS).map(([value, label]) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
+      </select>
+      <ErrorMessage error={error} />
+    </>
   );
 }
 

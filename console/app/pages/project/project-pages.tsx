@@ -11,6 +11,8 @@ import { Alerts } from './alerts.js';
 import { tabHref, type ProjectContext } from './context.js';
 import { DimensionList, DIMENSIONS, type DimensionKind } from './dimensions.js';
 import { Plots } from './plots.js';
+import { RegressionPage } from './regression.js';
+import { Regressions } from './regressions.js';
 import { Report } from './report.js';
 import { Reports } from './reports.js';
 import { ProjectSettings } from './settings.js';
@@ -19,6 +21,7 @@ import { ThresholdNew } from './threshold-new.js';
 import { Thresholds } from './thresholds.js';
 
 const TABS: [string, string][] = [
+  ['regressions', 'Regressions'],
   ['perf', 'Perf'],
   ['plots', 'Dashboard'],
   ['reports', 'Reports'],
@@ -35,6 +38,8 @@ function Page({ ctx, tab, item }: { ctx: ProjectContext; tab: string; item: stri
   if (tab === 'perf' && !item) return <Explorer ctx={ctx} />;
   if (tab === 'plots' && !item) return <Plots ctx={ctx} />;
   if (tab === 'reports') return item ? <Report ctx={ctx} uuid={item} /> : <Reports ctx={ctx} />;
+  if (tab === 'regressions')
+    return item ? <RegressionPage ctx={ctx} uuid={item} /> : <Regressions ctx={ctx} />;
   if (tab === 'alerts') return item ? <Alert ctx={ctx} uuid={item} /> : <Alerts ctx={ctx} />;
   if (tab === 'jobs') return item ? <Job ctx={ctx} uuid={item} /> : <Jobs ctx={ctx} />;
   if (tab in DIMENSIONS && !item) return <DimensionList ctx={ctx} kind={tab as DimensionKind} />;
@@ -60,7 +65,8 @@ export function ProjectPages({
 }) {
   const session = useSession();
   const { href } = useLocation();
-  const tab = given || 'perf';
+  // a console project opens on what needs triage; its public page on the plots
+  const tab = given || (console ? 'regressions' : 'perf');
   const path = `/projects/${segment(project)}`;
   const loaded = useApi(
     async (signal) => {

@@ -1,0 +1,35 @@
+import type { LockKey, LocksWriter } from '../../../kit/index.js';
+import { execute, query, type Connection } from './sql.js';
+
+/**
+ * The first key of PostgreSQL's two-key advisory locks, by kind: the (int, int) key space is apart from the
+ * single bigint key of the migration lock, and from any other application's locks only by convention.
+ */
+export const LOCK_KINDS: Readonly<Record<LockKey['kind'], number>> = {
+  project: 16_001,
+  branch: 16_002,
+  version: 16_003,
+  organization: 16_004,
+  maintenance: 16_005,
+};
+
+/** Transaction-level advisory locks: released by COMMIT or ROLLBACK, never by hand. */
+export function locksWriter(connection: Connection): LocksWriter {
+  return {
+    async hold(key, options) {
+      const fn = options?.shared ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
+      await execute(connection, `SELECT ${fn}($kind::int, $id::int)`, {
+        kind: LOCK_KINDS[key.kind],
+        id: key.id,
+      });
+    },
+    async tryHold(key) {
+      const [row] = await query<{ held: boolean }>(
+        connection,
+        'SELECT pg_try_advisory_xact_lock($kind::int, $id::int) AS held',
+        { kind: LOCK_KINDS[key.kind], id: key.id },
+      );
+      return row?.held === true;
+    },
+  };
+}

@@ -2,7 +2,7 @@
  * The places worth testing: at bandwidths h = `window`, half of it, a quarter... down to `minSide`, the
  * Student t statistic between the h ranks before and the h ranks after each index (a moving sum, O(1) per index
  * from prefix sums) is computed over the series' global ranks; an index is a candidate where that statistic is
- * the largest within h/2 either side and its two-sided p-value is below about 0.001. Small bandwidths find
+ * the largest within h/2 either side and its two-sided p-value is below about 0.0002. Small bandwidths find
  * changes between short segments, large ones small changes between long segments. Candidates closer than
  * `minSide` keep the strongest. O(n · log(window)) time.
  */
@@ -59,8 +59,8 @@ function bandwidths(window: number, minSide: number): number[] {
 }
 
 /**
- * About the two-sided 0.001 critical value of Student's t with `df` degrees of freedom (Cornish-Fisher expansion
- * around the normal's 3.29): a threshold for what to test, not a p-value.
+ * About the two-sided 0.0002 critical value of Student's t with `df` degrees of freedom (Cornish-Fisher expansion
+ * around the normal's 3.7): a threshold for what to test, not a p-value.
  */
 function studentCritical(df: number): number {
   const z = 3.7;

@@ -33,15 +33,16 @@ const BISECT_LEVEL = 0.2;
  * (heavy tails, outliers, two modes) and does not depend on the units; deterministic: no random numbers are
  * drawn, the answer depends only on the values and the parameters. See docs/models.md, "Change-point detection".
  *
- * 1. Candidates: moving-window rank statistics at several bandwidths ({@link candidates}); in a series that fits
- *    in two windows, binary segmentation as well.
+ * 1. Candidates: moving-window rank statistics at several bandwidths ({@link candidates}); in a series of at most
+ *    `window_len` points, binary segmentation as well.
  * 2. Test: each point compares up to `window_len` points on each side, bounded by its neighbours, with a
  *    rank-sum test corrected for the point being the best split of that window, and for drift
  *    ({@link SplitTester}).
  * 3. Elimination: points move to the best split of their window, and the weakest is dropped until every point
- *    passes `max_pvalue` and `min_magnitude`; a run of fewer than 10 points that leaves a level and returns to it
+ *    passes `max_pvalue` and `min_magnitude`; a run of fewer than 14 points that leaves a level and returns to it
  *    stays only if the levels around it differ (else it is an outlier run, merged back), and no segment has
- *    fewer than {@link MIN_SEGMENT} points ({@link segmentSeries}).
+ *    fewer than {@link MIN_SEGMENT} points; last, each point goes to the split within 4 points that the values
+ *    fit best, as long as everything still passes ({@link segmentSeries}).
  *
  * Time O(n log w) for the candidates plus O(w log w) per test, a few tests per candidate; memory O(n + w).
  */

@@ -53,6 +53,15 @@ const EXCEPTIONS: readonly { readonly match: RegExp; readonly why: string }[] = 
       /^SELECT report_id, count\(\*\) FILTER \(WHERE status = 'active'\) AS active, count\(\*\) AS total FROM alert WHERE report_id = ANY/,
     why: "the alerts of a page of a project's reports, by the reports' ids",
   },
+  {
+    match:
+      /^(?:DELETE FROM notification(?:_delivery|_attempt)? WHERE .+ n\.created < \$1::timestamptz AND n\.fanned |SELECT 1 AS one FROM notification WHERE NOT fanned |SELECT min\(next_attempt\) AS due FROM notification_delivery WHERE state = 'pending')/,
+    why: "the notification outbox's delivery loop and its pruning: server-wide by design, every project's at once",
+  },
+  {
+    match: /^SELECT \* FROM "notification_preference" WHERE "email" = \$1$/,
+    why: "a person's notification choices, by their e-mail address (an unsubscribe link names no project)",
+  },
 ];
 
 let pg: LocalPostgres;

@@ -3,7 +3,9 @@ import { requireProject } from '../access/resolve.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import type { ServiceContext } from '../services/context.js';
 import type { AlertRecord, AlertStatus, ProjectRecord } from '../storage/records.js';
-import type { ReadRepositories } from '../storage/storage.js';
+import type { AlertFilter, ReadRepositories } from '../storage/storage.js';
+import type { AlertCountsJson, AlertScopeQuery } from '../schemas/reports.js';
+import { requireByNameId } from '../dimensions/name-id.js';
 import type { Direction } from '../storage/tables.js';
 import { alertsJson } from './json.js';
 import { withMetrics } from './load.js';
@@ -21,10 +23,19 @@ export interface AlertListOptions {
 export class AlertsService {
   constructor(private readonly ctx: ServiceContext) {}
 
-  async list(caller: Caller, projectRef: string, options: AlertListOptions) {
+  async list(caller: Caller, projectRef: string, scope: AlertScopeQuery, options: AlertListOptions) {
     return readProjectData(this.ctx.storage, caller, projectRef, async (r, { project }) => {
-      const page = await r.alerts.listForProject(project.id, options.status, options);
+      const filter = { ...(await alertFilter(r, project, scope)), status: options.status };
+      const page = await r.alerts.listForProject(filter, options);
       return { items: await alertJsons(r, project, page.items), total: page.total };
+    });
+  }
+
+  /** How many alerts each status has under the list's dimension filters. */
+  async counts(caller: Caller, projectRef: string, scope: AlertScopeQuery): Promise<AlertCountsJson> {
+    return readProjectData(this.ctx.storage, caller, projectRef, async (r, { project }) => {
+      const found = await r.alerts.countByStatus(await alertFilter(r, project, scope));
+      return { active: found.active ?? 0, dismissed: found.dismissed ?? 0, silenced: found.silenced ?? 0 };
     });
   }
 
@@ -51,17 +62,47 @@ export class AlertsService {
     });
   }
 
-  /** Dismisses every active alert of the project; returns how many. */
-  async dismissAll(caller: Caller, projectRef: string): Promise<{ dismissed: number }> {
+  /** Dismisses every active alert of the project the dimension filters match (all without any); returns how many. */
+  async dismissAll(
+    caller: Caller,
+    projectRef: string,
+    scope: AlertScopeQuery,
+  ): Promise<{ dismissed: number }> {
     return this.ctx.storage.transaction(async (tx) => {
       const { project } = await requireProject(tx, caller, projectRef, 'edit');
+      const filter = await alertFilter(tx, project, scope);
+      const ids = await tx.alerts.idsMatching({ ...filter, status: 'active' });
+      if (ids.length === 0) return { dismissed: 0 };
       const dismissed = await tx.alerts.update(
-        { project_id: project.id, status: 'active' },
+        { id: ids, status: 'active' },
         { status: 'dismissed', modified: this.ctx.now() },
       );
       return { dismissed };
     });
   }
+}
+
+/** The storage filter of a list query's dimensions (UUID, slug or name each); 400 naming the one not found. */
+async function alertFilter(
+  r: ReadRepositories,
+  project: ProjectRecord,
+  scope: AlertScopeQuery,
+): Promise<AlertFilter> {
+  const id = async (kind: 'branch' | 'testbed' | 'benchmark' | 'measure') => {
+    const ref = scope[kind];
+    if (ref === undefined) return undefined;
+    const table = { branch: r.branches, testbed: r.testbeds, benchmark: r.benchmarks, measure: r.measures }[
+      kind
+    ];
+    return (await requireByNameId(table, project.id, ref, kind)).id;
+  };
+  return {
+    project_id: project.id,
+    branch_id: await id('branch'),
+    testbed_id: await id('testbed'),
+    benchmark_id: await id('benchmark'),
+    measure_id: await id('measure'),
+  };
 }
 
 async function requireAlert(r: ReadRepositories, project: ProjectRecord, uuid: string): Promise<AlertRecord> {

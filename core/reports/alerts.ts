@@ -82,7 +82,7 @@ export class AlertsService {
   }
 }
 
-/** The storage filter of a list query's dimensions (UUID, slug or name each); 400 naming the one not found. */
+/** The storage filter of a list query's dimensions (UUID, slug or name each); 404 naming the one not found. */
 async function alertFilter(
   r: ReadRepositories,
   project: ProjectRecord,

@@ -47,16 +47,27 @@ async function defaultSelection(
 ): Promise<Pick<Selection, DimensionTab> | undefined> {
   const first = (kind: string, count: number) =>
     api.list<DimensionJson>(`${path}/${kind}`, { per_page: count, sort: 'name' }, signal).then((r) => r.data);
-  const [latest, open, measures, benchmarks] = await Promise.all([
+  const [latest, measures, benchmarks] = await Promise.all([
     api.list<ReportJson>(`${path}/reports`, { per_page: 1 }, signal).then((r) => r.data[0]),
-    api.list<AlertJson>(`${path}/alerts`, { status: 'active', per_page: 255 }, signal).then((r) => r.data),
     first('measures', 1),
     first('benchmarks', PERF_IMAGE_LINES_MAX),
   ]);
   if (!latest) return undefined;
-  const here = open.filter(
-    (a) => a.threshold.branch.uuid === latest.branch.uuid && a.threshold.testbed.uuid === latest.testbed.uuid,
-  );
+  // the newest open alerts of that branch and testbed, filtered by the API: a page, not the whole list
+  const here = await api
+    .list<AlertJson>(
+      `${path}/alerts`,
+      {
+        status: 'active',
+        branch: latest.branch.uuid,
+        testbed: latest.testbed.uuid,
+        sort: 'modified',
+        direction: 'desc',
+        per_page: 8 * PERF_IMAGE_LINES_MAX,
+      },
+      signal,
+    )
+    .then((r) => r.data);
   const measure = here[0]?.measure.uuid ?? measures[0]?.uuid;
   const alerted = here.filter((a) => a.measure.uuid === measure).map((a) => a.benchmark.uuid);
   return {

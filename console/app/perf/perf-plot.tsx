@@ -102,7 +102,8 @@ export function PerfPlot({
           // How many change points are drawn, for tools and tests (the markers themselves are canvas).
           el.dataset.changeMarkers = String(drawChanges(u, data.series, visible));
           el.dataset.regressionMarkers = String(drawRegressions(u, data.series, visible));
-          drawAlerts(u, data.series, visible);
+          // How many alert markers are drawn: those inside the plot area, so a zoom leaves the axes clear.
+          el.dataset.alertMarkers = String(drawAlerts(u, data.series, visible));
           if (highlight) drawHighlight(u, data.series, visible, new Set([highlight].flat()));
         },
       ],
@@ -162,6 +163,15 @@ export function PerfPlot({
     );
     u.redraw();
   }, [hidden]);
+
+  // With several lines, the one whose point is shown is emphasised and the others fade.
+  const focused = hover && data.series.length > 1 ? hover.series : -1;
+  useEffect(() => {
+    const u = plot.current;
+    if (!u) return;
+    u.setSeries(focused < 0 ? null : focused + 1, { focus: focused >= 0 }, false);
+    if (box.current) box.current.dataset.focusedSeries = String(focused);
+  }, [focused, data]);
 
   const move = (dx: number, dy: number) => {
     const u = plot.current;

@@ -4,6 +4,7 @@ import { ConflictError, NotFoundError } from '../errors.js';
 import type { ServiceContext } from '../services/context.js';
 import type { AlertRecord, AlertStatus, ProjectRecord } from '../storage/records.js';
 import type { AlertFilter, ReadRepositories } from '../storage/storage.js';
+import type { ThresholdJson } from '../schemas/dimensions.js';
 import type { AlertCountsJson, AlertScopeQuery } from '../schemas/reports.js';
 import { requireByNameId } from '../dimensions/name-id.js';
 import type { Direction } from '../storage/tables.js';
@@ -117,12 +118,24 @@ export async function alertJsons(
   project: ProjectRecord,
   alerts: readonly AlertRecord[],
 ) {
+  const pairs = await withMetrics(r, alerts);
+  if (pairs.length === 0) return [];
+  // reports, versions and thresholds read once for the page, not once per alert
+  const reports = new Map(
+    (await r.reports.all({ id: [...new Set(pairs.map((p) => p.alert.report_id))] })).map((x) => [x.id, x]),
+  );
+  const versions = new Map(
+    (await r.versions.all({ id: [...new Set([...reports.values()].map((x) => x.version_id))] })).map((v) => [
+      v.id,
+      v,
+    ]),
+  );
+  const thresholds = new Map<number, ThresholdJson>();
   const out = [];
-  for (const pair of await withMetrics(r, alerts)) {
-    const report = await r.reports.find({ id: pair.alert.report_id });
+  for (const pair of pairs) {
+    const report = reports.get(pair.alert.report_id);
     if (!report) continue;
-    const version = await r.versions.find({ id: report.version_id });
-    out.push(...(await alertsJson(r, project, report, version, [pair])));
+    out.push(...(await alertsJson(r, project, report, versions.get(report.version_id), [pair], thresholds)));
   }
   return out;
 }

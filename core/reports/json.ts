@@ -192,9 +192,9 @@ export async function reportJson(
  */
 async function reportRegressions(
   r: ReadRepositories,
-  data: Pick<Ingested, 'project' | 'report' | 'regressions'> & Partial<Pick<Ingested, 'alerts'>>,
+  data: Pick<Ingested, 'project' | 'regressions'> & Partial<Pick<Ingested, 'alerts'>>,
 ): Promise<NonNullable<ReportJson['regressions']>> {
-  const { project, report } = data;
+  const { project } = data;
   let touched: { how: 'opened' | 'joined' | 'attached'; regression: RegressionRecord }[];
   if (data.regressions) touched = data.regressions.map(({ how, regression }) => ({ how, regression }));
   else {

@@ -6,7 +6,7 @@ import type { JobRecord, RunnerRecord } from '../storage/records.js';
 import type { ReadRepositories, TransactionOptions, WriteRepositories } from '../storage/storage.js';
 import { jobsJson } from './json.js';
 import { appendLog, JOB_LOGS_KEPT } from './log.js';
-import { loseAttempt, releaseJobs } from './release.js';
+import { loseExpiredAttempt, releaseJobs } from './release.js';
 import type { JobSignal } from './signal.js';
 import { claimWaitMs, heartbeatIntervalMs, heartbeatTimeoutMs } from './timing.js';
 
@@ -207,7 +207,7 @@ export class JobLeases {
       if (job.lease_expires && job.lease_expires.getTime() < now.getTime()) {
         const why = `runner "${runner?.slug ?? '?'}" sent no heartbeat for ${this.ctx.config.current.runners.heartbeat_timeout}`;
         const outcome = await this.ctx.storage.transaction(
-          (tx) => loseAttempt(tx, job, why, this.ctx.now()),
+          (tx) => loseExpiredAttempt(tx, job, why, this.ctx.now()),
           LEASE,
         );
         if (outcome === 'queued') counts.requeued++;

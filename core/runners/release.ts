@@ -36,6 +36,22 @@ export async function loseAttempt(
   return last ? 'failed' : 'queued';
 }
 
+/**
+ * Ends the attempt of `job` (as the sweep read it) if its lease is still out at `now`: a heartbeat may have extended
+ * it since the read.
+ */
+export async function loseExpiredAttempt(
+  tx: WriteRepositories,
+  job: JobRecord,
+  why: string,
+  now: Date,
+): Promise<'queued' | 'failed' | undefined> {
+  const held = await tx.jobs.find({ id: job.id });
+  if (!held || held.attempt !== job.attempt || held.runner_id !== job.runner_id) return undefined;
+  if (!held.lease_expires || held.lease_expires.getTime() >= now.getTime()) return undefined;
+  return loseAttempt(tx, held, why, now);
+}
+
 /** Ends the attempts of every job the runner runs (it starts afresh, or is archived); answers how many were queued again. */
 export async function releaseJobs(
   tx: WriteRepositories,

@@ -6,6 +6,7 @@ import { bearer, createProject, signUp, type Session } from '../helpers/accounts
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { freshPostgresDatabase, onPostgres } from '../helpers/engine.js';
 import { eventually } from '../helpers/eventually.js';
+import { loseExpiredAttempt } from '../../core/runners/release.js';
 import { createRunner, jobBody, queueJob, runnerCalls, type CreatedRunner } from '../helpers/runners.js';
 
 let t: TestApp;
@@ -231,6 +232,25 @@ describe('leases', () => {
       (await runner.finish(held.uuid, { attempt: 1, state: 'failed', reason: 'exit 2' })).statusCode,
     ).toBe(204);
     expect(await job(held.uuid)).toMatchObject({ state: 'failed', reason: 'exit 2' });
+  });
+
+  it('are not lost by a sweep that read them before a heartbeat extended them', async () => {
+    const runner = await runnerFor('race-box');
+    const queued = await queueJob(t, ada.token, P, jobBody('race-box'));
+    const held = await claimed(runner);
+    // what a slow sweep read: the lease of the claim
+    const stale = await t.storage.read((r) => r.jobs.find({ uuid: queued.uuid }));
+    clock += 700;
+    expect((await runner.heartbeat(held.uuid, { attempt: 1 })).statusCode).toBe(200);
+    clock += 700; // past the claim's lease, within the heartbeat's
+    const outcome = await t.storage.transaction((tx) =>
+      loseExpiredAttempt(tx, stale!, 'no heartbeat', new Date(clock)),
+    );
+    expect(outcome).toBeUndefined();
+    expect(await job(queued.uuid)).toMatchObject({ state: 'running', attempt: 1 });
+    expect(
+      (await runner.finish(held.uuid, { attempt: 1, state: 'failed', reason: 'done here' })).statusCode,
+    ).toBe(204);
   });
 
   it('run out without heartbeats: the job is queued again, another runner finishes it, the late one is refused', async () => {

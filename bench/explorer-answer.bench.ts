@@ -24,7 +24,8 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import type { PerfShapeInput } from '../core/index.js';
 import { perfArrow } from '../core/perf/arrow.js';
 import { perfJson } from '../core/perf/shape.js';
-import { perf } from '../plugins/storage/duckdb/repositories/perf.js';
+import { duckDb } from '../plugins/storage/duckdb/sql.js';
+import { perf } from '../plugins/storage/shared/perf.js';
 import { packTexts } from '../core/perf/packed-texts.js';
 import { CONSOLE_PROJECT, consoleSelection, seedConsoleProject } from './lib/console-seed.js';
 import { summarize, time, type Timing } from './lib/measure.js';
@@ -79,8 +80,8 @@ async function parts(file: string) {
     const series = await ids('SELECT id FROM series ORDER BY id');
     const [head] = await ids('SELECT head_id FROM branch');
     const selection = { series, heads: new Int32Array(series.length).fill(head!) };
-    const sql = await time(() => perf(c, selection), { iterations: ITERATIONS });
-    const columns = await perf(c, selection);
+    const sql = await time(() => perf(duckDb(c), selection), { iterations: ITERATIONS });
+    const columns = await perf(duckDb(c), selection);
     const input: PerfShapeInput = {
       columns,
       prefixes: Array.from(series, (_, i) => `{"branch":{"name":"main"},"benchmark":{"name":"b-${i}"},`),

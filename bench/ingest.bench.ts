@@ -75,7 +75,7 @@ import { fileURLToPath } from 'node:url';
 import duckdb from '@duckdb/node-bindings';
 import { DuckDBDataChunk, DuckDBInstance } from '@duckdb/node-api';
 import { HistoryCache } from '../plugins/storage/duckdb/history-cache.js';
-import { history } from '../plugins/storage/duckdb/repositories/history.js';
+import { history } from '../plugins/storage/duckdb/history.js';
 import {
   clusterCpu,
   cpuSeconds,

@@ -113,7 +113,8 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { fillHistory, seedRun } from './lib/seed-history.js';
 import { createLogger } from '../core/index.js';
 import { duckdbStorage } from '../plugins/storage/duckdb/index.js';
-import { perf } from '../plugins/storage/duckdb/repositories/perf.js';
+import { duckDb } from '../plugins/storage/duckdb/sql.js';
+import { perf } from '../plugins/storage/shared/perf.js';
 import { bareName, benchDatabase, onEngine, selectedEngines, type BenchDatabase } from './lib/engines.js';
 import { summarize, time, type Timing } from './lib/measure.js';
 import { bareConnection, barePerf, fillHistoryPostgres } from './lib/postgres-bare.js';
@@ -170,7 +171,7 @@ async function openBare(db: BenchDatabase): Promise<Bare> {
   return {
     rows: async (query) => (await c.runAndReadAll(query)).getRowsJS(),
     perf: async (series, head, start, end) =>
-      (await perf(c, { series, heads: new Int32Array(series.length).fill(head), start, end })).count,
+      (await perf(duckDb(c), { series, heads: new Int32Array(series.length).fill(head), start, end })).count,
     close: async () => {
       c.closeSync();
       instance.closeSync();

@@ -32,8 +32,9 @@ import { fileURLToPath } from 'node:url';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { createLogger } from '../core/index.js';
 import { duckdbStorage, DEFAULT_MEMORY_LIMIT } from '../plugins/storage/duckdb/index.js';
-import { history } from '../plugins/storage/duckdb/repositories/history.js';
-import { perf, perfLines } from '../plugins/storage/duckdb/repositories/perf.js';
+import { history } from '../plugins/storage/duckdb/history.js';
+import { duckDb } from '../plugins/storage/duckdb/sql.js';
+import { perf, perfLines } from '../plugins/storage/shared/perf.js';
 import { memory, resetPeak, startApi, type ApiProcess } from './lib/api-process.js';
 import { summarize, type Timing } from './lib/measure.js';
 import { BenchReport } from './lib/report.js';
@@ -108,14 +109,14 @@ async function bare(
     ...window,
   });
   const run = (series: Int32Array, window: { start: number; end: number }) => () =>
-    perf(c, request(series, window));
+    perf(duckDb(c), request(series, window));
   const png = request(await seriesOf(names(20, 8), ['latency']), q.window(1000));
   const ingest = await seriesOf(names(0, 100), ['latency', 'throughput']);
   return {
     a: run(await seriesOf(names(10, 4), ['latency', 'throughput']), q.window(1000)),
     b: run(await seriesOf(names(100, 255), ['latency']), q.window(100)),
     // the image reads its points with perfLines (what it draws, no joins to report), not the perf statement
-    png: () => perfLines(c, png),
+    png: () => perfLines(duckDb(c), png),
     history: () =>
       history(c, {
         headId: head,

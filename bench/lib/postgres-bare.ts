@@ -1,6 +1,9 @@
 import postgres, { type Sql } from 'postgres';
-import { HISTORY_SQL } from '../../plugins/storage/postgres/repositories/history.js';
-import { PERF_SQL } from '../../plugins/storage/postgres/repositories/perf.js';
+import { HISTORY_SQL } from '../../plugins/storage/postgres/metrics.js';
+import { postgresDialect } from '../../plugins/storage/postgres/sql.js';
+import { perfSql } from '../../plugins/storage/shared/perf.js';
+
+const PERF_SQL = perfSql(postgresDialect).perf;
 import type { HistoryShape } from './seed-history.js';
 
 /**
@@ -31,6 +34,7 @@ export async function barePerf(
   end = 253_402_300_799_000,
 ): Promise<number> {
   const [text, values] = positional(PERF_SQL, {
+    pos: Array.from(series, (_, i) => i),
     series: Array.from(series),
     heads: Array.from(series, () => head),
     start,

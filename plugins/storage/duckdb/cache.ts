@@ -83,8 +83,8 @@ export class StatementCache {
 
   /**
    * The tables a SELECT reads, or undefined when it reads anything the cache does not hold. Remembered by statement
-   * text (the statements are the code's own, a few hundred at most): every query asks, a dozen times a report, and
-   * the regular expressions cost about 0.7 ms a report on the event loop (bench/ingest-anatomy.ts).
+   * text (the code's own statements, a few hundred at most): every query asks, and the regular expressions would
+   * cost the event loop more than the answer.
    */
   static tablesOf(sql: string): readonly string[] | undefined {
     if (TABLES_OF.has(sql)) return TABLES_OF.get(sql);

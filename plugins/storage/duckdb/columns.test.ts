@@ -1,7 +1,8 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, describe, expect, it } from 'vitest';
 import { uuidAt } from '../../../core/index.js';
-import { readColumns, UuidColumn } from './columns.js';
+import { UuidColumn } from '../shared/sql.js';
+import { readColumns } from './columns.js';
 
 const instance = await DuckDBInstance.create(':memory:');
 const connection = await instance.connect();

@@ -1,5 +1,6 @@
 import duckdb from '@duckdb/node-bindings';
 import { DuckDBTypeId, type DuckDBDataChunk, type DuckDBResult, type DuckDBVector } from '@duckdb/node-api';
+import { UuidColumn, type Column } from '../shared/sql.js';
 
 /**
  * Bulk reads of result columns into preallocated arrays. `DuckDBVector.getItem` tests validity with BigInt
@@ -8,18 +9,8 @@ import { DuckDBTypeId, type DuckDBDataChunk, type DuckDBResult, type DuckDBVecto
  * DuckDB's buffer, a UUID column is read from its 128-bit integers (no text at all), nulls are patched from the
  * validity bytes only when a chunk has any, and text is decoded only for non-null values.
  */
-export type NumberColumn = Int32Array | Float64Array;
-export type StringColumn = (string | null)[];
-
-/** UUIDs as four 32-bit words per value, word k of value i at `k * count + i` (the layout of `PerfColumns`). */
-export class UuidColumn {
-  constructor(
-    readonly words: Uint32Array,
-    readonly count: number,
-  ) {}
-}
-
-export type Column = NumberColumn | StringColumn | UuidColumn;
+type NumberColumn = Int32Array | Float64Array;
+type StringColumn = (string | null)[];
 
 function typeOf(column: Column): DuckDBTypeId {
   if (column instanceof UuidColumn) return DuckDBTypeId.UUID;

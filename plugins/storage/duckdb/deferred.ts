@@ -1,20 +1,14 @@
 /**
  * Rows a write transaction inserts into the tables every report writes (metric, report, version, head_version,
- * usage_entry), kept until a statement or the COMMIT needs them in the table. A report used to send four INSERT
- * statements and open an Appender of its own (bench/ingest-anatomy.ts: about half of the writer's time per report);
- * a group commit of up to 16 reports now sends one multi-row INSERT per small table, all of them in the same call as
- * its COMMIT, and one Appender takes every metric of the group. Under load every call to DuckDB waits for a thread
- * of libuv's pool and then for a core, so the number of calls per group, not their size, bounds the single writer.
+ * usage_entry), kept until a statement or the COMMIT needs them: a group commit sends one multi-row INSERT per
+ * small table in the same call as its COMMIT, and one Appender takes every metric of the group. Under load each
+ * call to DuckDB waits for a libuv thread and a core, so the number of calls, not their size, bounds the writer.
  *
- * Why it is exact: deferred rows are invisible to SQL until flushed, so the writer flushes them before any statement
- * it runs (sql.ts for prepared statements, `Database` for the rest) and before COMMIT; a statement therefore always
- * sees every row the transaction inserted before it, as if each had been an INSERT. The statement cache is told of
- * each table at its first deferred row (`note`), so it stops answering reads of that table until the transaction
- * ends, as for an INSERT. A failure at a flush (a constraint) fails the statement or COMMIT that needed it, and the
- * transaction rolls back as a whole; a rollback drops what was not flushed. Ids come from blocks drawn from the
- * tables' own sequences, so nothing that inserts with the sequence's default can collide with them. A rollback drops
- * the blocks drawn so far: within the process a sequence never hands a drawn id out again, but DuckDB logs its
- * advance only with a commit, so after a crash a block drawn in a transaction that rolled back could be drawn again.
+ * Why it is exact: the writer flushes deferred rows before any statement it runs (sql.ts, `Database`) and before
+ * COMMIT, so a statement sees every row inserted before it; the statement cache is told of each table at its first
+ * deferred row (`note`). A failed flush fails the statement or COMMIT that needed it and the whole transaction;
+ * a rollback drops what was not flushed, and the id blocks drawn (DuckDB logs a sequence's advance only with a
+ * commit, so after a crash a block of a rolled-back transaction could be drawn again).
  */
 import duckdb from '@duckdb/node-bindings';
 import type { DuckDBAppender, DuckDBMaterializedResult } from '@duckdb/node-api';

@@ -9,8 +9,8 @@ import { createLogger, type HistoryRequest, type ReportRecord } from '../../../c
 import { Database } from './database.js';
 import { migrate } from './migrate.js';
 import { migrations } from './migrations/index.js';
-import { history } from './repositories/history.js';
-import { metricWriters } from './repositories/metrics.js';
+import { history } from './history.js';
+import { duckdbWriter } from './writes.js';
 
 const logger = createLogger({ name: 'test', log: { mode: 'stderr_terminal', level: 'error' } });
 const root = mkdtempSync(join(tmpdir(), 'benchtrack-history-cache-'));
@@ -94,12 +94,7 @@ async function ingest(
   iterations: number,
   request: Request,
 ) {
-  const { metrics } = metricWriters(
-    c,
-    (n) => database.reserveMetricIds(c, n),
-    database.historyCache,
-    database.deferred,
-  );
+  const { metrics } = duckdbWriter(c, database, true, () => undefined);
   const cached = await metrics.history(asRequest(request));
   expect(cached).toEqual(await history(c, asRequest(request)));
   const id = nextReport++;

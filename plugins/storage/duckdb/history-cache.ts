@@ -1,7 +1,6 @@
 /**
- * The newest values of the series ingest tests, kept in memory on the writer so a report's history read, the
- * largest statement of ingest, mostly disappears: one report of 200 series reads 200 entries here instead of
- * the metric table.
+ * The newest values of the series ingest tests, kept in memory on the writer: a report's history, the largest read
+ * of ingest, comes from here instead of the metric table.
  *
  * Why it is exact: it lives beside the writer connection of a file only this process can open (the storage's
  * `exclusive` capability), and write transactions run one at a time. An entry holds, for one series on one

@@ -7,7 +7,7 @@ import { createLogger } from '../../../core/index.js';
 import { Database } from './database.js';
 import { migrate } from './migrate.js';
 import { migrations } from './migrations/index.js';
-import { history, HISTORY_CAP } from './repositories/history.js';
+import { history, HISTORY_CAP } from './history.js';
 
 const logger = createLogger({ name: 'test', log: { mode: 'stderr_terminal', level: 'error' } });
 const root = mkdtempSync(join(tmpdir(), 'benchtrack-history-'));

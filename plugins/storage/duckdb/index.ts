@@ -1,26 +1,20 @@
 import { z } from 'zod';
-import { defineStorage, type LocksWriter, type Storage, scopedRepositories } from '../../../kit/index.js';
+import { defineStorage, type Storage } from '../../../kit/index.js';
+import { logMigrations, orClose, within } from '../shared/lifecycle.js';
 import { MetricCompactor } from './compaction.js';
 import { Database } from './database.js';
 import { migrate, recordedVersion } from './migrate.js';
 import { migrations } from './migrations/index.js';
-import { accountReaders, accountWriters } from './repositories/accounts.js';
-import { dimensionReaders, dimensionWriters } from './repositories/dimensions.js';
-import { metaReader, metaWriter } from './repositories/meta.js';
-import { plusReaders, plusWriters } from './repositories/plus.js';
-import { regressionTables } from './repositories/regressions.js';
-import { regressionReaders, regressionWriters } from '../shared/regressions.js';
-import { metricReaders, metricWriters } from './repositories/metrics.js';
-import { runnerReaders, runnerWriters } from './repositories/runners.js';
 import { duckdbReplication } from './replication.js';
+import { readRepositories } from '../shared/repositories.js';
+import { history } from './history.js';
 import { snapshotTo } from './snapshot.js';
+import { duckDb } from './sql.js';
+import { duckdbWriter } from './writes.js';
 import { duckdbTransfer } from './transfer.js';
 
 /** The engine's memory ceiling when database.memory_limit is not set. */
 export const DEFAULT_MEMORY_LIMIT = '1GiB';
-
-/** One writer at a time already orders every write transaction: a lock has nothing left to order. */
-const ONE_WRITER_LOCKS: LocksWriter = { hold: () => Promise.resolve(), tryHold: () => Promise.resolve(true) };
 
 const optionsSchema = z.strictObject({
   file: z.string().min(1, { error: 'database file must not be empty' }),
@@ -39,8 +33,8 @@ const optionsSchema = z.strictObject({
     .regex(/^\d+(\.\d+)?\s*(MB|GB|TB|MiB|GiB|TiB)$/, { error: 'memory_limit must look like 1GiB' })
     .default(DEFAULT_MEMORY_LIMIT),
   /**
-   * Whether closing checkpoints (DuckDB's default): folds the WAL into the file, 40-70 ms for a test's database.
-   * false for throwaway files that are deleted after closing (tests); the next open replays the WAL instead.
+   * Whether closing checkpoints (DuckDB's default, which folds the WAL into the file). false for throwaway files
+   * that are deleted after closing (tests); the next open replays the WAL instead.
    */
   checkpoint_on_close: z.boolean().default(true),
 });
@@ -68,18 +62,11 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
       },
       log,
     );
-    let appliedMigrations;
-    try {
-      appliedMigrations = await migrate(database.setupConnection, migrations, database.path);
-    } catch (error) {
-      await database.close();
-      throw error;
-    }
-    for (const migration of appliedMigrations)
-      log.info(
-        { migration: migration.version, migration_name: migration.name, path: database.path },
-        'migration applied',
-      );
+    const appliedMigrations = await orClose(
+      () => migrate(database.setupConnection, migrations, database.path),
+      () => database.close(),
+    );
+    logMigrations(log, appliedMigrations, { path: database.path });
     const compactor = new MetricCompactor(database, log);
     compactor.poke();
     return {
@@ -89,38 +76,13 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
       schemaVersion: () => database.read(recordedVersion),
       async transaction(fn) {
         let appended = 0;
-        const result = await database.write(async (connection) => {
-          const scope = scopedRepositories(
-            {
-              meta: metaWriter(connection),
-              locks: ONE_WRITER_LOCKS,
-              ...accountWriters(connection),
-              ...dimensionWriters(
-                connection,
-                database.deferred,
-                exclusive ? database.latestVersions : undefined,
-              ),
-              ...metricWriters(
-                connection,
-                (count) => {
-                  appended += count;
-                  return database.reserveMetricIds(connection, count);
-                },
-                exclusive ? database.historyCache : undefined,
-                database.deferred,
-              ),
-              ...plusWriters(connection, database.deferred),
-              ...regressionWriters(regressionTables(connection)),
-              ...runnerWriters(connection),
-            },
+        const result = await database.write((connection) =>
+          within(
+            duckdbWriter(connection, database, exclusive, (count) => (appended += count)),
             'transaction',
-          );
-          try {
-            return await fn(scope.repos);
-          } finally {
-            scope.end();
-          }
-        });
+            fn,
+          ),
+        );
         if (appended > 0) {
           compactor.appended(appended);
           compactor.poke();
@@ -132,25 +94,13 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
       replication: duckdbReplication(database),
       health: () => database.health(),
       read: (fn) =>
-        database.read(async (connection) => {
-          const scope = scopedRepositories(
-            {
-              meta: metaReader(connection),
-              ...accountReaders(connection),
-              ...dimensionReaders(connection),
-              ...metricReaders(connection),
-              ...plusReaders(connection),
-              ...regressionReaders(regressionTables(connection)),
-              ...runnerReaders(connection),
-            },
+        database.read((connection) =>
+          within(
+            readRepositories(duckDb(connection), (request) => history(connection, request)),
             'read',
-          );
-          try {
-            return await fn(scope.repos);
-          } finally {
-            scope.end();
-          }
-        }),
+            fn,
+          ),
+        ),
       async close() {
         await compactor.stop();
         await database.close();

@@ -1,7 +1,6 @@
 /**
  * The newest version of each head that ingest numbered from (`heads.latestVersion`), kept beside the writer so
- * that a steady report does not query version and head_version to number its version: that join was the largest
- * statement of a report once its history came from memory (12-19 ms of about 70 under load, bench/ingest-anatomy.ts).
+ * that a steady report does not join version and head_version to number its version.
  *
  * Why it is exact: like the history cache, it lives beside the writer of a file only this process can open (the
  * storage's `exclusive` capability), and write transactions run one at a time. An entry is what the running

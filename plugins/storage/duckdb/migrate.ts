@@ -1,13 +1,10 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { StorageError, type AppliedMigration } from '../../../kit/index.js';
+import { applyMigrations } from '../shared/migrate.js';
+import type { Migration } from '../shared/schema.js';
 import { anchorRead } from './sql.js';
 
-/** One forward-only schema change. Its statements run in one transaction with its bookkeeping row. */
-export interface Migration {
-  readonly version: number;
-  readonly name: string;
-  readonly statements: readonly string[];
-}
+export type { Migration } from '../shared/schema.js';
 
 /** The columns of our `schema_migration` table, in order: a table of that name with others is not ours. */
 const LEDGER_COLUMNS = 'version,name,applied_at';
@@ -58,34 +55,27 @@ export async function migrate(
     name VARCHAR NOT NULL,
     applied_at TIMESTAMP NOT NULL
   )`);
-  const current = await recordedVersion(connection);
-  const latest = migrations.at(-1)?.version ?? 0;
-  if (current > latest) {
-    throw new StorageError(
-      `database ${path} has schema version ${current}, newer than this Benchtrack knows (${latest}); upgrade Benchtrack or restore a backup taken before the upgrade`,
-    );
-  }
-  const applied: AppliedMigration[] = [];
-  for (const migration of migrations) {
-    if (migration.version <= current) continue;
-    await connection.run('BEGIN TRANSACTION');
-    try {
-      for (const statement of migration.statements) await connection.run(statement);
-      await connection.run(`INSERT INTO schema_migration VALUES ($version, $name, now()::TIMESTAMP)`, {
-        version: migration.version,
-        name: migration.name,
-      });
-      await connection.run('COMMIT');
-    } catch (error) {
-      await connection.run('ROLLBACK');
-      throw new StorageError(
-        `migration ${migration.version} (${migration.name}) failed on ${path}: ${(error as Error).message}; the database was left at version ${applied.at(-1)?.version ?? current}`,
-        {},
-        { cause: error },
-      );
-    }
-    applied.push({ version: migration.version, name: migration.name });
-  }
+  const applied = await applyMigrations(
+    {
+      version: () => recordedVersion(connection),
+      async apply(migration) {
+        await connection.run('BEGIN TRANSACTION');
+        try {
+          for (const statement of migration.statements) await connection.run(statement);
+          await connection.run(`INSERT INTO schema_migration VALUES ($version, $name, now()::TIMESTAMP)`, {
+            version: migration.version,
+            name: migration.name,
+          });
+          await connection.run('COMMIT');
+        } catch (error) {
+          await connection.run('ROLLBACK');
+          throw error;
+        }
+      },
+    },
+    migrations,
+    path,
+  );
   // Schema changes must not stay in the WAL: DuckDB cannot replay an ALTER TABLE from it ("Failure while
   // replaying WAL file ... GetDefaultDatabase with no default database set"), so a crash before the next
   // checkpoint left a database that no longer opens (test/integration/ingest-reliability.test.ts, SIGKILL).

@@ -1,4 +1,6 @@
+import type { Db, Dialect, Params } from '../shared/sql.js';
 import { isRead, StatementCache, type ReadCache, type ReadView } from './cache.js';
+import { readColumns } from './columns.js';
 import {
   BIGINT,
   DOUBLE,
@@ -15,22 +17,7 @@ import {
   type DuckDBValue,
 } from '@duckdb/node-api';
 
-/** A JavaScript value that can be bound as a query parameter. */
-export type Param =
-  | string
-  | number
-  | boolean
-  | bigint
-  | Date
-  | null
-  | undefined
-  | readonly number[]
-  | readonly string[]
-  | readonly bigint[]
-  | Float64Array
-  | Int32Array
-  | Uint32Array;
-export type Params = Readonly<Record<string, Param>>;
+export type { Param, Params } from '../shared/sql.js';
 
 /**
  * Converts JavaScript parameters to DuckDB values, with explicit types where DuckDB cannot infer them. Only
@@ -115,11 +102,20 @@ export function useReadView(connection: DuckDBConnection, read: ReadContext | un
   else readViews.delete(connection);
 }
 
-async function prepared(
+/** The run in progress of each prepared statement: its bindings are its own until the run has returned. */
+const running = new WeakMap<DuckDBPreparedStatement, Promise<unknown>>();
+
+/**
+ * Runs the statement of `sql` with `params` through `run`. A prepared statement holds one set of bindings, and
+ * concurrent calls of one statement on one connection (a read's `Promise.all`) would bind over each other's
+ * before DuckDB reads them: the runs of a statement take turns.
+ */
+async function prepared<T>(
   connection: DuckDBConnection,
   sql: string,
   params: Params,
-): Promise<DuckDBPreparedStatement> {
+  run: (statement: DuckDBPreparedStatement) => Promise<T>,
+): Promise<T> {
   await beforeStatements.get(connection)?.();
   await anchorRead(connection);
   let cache = statements.get(connection);
@@ -130,10 +126,18 @@ async function prepared(
     cache.set(sql, statement);
   }
   if (!isRead(sql)) caches.get(connection)?.noteWrite(sql);
-  statement.clearBindings();
-  const { values, types } = bind(sql, params);
-  if (Object.keys(values).length > 0) statement.bind(values, types);
-  return statement;
+  const ready = statement;
+  const result = (running.get(ready) ?? Promise.resolve()).then(() => {
+    ready.clearBindings();
+    const { values, types } = bind(sql, params);
+    if (Object.keys(values).length > 0) ready.bind(values, types);
+    return run(ready);
+  });
+  running.set(
+    ready,
+    result.catch(() => undefined),
+  );
+  return result;
 }
 
 /** Runs a query and returns its rows as plain objects (UUIDs as strings, timestamps as Dates). */
@@ -149,7 +153,7 @@ export async function query<R>(connection: DuckDBConnection, sql: string, params
       return rows as R[];
     }
   }
-  const reader = await (await prepared(connection, sql, params)).runAndReadAll();
+  const reader = await prepared(connection, sql, params, (statement) => statement.runAndReadAll());
   const rows = reader.getRowObjectsJS() as R[];
   if (key) {
     if (cache) cache.set(key, tables, rows);
@@ -170,7 +174,7 @@ export async function execute(
   sql: string,
   params: Params = {},
 ): Promise<number> {
-  const result = await (await prepared(connection, sql, params)).run();
+  const result = await prepared(connection, sql, params, (statement) => statement.run());
   return Number(result.rowsChanged);
 }
 
@@ -183,17 +187,38 @@ export async function queryChunks(
   sql: string,
   params: Params = {},
 ): Promise<{ result: DuckDBResult; chunks: DuckDBDataChunk[]; count: number }> {
-  const result = await (await prepared(connection, sql, params)).run();
-  const chunks = await result.fetchAllChunks();
+  const { result, chunks } = await prepared(connection, sql, params, async (statement) => {
+    const result = await statement.run();
+    return { result, chunks: await result.fetchAllChunks() };
+  });
   return { result, chunks, count: chunks.reduce((n, chunk) => n + chunk.rowCount, 0) };
 }
 
-/** Quotes an identifier that comes from code (never from input). */
-export function ident(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
-}
+/** The SQL DuckDB writes its own way (plugins/storage/shared/sql.ts). */
+export const duckdbDialect: Dialect = {
+  capabilities: { skipLocked: false },
+  timestamp: 'TIMESTAMP',
+  inList: (expression, param, type) => `${expression} IN (SELECT unnest(${param}::${type}[]))`,
+  rows: (alias, columns) =>
+    `(SELECT ${columns.map(([name, param, type]) => `unnest(${param}::${type}[]) AS ${name}`).join(', ')}) ${alias}`,
+  scanFilter: (column, param) => `list_contains(${param}, ${column})`,
+  epochMs: (column) => `epoch_ms(${column})::DOUBLE`,
+  fromEpochMs: (param) => `make_timestamp(${param}::BIGINT * 1000)`,
+  day: (column) => `strftime(${column}, '%Y-%m-%d')`,
+  listWithout: (column, value) => `list_filter(${column}, x -> x <> ${value})`,
+};
 
-/** Escapes LIKE wildcards so a search for `50%` matches the text `50%`. */
-export function likePattern(search: string): string {
-  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/** The statements of the transaction or read running on `connection`, for the shared repositories. */
+export function duckDb(connection: DuckDBConnection): Db {
+  return {
+    dialect: duckdbDialect,
+    query: (sql, params) => query(connection, sql, params),
+    execute: (sql, params) => execute(connection, sql, params),
+    async columns(sql, params, allocate) {
+      const { result, chunks, count } = await queryChunks(connection, sql, params);
+      readColumns(result, chunks, allocate(count));
+      return count;
+    },
+  };
 }
+export { ident, likePattern } from '../shared/sql.js';

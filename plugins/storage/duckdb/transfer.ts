@@ -7,18 +7,10 @@ import {
   type DuckDBAppender,
   type DuckDBConnection,
 } from '@duckdb/node-api';
-import {
-  ConflictError,
-  StorageError,
-  type RowBatch,
-  type StorageTransfer,
-  type TransferValue,
-} from '../../../kit/index.js';
+import { StorageError, type RowBatch, type StorageTransfer, type TransferValue } from '../../../kit/index.js';
+import { checkColumns, exportTables, requireEmpty, type TableSource } from '../shared/transfer.js';
 import type { Database } from './database.js';
 import { ident } from './sql.js';
-
-/** Rows per exported batch: a few DuckDB chunks, small enough to hold many batches in memory. */
-const BATCH_ROWS = 16_384;
 
 /** The engine's own bookkeeping, not part of the data model. */
 const BOOKKEEPING = 'schema_migration';
@@ -34,14 +26,6 @@ async function rowsOf(connection: DuckDBConnection, sql: string): Promise<unknow
   return (await connection.runAndReadAll(sql)).getRowsJS() as unknown[][];
 }
 
-async function dataTables(connection: DuckDBConnection): Promise<string[]> {
-  const rows = await rowsOf(
-    connection,
-    `SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' AND table_name <> '${BOOKKEEPING}' ORDER BY table_name`,
-  );
-  return rows.map((row) => String(row[0]));
-}
-
 async function columnsOf(connection: DuckDBConnection, table: string): Promise<TargetColumn[]> {
   const rows = await rowsOf(
     connection,
@@ -55,6 +39,26 @@ async function columnsOf(connection: DuckDBConnection, table: string): Promise<T
   }));
 }
 
+/** The tables of a connection's transaction, for the shared export and checks. */
+function source(connection: DuckDBConnection): TableSource {
+  return {
+    tables: async () =>
+      (
+        await rowsOf(
+          connection,
+          `SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' AND table_name <> '${BOOKKEEPING}' ORDER BY table_name`,
+        )
+      ).map((row) => String(row[0])),
+    columns: async (table) => (await columnsOf(connection, table)).map((column) => column.name),
+    count: async (table) =>
+      Number((await rowsOf(connection, `SELECT count(*) FROM ${ident(table)}`))[0]?.[0]),
+    async *rows(sql) {
+      for await (const chunk of (await connection.stream(sql)).yieldRowsJs())
+        yield chunk as TransferValue[][];
+    },
+  };
+}
+
 /**
  * Every table of the data model, batch by batch, from one read transaction on a connection of its own: the
  * export is the snapshot of the moment the transaction began, and writers never wait for it (MVCC).
@@ -62,24 +66,9 @@ async function columnsOf(connection: DuckDBConnection, table: string): Promise<T
 async function* exportRows(database: Database): AsyncGenerator<RowBatch> {
   const connection = await database.connect();
   try {
-    await connection.run('BEGIN TRANSACTION');
     // the first read anchors the snapshot
-    const tables = await dataTables(connection);
-    for (const table of tables) {
-      const columns = (await columnsOf(connection, table)).map((column) => column.name);
-      const total = Number((await rowsOf(connection, `SELECT count(*) FROM ${ident(table)}`))[0]?.[0]);
-      const order = columns.includes('id') ? 'id' : columns.map(ident).join(', ');
-      const result = await connection.stream(`SELECT * FROM ${ident(table)} ORDER BY ${order}`);
-      let rows: TransferValue[][] = [];
-      for await (const chunk of result.yieldRowsJs()) {
-        rows.push(...(chunk as TransferValue[][]));
-        if (rows.length >= BATCH_ROWS) {
-          yield { table, columns, rows, total };
-          rows = [];
-        }
-      }
-      if (rows.length > 0 || total === 0) yield { table, columns, rows, total };
-    }
+    await connection.run('BEGIN TRANSACTION');
+    yield* exportTables(source(connection));
     await connection.run('COMMIT');
   } finally {
     database.disconnect(connection);
@@ -109,17 +98,6 @@ function appendValue(appender: DuckDBAppender, type: string, value: TransferValu
   }
 }
 
-/** Refuses a database with any row: a migration never merges into existing data. */
-async function requireEmpty(connection: DuckDBConnection, path: string): Promise<void> {
-  for (const table of await dataTables(connection)) {
-    const rows = Number((await rowsOf(connection, `SELECT count(*) FROM ${ident(table)}`))[0]?.[0]);
-    if (rows > 0)
-      throw new ConflictError(
-        `the target database ${path} is not empty (table ${table} has ${rows} rows): migrate into a new, empty database`,
-      );
-  }
-}
-
 /** Moves each sequence past the highest id copied into its table, so ids handed out next never collide. */
 async function advanceSequences(connection: DuckDBConnection, tables: ReadonlySet<string>): Promise<void> {
   for (const table of tables) {
@@ -138,7 +116,7 @@ async function importRows(
   connection: DuckDBConnection,
   batches: AsyncIterable<RowBatch>,
 ): Promise<number> {
-  await requireEmpty(connection, database.path);
+  await requireEmpty(source(connection), database.path);
   const written = new Set<string>();
   let appender: Awaited<ReturnType<typeof openAppender>> | undefined;
   let rows = 0;
@@ -167,13 +145,8 @@ async function importRows(
  */
 async function openAppender(connection: DuckDBConnection, batch: RowBatch) {
   const columns = await columnsOf(connection, batch.table);
-  if (columns.length === 0)
-    throw new StorageError(`table ${batch.table} does not exist in the target database`);
   const names = columns.map((column) => column.name);
-  if ([...names].sort().join() !== [...batch.columns].sort().join())
-    throw new StorageError(
-      `table ${batch.table} has columns (${batch.columns.join(', ')}) in the source and (${names.join(', ')}) in the target; migrate between databases of the same Benchtrack version`,
-    );
+  checkColumns(batch, names);
   return {
     table: batch.table,
     appender: await connection.createAppender(batch.table),

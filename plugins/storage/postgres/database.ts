@@ -8,7 +8,7 @@ import {
   type TransactionOptions,
 } from '../../../kit/index.js';
 import { connectionDropped, connectionLost, retryable, unavailable, uniqueKey } from './failures.js';
-import { LOCK_KINDS } from './repositories/locks.js';
+import { LOCK_KINDS } from './locks.js';
 import type { Connection } from './sql.js';
 
 export interface DatabaseOptions {
@@ -27,19 +27,17 @@ const MAX_ATTEMPTS = 40;
 
 /**
  * Attempts of a write transaction refused the same unique key each time. PostgreSQL refuses a key only once the
- * other insert has committed, so the next attempt sees that row: the same key again means it was deleted and
- * inserted anew meanwhile (reports racing the deletion of their testbed), which takes a commit by someone else
- * every time, or a row that was there all along, which no attempt will get past: that fails after 8 attempts and
- * about 0.1 s of pauses (it took all 40 and about 2 s).
+ * other insert has committed, so the next attempt sees that row: the same key again is a row deleted and inserted
+ * anew meanwhile (reports racing the deletion of their testbed), or one that was there all along, which no attempt
+ * gets past, so it fails early.
  */
 const SAME_KEY_ATTEMPTS = 8;
 
 /**
  * Seconds a pooled connection that closed waits before it opens again. The driver's default grows with every
- * close across the pool (3^n / 100 s, up to 20 s) and the connect timeout runs during that wait: with the bare
- * driver, a pool of 10 whose backends were terminated every round had a query time out (CONNECT_TIMEOUT, 10 s)
- * by the sixth round, and none in twelve rounds with this constant. While the server is really down a request
- * fails at once anyway (503, Retry-After), so a growing wait protects nothing here.
+ * close across the pool (3^n / 100 s, up to 20 s) and the connect timeout runs during that wait, so repeated
+ * terminations made queries time out. While the server is down a request fails at once anyway (503,
+ * Retry-After), so a growing wait protects nothing.
  */
 const RECONNECT_DELAY_SECONDS = 0.05;
 

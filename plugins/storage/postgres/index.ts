@@ -1,19 +1,14 @@
 import { z } from 'zod';
-import { defineStorage, type SharedCounters, type Storage, scopedRepositories } from '../../../kit/index.js';
+import { defineStorage, type Storage } from '../../../kit/index.js';
+import { logMigrations, orClose, within } from '../shared/lifecycle.js';
+import { readRepositories, writeRepositories } from '../shared/repositories.js';
 import { postgresCounters } from './counters.js';
 import { Database } from './database.js';
 import { migrate, recordedVersion } from './migrate.js';
 import { migrations } from './migrations/index.js';
-import { accountReaders, accountWriters } from './repositories/accounts.js';
-import { dimensionReaders, dimensionWriters } from './repositories/dimensions.js';
-import { locksWriter } from './repositories/locks.js';
-import { metaReader, metaWriter } from './repositories/meta.js';
-import { metricReaders, metricWriters } from './repositories/metrics.js';
-import { plusReaders, plusWriters } from './repositories/plus.js';
-import { regressionTables } from './repositories/regressions.js';
-import { regressionReaders, regressionWriters } from '../shared/regressions.js';
-import { runnerReaders, runnerWriters } from './repositories/runners.js';
-import type { Connection } from './sql.js';
+import { locksWriter } from './locks.js';
+import { append, history } from './metrics.js';
+import { postgresDb, type Connection } from './sql.js';
 import { ReplicaReads } from './replicas.js';
 import { postgresTransfer } from './transfer.js';
 
@@ -32,44 +27,15 @@ const optionsSchema = z.strictObject({
 
 export type PostgresOptions = z.input<typeof optionsSchema>;
 
-function writeRepositories(connection: Connection) {
-  return {
-    meta: metaWriter(connection),
+const writer = (connection: Connection) =>
+  writeRepositories(postgresDb(connection), {
     locks: locksWriter(connection),
-    ...accountWriters(connection),
-    ...dimensionWriters(connection),
-    ...metricWriters(connection),
-    ...plusWriters(connection),
-    ...regressionWriters(regressionTables(connection)),
-    ...runnerWriters(connection),
-  };
-}
+    history: (request) => history(connection, request),
+    append: append(connection),
+  });
 
-function readRepositories(connection: Connection) {
-  return {
-    meta: metaReader(connection),
-    ...accountReaders(connection),
-    ...dimensionReaders(connection),
-    ...metricReaders(connection),
-    ...plusReaders(connection),
-    ...regressionReaders(regressionTables(connection)),
-    ...runnerReaders(connection),
-  };
-}
-
-/** Runs `fn` on repositories that refuse every call once it has returned. */
-async function within<R extends object, T>(
-  repos: R,
-  kind: 'transaction' | 'read',
-  fn: (repos: R) => Promise<T>,
-) {
-  const scope = scopedRepositories(repos, kind);
-  try {
-    return await fn(scope.repos);
-  } finally {
-    scope.end();
-  }
-}
+const reader = (connection: Connection) =>
+  readRepositories(postgresDb(connection), (request) => history(connection, request));
 
 /**
  * PostgreSQL, selected by `database.url: postgres://...`: several API processes share one database. Writers of
@@ -93,29 +59,22 @@ export const postgresStorage = defineStorage<PostgresOptions>({
       logger.child({ plugin: 'postgres' }),
     );
     const log = logger.child({ plugin: 'postgres', database: database.where });
-    let appliedMigrations;
-    try {
-      appliedMigrations = await migrate(database.sql, migrations, database.where);
-    } catch (error) {
-      await database.close();
-      throw error;
-    }
-    for (const migration of appliedMigrations)
-      log.info({ migration: migration.version, migration_name: migration.name }, 'migration applied');
-    let reads: ReplicaReads;
-    let counters: SharedCounters;
-    try {
-      counters = await postgresCounters(database);
-      reads = await ReplicaReads.open(
-        database,
-        parsed.replicas,
-        { maxConnections: parsed.max_connections, connectTimeoutSeconds: parsed.connect_timeout_seconds },
-        log,
-      );
-    } catch (error) {
-      await database.close();
-      throw error;
-    }
+    const close = () => database.close();
+    const appliedMigrations = await orClose(() => migrate(database.sql, migrations, database.where), close);
+    logMigrations(log, appliedMigrations);
+    const [counters, reads] = await orClose(
+      async () =>
+        [
+          await postgresCounters(database),
+          await ReplicaReads.open(
+            database,
+            parsed.replicas,
+            { maxConnections: parsed.max_connections, connectTimeoutSeconds: parsed.connect_timeout_seconds },
+            log,
+          ),
+        ] as const,
+      close,
+    );
     return {
       capabilities: { ...this.capabilities, readReplicas: parsed.replicas.length > 0 },
       appliedMigrations,
@@ -124,14 +83,14 @@ export const postgresStorage = defineStorage<PostgresOptions>({
       schemaVersion: () => database.run(recordedVersion),
       async transaction(fn, options) {
         const result = await database.transaction(
-          (connection) => within(writeRepositories(connection), 'transaction', fn),
+          (connection) => within(writer(connection), 'transaction', fn),
           options,
         );
         await reads.written();
         return result;
       },
       read(fn, options) {
-        const run = (connection: Connection) => within(readRepositories(connection), 'read', fn);
+        const run = (connection: Connection) => within(reader(connection), 'read', fn);
         return options?.replica ? reads.read(run) : database.read(run);
       },
       health: () => database.health(),

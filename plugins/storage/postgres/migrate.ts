@@ -1,13 +1,8 @@
-import { StorageError, type AppliedMigration } from '../../../kit/index.js';
+import type { AppliedMigration } from '../../../kit/index.js';
 import type { Sql } from 'postgres';
+import { applyMigrations } from '../shared/migrate.js';
+import type { Migration } from '../shared/schema.js';
 import type { Connection } from './sql.js';
-
-/** One forward-only schema change. Its statements run in one transaction with its bookkeeping row. */
-export interface Migration {
-  readonly version: number;
-  readonly name: string;
-  readonly statements: readonly string[];
-}
 
 /** The advisory lock every process takes to migrate: N processes starting at once migrate once. */
 const MIGRATION_LOCK = 0x62656e63; // 'benc'
@@ -46,35 +41,27 @@ async function migrateLocked(
       name TEXT NOT NULL,
       applied_at TIMESTAMPTZ NOT NULL
     )`);
-  const current = await recordedVersion(connection);
-  const latest = migrations.at(-1)?.version ?? 0;
-  if (current > latest) {
-    throw new StorageError(
-      `database ${where} has schema version ${current}, newer than this Benchtrack knows (${latest}); upgrade Benchtrack or restore a backup taken before the upgrade`,
-    );
-  }
-  const applied: AppliedMigration[] = [];
-  for (const migration of migrations) {
-    if (migration.version <= current) continue;
-    try {
-      // one round trip for the whole migration (the simple protocol runs many statements in one message)
-      await connection.unsafe(['BEGIN', ...migration.statements].join(';\n'));
-      await connection.unsafe('INSERT INTO schema_migration VALUES ($1, $2, now())', [
-        migration.version,
-        migration.name,
-      ]);
-      await connection.unsafe('COMMIT');
-    } catch (error) {
-      await connection.unsafe('ROLLBACK').catch(() => undefined);
-      throw new StorageError(
-        `migration ${migration.version} (${migration.name}) failed on ${where}: ${(error as Error).message}; the database was left at version ${applied.at(-1)?.version ?? current}`,
-        {},
-        { cause: error },
-      );
-    }
-    applied.push({ version: migration.version, name: migration.name });
-  }
-  return applied;
+  return applyMigrations(
+    {
+      version: () => recordedVersion(connection),
+      async apply(migration) {
+        try {
+          // one round trip for the whole migration (the simple protocol runs many statements in one message)
+          await connection.unsafe(['BEGIN', ...migration.statements].join(';\n'));
+          await connection.unsafe('INSERT INTO schema_migration VALUES ($1, $2, now())', [
+            migration.version,
+            migration.name,
+          ]);
+          await connection.unsafe('COMMIT');
+        } catch (error) {
+          await connection.unsafe('ROLLBACK').catch(() => undefined);
+          throw error;
+        }
+      },
+    },
+    migrations,
+    where,
+  );
 }
 
 export async function recordedVersion(connection: Connection): Promise<number> {

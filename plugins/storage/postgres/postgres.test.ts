@@ -14,8 +14,9 @@ import { postgresCluster as cluster } from '../../../test/helpers/engine.js';
 import { postgresStorage } from './index.js';
 import { migrate } from './migrate.js';
 import { migrations } from './migrations/index.js';
-import { HISTORY_SQL } from './repositories/history.js';
-import { LINES_SQL, PERF_SQL } from './repositories/perf.js';
+import { perfSql } from '../shared/perf.js';
+import { HISTORY_SQL } from './metrics.js';
+import { postgresDialect } from './sql.js';
 
 // In the integration-postgres project, on the run's cluster: a new empty database where a test is about
 // migrations; otherwise a database that holds the project's migrated template and nothing else, a new copy or one
@@ -323,9 +324,10 @@ describe('postgres: query plans', () => {
       expect(fresh).not.toContain('Bitmap Heap Scan on metric');
       // each metric row's version is looked up (by index or in a hash), never joined to the head's versions
       expect(fresh).not.toContain('Join Filter: (m.version_id = head_version.version_id)');
-      for (const sql of [PERF_SQL, LINES_SQL]) {
+      for (const sql of Object.values(perfSql(postgresDialect))) {
         const perf = await plan(
           literal(sql, {
+            pos: `'{0,1}'`,
             series: `'{1007,1042}'`,
             heads: `'{${head.id},${head.id}}'`,
             start: String(Date.now() - 86_400_000),

@@ -1,5 +1,21 @@
-import type { AlertFilter, AlertRecord, AlertsReader, AlertStatus, Page } from '../../../kit/index.js';
-import type { Dialect, Run } from './regressions.js';
+import type {
+  AlertFilter,
+  AlertRecord,
+  AlertsReader,
+  AlertStatus,
+  WriteRepositories,
+} from '../../../kit/index.js';
+import { count, perDialect, type Db, type Param } from './sql.js';
+import { names, page, tableReader, type TableSpec, tableWriter } from './table.js';
+
+export const alerts: TableSpec = {
+  name: 'alert',
+  columns: names(`
+    id uuid project_id report_id metric_id head_id threshold_id model_id boundary_limit status
+    change_before change_after change_p_value created modified
+  `),
+  search: ['uuid'],
+};
 
 /** `active` sorts before `dismissed` and `silenced`: the default order shows what needs attention first. */
 const ORDER = {
@@ -9,21 +25,21 @@ const ORDER = {
 } as const;
 
 /**
- * The WHERE clause of an alert filter. Branch, testbed and measure are the alert's threshold's; the benchmark is
- * its metric's series', looked up among the metrics of the project's alerted reports only, so the metric table is
- * read by series and report, never whole.
+ * The WHERE clause of an alert filter (alias `a`). Branch, testbed and measure are the alert's threshold's; the
+ * benchmark is its metric's series', looked up among the metrics of the project's alerted reports only, so the
+ * metric table is read by series and report, never whole.
  */
-function alertWhere(filter: AlertFilter, d: Dialect): { sql: string; params: Record<string, unknown> } {
-  const where = [`a.project_id = ${d.int('project')}`];
-  const params: Record<string, unknown> = { project: filter.project_id };
+function alertWhere(filter: AlertFilter): { sql: string; params: Record<string, Param> } {
+  const where = ['a.project_id = $project::int'];
+  const params: Record<string, Param> = { project: filter.project_id };
   if (filter.status !== undefined) {
-    where.push(`a.status = ${d.text('status')}`);
+    where.push('a.status = $status::text');
     params.status = filter.status;
   }
   const threshold: string[] = [];
   for (const column of ['branch_id', 'testbed_id', 'measure_id'] as const) {
     if (filter[column] === undefined) continue;
-    threshold.push(`t.${column} = ${d.int(column)}`);
+    threshold.push(`t.${column} = $${column}::int`);
     params[column] = filter[column];
   }
   if (threshold.length > 0)
@@ -31,47 +47,87 @@ function alertWhere(filter: AlertFilter, d: Dialect): { sql: string; params: Rec
   if (filter.benchmark_id !== undefined) {
     params.benchmark = filter.benchmark_id;
     where.push(`a.metric_id IN (SELECT m.id FROM metric m
-      WHERE m.series_id IN (SELECT s.id FROM series s WHERE s.benchmark_id = ${d.int('benchmark')})
-        AND m.report_id IN (SELECT x.report_id FROM alert x WHERE x.project_id = ${d.int('project')}))`);
+      WHERE m.series_id IN (SELECT s.id FROM series s WHERE s.benchmark_id = $benchmark::int)
+        AND m.report_id IN (SELECT x.report_id FROM alert x WHERE x.project_id = $project::int))`);
   }
   return { sql: where.join(' AND '), params };
 }
 
-/** `listForProject` of the alerts reader, in SQL both engines run. */
-export function listAlerts(run: Run, d: Dialect): AlertsReader['listForProject'] {
-  return async (filter, options): Promise<Page<AlertRecord>> => {
-    const { sql, params } = alertWhere(filter, d);
-    const [count] = await run<{ total: bigint | number | string }>(
-      `SELECT count(*) AS total FROM alert a WHERE ${sql}`,
-      params,
-    );
-    const items = await run<AlertRecord>(
-      `SELECT a.* FROM alert a WHERE ${sql}
-        ORDER BY ${ORDER[options.sort](options.direction === 'desc' ? 'DESC' : 'ASC')}
-        LIMIT ${d.int('limit')} OFFSET ${d.int('offset')}`,
-      { ...params, limit: options.perPage, offset: (Math.max(options.page, 1) - 1) * options.perPage },
-    );
-    return { items, total: Number(count?.total ?? 0) };
+export function alertsReader(db: Db): AlertsReader {
+  return {
+    ...tableReader<AlertRecord>(db, alerts),
+    listForProject(filter, options) {
+      const where = alertWhere(filter);
+      const direction = options.direction === 'desc' ? 'DESC' : 'ASC';
+      return page<AlertRecord>(
+        db,
+        'a.*',
+        `FROM alert a WHERE ${where.sql}`,
+        `ORDER BY ${ORDER[options.sort](direction)} LIMIT $limit::bigint OFFSET $offset::bigint`,
+        {
+          ...where.params,
+          limit: options.perPage,
+          offset: (Math.max(options.page, 1) - 1) * options.perPage,
+        },
+      );
+    },
+    async countByStatus(filter) {
+      const where = alertWhere({ ...filter, status: undefined });
+      const rows = await db.query<{ status: AlertStatus; total: bigint }>(
+        `SELECT a.status, count(*) AS total FROM alert a WHERE ${where.sql} GROUP BY a.status`,
+        where.params,
+      );
+      return Object.fromEntries(rows.map((row) => [row.status, count(row.total)]));
+    },
+    async idsMatching(filter) {
+      const where = alertWhere(filter);
+      const rows = await db.query<{ id: number }>(
+        `SELECT a.id FROM alert a WHERE ${where.sql}`,
+        where.params,
+      );
+      return rows.map((row) => Number(row.id));
+    },
   };
 }
 
-/** `countByStatus` of the alerts reader: one grouped count. */
-export function countAlerts(run: Run, d: Dialect): AlertsReader['countByStatus'] {
-  return async (filter) => {
-    const { sql, params } = alertWhere({ ...filter, status: undefined }, d);
-    const rows = await run<{ status: AlertStatus; total: bigint | number | string }>(
-      `SELECT a.status, count(*) AS total FROM alert a WHERE ${sql} GROUP BY a.status`,
-      params,
-    );
-    return Object.fromEntries(rows.map((row) => [row.status, Number(row.total)]));
-  };
-}
+const RAISE = perDialect(
+  (d) => `INSERT INTO alert (uuid, project_id, report_id, metric_id, head_id, threshold_id, model_id,
+      boundary_limit, status, change_before, change_after, change_p_value, created, modified)
+    SELECT gen_random_uuid(), $project::int, $report::int, a.metric, $head::int, a.threshold, a.model, a.bound,
+      'active', nullif(a.before, 'NaN'), nullif(a.after, 'NaN'), nullif(a.p, 'NaN'), $now::${d.timestamp},
+      $now::${d.timestamp}
+    FROM ${d.rows('a', [
+      ['metric', '$metrics', 'bigint'],
+      ['threshold', '$thresholds', 'int'],
+      ['model', '$models', 'int'],
+      ['bound', '$limits', 'text'],
+      ['before', '$before', 'float8'],
+      ['after', '$after', 'float8'],
+      ['p', '$p', 'float8'],
+    ])}
+    RETURNING *`,
+);
 
-/** The ids of the alerts a filter matches (at most a project's), for a write that applies to them all. */
-export function alertIds(run: Run, d: Dialect): AlertsReader['idsMatching'] {
-  return async (filter) => {
-    const { sql, params } = alertWhere(filter, d);
-    const rows = await run<{ id: number }>(`SELECT a.id FROM alert a WHERE ${sql}`, params);
-    return rows.map((row) => Number(row.id));
+export function alertsWriter(db: Db): WriteRepositories['alerts'] {
+  return {
+    ...tableWriter<AlertRecord, never>(db, alerts),
+    ...alertsReader(db),
+    async raise(report, raised, now) {
+      if (raised.length === 0) return [];
+      return db.query<AlertRecord>(RAISE(db.dialect), {
+        project: report.project_id,
+        report: report.id,
+        head: report.head_id,
+        metrics: raised.map((a) => a.metric_id),
+        thresholds: raised.map((a) => a.threshold_id),
+        models: raised.map((a) => a.model_id),
+        limits: raised.map((a) => a.boundary_limit),
+        // NaN for "not a change point": NULL in the table
+        before: Float64Array.from(raised, (a) => a.change?.before ?? Number.NaN),
+        after: Float64Array.from(raised, (a) => a.change?.after ?? Number.NaN),
+        p: Float64Array.from(raised, (a) => a.change?.p_value ?? Number.NaN),
+        now,
+      });
+    },
   };
 }

@@ -1,17 +1,12 @@
-import type { Migration } from '../migrate.js';
-import { initial } from './001-initial.js';
-import { changePointAlerts } from './002-change-point-alerts.js';
-import { usageAndStats } from './003-usage-and-stats.js';
-import { usageEntries } from './004-usage-entries.js';
-import { regressions } from './005-regressions.js';
-import { runnersAndJobs } from './006-runners-and-jobs.js';
+import { migrations as shared, type Migration } from '../../shared/schema.js';
 
-/** Every migration, in version order. Append only: a released migration never changes. */
-export const migrations: readonly Migration[] = [
-  initial,
-  changePointAlerts,
-  usageAndStats,
-  usageEntries,
-  regressions,
-  runnersAndJobs,
-];
+/**
+ * Every migration, in version order (plugins/storage/shared/schema.ts). The metric table has no primary key or
+ * id sequence: this process is the file's only writer and counts metric ids itself (`Database.reserveMetricIds`).
+ */
+export const migrations: readonly Migration[] = shared({
+  timestamp: 'TIMESTAMP',
+  indexes: false,
+  metric: (columns) => [`CREATE TABLE metric (\n      id BIGINT NOT NULL,\n      ${columns}\n    )`],
+  utcDate: (column) => `CAST(${column} AS DATE)`,
+});

@@ -1,17 +1,15 @@
-import type { Migration } from '../migrate.js';
-import { initial } from './001-initial.js';
-import { changePointAlerts } from './002-change-point-alerts.js';
-import { usageAndStats } from './003-usage-and-stats.js';
-import { usageEntries } from './004-usage-entries.js';
-import { regressions } from './005-regressions.js';
-import { runnersAndJobs } from './006-runners-and-jobs.js';
+import { migrations as shared, type Migration } from '../../shared/schema.js';
 
-/** Every migration, in version order, numbered as the embedded engine's. Append only. */
-export const migrations: readonly Migration[] = [
-  initial,
-  changePointAlerts,
-  usageAndStats,
-  usageEntries,
-  regressions,
-  runnersAndJobs,
-];
+/**
+ * Every migration, in version order (plugins/storage/shared/schema.ts), with the indexes PostgreSQL reads through.
+ * Metric ids come from a sequence every process draws from.
+ */
+export const migrations: readonly Migration[] = shared({
+  timestamp: 'TIMESTAMPTZ',
+  indexes: true,
+  metric: (columns) => [
+    'CREATE SEQUENCE metric_id_seq',
+    `CREATE TABLE metric (\n      id BIGINT PRIMARY KEY,\n      ${columns}\n    )`,
+  ],
+  utcDate: (column) => `(${column} AT TIME ZONE 'UTC')::date`,
+});

@@ -1,5 +1,5 @@
-import type { LockKey, LocksWriter } from '../../../../kit/index.js';
-import { execute, query, type Connection } from '../sql.js';
+import type { LockKey, LocksWriter } from '../../../kit/index.js';
+import { execute, query, type Connection } from './sql.js';
 
 /**
  * The first key of PostgreSQL's two-key advisory locks, by kind: the (int, int) key space is apart from the

@@ -1,8 +1,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { HistoryColumns, HistoryRequest } from '../../../../kit/index.js';
-import { readColumns } from '../columns.js';
-import type { CachedSample, HistoryCache } from '../history-cache.js';
-import { query, queryChunks } from '../sql.js';
+import type { HistoryColumns, HistoryRequest } from '../../../kit/index.js';
+import { readColumns } from './columns.js';
+import type { CachedSample, HistoryCache } from './history-cache.js';
+import { query, queryChunks } from './sql.js';
 
 /** When a threshold sets no max_sample_size, history is still capped so one query stays bounded. */
 export const HISTORY_CAP = 65_536;
@@ -89,10 +89,9 @@ async function read(
 ): Promise<Map<number, CachedSample[]>> {
   const newest = new Map<number, CachedSample[]>();
   if (ids.length === 0) return newest;
-  // Bounded below, the start time prunes the scan and bounds the rows (n + 16 reports' worth per series): a
-  // semi-join on the series and no window are cheapest (7 ms vs 17 ms for 200 series on 1M metrics). Unbounded,
-  // list_contains is what DuckDB pushes into the scan to skip other series' row groups, and the window bounds
-  // the rows.
+  // Bounded below, the start time prunes the scan and bounds the rows (n + 16 reports' worth per series), so a
+  // semi-join on the series and no window are cheapest. Unbounded, list_contains is what DuckDB pushes into the
+  // scan to skip other series' row groups, and the window bounds the rows.
   const columns = `m.series_id, m.value, epoch_ms(m.start_time)::DOUBLE, m.id::DOUBLE, m.report_id, m.iteration`;
   const order = 'ORDER BY m.series_id, m.start_time DESC, m.report_id DESC, m.iteration DESC';
   const sql = cutoff

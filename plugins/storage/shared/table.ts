@@ -4,18 +4,8 @@ import {
   type Page,
   type TableReader,
   type TableWriter,
-  type Where,
 } from '../../../kit/index.js';
-import {
-  execute,
-  ident,
-  isUuid,
-  likePattern,
-  query,
-  type Connection,
-  type Param,
-  type Params,
-} from './sql.js';
+import { count, ident, isUuid, likePattern, type Db, type Param, type Params } from './sql.js';
 
 export interface TableSpec {
   readonly name: string;
@@ -28,11 +18,20 @@ export interface TableSpec {
 
 export const PAGE_SIZE_MAX = 255;
 
-/** Columns of type uuid (by the schema's naming): a value that is not a UUID matches no row, it is no error. */
+/** Column names written as in the DDL, separated by white space. */
+export const names = (list: string): string[] => list.trim().split(/\s+/);
+
+/** Columns of type UUID (by the schema's naming): a value that is not a UUID matches no row, it is no error. */
 const UUID_COLUMNS = new Set(['uuid', 'idempotency_key']);
+
+function checkColumns(spec: TableSpec, columns: Iterable<string>): void {
+  for (const column of columns)
+    if (!spec.columns.includes(column)) throw new StorageError(`${spec.name} has no column ${column}`);
+}
 
 /** SQL and parameters for an equality filter; unknown columns are a programming error. */
 export function whereSql(
+  db: Db,
   spec: TableSpec,
   where: object,
   alias = '',
@@ -41,19 +40,20 @@ export function whereSql(
   const params: Record<string, Param> = {};
   for (const [column, value] of Object.entries(where)) {
     if (value === undefined) continue;
-    if (!spec.columns.includes(column)) throw new StorageError(`${spec.name} has no column ${column}`);
+    checkColumns(spec, [column]);
     const ref = `${alias}${ident(column)}`;
-    const param = `$w_${column}`;
     const uuid = UUID_COLUMNS.has(column);
     if (value === null) parts.push(`${ref} IS NULL`);
     else if (Array.isArray(value)) {
       const values = uuid ? (value as unknown[]).filter(isUuid) : (value as Param[]);
       params[`w_${column}`] = values as Param;
-      parts.push(values.length === 0 ? 'false' : `${ref} = ANY(${param}${uuid ? '::uuid[]' : ''})`);
+      const first = typeof values[0];
+      const type = uuid ? 'uuid' : first === 'string' ? 'text' : first === 'bigint' ? 'bigint' : 'int';
+      parts.push(values.length === 0 ? 'false' : db.dialect.inList(ref, `$w_${column}`, type));
     } else if (uuid && !isUuid(value)) parts.push('false');
     else {
       params[`w_${column}`] = value as Param;
-      parts.push(`${ref} = ${param}${uuid ? '::uuid' : ''}`);
+      parts.push(`${ref} = $w_${column}${uuid ? '::uuid' : ''}`);
     }
   }
   return { sql: parts.length > 0 ? parts.join(' AND ') : 'true', params };
@@ -75,7 +75,7 @@ export function pageSql<R>(
   const sort = options.sort ?? spec.key?.[0] ?? 'id';
   if (!spec.columns.includes(sort)) throw new StorageError(`${spec.name} cannot be sorted by ${sort}`);
   const keys = (spec.key ?? ['id']).filter((k) => k !== sort).map((k) => `${alias}${ident(k)} ${direction}`);
-  // nulls last either way, as the embedded engine sorts them, so a page is the same on both
+  // nulls last in either direction, so a page is the same on every engine
   const order = [`${alias}${ident(sort)} ${direction} NULLS LAST`, ...keys].join(', ');
   const perPage = Math.min(Math.max(options.perPage ?? PAGE_SIZE_MAX, 1), PAGE_SIZE_MAX);
   const page = Math.max(options.page ?? 1, 1);
@@ -84,82 +84,94 @@ export function pageSql<R>(
   return { search, order, limit: 'LIMIT $limit::bigint OFFSET $offset::bigint', params };
 }
 
-export function tableReader<R>(connection: Connection, spec: TableSpec): TableReader<R> {
+/**
+ * `SELECT ${columns} ${from} ${tail}` (`tail`: ORDER BY, LIMIT and OFFSET), and the rows `from` holds before
+ * paging (`from`: the FROM and WHERE clauses).
+ */
+export async function page<R>(
+  db: Db,
+  columns: string,
+  from: string,
+  tail: string,
+  params: Params,
+): Promise<Page<R>> {
+  const [total] = await db.query<{ total: bigint }>(`SELECT count(*) AS total ${from}`, params);
+  const items = await db.query<R>(`SELECT ${columns} ${from} ${tail}`, params);
+  return { items, total: count(total?.total) };
+}
+
+export function tableReader<R>(db: Db, spec: TableSpec): TableReader<R> {
   const table = ident(spec.name);
-  const count = async (filter: string, params: Params) => {
-    const [row] = await query<{ total: bigint }>(
-      connection,
-      `SELECT count(*) AS total FROM ${table} WHERE ${filter}`,
-      params,
-    );
-    return Number(row?.total ?? 0);
-  };
   return {
     async find(where) {
-      const w = whereSql(spec, where);
-      return (await query<R>(connection, `SELECT * FROM ${table} WHERE ${w.sql} LIMIT 1`, w.params))[0];
+      const w = whereSql(db, spec, where);
+      return (await db.query<R>(`SELECT * FROM ${table} WHERE ${w.sql} LIMIT 1`, w.params))[0];
     },
-    async all(where) {
-      const w = whereSql(spec, where);
-      return query<R>(connection, `SELECT * FROM ${table} WHERE ${w.sql}`, w.params);
+    all(where) {
+      const w = whereSql(db, spec, where);
+      return db.query<R>(`SELECT * FROM ${table} WHERE ${w.sql}`, w.params);
     },
-    async list(where, options): Promise<Page<R>> {
-      const w = whereSql(spec, where);
+    list(where, options) {
+      const w = whereSql(db, spec, where);
       const p = pageSql(spec, options);
-      const filter = `${w.sql} AND ${p.search}`;
-      const params = { ...w.params, ...p.params };
-      const total = await count(filter, params);
-      const items = await query<R>(
-        connection,
-        `SELECT * FROM ${table} WHERE ${filter} ORDER BY ${p.order} ${p.limit}`,
-        params,
+      return page<R>(
+        db,
+        '*',
+        `FROM ${table} WHERE ${w.sql} AND ${p.search}`,
+        `ORDER BY ${p.order} ${p.limit}`,
+        { ...w.params, ...p.params },
       );
-      return { items, total };
     },
-    count(where: Where<R>) {
-      const w = whereSql(spec, where);
-      return count(w.sql, w.params);
+    async count(where) {
+      const w = whereSql(db, spec, where);
+      const [row] = await db.query<{ total: bigint }>(
+        `SELECT count(*) AS total FROM ${table} WHERE ${w.sql}`,
+        w.params,
+      );
+      return count(row?.total);
     },
   };
 }
 
-function checkColumns(spec: TableSpec, entries: readonly [string, unknown][]): void {
-  for (const [column] of entries) {
-    if (!spec.columns.includes(column)) throw new StorageError(`${spec.name} has no column ${column}`);
-  }
+/** A reader, or (`write`) a writer, of each table of `specs`, by its repository's name. */
+export function plainTables<T>(db: Db, specs: Readonly<Record<string, TableSpec>>, write: boolean): T {
+  const make = write ? tableWriter : tableReader;
+  return Object.fromEntries(Object.entries(specs).map(([name, spec]) => [name, make(db, spec)])) as T;
 }
 
-export function tableWriter<R, N>(connection: Connection, spec: TableSpec): TableWriter<R, N> {
+export function tableWriter<R, N>(db: Db, spec: TableSpec): TableWriter<R, N> {
   const table = ident(spec.name);
   return {
-    ...tableReader<R>(connection, spec),
+    ...tableReader<R>(db, spec),
     async insert(values) {
       const entries = Object.entries(values as object).filter(([, v]) => v !== undefined);
-      checkColumns(spec, entries);
-      const params = Object.fromEntries(entries.map(([c, v]) => [`v_${c}`, v as Param]));
-      const [row] = await query<R>(
-        connection,
+      checkColumns(
+        spec,
+        entries.map(([c]) => c),
+      );
+      const [row] = await db.query<R>(
         `INSERT INTO ${table} (${entries.map(([c]) => ident(c)).join(', ')}) VALUES (${entries.map(([c]) => `$v_${c}`).join(', ')}) RETURNING *`,
-        params,
+        Object.fromEntries(entries.map(([c, v]) => [`v_${c}`, v as Param])),
       );
       if (!row) throw new StorageError(`insert into ${spec.name} returned no row`);
       return row;
     },
-    async update(where, patch) {
+    update(where, patch) {
       const entries = Object.entries(patch as object).filter(([, v]) => v !== undefined);
-      if (entries.length === 0) return 0;
-      checkColumns(spec, entries);
-      const w = whereSql(spec, where);
-      const params = { ...w.params, ...Object.fromEntries(entries.map(([c, v]) => [`s_${c}`, v as Param])) };
-      return execute(
-        connection,
+      if (entries.length === 0) return Promise.resolve(0);
+      checkColumns(
+        spec,
+        entries.map(([c]) => c),
+      );
+      const w = whereSql(db, spec, where);
+      return db.execute(
         `UPDATE ${table} SET ${entries.map(([c]) => `${ident(c)} = $s_${c}`).join(', ')} WHERE ${w.sql}`,
-        params,
+        { ...w.params, ...Object.fromEntries(entries.map(([c, v]) => [`s_${c}`, v as Param])) },
       );
     },
-    async delete(where) {
-      const w = whereSql(spec, where);
-      return execute(connection, `DELETE FROM ${table} WHERE ${w.sql}`, w.params);
+    delete(where) {
+      const w = whereSql(db, spec, where);
+      return db.execute(`DELETE FROM ${table} WHERE ${w.sql}`, w.params);
     },
   };
 }

@@ -1,0 +1,238 @@
+import duckdb from '@duckdb/node-bindings';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import {
+  StorageError,
+  type HeadVersionRecord,
+  type LocksWriter,
+  type MetricsWriter,
+  type ReportRecord,
+  type VersionRecord,
+  type WriteRepositories,
+} from '../../../kit/index.js';
+import { writeRepositories } from '../shared/repositories.js';
+import type { Database } from './database.js';
+import type { Cell, DeferredRows, DeferredTable, DeferredType } from './deferred.js';
+import type { HistoryCache } from './history-cache.js';
+import { history } from './history.js';
+import { duckDb } from './sql.js';
+
+/** One writer at a time already orders every write transaction: a lock has nothing left to order. */
+const ONE_WRITER_LOCKS: LocksWriter = { hold: () => Promise.resolve(), tryHold: () => Promise.resolve(true) };
+
+/** `name TYPE, ...` as the columns of a deferred table, in table order. */
+const typed = (list: string) =>
+  list.split(',').map((column) => column.trim().split(/\s+/) as [string, DeferredType]);
+
+/** The tables every report writes, as ingest inserts into them through the writer's deferred rows (deferred.ts). */
+const reportRows: DeferredTable = {
+  name: 'report',
+  sequence: 'report_id_seq',
+  columns:
+    typed(`id INTEGER, uuid UUID, project_id INTEGER, user_id INTEGER, branch_id INTEGER, head_id INTEGER,
+    version_id INTEGER, testbed_id INTEGER, adapter VARCHAR, idempotency_key UUID, start_time TIMESTAMP,
+    end_time TIMESTAMP, created TIMESTAMP`),
+};
+const versionRows: DeferredTable = {
+  name: 'version',
+  sequence: 'version_id_seq',
+  columns: typed(
+    'id INTEGER, uuid UUID, project_id INTEGER, number INTEGER, hash VARCHAR, created TIMESTAMP',
+  ),
+};
+const headVersionRows: DeferredTable = {
+  name: 'head_version',
+  columns: typed('head_id INTEGER, version_id INTEGER'),
+};
+const usageRows: DeferredTable = {
+  name: 'usage_entry',
+  sequence: 'usage_entry_id_seq',
+  columns: typed('id BIGINT, organization_id INTEGER, day DATE, metrics BIGINT'),
+};
+
+/**
+ * `insert` into a table that every report writes, through the deferred rows instead of an INSERT statement: the
+ * id from a block of the table's sequence (when it has one), every other column from `values` (absent ones NULL,
+ * UUIDs in lower case), which is also the row answered, as the table would show it.
+ */
+export async function deferredInsert<R>(
+  deferred: DeferredRows,
+  table: DeferredTable,
+  values: object,
+): Promise<R> {
+  const given = values as Record<string, Cell | undefined>;
+  for (const [column, value] of Object.entries(given)) {
+    if (value !== undefined && !table.columns.some(([name]) => name === column))
+      throw new StorageError(`${table.name} has no column ${column}`);
+  }
+  const row: Record<string, Cell> = {};
+  for (const [column, type] of table.columns) {
+    const value = given[column] ?? null;
+    if (column === 'id' && table.sequence && value === null) row.id = await deferred.nextId(table.sequence);
+    else row[column] = type === 'UUID' && typeof value === 'string' ? value.toLowerCase() : value;
+  }
+  deferred.insert(table, row);
+  return row as R;
+}
+
+/**
+ * The write repositories of a transaction on the writer connection: the shared ones, with the rows every report
+ * writes going through the deferred rows and the Appender, and, when this process is the database's only writer
+ * (`exclusive`), the history cache and the newest versions of heads kept beside the writer.
+ */
+export function duckdbWriter(
+  connection: DuckDBConnection,
+  database: Database,
+  exclusive: boolean,
+  appended: (count: number) => void,
+): WriteRepositories {
+  const { deferred } = database;
+  const cache = exclusive ? database.historyCache : undefined;
+  const latest = exclusive ? database.latestVersions : undefined;
+  const shared = writeRepositories(duckDb(connection), {
+    locks: ONE_WRITER_LOCKS,
+    history: (request) => history(connection, request, cache),
+    append: append(deferred, cache, (count) => {
+      appended(count);
+      return database.reserveMetricIds(connection, count);
+    }),
+  });
+  return {
+    ...shared,
+    heads: {
+      ...shared.heads,
+      async latestVersion(headId) {
+        const known = latest?.get(headId);
+        if (known !== undefined) return known ?? undefined;
+        const row = await shared.heads.latestVersion(headId);
+        latest?.set(headId, row ?? null);
+        return row;
+      },
+    },
+    headVersions: {
+      ...shared.headVersions,
+      async insert(values) {
+        const row = await deferredInsert<HeadVersionRecord>(deferred, headVersionRows, values);
+        latest?.linked(row.head_id, row.version_id);
+        return row;
+      },
+    },
+    versions: {
+      ...shared.versions,
+      async insert(values) {
+        const row = await deferredInsert<VersionRecord>(deferred, versionRows, values);
+        latest?.inserted(row);
+        return row;
+      },
+    },
+    reports: {
+      ...shared.reports,
+      insert: (values) => deferredInsert<ReportRecord>(deferred, reportRows, values),
+    },
+    usage: {
+      ...shared.usage,
+      async recordMetrics(organizationId, day, metrics) {
+        await deferredInsert(deferred, usageRows, { organization_id: organizationId, day, metrics });
+      },
+    },
+  };
+}
+
+const T = duckdb.Type;
+
+/** NULL where a number is NaN (the writers' "no value"). */
+function nansOf(values: Float64Array): Uint8Array {
+  const nulls = new Uint8Array(values.length);
+  for (let i = 0; i < values.length; i++) if (Number.isNaN(values[i])) nulls[i] = 1;
+  return nulls;
+}
+
+/** NULL where an id is 0 (the writers' "no threshold"). */
+function zerosOf(ids: Int32Array): Uint8Array {
+  const nulls = new Uint8Array(ids.length);
+  for (let i = 0; i < ids.length; i++) if (ids[i] === 0) nulls[i] = 1;
+  return nulls;
+}
+
+const HEX = new Int8Array(128).fill(-1);
+for (let i = 0; i < 16; i++) HEX['0123456789abcdefABCDEF'.charCodeAt(i)] = i;
+for (let i = 10; i < 16; i++) HEX['ABCDEF'.charCodeAt(i - 10)] = i;
+
+/**
+ * UUID texts in DuckDB's layout of a UUID: a 128-bit integer, the low 64 bits (UUID bytes 8-15) first, then the
+ * high 64 bits (bytes 0-7) with the sign bit flipped, both little-endian (columns.ts reads the same layout).
+ */
+export function uuidColumn(uuids: readonly string[]): Uint8Array {
+  const out = new Uint8Array(uuids.length * 16);
+  uuids.forEach((text, row) => {
+    let byte = 0;
+    for (let at = 0; at < text.length && byte < 16; at++) {
+      const hi = HEX[text.charCodeAt(at)] ?? -1;
+      if (hi < 0) continue;
+      const lo = HEX[text.charCodeAt(++at)] ?? -1;
+      if (lo < 0) throw new StorageError(`metric uuid ${text} is not a UUID`);
+      // both halves little-endian, low half first: UUID byte k lands at 15 - k
+      out[row * 16 + 15 - byte] = (hi << 4) | lo;
+      byte++;
+    }
+    if (byte !== 16) throw new StorageError(`metric uuid ${text} is not a UUID`);
+    out[row * 16 + 15] = (out[row * 16 + 15] as number) ^ 0x80;
+  });
+  return out;
+}
+
+/**
+ * A report's metrics as one data chunk through the writer's Appender (deferred.ts), ids reserved in this
+ * process (`reserveIds` answers the first of `count`), and told to the history cache.
+ */
+function append(
+  deferred: DeferredRows,
+  cache: HistoryCache | undefined,
+  reserveIds: (count: number) => Promise<bigint>,
+): MetricsWriter['append'] {
+  return async (report, m) => {
+    const count = m.uuid.length;
+    const ids = new BigInt64Array(count);
+    if (count === 0) return ids;
+    const first = await reserveIds(count);
+    for (let i = 0; i < count; i++) ids[i] = first + BigInt(i);
+    const int = (value: number) => ({ type: T.INTEGER, data: new Int32Array(count).fill(value) });
+    const time = (date: Date) => ({
+      type: T.TIMESTAMP,
+      data: new BigInt64Array(count).fill(BigInt(date.getTime()) * 1000n),
+    });
+    const double = (values: Float64Array) => ({ type: T.DOUBLE, data: values, nulls: nansOf(values) });
+    // the metric table's columns, in order
+    await deferred.appendChunk('metric', count, [
+      { type: T.BIGINT, data: ids },
+      { type: T.UUID, data: uuidColumn(m.uuid) },
+      int(report.project_id),
+      int(report.id),
+      { type: T.INTEGER, data: m.iteration },
+      { type: T.INTEGER, data: m.series },
+      int(report.head_id),
+      int(report.version_id),
+      time(report.start_time),
+      time(report.end_time),
+      { type: T.DOUBLE, data: m.value },
+      double(m.lower),
+      double(m.upper),
+      { type: T.INTEGER, data: m.threshold, nulls: zerosOf(m.threshold) },
+      { type: T.INTEGER, data: m.model, nulls: zerosOf(m.model) },
+      double(m.baseline),
+      double(m.lowerLimit),
+      double(m.upperLimit),
+    ]);
+    cache?.appended(
+      report.head_id,
+      m.series,
+      Array.from(ids, (id, i) => ({
+        value: m.value[i] as number,
+        id,
+        start: report.start_time.getTime(),
+        report: report.id,
+        iteration: m.iteration[i] as number,
+      })),
+    );
+    return ids;
+  };
+}

@@ -1,0 +1,206 @@
+import type {
+  DimensionKind,
+  DimensionsReader,
+  DimensionsWriter,
+  HeadRecord,
+  HeadsReader,
+  ReadRepositories,
+  VersionRecord,
+  WriteRepositories,
+} from '../../../kit/index.js';
+import { alertsReader, alertsWriter } from './alerts.js';
+import { REGRESSION_PRUNE } from './regressions.js';
+import { count, perDialect, type Db } from './sql.js';
+import { names, tableReader, type TableSpec, tableWriter } from './table.js';
+
+const TIMES = ['created', 'modified'] as const;
+const NAMED = ['id', 'uuid', 'project_id', 'name', 'slug', 'archived', ...TIMES] as const;
+const SEARCH = ['name', 'slug', 'uuid'] as const;
+
+const branches: TableSpec = { name: 'branch', columns: [...NAMED, 'head_id'], search: SEARCH };
+const heads: TableSpec = {
+  name: 'head',
+  columns: names(`
+    id uuid branch_id start_point_branch_id start_point_head_id start_point_version_id
+    max_versions created replaced
+  `),
+};
+const versions: TableSpec = {
+  name: 'version',
+  columns: names('id uuid project_id number hash created'),
+};
+const headVersions: TableSpec = {
+  name: 'head_version',
+  columns: names('head_id version_id'),
+  key: ['head_id', 'version_id'],
+};
+const testbeds: TableSpec = { name: 'testbed', columns: NAMED, search: SEARCH };
+const benchmarks: TableSpec = { name: 'benchmark', columns: NAMED, search: SEARCH };
+const measures: TableSpec = { name: 'measure', columns: [...NAMED, 'units', 'direction'], search: SEARCH };
+const series: TableSpec = {
+  name: 'series',
+  columns: names('id project_id testbed_id benchmark_id measure_id'),
+};
+const thresholds: TableSpec = {
+  name: 'threshold',
+  columns: names('id uuid project_id branch_id testbed_id measure_id model_id created modified'),
+  search: ['uuid'],
+};
+const models: TableSpec = {
+  name: 'model',
+  columns: names(`
+    id uuid threshold_id test min_sample_size max_sample_size window_seconds lower_boundary
+    upper_boundary created replaced
+  `),
+};
+
+const HEAD_VERSIONS = 'FROM version v JOIN head_version hv ON hv.version_id = v.id WHERE hv.head_id = $head';
+
+function headsReader(db: Db): HeadsReader {
+  return {
+    ...tableReader<HeadRecord>(db, heads),
+    async latestVersion(headId) {
+      const [row] = await db.query<VersionRecord>(
+        `SELECT v.* ${HEAD_VERSIONS} ORDER BY v.number DESC LIMIT 1`,
+        {
+          head: headId,
+        },
+      );
+      return row;
+    },
+    async versionByHash(headId, hash) {
+      const [row] = await db.query<VersionRecord>(
+        `SELECT v.* ${HEAD_VERSIONS} AND v.hash = $hash ORDER BY v.number DESC LIMIT 1`,
+        { head: headId, hash },
+      );
+      return row;
+    },
+    async versionIds(headId, upTo, limit) {
+      const rows = await db.query<{ id: number }>(
+        `SELECT v.id ${HEAD_VERSIONS} AND v.number <= $upTo ORDER BY v.number DESC LIMIT $limit::bigint`,
+        { head: headId, upTo, limit },
+      );
+      return rows.map((row) => row.id);
+    },
+  };
+}
+
+/** SQL selecting the series ids of a dimension (series are testbed x benchmark x measure). */
+const SERIES_OF: Record<Exclude<DimensionKind, 'branch'>, string> = {
+  testbed: 'SELECT id FROM series WHERE testbed_id = $id',
+  benchmark: 'SELECT id FROM series WHERE benchmark_id = $id',
+  measure: 'SELECT id FROM series WHERE measure_id = $id',
+};
+
+function dimensionsReader(db: Db): DimensionsReader {
+  const rows = async (sql: string, id: number) =>
+    count((await db.query<{ n: bigint }>(`SELECT count(*) AS n FROM ${sql}`, { id }))[0]?.n);
+  return {
+    async usage(kind, id) {
+      if (kind === 'branch') {
+        return {
+          reports: await rows('report WHERE branch_id = $id', id),
+          metrics: await rows('metric WHERE report_id IN (SELECT id FROM report WHERE branch_id = $id)', id),
+          thresholds: await rows('threshold WHERE branch_id = $id', id),
+        };
+      }
+      return {
+        reports: kind === 'testbed' ? await rows('report WHERE testbed_id = $id', id) : 0,
+        metrics: await rows(`metric WHERE series_id IN (${SERIES_OF[kind]})`, id),
+        thresholds: kind === 'benchmark' ? 0 : await rows(`threshold WHERE ${kind}_id = $id`, id),
+      };
+    },
+  };
+}
+
+/** Statements that delete a dimension and everything referring to it, children first. */
+const cascade = perDialect((d) => {
+  const of = (kind: DimensionKind): string[] => {
+    const thresholdsOf = kind === 'benchmark' ? [] : thresholdStatements(`${kind}_id = $id`);
+    const plots = `UPDATE plot SET ${kind}_ids = ${d.listWithout(`${kind}_ids`, '$id::int')} WHERE $id::int = ANY(${kind}_ids)`;
+    if (kind === 'branch') {
+      const reports = 'SELECT id FROM report WHERE branch_id = $id';
+      return [
+        `DELETE FROM alert WHERE report_id IN (${reports})`,
+        `DELETE FROM metric WHERE report_id IN (${reports})`,
+        `DELETE FROM report WHERE branch_id = $id`,
+        ...thresholdsOf,
+        `DELETE FROM head_version WHERE head_id IN (SELECT id FROM head WHERE branch_id = $id)`,
+        `DELETE FROM version v WHERE v.project_id = (SELECT project_id FROM branch WHERE id = $id)
+           AND NOT EXISTS (SELECT 1 FROM head_version hv WHERE hv.version_id = v.id)`,
+        `DELETE FROM head WHERE branch_id = $id`,
+        plots,
+        `DELETE FROM branch WHERE id = $id`,
+      ];
+    }
+    const metrics = `SELECT id FROM metric WHERE series_id IN (${SERIES_OF[kind]})`;
+    const reports = kind === 'testbed' ? 'SELECT id FROM report WHERE testbed_id = $id' : undefined;
+    return [
+      `DELETE FROM alert WHERE metric_id IN (${metrics})`,
+      `DELETE FROM metric WHERE series_id IN (${SERIES_OF[kind]})`,
+      ...(reports
+        ? [
+            `DELETE FROM alert WHERE report_id IN (${reports})`,
+            `DELETE FROM metric WHERE report_id IN (${reports})`,
+            `DELETE FROM report WHERE testbed_id = $id`,
+          ]
+        : []),
+      `DELETE FROM series WHERE id IN (${SERIES_OF[kind]})`,
+      ...thresholdsOf,
+      plots,
+      `DELETE FROM ${kind} WHERE id = $id`,
+    ];
+  };
+  return { branch: of('branch'), testbed: of('testbed'), benchmark: of('benchmark'), measure: of('measure') };
+});
+
+function thresholdStatements(where: string): string[] {
+  return [
+    `DELETE FROM alert WHERE threshold_id IN (SELECT id FROM threshold WHERE ${where})`,
+    `DELETE FROM model WHERE threshold_id IN (SELECT id FROM threshold WHERE ${where})`,
+    `DELETE FROM threshold WHERE ${where}`,
+  ];
+}
+
+/** The dimension repositories that are a table and nothing more. */
+export const DIMENSION_TABLES = {
+  branches,
+  versions,
+  testbeds,
+  benchmarks,
+  measures,
+  series,
+  thresholds,
+  models,
+};
+
+export function dimensionReaders(db: Db): Pick<ReadRepositories, 'heads' | 'alerts' | 'dimensions'> {
+  return { heads: headsReader(db), alerts: alertsReader(db), dimensions: dimensionsReader(db) };
+}
+
+export function dimensionWriters(
+  db: Db,
+): Pick<WriteRepositories, 'heads' | 'headVersions' | 'alerts' | 'dimensions'> {
+  const dimensionsWriter: DimensionsWriter = {
+    ...dimensionsReader(db),
+    async deleteWithData(kind, id) {
+      for (const statement of cascade(db.dialect)[kind]) await db.execute(statement, { id });
+      for (const statement of REGRESSION_PRUNE) await db.execute(statement);
+    },
+  };
+  return {
+    heads: { ...tableWriter(db, heads), ...headsReader(db) },
+    headVersions: {
+      ...tableWriter(db, headVersions),
+      async link(headId, versionIds) {
+        if (versionIds.length === 0) return;
+        await db.execute(
+          'INSERT INTO head_version SELECT $head::int, unnest($versions::int[]) ON CONFLICT DO NOTHING',
+          { head: headId, versions: versionIds },
+        );
+      },
+    },
+    alerts: alertsWriter(db),
+    dimensions: dimensionsWriter,
+  };
+}

@@ -1,0 +1,161 @@
+import { perfLinesOf, type PerfColumns, type PerfLines, type PerfRequest } from '../../../kit/index.js';
+import { perDialect, UuidColumn, type Db, type Dialect } from './sql.js';
+
+/**
+ * The permutations (series and head, numbered from 0 in request order) and their metrics within the time range,
+ * on the head's versions. `d.scanFilter` repeats the join's series as a filter of the metric scan, for an engine
+ * that only then skips the other series' data (DuckDB's min-max pruning of a list filter).
+ */
+const points = (d: Dialect) =>
+  `WITH perm AS (SELECT * FROM ${d.rows('p', [
+    ['pos', '$pos', 'int'],
+    ['series_id', '$series', 'int'],
+    ['head_id', '$heads', 'int'],
+  ])})`;
+
+const from = (d: Dialect) => `FROM perm
+  JOIN metric m ON m.series_id = perm.series_id
+    AND m.start_time >= ${d.fromEpochMs('$start')} AND m.end_time <= ${d.fromEpochMs('$end')}
+  JOIN head_version hv ON hv.version_id = m.version_id AND hv.head_id = perm.head_id
+  JOIN version v ON v.id = m.version_id`;
+
+const tail = (d: Dialect) => `WHERE ${d.scanFilter('m.series_id', '$series')}
+  ORDER BY perm.pos, v.number, m.start_time, m.iteration
+  LIMIT $limit::bigint`;
+
+/**
+ * Every permutation in one statement, joined to the few small tables the points show. Metric UUIDs are the
+ * costliest column (random 128-bit values), so a request that does not need them is read without; separate
+ * statements for reports, versions and alerts cost more than the joins (docs/performance.md).
+ */
+const PERF = perDialect((d) => {
+  const sql = (uuids: boolean) => `${points(d)}
+  SELECT perm.pos, r.uuid, m.iteration, ${d.epochMs('m.start_time')}, ${d.epochMs('m.end_time')}, v.number, v.hash,
+    ${uuids ? 'm.uuid, ' : ''}m.value, m.lower_value, m.upper_value, m.threshold_id, m.model_id, m.baseline,
+    m.lower_limit, m.upper_limit, a.uuid::text, a.boundary_limit, a.status, ${d.epochMs('a.modified')}
+  ${from(d)}
+  JOIN report r ON r.id = m.report_id
+  LEFT JOIN alert a ON a.metric_id = m.id
+  ${tail(d)}`;
+  return { uuids: sql(true), plain: sql(false) };
+});
+
+/** What an image draws of the same points: no report, hash, UUID or alert text, so no join to report. */
+const LINES = perDialect(
+  (d) => `${points(d)}
+  SELECT perm.pos, ${d.epochMs('m.start_time')}, v.number, m.value, m.lower_limit, m.upper_limit,
+    (a.metric_id IS NOT NULL)::int
+  ${from(d)}
+  LEFT JOIN alert a ON a.metric_id = m.id
+  ${tail(d)}`,
+);
+
+/** The statements, for tests and benches that run or explain them. */
+export const perfSql = (d: Dialect) => ({ perf: PERF(d).uuids, lines: LINES(d) });
+
+const FAR_PAST = -62_135_596_800_000; // 0001-01-01
+const FAR_FUTURE = 253_402_300_799_000; // 9999-12-31
+
+function params(request: PerfRequest) {
+  return {
+    limit: request.limit ?? Number.MAX_SAFE_INTEGER,
+    pos: Int32Array.from(request.series.keys()),
+    series: request.series,
+    heads: request.heads,
+    start: request.start ?? FAR_PAST,
+    end: request.end ?? FAR_FUTURE,
+  };
+}
+
+function empty(count: number): PerfColumns {
+  const nan = () => new Float64Array(count).fill(Number.NaN);
+  const strings = () => new Array<string | null>(count).fill(null);
+  return {
+    count,
+    permutation: new Int32Array(count),
+    report: new Uint32Array(4 * count),
+    iteration: new Int32Array(count),
+    start: nan(),
+    end: nan(),
+    version: new Int32Array(count),
+    hash: strings(),
+    uuid: new Uint32Array(4 * count),
+    value: nan(),
+    lower: nan(),
+    upper: nan(),
+    threshold: new Int32Array(count),
+    model: new Int32Array(count),
+    baseline: nan(),
+    lowerLimit: nan(),
+    upperLimit: nan(),
+    alert: strings(),
+    alertLimit: strings(),
+    alertStatus: strings(),
+    alertModified: nan(),
+  };
+}
+
+/** The perf query, read column by column into preallocated typed arrays. */
+export async function perf(db: Db, request: PerfRequest): Promise<PerfColumns> {
+  let out = empty(0);
+  if (request.series.length === 0) return out;
+  const uuids = request.metricUuids !== false;
+  const sql = PERF(db.dialect);
+  await db.columns(uuids ? sql.uuids : sql.plain, params(request), (count) => {
+    out = empty(count);
+    return [
+      out.permutation,
+      new UuidColumn(out.report, count),
+      out.iteration,
+      out.start,
+      out.end,
+      out.version,
+      out.hash,
+      ...(uuids ? [new UuidColumn(out.uuid, count)] : []),
+      out.value,
+      out.lower,
+      out.upper,
+      out.threshold,
+      out.model,
+      out.baseline,
+      out.lowerLimit,
+      out.upperLimit,
+      out.alert,
+      out.alertLimit,
+      out.alertStatus,
+      out.alertModified,
+    ];
+  });
+  return out;
+}
+
+/** What a perf image draws of the perf query's points, in its order. */
+export async function perfLines(db: Db, request: PerfRequest): Promise<PerfLines> {
+  let lines = perfLinesOf(empty(0));
+  if (request.series.length === 0) return lines;
+  let alert = new Int32Array(0);
+  await db.columns(LINES(db.dialect), params(request), (count) => {
+    const nan = () => new Float64Array(count).fill(Number.NaN);
+    alert = new Int32Array(count);
+    lines = {
+      count,
+      permutation: new Int32Array(count),
+      start: nan(),
+      version: new Int32Array(count),
+      value: nan(),
+      lowerLimit: nan(),
+      upperLimit: nan(),
+      alert: new Uint8Array(0),
+    };
+    return [
+      lines.permutation,
+      lines.start,
+      lines.version,
+      lines.value,
+      lines.lowerLimit,
+      lines.upperLimit,
+      alert,
+    ];
+  });
+  return { ...lines, alert: Uint8Array.from(alert) };
+}

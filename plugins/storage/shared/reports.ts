@@ -1,0 +1,248 @@
+import type {
+  DimensionRecord,
+  MetricRecord,
+  NamedBatchReader,
+  NamedBatchWriter,
+  ReportRecord,
+  ReportsReader,
+  ReportSummary,
+} from '../../../kit/index.js';
+import { REGRESSION_PRUNE } from './regressions.js';
+import { count, ident, isUuid, perDialect, type Db } from './sql.js';
+import { names, page, tableReader, type TableSpec } from './table.js';
+
+export const reports: TableSpec = {
+  name: 'report',
+  columns: names(`
+    id uuid project_id user_id branch_id head_id version_id testbed_id adapter idempotency_key
+    start_time end_time created
+  `),
+  search: ['uuid'],
+};
+
+export const plots: TableSpec = {
+  name: 'plot',
+  columns: names(`
+    id uuid project_id rank title lower_value upper_value lower_boundary upper_boundary x_axis
+    y_axis window_seconds branch_ids testbed_ids benchmark_ids measure_ids created modified
+  `),
+  search: ['title', 'uuid'],
+  key: ['rank', 'id'],
+};
+
+const SUMMARIES = perDialect((d) => ({
+  iterations: `SELECT m.report_id, m.iteration, count(DISTINCT s.benchmark_id) AS benchmarks, count(*) AS measures
+    FROM metric m JOIN series s ON s.id = m.series_id WHERE ${d.inList('m.report_id', '$ids', 'int')}
+    GROUP BY m.report_id, m.iteration`,
+  alerts: `SELECT report_id, count(*) FILTER (WHERE status = 'active') AS active, count(*) AS total
+    FROM alert WHERE ${d.inList('report_id', '$ids', 'int')} GROUP BY report_id`,
+}));
+
+export function reportsReader(db: Db): ReportsReader {
+  return {
+    ...tableReader<ReportRecord>(db, reports),
+    listFiltered(filter, options) {
+      const where = [
+        'r.project_id = $project',
+        ...(filter.branch_id !== undefined ? ['r.branch_id = $branch'] : []),
+        ...(filter.testbed_id !== undefined ? ['r.testbed_id = $testbed'] : []),
+        ...(filter.from ? ['r.start_time >= $from'] : []),
+        ...(filter.to ? ['r.end_time <= $to'] : []),
+        '(b.archived OR t.archived) = $archived::boolean',
+      ].join(' AND ');
+      const direction = options.direction === 'asc' ? 'ASC' : 'DESC';
+      return page<ReportRecord>(
+        db,
+        'r.*',
+        `FROM report r JOIN branch b ON b.id = r.branch_id JOIN testbed t ON t.id = r.testbed_id WHERE ${where}`,
+        `ORDER BY r.start_time ${direction}, r.id ${direction} LIMIT $limit::bigint OFFSET $offset::bigint`,
+        {
+          project: filter.project_id,
+          branch: filter.branch_id,
+          testbed: filter.testbed_id,
+          from: filter.from,
+          to: filter.to,
+          archived: filter.archived,
+          limit: options.perPage,
+          offset: (Math.max(options.page, 1) - 1) * options.perPage,
+        },
+      );
+    },
+    async summaries(reportIds) {
+      const out = new Map<number, ReportSummary>();
+      if (reportIds.length === 0) return out;
+      const ids = [...reportIds];
+      const sql = SUMMARIES(db.dialect);
+      const iterations = new Map<number, { benchmarks: number; measures: number }[]>(
+        ids.map((id) => [id, []]),
+      );
+      for (const row of await db.query<{
+        report_id: number;
+        iteration: number;
+        benchmarks: bigint;
+        measures: bigint;
+      }>(sql.iterations, { ids })) {
+        (iterations.get(row.report_id) as { benchmarks: number; measures: number }[])[row.iteration] = {
+          benchmarks: count(row.benchmarks),
+          measures: count(row.measures),
+        };
+      }
+      const alerts = new Map(
+        (await db.query<{ report_id: number; active: bigint; total: bigint }>(sql.alerts, { ids })).map(
+          (row) => [row.report_id, { active: count(row.active), total: count(row.total) }],
+        ),
+      );
+      for (const id of ids) {
+        out.set(id, {
+          report_id: id,
+          iterations: Array.from(iterations.get(id) ?? [], (i) => i ?? { benchmarks: 0, measures: 0 }),
+          alerts: alerts.get(id) ?? { active: 0, total: 0 },
+        });
+      }
+      return out;
+    },
+  };
+}
+
+const METRIC_COLUMNS = `m.id, m.uuid, m.report_id, m.iteration, m.series_id, s.benchmark_id, s.measure_id, m.value,
+  m.lower_value, m.upper_value, m.threshold_id, m.model_id, m.baseline, m.lower_limit, m.upper_limit`;
+
+const METRICS = perDialect((d) => ({
+  byReports: `SELECT ${METRIC_COLUMNS} FROM metric m JOIN series s ON s.id = m.series_id
+    WHERE ${d.inList('m.report_id', '$reports', 'int')} ORDER BY m.report_id, m.iteration, s.benchmark_id, s.measure_id`,
+  byIds: `SELECT ${METRIC_COLUMNS} FROM metric m JOIN series s ON s.id = m.series_id
+    WHERE ${d.inList('m.id', '$ids', 'bigint')}`,
+}));
+
+/** The metrics' reads that are the same SQL on every engine (history and perf are the engines'). */
+export function metricRows(db: Db) {
+  return {
+    byReports(reportIds: readonly number[]): Promise<MetricRecord[]> {
+      if (reportIds.length === 0) return Promise.resolve([]);
+      return db.query<MetricRecord>(METRICS(db.dialect).byReports, { reports: [...reportIds] });
+    },
+    byIds(ids: readonly bigint[]): Promise<MetricRecord[]> {
+      if (ids.length === 0) return Promise.resolve([]);
+      return db.query<MetricRecord>(METRICS(db.dialect).byIds, { ids: [...ids] });
+    },
+    async byUuid(projectId: number, uuid: string): Promise<MetricRecord | undefined> {
+      if (!isUuid(uuid)) return undefined;
+      const [row] = await db.query<MetricRecord>(
+        `SELECT ${METRIC_COLUMNS} FROM metric m JOIN series s ON s.id = m.series_id
+         WHERE m.project_id = $project AND m.uuid = $uuid::uuid`,
+        { project: projectId, uuid },
+      );
+      return row;
+    },
+  };
+}
+
+/** Deletes a report's metrics and alerts. */
+export async function deleteReport(db: Db, reportId: number): Promise<void> {
+  await db.execute('DELETE FROM alert WHERE report_id = $report', { report: reportId });
+  await db.execute('DELETE FROM metric WHERE report_id = $report', { report: reportId });
+  for (const statement of REGRESSION_PRUNE) await db.execute(statement);
+}
+
+const TABLE_OF = {
+  branch: 'branch',
+  testbed: 'testbed',
+  benchmark: 'benchmark',
+  measure: 'measure',
+} as const;
+
+export function namedReader(db: Db): NamedBatchReader {
+  const d = db.dialect;
+  return {
+    byIds(kind, ids) {
+      if (ids.length === 0) return Promise.resolve([]);
+      return db.query<DimensionRecord>(
+        `SELECT * FROM ${ident(TABLE_OF[kind])} WHERE ${d.inList('id', '$ids', 'int')}`,
+        { ids: [...ids] },
+      );
+    },
+    findMany(kind, projectId, keys) {
+      if (keys.length === 0) return Promise.resolve([]);
+      const uuids = keys.filter(isUuid);
+      return db.query<DimensionRecord>(
+        `SELECT * FROM ${ident(TABLE_OF[kind])} WHERE project_id = $project AND (${d.inList('name', '$keys', 'text')}
+           OR ${d.inList('slug', '$keys', 'text')}${uuids.length > 0 ? ` OR ${d.inList('uuid', '$uuids', 'uuid')}` : ''})`,
+        { keys: [...keys], uuids, project: projectId },
+      );
+    },
+  };
+}
+
+type Series = { id: number; benchmark_id: number; measure_id: number };
+
+export function namedWriter(db: Db): NamedBatchWriter {
+  const d = db.dialect;
+  const pairs = d.rows('w', [
+    ['b', '$b', 'int'],
+    ['m', '$m', 'int'],
+  ]);
+  return {
+    ...namedReader(db),
+    insertMany(kind, projectId, rows, now) {
+      if (rows.length === 0) return Promise.resolve([]);
+      const units = kind === 'measure';
+      return db.query<DimensionRecord>(
+        `INSERT INTO ${ident(TABLE_OF[kind])} (uuid, project_id, name, slug, archived, created, modified${units ? ', units' : ''})
+         SELECT gen_random_uuid(), $project::int, r.name, r.slug, false, $now::${d.timestamp}, $now::${d.timestamp}${units ? ', r.units' : ''}
+         FROM ${d.rows('r', [
+           ['name', '$names', 'text'],
+           ['slug', '$slugs', 'text'],
+           ['units', '$units', 'text'],
+         ])}
+         RETURNING *`,
+        {
+          project: projectId,
+          names: rows.map((r) => r.name),
+          slugs: rows.map((r) => r.slug),
+          units: rows.map((r) => r.units ?? 'units'),
+          now,
+        },
+      );
+    },
+    async ensureSeries(projectId, testbedId, wanted) {
+      const out = new Int32Array(wanted.length);
+      if (wanted.length === 0) return out;
+      const key = (b: number, m: number) => `${b}:${m}`;
+      const ids = new Map<string, number>();
+      const params = (list: readonly (readonly [number, number])[]) => ({
+        project: projectId,
+        testbed: testbedId,
+        b: list.map((p) => p[0]),
+        m: list.map((p) => p[1]),
+      });
+      const find = async (list: readonly (readonly [number, number])[]) => {
+        for (const s of await db.query<Series>(
+          `SELECT s.id, s.benchmark_id, s.measure_id FROM series s
+           JOIN ${pairs} ON s.benchmark_id = w.b AND s.measure_id = w.m WHERE s.testbed_id = $testbed::int`,
+          params(list),
+        ))
+          ids.set(key(s.benchmark_id, s.measure_id), s.id);
+      };
+      const missing = () => [
+        ...new Map(wanted.filter(([b, m]) => !ids.has(key(b, m))).map((p) => [key(p[0], p[1]), p])).values(),
+      ];
+      await find(wanted);
+      const absent = missing();
+      if (absent.length > 0) {
+        // a concurrent writer (another process) creating the same series meets the unique key: this one then
+        // reads the row the other made (or runs again, when that row is newer than its snapshot)
+        for (const s of await db.query<Series>(
+          `INSERT INTO series (project_id, testbed_id, benchmark_id, measure_id)
+           SELECT $project::int, $testbed::int, w.b, w.m FROM ${pairs}
+           ON CONFLICT (testbed_id, benchmark_id, measure_id) DO NOTHING RETURNING id, benchmark_id, measure_id`,
+          params(absent),
+        ))
+          ids.set(key(s.benchmark_id, s.measure_id), s.id);
+        const taken = missing();
+        if (taken.length > 0) await find(taken);
+      }
+      wanted.forEach(([b, m], i) => (out[i] = ids.get(key(b, m)) as number));
+      return out;
+    },
+  };
+}

@@ -4,6 +4,7 @@ import 'uplot/dist/uPlot.min.css';
 import type { YAxis } from '../api/perf-types.js';
 import { useColorScheme } from '../lib/color-scheme.js';
 import { navigate } from '../router.js';
+import { movePoint } from './plot-keys.js';
 import { drawAlerts, drawBands, drawChanges, drawHighlight, drawRegressions } from './draw.js';
 import { options } from './plot-options.js';
 import type { PlotData } from './series.js';
@@ -48,6 +49,8 @@ function nearest(
   });
   return best;
 }
+
+const MOVE_KEYS = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End']);
 
 /** The title of a y axis, written vertically beside the plot. */
 function AxisTitle({ data, axis }: { data: PlotData; axis: 0 | 1 }) {
@@ -173,43 +176,24 @@ export function PerfPlot({
     if (box.current) box.current.dataset.focusedSeries = String(focused);
   }, [focused, data]);
 
-  const move = (dx: number, dy: number) => {
+  const move = (key: Parameters<typeof movePoint>[3]) => {
     const u = plot.current;
     if (!u) return;
-    const order = data.series.map((_, i) => i).filter((i) => !hidden.has(i));
-    if (order.length === 0) return;
-    let series = hover?.series ?? order[0]!;
-    if (hover && dy !== 0) series = order[(order.indexOf(series) + dy + order.length) % order.length]!;
-    const ys = data.series[series]!.y;
-    // The first key starts from the newest point, what people look at first; then steps from where it is.
-    const start = !hover;
-    const step = start ? -1 : dx === 0 ? 1 : dx;
-    let i = start ? ys.length - 1 : dx === 0 ? hover.idx : hover.idx + step;
-    if (dx === 0 && !start && (ys[i] === null || ys[i] === undefined)) i = 0;
-    while (i >= 0 && i < ys.length && (ys[i] === null || ys[i] === undefined)) i += step;
-    if (i < 0 || i >= ys.length) return;
-    const idx = i;
-    const s = data.series[series]!;
+    const to = movePoint(data, hidden, hover, key);
+    if (!to) return;
+    const s = data.series[to.series]!;
     setHover({
-      series,
-      idx,
-      left: u.valToPos(data.xs[idx]!, 'x'),
-      top: u.valToPos(ys[idx]!, s.axis === 0 ? 'y' : 'y2'),
+      ...to,
+      left: u.valToPos(data.xs[to.idx]!, 'x'),
+      top: u.valToPos(s.y[to.idx]!, s.axis === 0 ? 'y' : 'y2'),
     });
     setPinned(true);
   };
 
   const onKey = (event: KeyboardEvent) => {
-    const keys: Record<string, [number, number]> = {
-      ArrowRight: [1, 0],
-      ArrowLeft: [-1, 0],
-      ArrowDown: [0, 1],
-      ArrowUp: [0, -1],
-    };
-    const delta = keys[event.key];
-    if (delta) {
+    if (MOVE_KEYS.has(event.key)) {
       event.preventDefault();
-      move(...delta);
+      move(event.key as Parameters<typeof movePoint>[3]);
     } else if (event.key === 'Escape') {
       setPinned(false);
       setHover(null);
@@ -236,7 +220,7 @@ export function PerfPlot({
           class="plot"
           tabIndex={0}
           role="img"
-          aria-label={`${label}. Arrow keys move between points, Enter opens the report, Escape closes the details.`}
+          aria-label={`${label}. Arrow keys move between points and lines, Home and End to the first and last point, Enter opens the report, Escape closes the details.`}
           onKeyDown={onKey}
           data-testid="perf-plot"
         />

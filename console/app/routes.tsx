@@ -17,6 +17,7 @@ import { Projects } from './pages/projects.js';
 import { Account } from './pages/user/account.js';
 import { TokenAdd } from './pages/user/token-add.js';
 import { Tokens } from './pages/user/tokens.js';
+import { setTitleScope } from './components/status.js';
 import { match, navigate, type Location } from './router.js';
 import type { Session } from './session.js';
 
@@ -104,6 +105,7 @@ export function Routes({
   location: Location;
   session: Session | null;
 }): ComponentChildren {
+  setTitleScope('');
   if (location.path === '/' || location.path === '/console') {
     return <Redirect to={session ? '/console/projects' : '/projects'} />;
   }

@@ -189,6 +189,20 @@ describe('alerts at scale (Chromium)', () => {
     expect(await page.getByTestId('private-embed').textContent()).toContain('404 to anyone not logged in');
     const plot = page.locator('[data-testid=perf-plot][data-ready]');
     await plot.waitFor();
+    // The key's search narrows its rows; the row under the pointer emphasises its line.
+    const legend = page.locator('.legend tbody tr');
+    await expect.poll(() => legend.count()).toBe(8);
+    const name = (await legend.nth(3).locator('td').nth(1).textContent())!.replace(/\d+ alerts?$/, '');
+    await page.getByLabel('Search the key').fill(name);
+    await expect.poll(() => legend.count()).toBe(1);
+    await legend.first().hover();
+    await expect
+      .poll(() => page.getByTestId('perf-plot').getAttribute('data-focused-series'))
+      .toBe(await legend.first().getAttribute('data-series'));
+    await page.getByLabel('Search the key').fill('');
+    await page.mouse.move(0, 0);
+    await expect.poll(() => page.getByTestId('perf-plot').getAttribute('data-focused-series')).toBe('-1');
+
     await page.getByTestId('perf-plot').focus();
     await page.keyboard.press('ArrowLeft');
     const tooltip = page.getByTestId('plot-tooltip');

@@ -76,6 +76,8 @@ describe('regressions in the console (Chromium)', () => {
     expect(
       await page.getByRole('link', { name: 'Regressions', exact: true }).getAttribute('aria-current'),
     ).toBe('page');
+    // each tab's title names the page, then the project
+    await expect.poll(() => page.title()).toBe('Regressions · Engine · Benchtrack');
     const rows = page.locator('table.regressions tbody tr[data-uuid]');
     await rows.first().waitFor();
     expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-uuid')))).toEqual(
@@ -94,6 +96,8 @@ describe('regressions in the console (Chromium)', () => {
     expect(await rows.first().getAttribute('data-uuid')).toBe(open[0]!.uuid);
     await page.getByLabel('Kind').selectOption('');
     await expect.poll(() => rows.count()).toBe(2);
+    await page.getByRole('link', { name: 'Alerts', exact: true }).click();
+    await expect.poll(() => page.title()).toBe('Alerts · Engine · Benchtrack');
     expect(errors).toEqual([]);
   });
 

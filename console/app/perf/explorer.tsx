@@ -85,7 +85,7 @@ async function defaultSelection(
 export function Explorer({ ctx }: { ctx: ProjectContext }) {
   const { query } = useLocation();
   const selection = useMemo(() => parseSelection(query), [query.toString()]);
-  useTitle(`${ctx.project.name}: perf`);
+  useTitle('Perf');
   useEffect(() => void Promise.all([preloadPlot(), preloadArrow()]), []);
   const update = (changes: Partial<Selection>) => {
     const dimensionsChanged = DIMENSION_TABS.some((k) => k in changes) || 'x_axis' in changes;
@@ -169,6 +169,8 @@ export function Explorer({ ctx }: { ctx: ProjectContext }) {
     [data, selection.hidden.join(',')],
   );
   const [pinOpen, setPinOpen] = useState(false);
+  // the line of the key's row under the pointer or focus, emphasised on the plot
+  const [emphasis, setEmphasis] = useState<number>();
   // The key (a row per series) renders in the task after the plot, so the plot is drawn and answers sooner.
   const [legendFor, setLegendFor] = useState<typeof data>();
   useEffect(() => {
@@ -296,6 +298,7 @@ export function Explorer({ ctx }: { ctx: ProjectContext }) {
               yAxis={data.log ? 'log' : 'linear'}
               reportHref={(uuid) => `${ctx.base}/reports/${uuid}`}
               label={`Perf plot of ${plural(data.series.length, 'series', 'series')}`}
+              emphasis={emphasis}
             />
             <p class="muted small">
               Drag across the plot to zoom, double-click to zoom out; hover or focus it and use the arrow keys
@@ -315,6 +318,7 @@ export function Explorer({ ctx }: { ctx: ProjectContext }) {
               <Legend
                 data={data}
                 hidden={hidden}
+                onEmphasis={setEmphasis}
                 onHidden={(h) =>
                   update({
                     hidden: hiddenKeys(

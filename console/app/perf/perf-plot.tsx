@@ -73,6 +73,7 @@ export function PerfPlot({
   reportHref,
   label,
   highlight,
+  emphasis,
 }: {
   data: PlotData;
   hidden: ReadonlySet<number>;
@@ -83,6 +84,8 @@ export function PerfPlot({
   highlight?: string | readonly string[] | undefined;
   reportHref: (uuid: string) => string;
   label: string;
+  /** A line to emphasise (the key's row under the pointer), as a point shown in the details is. */
+  emphasis?: number | undefined;
 }) {
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
@@ -168,7 +171,7 @@ export function PerfPlot({
   }, [hidden]);
 
   // With several lines, the one whose point is shown is emphasised and the others fade.
-  const focused = hover && data.series.length > 1 ? hover.series : -1;
+  const focused = data.series.length < 2 ? -1 : (hover?.series ?? emphasis ?? -1);
   useEffect(() => {
     const u = plot.current;
     if (!u) return;

@@ -7,11 +7,10 @@
  *
  *   npm run bench -- alert-list [--engine duckdb,postgres]
  */
-import { DuckDBInstance } from '@duckdb/node-api';
-import { benchDatabase, selectedEngines, type BenchDatabase } from './lib/engines.js';
+import { benchDatabase, selectedEngines } from './lib/engines.js';
 import { time } from './lib/measure.js';
 import { postRun } from './lib/post-run.js';
-import { bareConnection } from './lib/postgres-bare.js';
+import { bareRows } from './lib/bare-rows.js';
 import { Random } from './lib/random.js';
 import { BenchReport } from './lib/report.js';
 import { startBenchServer } from './lib/server.js';
@@ -51,21 +50,6 @@ const SQL = `SELECT a.*, m.* FROM alert a JOIN metric m ON m.id = a.metric_id
   WHERE a.project_id = (SELECT id FROM project WHERE slug = '${PROJECT}') AND a.status = 'active'
   ORDER BY a.modified DESC, a.id DESC LIMIT 50`;
 
-/** The reference: a page of alerts with their metrics, one statement on a connection of its own. */
-async function bareRead(db: BenchDatabase): Promise<() => Promise<number>> {
-  if (db.engine === 'duckdb') {
-    const instance = await DuckDBInstance.create(db.file);
-    const connection = await instance.connect();
-    closers.push(async () => {
-      connection.closeSync();
-      instance.closeSync();
-    });
-    return async () => (await connection.runAndReadAll(SQL)).getRowObjectsJS().length;
-  }
-  const sql = bareConnection(db.url);
-  closers.push(() => sql.end());
-  return async () => (await sql.unsafe(SQL)).length;
-}
 const closers: (() => Promise<void>)[] = [];
 
 for (const engine of selectedEngines()) {
@@ -101,7 +85,8 @@ for (const engine of selectedEngines()) {
     } finally {
       await server.close();
     }
-    const read = await bareRead(db);
+    const { read, close } = await bareRows(db, SQL);
+    closers.push(close);
     const bare = (await time(async () => void (await read()), { iterations: 10, warmup: 2 })).p50Ms;
     report.add(`${engine} bare SQL`, 'latency', bare * 1e6, `${bare.toFixed(1)} ms p50`);
     report.ratio(`${engine} alerts, a page of 50`, 'the bare SQL', page50, bare);

@@ -6,7 +6,7 @@ import type { AlertRecord, AlertStatus, ProjectRecord } from '../storage/records
 import type { AlertFilter, ReadRepositories } from '../storage/storage.js';
 import type { ThresholdJson } from '../schemas/dimensions.js';
 import type { AlertCountsJson, AlertScopeQuery } from '../schemas/reports.js';
-import { requireByNameId } from '../dimensions/name-id.js';
+import { dimensionIds } from '../dimensions/name-id.js';
 import type { Direction } from '../storage/tables.js';
 import { alertsJson } from './json.js';
 import { withMetrics } from './load.js';
@@ -89,21 +89,7 @@ async function alertFilter(
   project: ProjectRecord,
   scope: AlertScopeQuery,
 ): Promise<AlertFilter> {
-  const id = async (kind: 'branch' | 'testbed' | 'benchmark' | 'measure') => {
-    const ref = scope[kind];
-    if (ref === undefined) return undefined;
-    const table = { branch: r.branches, testbed: r.testbeds, benchmark: r.benchmarks, measure: r.measures }[
-      kind
-    ];
-    return (await requireByNameId(table, project.id, ref, kind)).id;
-  };
-  return {
-    project_id: project.id,
-    branch_id: await id('branch'),
-    testbed_id: await id('testbed'),
-    benchmark_id: await id('benchmark'),
-    measure_id: await id('measure'),
-  };
+  return { project_id: project.id, ...(await dimensionIds(r, project.id, scope)) };
 }
 
 async function requireAlert(r: ReadRepositories, project: ProjectRecord, uuid: string): Promise<AlertRecord> {

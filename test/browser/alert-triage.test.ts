@@ -228,7 +228,7 @@ describe('alerts at scale (Chromium)', () => {
     expect(errors).toEqual([]);
   });
 
-  it('leaves out the alert markers a zoom puts outside the plot', async () => {
+  it('leaves out the alert markers a zoom puts outside the plot, and keeps the zoom in the URL', async () => {
     const quiet = trackRequests(page);
     await page.goto(`${stack.console}/console/projects/wide/perf`);
     await page.waitForURL(/benchmarks=/);
@@ -246,6 +246,13 @@ describe('alerts at scale (Chromium)', () => {
     await page.mouse.down();
     await page.mouse.move(over.x + over.width / 5, over.y + over.height / 2, { steps: 5 });
     await page.mouse.up();
+    await expect
+      .poll(async () => Number(await plot.getAttribute('data-alert-markers')), { timeout: 10_000 })
+      .toBeLessThan(before / 4);
+    // the zoom is in the URL: a reload shows the same part of the plot
+    await page.waitForURL(/zoom=\d+,\d+/);
+    await page.reload();
+    await page.locator('[data-testid=perf-plot][data-ready]').waitFor();
     await expect
       .poll(async () => Number(await plot.getAttribute('data-alert-markers')), { timeout: 10_000 })
       .toBeLessThan(before / 4);

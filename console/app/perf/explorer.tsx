@@ -89,7 +89,16 @@ export function Explorer({ ctx }: { ctx: ProjectContext }) {
   useEffect(() => void Promise.all([preloadPlot(), preloadArrow()]), []);
   const update = (changes: Partial<Selection>) => {
     const dimensionsChanged = DIMENSION_TABS.some((k) => k in changes) || 'x_axis' in changes;
-    setQuery(selectionQuery({ ...selection, ...(dimensionsChanged ? { hidden: [] } : {}), ...changes }));
+    // other series or another time range: the hidden lines and the zoom no longer apply
+    const rangeChanged = 'range' in changes || 'start_time' in changes || 'end_time' in changes;
+    setQuery(
+      selectionQuery({
+        ...selection,
+        ...(dimensionsChanged ? { hidden: [] } : {}),
+        ...(dimensionsChanged || rangeChanged ? { zoom: undefined } : {}),
+        ...changes,
+      }),
+    );
   };
 
   const empty = DIMENSION_TABS.every((k) => selection[k].length === 0);
@@ -299,6 +308,8 @@ export function Explorer({ ctx }: { ctx: ProjectContext }) {
               reportHref={(uuid) => `${ctx.base}/reports/${uuid}`}
               label={`Perf plot of ${plural(data.series.length, 'series', 'series')}`}
               emphasis={emphasis}
+              zoom={selection.zoom}
+              onZoom={(zoom) => update({ zoom })}
             />
             <p class="muted small">
               Drag across the plot to zoom, double-click to zoom out; hover or focus it and use the arrow keys

@@ -74,6 +74,8 @@ export function PerfPlot({
   label,
   highlight,
   emphasis,
+  zoom,
+  onZoom,
 }: {
   data: PlotData;
   hidden: ReadonlySet<number>;
@@ -86,10 +88,16 @@ export function PerfPlot({
   label: string;
   /** A line to emphasise (the key's row under the pointer), as a point shown in the details is. */
   emphasis?: number | undefined;
+  /** The x range to show when the plot is drawn (a zoom kept in the URL). */
+  zoom?: readonly [number, number] | undefined;
+  /** Told the x range a person zoomed to, or undefined when they zoomed out. */
+  onZoom?: (zoom: readonly [number, number] | undefined) => void;
 }) {
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const hiddenRef = useRef(hidden);
+  const onZoomRef = useRef(onZoom);
+  onZoomRef.current = onZoom;
   hiddenRef.current = hidden;
   const pinnedRef = useRef(false);
   const scheme = useColorScheme();
@@ -101,6 +109,7 @@ export function PerfPlot({
   useEffect(() => {
     const el = box.current!;
     const visible = (i: number) => !hiddenRef.current.has(i);
+    let settled = false;
     const hooks: uPlot.Hooks.Arrays = {
       drawClear: [(u) => bounds && drawBands(u, data.series, visible)],
       draw: [
@@ -127,7 +136,10 @@ export function PerfPlot({
       setScale: [
         (u, key) => {
           if (key === 'x') {
-            setZoomed(u.scales.x!.min! > data.xs[0]! || u.scales.x!.max! < data.xs[data.xs.length - 1]!);
+            const { min, max } = u.scales.x!;
+            const isZoomed = min! > data.xs[0]! || max! < data.xs[data.xs.length - 1]!;
+            setZoomed(isZoomed);
+            if (settled) onZoomRef.current?.(isZoomed ? [Math.floor(min!), Math.ceil(max!)] : undefined);
           } else if (key === 'y') {
             // The y range shown, for tools and tests (the axis itself is canvas).
             el.dataset.yMin = String(u.scales.y!.min);
@@ -144,6 +156,9 @@ export function PerfPlot({
       el,
     );
     plot.current = u;
+    if (zoom) u.setScale('x', { min: zoom[0], max: zoom[1] });
+    // from here on a change of the x scale is a person's zoom, which goes to the URL
+    settled = true;
     u.batch(() => hiddenRef.current.forEach((i) => u.setSeries(i + 1, { show: false })));
     const click = () => setPinned((p) => !p);
     u.over.addEventListener('click', click);

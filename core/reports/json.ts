@@ -89,8 +89,9 @@ export async function alertsJson(
   report: ReportRecord,
   version: VersionRecord | undefined,
   alerts: readonly { alert: AlertRecord; metric: IngestedMetric }[],
+  /** Threshold JSON already built, by threshold id: shared by the calls of one answer. */
+  thresholds = new Map<number, ThresholdJson>(),
 ): Promise<AlertJson[]> {
-  const thresholds = new Map<number, ThresholdJson>();
   const out: AlertJson[] = [];
   for (const { alert, metric } of alerts) {
     const tested = metric.tested as Tested;

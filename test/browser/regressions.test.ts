@@ -210,10 +210,11 @@ describe('alerts list (Chromium)', () => {
       (await apiGet<{ status: string; threshold: { branch: { name: string } } }[]>('/projects/engine/alerts'))
         .filter((a) => a.threshold.branch.name === 'main')
         .map((a) => a.status);
-    expect(await statuses()).toEqual(['dismissed', 'dismissed']);
+    // the rows change at once; the API has the change once its answers are in
+    await expect.poll(statuses, { timeout: 10_000 }).toEqual(['dismissed', 'dismissed']);
     await done.getByRole('button', { name: 'Undo' }).click();
     await done.waitFor({ state: 'detached' });
-    await expect.poll(statuses).toEqual(['active', 'active']);
+    await expect.poll(statuses, { timeout: 10_000 }).toEqual(['active', 'active']);
     await page.getByRole('button', { name: 'Dismiss the 2 active alerts on encode' }).waitFor();
     expect(errors).toEqual([]);
   });

@@ -140,6 +140,8 @@ export function options(
       })),
     ],
     cursor: { drag: { x: true, y: false, setScale: true }, points: { show: false }, focus: { prox: -1 } },
+    // the hovered line stands out: the others fade while a point's details are shown (see PerfPlot)
+    focus: { alpha: 0.25 },
     hooks,
   };
 }

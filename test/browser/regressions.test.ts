@@ -157,6 +157,10 @@ describe('issue 19 bugs (Chromium)', () => {
     await page.getByTestId('plot-status').getByText('3 series, 90 points').waitFor();
     await shot(page, 'axes');
     const plot = page.getByTestId('perf-plot');
+    // the canvas can be replaced once after the status shows: measure it when it is in place
+    await expect
+      .poll(async () => (await plot.locator('canvas').boundingBox()) !== null, { timeout: 10_000 })
+      .toBe(true);
     const canvas = (await plot.locator('canvas').boundingBox())!;
     const frame = (await page.locator('.plot-frame').first().boundingBox())!;
     const titles = page.locator('.axis-title');

@@ -79,6 +79,32 @@ describe('file mode', () => {
   });
 });
 
+describe('child loggers', () => {
+  it('censor secrets nested in their bindings, at any depth and in children of children', () => {
+    const path = join(dir, 'child-bindings.log');
+    const logger = createLogger({
+      name: 'n',
+      log: { mode: 'file', level: 'info', path, if_exists: 'truncate' },
+    });
+    const child = logger.child({
+      store: { endpoint: 'http://s3.local', credentials: { secret_access_key: 'nested-s3-secret' } },
+      headers: [{ Authorization: 'Bearer nested-bearer' }],
+    });
+    child.info('child');
+    child.child({ job: { runner: { token: 'grandchild-token' } } }).info('grandchild');
+    const text = readFileSync(path, 'utf8');
+    for (const secret of ['nested-s3-secret', 'nested-bearer', 'grandchild-token'])
+      expect(text).not.toContain(secret);
+    const [first, second] = lines(path);
+    expect(first).toMatchObject({
+      msg: 'child',
+      store: { endpoint: 'http://s3.local', credentials: { secret_access_key: REDACTED } },
+      headers: [{ Authorization: REDACTED }],
+    });
+    expect(second).toMatchObject({ msg: 'grandchild', job: { runner: { token: REDACTED } } });
+  });
+});
+
 describe('stderr_terminal mode', () => {
   it('writes human-readable lines without colors when not a TTY', () => {
     const terminal = new PassThrough();

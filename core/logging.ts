@@ -1,5 +1,12 @@
 import { existsSync } from 'node:fs';
-import { pino, stdTimeFunctions, type DestinationStream, type Logger as PinoLogger } from 'pino';
+import {
+  pino,
+  stdTimeFunctions,
+  type Bindings,
+  type ChildLoggerOptions,
+  type DestinationStream,
+  type Logger as PinoLogger,
+} from 'pino';
 import { build as prettyStream } from 'pino-pretty';
 import { REDACTED } from './config/redact.js';
 import type { LogSettings } from './config/schema.js';
@@ -37,11 +44,30 @@ export function createLogger(options: LoggerOptions): Logger {
       bindings: (bindings: Record<string, unknown>) => ({ ...bindings, v: 0 }),
       log: (object: Record<string, unknown>) => censorSecretKeys(object),
     },
-    // The key walk sees what is logged; pino's redaction also covers a child logger's top-level bindings.
+    // The key walk sees what is logged; a child's bindings go through it in `censorChildBindings`, and pino's
+    // redaction covers the top-level keys of both.
     redact: { paths: [...SECRET_KEYS], censor: REDACTED },
     hooks: { streamWrite: scrub },
   };
-  return pino(pinoOptions, destinationFor(options));
+  return censorChildBindings(pino(pinoOptions, destinationFor(options)));
+}
+
+/**
+ * Makes `child` censor secret keys at any depth of the bindings it is given. pino serializes a child's bindings
+ * once, when the child is made, past `formatters.log` (and children do not inherit `formatters.bindings`), so
+ * they are censored before pino sees them. A child is made from its parent's prototype, so children of children
+ * inherit the censoring `child`.
+ */
+function censorChildBindings(logger: Logger): Logger {
+  const child = logger.child;
+  logger.child = function <L extends string = never>(
+    this: Logger,
+    bindings: Bindings,
+    options?: ChildLoggerOptions<L>,
+  ) {
+    return Reflect.apply(child, this, [censorSecretKeys(bindings), options]) as PinoLogger<'critical' | L>;
+  };
+  return logger;
 }
 
 function destinationFor(options: LoggerOptions): DestinationStream {

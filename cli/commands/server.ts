@@ -2,6 +2,12 @@ import { Option, type Command } from 'commander';
 import { apiCommand, group } from '../lib/command-kit.js';
 import { UsageError } from '../lib/errors.js';
 
+/**
+ * The stores `--data-store` names: the configuration's `database.data_store.service` (`cloud_s3`), and `aws_s3`, the
+ * name the reference's client sends, as an alias of it.
+ */
+const DATA_STORES = ['cloud_s3', 'aws_s3'];
+
 /** `benchtrack server`: version, OpenAPI document, backup, statistics and the running configuration. */
 export function registerServerCommands(program: Command): void {
   const server = group(program, 'server');
@@ -33,28 +39,31 @@ export function registerServerCommands(program: Command): void {
       description: 'Back up the database while the server runs (server administrators)',
       examples: [
         'benchtrack server backup --compress',
-        'benchtrack server backup --compress --data-store aws_s3 --rm --timeout 900',
+        'benchtrack server backup --compress --data-store cloud_s3 --rm --timeout 900',
       ],
       notes:
-        'The backup is written beside the database as backup-<database stem>-<UTC time>[.gz]. --data-store pushes it to database.data_store and checks its SHA-256 after the upload; --remove then deletes the local copy. A large database takes a while: raise --timeout.',
+        'The backup is written beside the database as backup-<database stem>-<UTC time>[.gz]. --data-store cloud_s3 pushes it to database.data_store (its service, cloud_s3; aws_s3, the name other clients send, is an alias) and checks its SHA-256 after the upload; --remove then deletes the local copy. A large database takes a while: raise --timeout.',
     },
     (c) =>
       c
         .option('--compress', 'gzip the backup')
         .addOption(
-          new Option('--data-store <store>', 'push it to the data store of the configuration').choices([
-            'aws_s3',
-          ]),
+          new Option(
+            '--data-store <store>',
+            'push it to database.data_store, the cloud_s3 store of the configuration (alias: aws_s3)',
+          ).choices(DATA_STORES),
         )
         .option('--remove', 'delete the local copy once pushed (needs --data-store); alias --rm')
         .addOption(new Option('--rm').hideHelp()),
     async (ctx, _args, o) => {
       const remove = o.remove === true || o.rm === true;
       if (remove && !o.dataStore)
-        throw new UsageError('--remove deletes the local copy after a push, so it needs --data-store aws_s3');
+        throw new UsageError(
+          '--remove deletes the local copy after a push, so it needs --data-store cloud_s3',
+        );
       const body = {
         ...(o.compress ? { compress: true } : {}),
-        ...(o.dataStore ? { data_store: o.dataStore } : {}),
+        ...(o.dataStore ? { data_store: 'cloud_s3' } : {}),
         ...(remove ? { remove: true } : {}),
       };
       const stop = progress('backing up the database');

@@ -17,7 +17,11 @@ export class ApiError extends Error {
 }
 
 /** What to do about an HTTP status, appended to the API's own message. */
-function adviceFor(status: number, requestId: string | undefined): string {
+function adviceFor(status: number, requestId: string | undefined, retryAfterMs: number | undefined): string {
+  if (retryAfterMs !== undefined) {
+    const seconds = Math.ceil(retryAfterMs / 1000);
+    return `the server asks to wait ${seconds} s (Retry-After): try again then, or let this client wait that long with --max-retry-after ${seconds}`;
+  }
   if (status === 401 || status === 400)
     return status === 401
       ? 'pass a valid API token with --token or BENCHTRACK_API_TOKEN (create one with `benchtrack token create` or in the console)'
@@ -34,8 +38,17 @@ function adviceFor(status: number, requestId: string | undefined): string {
   return '';
 }
 
-/** Turns an error answer into an {@link ApiError} naming the request, the API's message and what to do. */
-export function apiError(method: string, path: string, status: number, body: string): ApiError {
+/**
+ * Turns an error answer into an {@link ApiError} naming the request, the API's message and what to do;
+ * `retryAfterMs` is the wait a 429 or 503 asked for, which the advice repeats.
+ */
+export function apiError(
+  method: string,
+  path: string,
+  status: number,
+  body: string,
+  retryAfterMs?: number,
+): ApiError {
   let message = body.trim().slice(0, 500) || `HTTP ${status}`;
   let requestId: string | undefined;
   try {
@@ -45,7 +58,7 @@ export function apiError(method: string, path: string, status: number, body: str
   } catch {
     // Not JSON (a proxy's error page): its text is the message.
   }
-  const advice = adviceFor(status, requestId);
+  const advice = adviceFor(status, requestId, retryAfterMs);
   return new ApiError(
     status,
     `${method} ${path} failed (${status}): ${message}${advice ? `\n  hint: ${advice}` : ''}`,

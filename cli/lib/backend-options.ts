@@ -50,13 +50,23 @@ export function addBackendOptions(command: Command): Command {
     .option('--insecure-host', 'accept an invalid TLS certificate (self-signed test servers)')
     .option('--native-tls', "also trust the operating system's certificate store")
     .option('--timeout <seconds>', 'timeout of each API request', numberIn(1, 900), 15)
-    .option('--attempts <n>', 'attempts per request on connection errors and 5xx', numberIn(1, 255), 10)
+    .option(
+      '--attempts <n>',
+      'attempts per request on connection errors, 5xx and 429 answers',
+      numberIn(1, 255),
+      10,
+    )
     .option(
       '--retry-after <seconds>',
-      'first wait before a retry (doubles each time)',
+      "first wait before a retry (doubles each time; a 429 or 503's Retry-After replaces it)",
       numberIn(0, 300, false),
       1,
     )
-    .option('--max-retry-after <seconds>', 'longest wait between retries', numberIn(0, 900, false), 10)
+    .option(
+      '--max-retry-after <seconds>',
+      'longest wait between retries: an answer asking to wait longer ends them',
+      numberIn(0, 900, false),
+      10,
+    )
     .option('--strict', 'fail on response fields this client does not know (relaxed by default)');
 }

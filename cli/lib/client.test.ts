@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient, tokenSubject, versionWarning } from './client.js';
+import { retryAfterMs } from './http.js';
 import { readVersion } from './version.js';
 
 describe('versionWarning', () => {
@@ -54,7 +55,7 @@ async function serve(answer: (request: http.IncomingMessage, response: http.Serv
   return { url: `http://127.0.0.1:${port}`, seen } satisfies TestServer;
 }
 
-function client(host: string, options: { attempts?: number; timeout?: number } = {}) {
+function client(host: string, options: { attempts?: number; timeout?: number; maxRetryAfter?: number } = {}) {
   const warnings: string[] = [];
   const api = new ApiClient(
     {
@@ -62,7 +63,7 @@ function client(host: string, options: { attempts?: number; timeout?: number } =
       timeout: options.timeout ?? 5,
       attempts: options.attempts ?? 5,
       retryAfter: 0.01,
-      maxRetryAfter: 0.02,
+      maxRetryAfter: options.maxRetryAfter ?? 0.02,
     },
     (message) => warnings.push(message),
   );
@@ -136,5 +137,103 @@ describe('ApiClient retries', () => {
     expect(seen.get('/v0/projects')).toBe(1);
     expect(elapsed).toBeGreaterThanOrEqual(450);
     expect(elapsed).toBeLessThan(2000);
+  });
+});
+
+describe('ApiClient and Retry-After', () => {
+  /** Answers `status` with Retry-After `wait` to the first `refusals` requests of a path, then 201. */
+  const throttled = (status: number, wait: string, refusals = 1) => {
+    const times: number[] = [];
+    return {
+      times,
+      answer(request: http.IncomingMessage, response: http.ServerResponse) {
+        times.push(performance.now());
+        request.resume();
+        response.setHeader('content-type', 'application/json');
+        if (times.length <= refusals) {
+          response.statusCode = status;
+          response.setHeader('retry-after', wait);
+          response.end(JSON.stringify({ message: 'too many requests: try again later' }));
+        } else {
+          response.statusCode = 201;
+          response.end(JSON.stringify({ ok: true }));
+        }
+      },
+    };
+  };
+
+  it('waits as a 429 tells, not its own backoff, and repeats even a POST (the server did nothing)', async () => {
+    const server = throttled(429, '1');
+    const { url, seen } = await serve(server.answer);
+    const { api, warnings } = client(url, { maxRetryAfter: 5 });
+    const { raw } = await api.post('/v0/projects', { body: { name: 'p' } });
+    expect(raw).toEqual({ ok: true });
+    expect(seen.get('/v0/projects')).toBe(2);
+    expect(warnings).toEqual([
+      'POST /v0/projects: HTTP 429, Retry-After 1 s; retrying in 1 s (attempt 2 of 5)',
+    ]);
+    const [first, second] = server.times as [number, number];
+    expect(second - first).toBeGreaterThanOrEqual(950);
+  });
+
+  it('waits as a 503 tells, given as an HTTP date', async () => {
+    const server = throttled(503, new Date(Date.now() + 2000).toUTCString());
+    const { url, seen } = await serve(server.answer);
+    const { api, warnings } = client(url, { maxRetryAfter: 5 });
+    expect((await api.get('/v0/projects')).raw).toEqual({ ok: true });
+    expect(seen.get('/v0/projects')).toBe(2);
+    expect(warnings[0]).toMatch(/^GET \/v0\/projects: HTTP 503, Retry-After \d(\.\d+)? s; retrying in /);
+    const [first, second] = server.times as [number, number];
+    // the date has whole seconds: at least one second away, at most two
+    expect(second - first).toBeGreaterThanOrEqual(950);
+  });
+
+  it('stops at once, with the wait in its advice, when the server asks for more than --max-retry-after', async () => {
+    const server = throttled(429, '60');
+    const { url, seen } = await serve(server.answer);
+    const { api, warnings } = client(url, { maxRetryAfter: 5 });
+    const started = performance.now();
+    const error = await api.get('/v0/projects').then(
+      () => undefined,
+      (e: unknown) => e as Error & { status?: number },
+    );
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(error?.status).toBe(429);
+    expect(error?.message).toBe(
+      'GET /v0/projects failed (429): too many requests: try again later\n  hint: the server asks to wait 60 s (Retry-After): try again then, or let this client wait that long with --max-retry-after 60',
+    );
+    expect(seen.get('/v0/projects')).toBe(1);
+    expect(warnings).toEqual([]);
+  });
+
+  it('stays within --attempts however often the server asks to wait', async () => {
+    const server = throttled(429, '0', 10);
+    const { url, seen } = await serve(server.answer);
+    const { api, warnings } = client(url, { attempts: 3, maxRetryAfter: 5 });
+    await expect(api.post('/v0/projects', { body: {} })).rejects.toMatchObject({ status: 429 });
+    expect(seen.get('/v0/projects')).toBe(3);
+    expect(warnings).toEqual([
+      'POST /v0/projects: HTTP 429, Retry-After 0 s; retrying in 0 s (attempt 2 of 3)',
+      'POST /v0/projects: HTTP 429, Retry-After 0 s; retrying in 0 s (attempt 3 of 3)',
+    ]);
+  });
+});
+
+describe('retryAfterMs', () => {
+  const answer = (status: number, header?: string) => ({
+    status,
+    headers: header === undefined ? {} : { 'retry-after': header },
+    body: Buffer.alloc(0),
+  });
+
+  it('reads seconds and HTTP dates of 429 and 503 answers, and nothing else', () => {
+    const now = Date.parse('2026-11-29T04:00:00Z');
+    expect(retryAfterMs(answer(429, '7'), now)).toBe(7000);
+    expect(retryAfterMs(answer(503, 'Sun, 29 Nov 2026 04:00:30 GMT'), now)).toBe(30_000);
+    expect(retryAfterMs(answer(503, 'Sun, 29 Nov 2026 03:59:00 GMT'), now)).toBe(0);
+    expect(retryAfterMs(answer(429), now)).toBeUndefined();
+    expect(retryAfterMs(answer(429, 'soon'), now)).toBeUndefined();
+    expect(retryAfterMs(answer(429, '-5'), now)).toBeUndefined();
+    expect(retryAfterMs(answer(500, '7'), now)).toBeUndefined();
   });
 });

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { formatPath } from '../../core/issues.js';
 import { apiError, connectionAdvice } from './api-error.js';
 import type { BackendOptions } from './backend-options.js';
-import { ConnectionError, send, type HttpSettings } from './http.js';
+import { ConnectionError, retryAfterMs, send, type HttpSettings } from './http.js';
 import { unknownFields } from './strict.js';
 import { readVersion } from './version.js';
 
@@ -160,7 +160,13 @@ export class ApiClient {
     }
     const text = options.binary ? '' : response.body.toString('utf8');
     if (response.status >= 400)
-      throw apiError(method, url.pathname, response.status, response.body.toString('utf8'));
+      throw apiError(
+        method,
+        url.pathname,
+        response.status,
+        response.body.toString('utf8'),
+        retryAfterMs(response),
+      );
     const raw = options.binary || text === '' ? undefined : parseJson(text, method, url.pathname);
     const total = response.headers['x-total-count'];
     return {

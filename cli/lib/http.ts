@@ -52,17 +52,29 @@ const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREAC
 const PERMANENT = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|EPROTO|ERR_SSL/;
 
 /**
- * Sends a request, retrying connection errors and 5xx answers with exponential backoff (reference: attempts,
- * retry-after doubling up to a cap). The last answer or error is returned or thrown.
+ * Sends a request, retrying connection errors, 5xx and 429 answers with exponential backoff (reference: attempts,
+ * retry-after doubling up to a cap). A 429 or 503 that carries Retry-After is retried after the wait it asks for
+ * instead; a wait longer than the cap ends the retries at once with that answer, since asking sooner is refused
+ * again. A 429 says the server did nothing, so it is retried for every request; 5xx only for idempotent ones.
+ * The last answer or error is returned or thrown.
  */
 export async function send(request: HttpRequest, settings: HttpSettings): Promise<HttpResponse> {
   let wait = settings.retryAfterMs;
   for (let attempt = 1; ; attempt++) {
     let reason: string;
+    let pause = wait;
     try {
       const response = await sendOnce(request, settings);
-      if (response.status < 500 || !request.idempotent || attempt >= settings.attempts) return response;
-      reason = `HTTP ${response.status}`;
+      const { status } = response;
+      const retryable = status === 429 || (status >= 500 && request.idempotent);
+      if (!retryable || attempt >= settings.attempts) return response;
+      const told = retryAfterMs(response);
+      if (told === undefined) reason = `HTTP ${status}`;
+      else if (told > settings.maxRetryAfterMs) return response;
+      else {
+        pause = told;
+        reason = `HTTP ${status}, Retry-After ${formatSeconds(told)}`;
+      }
     } catch (error) {
       const code = error instanceof ConnectionError ? error.code : '';
       const retryable =
@@ -71,11 +83,25 @@ export async function send(request: HttpRequest, settings: HttpSettings): Promis
       reason = code || (error as Error).message;
     }
     settings.warn(
-      `${request.method} ${request.url.pathname}: ${reason}; retrying in ${formatSeconds(wait)} (attempt ${attempt + 1} of ${settings.attempts})`,
+      `${request.method} ${request.url.pathname}: ${reason}; retrying in ${formatSeconds(pause)} (attempt ${attempt + 1} of ${settings.attempts})`,
     );
-    await sleep(wait);
+    await sleep(pause);
     wait = Math.min(wait * 2, settings.maxRetryAfterMs);
   }
+}
+
+/**
+ * The wait a 429 or 503 answer asks for in its Retry-After header (RFC 9110 10.2.3: seconds, or an HTTP date),
+ * in milliseconds; undefined for other answers and for a header that is neither.
+ */
+export function retryAfterMs(response: HttpResponse, now = Date.now()): number | undefined {
+  if (response.status !== 429 && response.status !== 503) return undefined;
+  const header = response.headers['retry-after']?.trim();
+  if (!header) return undefined;
+  if (/^\d+$/.test(header)) return Number(header) * 1000;
+  // every HTTP date form begins with the day's name
+  const date = /^[a-z]{3}/i.test(header) ? Date.parse(header) : Number.NaN;
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
 function formatSeconds(ms: number): string {

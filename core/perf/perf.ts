@@ -194,13 +194,19 @@ interface ImageToRender {
 }
 
 /**
- * The points of a perf request, refused when there are more than {@link PERF_POINTS_MAX}: storage reads one
- * more than the cap, so an oversized query costs no more than a full answer and builds no JSON.
+ * Refuses a perf request of more than {@link PERF_POINTS_MAX} points before reading any: storage counts the
+ * selection, stopping one past the cap, so an oversized query costs a scan of the cap's worth of points instead
+ * of an ordered read of the whole selection (which the database must sort before it can cut it at the cap).
  */
+async function refuseOversized(r: ReadRepositories, request: PerfRequest): Promise<void> {
+  if ((await r.metrics.perfCount({ ...request, limit: PERF_POINTS_MAX + 1 })) > PERF_POINTS_MAX)
+    throw tooManyPoints();
+}
+
+/** The points of a perf request, refused when there are more than {@link PERF_POINTS_MAX} (one snapshot: the count holds). */
 async function cappedPerf(r: ReadRepositories, request: PerfRequest): Promise<PerfColumns> {
-  const columns = await r.metrics.perf({ ...request, limit: PERF_POINTS_MAX + 1 });
-  if (columns.count > PERF_POINTS_MAX) throw tooManyPoints();
-  return columns;
+  await refuseOversized(r, request);
+  return r.metrics.perf(request);
 }
 
 function tooManyPoints(): InputError {
@@ -211,9 +217,8 @@ function tooManyPoints(): InputError {
 
 /** What a perf image draws, refused like {@link cappedPerf}. */
 async function cappedLines(r: ReadRepositories, request: PerfRequest): Promise<PerfLines> {
-  const lines = await r.metrics.perfLines({ ...request, limit: PERF_POINTS_MAX + 1 });
-  if (lines.count > PERF_POINTS_MAX) throw tooManyPoints();
-  return lines;
+  await refuseOversized(r, request);
+  return r.metrics.perfLines(request);
 }
 
 /**

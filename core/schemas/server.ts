@@ -11,11 +11,11 @@ export const backupRequestSchema = z
   .strictObject({
     compress: z.boolean({ error: 'must be true or false' }).optional().describe('gzip the snapshot'),
     data_store: z
-      .enum(['aws_s3', 'cloud_s3'], {
-        error: 'must be aws_s3 or cloud_s3 (the S3 store of database.data_store)',
+      .enum(['cloud_s3', 'aws_s3'], {
+        error: 'must be cloud_s3, the service of database.data_store (aws_s3 is accepted as an alias)',
       })
       .optional()
-      .describe('Push the backup to database.data_store'),
+      .describe('Push the backup to database.data_store: cloud_s3 (aws_s3, the reference name, is an alias)'),
     remove: z
       .boolean({ error: 'must be true or false' })
       .optional()

@@ -224,6 +224,12 @@ export interface MetricsReader {
    * implementation; engines answer it without the joins to report texts and alert details.
    */
   perfLines(request: PerfRequest): Promise<PerfLines>;
+  /**
+   * How many points `perf` answers for the request, counting no further than its `limit`: no sort and no read of
+   * the points, so a caller can refuse an oversized request before the engine orders the whole selection.
+   * `Math.min(perf(request).count, limit)` is a correct implementation.
+   */
+  perfCount(request: PerfRequest): Promise<number>;
 }
 
 export interface MetricsWriter extends MetricsReader {

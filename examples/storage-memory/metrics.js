@@ -215,6 +215,11 @@ export function metricRepositories(view, versionsOf) {
       async perfLines(request) {
         return perfLinesOf(await perf(request));
       },
+      /** The points perf answers, counted up to the limit without building them. @param {PerfRequest} request */
+      async perfCount(request) {
+        const count = perfMetrics(request).reduce((sum, found) => sum + found.length, 0);
+        return Math.min(count, request.limit ?? count);
+      },
       /** @param {import('benchtrack/plugin-kit').ReportRecord} report @param {MetricColumns} columns */
       async append(report, columns) {
         const ids = new BigInt64Array(columns.uuid.length);

@@ -113,7 +113,10 @@ describe.skipIf(onPostgres)('POST /v0/server/backup', () => {
 
   it.each([
     [{ compress: 'yes' }, 'compress: must be true or false'],
-    [{ data_store: 'gcs' }, 'data_store: must be aws_s3 or cloud_s3'],
+    [
+      { data_store: 'gcs' },
+      'data_store: must be cloud_s3, the service of database.data_store (aws_s3 is accepted as an alias)',
+    ],
     [{ remove: true }, 'remove: deletes the local copy after a push, so it needs data_store as well'],
     [{ rm: true, compress: true }, 'remove: deletes the local copy after a push'],
     [{ verbose: true }, 'verbose'],

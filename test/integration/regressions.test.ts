@@ -70,7 +70,8 @@ describe('regressions', () => {
       seed: 7,
       thresholds: false,
     });
-  });
+    // 180 reports and the analysis of each take tens of seconds, and minutes on a loaded machine
+  }, 300_000);
   afterAll(() => t.close());
 
   it('opens exactly one regression for the two series that stepped up at v45 and one improvement at v50', async () => {

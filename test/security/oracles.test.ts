@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createProject, signUp, type Session } from '../helpers/accounts.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { jobBody } from '../helpers/runners.js';
 
 /**
  * Existence oracles (issue 14, item 8): a caller who may not see a private project or someone's organization
@@ -140,7 +141,7 @@ describe("claiming someone's organization", () => {
 
 describe('writes to a public project by callers who may only read it', () => {
   const P = '/v0/projects/open-plans';
-  let fixture: { report: string; alert: string; threshold: string };
+  let fixture: { report: string; alert: string; threshold: string; regression: string };
 
   beforeAll(async () => {
     await createProject(t, owner, 'olive-owner', { name: 'Open Plans', visibility: 'public' });
@@ -164,10 +165,14 @@ describe('writes to a public project by callers who may only read it', () => {
     };
     await report(100, { models: { latency: { test: 'static', upper_boundary: 10 } } });
     const alerted = await report(100);
+    await t.settled();
+    const regressions = await t.storage.read((r) => r.regressions.all({}));
+    expect(regressions).toHaveLength(1);
     fixture = {
       report: alerted.uuid,
       alert: alerted.alerts[0].uuid,
       threshold: alerted.alerts[0].threshold.uuid,
+      regression: regressions[0]!.uuid,
     };
   });
 
@@ -178,6 +183,8 @@ describe('writes to a public project by callers who may only read it', () => {
       reports: await r.reports.count({}),
       alerts: (await r.alerts.all({})).map((a) => a.status),
       models: await r.models.count({}),
+      regressions: (await r.regressions.all({})).map((g) => [g.status, g.note]),
+      jobs: await r.jobs.count({}),
     }));
 
   const writes = () => [
@@ -190,6 +197,12 @@ describe('writes to a public project by callers who may only read it', () => {
     },
     { method: 'PATCH' as const, url: `${P}/alerts/${fixture.alert}`, payload: { status: 'dismissed' } },
     { method: 'DELETE' as const, url: `${P}/reports/${fixture.report}` },
+    {
+      method: 'PATCH' as const,
+      url: `${P}/regressions/${fixture.regression}`,
+      payload: { status: 'invalid', note: 'not ours' },
+    },
+    { method: 'POST' as const, url: `${P}/jobs`, payload: jobBody('intruder-box') },
   ];
 
   it('answer a logged-in non-member 404, as for a missing project, and change nothing', async () => {

@@ -290,13 +290,26 @@ export function describeColumns(open: Opener): void {
   });
 }
 
-/** `perfLines` answers what an image draws of `perf`'s answer to the same request, column for column. */
+/**
+ * `perfLines` answers what an image draws of `perf`'s answer to the same request, column for column, and
+ * `perfCount` counts its points (up to the request's limit, and up to each smaller one).
+ */
 async function expectLines(storage: Storage, request: PerfRequest): Promise<PerfLines> {
-  const { perf, lines } = await storage.read(async (r) => ({
-    perf: await r.metrics.perf(request),
-    lines: await r.metrics.perfLines(request),
-  }));
+  const { perf, lines, count, counts } = await storage.read(async (r) => {
+    const perf = await r.metrics.perf(request);
+    const counts: number[] = [];
+    for (let limit = 0; limit < perf.count; limit++)
+      counts.push(await r.metrics.perfCount({ ...request, limit }));
+    return {
+      perf,
+      lines: await r.metrics.perfLines(request),
+      count: await r.metrics.perfCount(request),
+      counts,
+    };
+  });
   expect(lines).toEqual(perfLinesOf(perf));
+  expect(count).toBe(perf.count);
+  expect(counts).toEqual(counts.map((_, limit) => limit));
   return lines;
 }
 

@@ -80,7 +80,7 @@ export class Database {
     readonly path: string,
     private readonly options: DatabaseOptions,
     handle: Handle,
-    private readonly logger: Logger,
+    readonly logger: Logger,
   ) {
     this.#idleReaders = [];
     this.#install(handle);

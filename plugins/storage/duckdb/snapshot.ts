@@ -55,7 +55,7 @@ async function snapshotNow<T>(
     await connection.run('BEGIN TRANSACTION');
     const result = await copyInTransaction(connection, source, file, alias, inside);
     await connection.run(`DETACH ${alias}`);
-    await checkpointAlone(file, memoryLimit);
+    await checkpointAlone(database, file, memoryLimit);
     return result;
   } finally {
     database.disconnect(connection);
@@ -69,12 +69,17 @@ async function snapshotNow<T>(
  * else in it, replays that WAL and checkpoints it into the file, within the server's memory limit (DuckDB's
  * default would be 80% of the machine's memory).
  */
-async function checkpointAlone(file: string, memoryLimit: string): Promise<void> {
+async function checkpointAlone(database: Database, file: string, memoryLimit: string): Promise<void> {
   if (!existsSync(`${file}.wal`)) return;
   const instance = await DuckDBInstance.create(file, { memory_limit: memoryLimit });
   try {
     const connection = await instance.connect();
     try {
+      const setting = await connection.runAndReadAll("SELECT current_setting('memory_limit')");
+      database.logger.debug(
+        { file, memory_limit: setting.getRows()[0]?.[0] },
+        'snapshot checkpointed by an instance of its own',
+      );
       await connection.run('CHECKPOINT');
     } finally {
       connection.closeSync();

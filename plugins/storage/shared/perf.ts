@@ -1,5 +1,5 @@
 import { perfLinesOf, type PerfColumns, type PerfLines, type PerfRequest } from '../../../kit/index.js';
-import { perDialect, UuidColumn, type Db, type Dialect } from './sql.js';
+import { count, perDialect, UuidColumn, type Db, type Dialect } from './sql.js';
 
 /**
  * The permutations (series and head, numbered from 0 in request order) and their metrics within the time range,
@@ -13,13 +13,17 @@ const points = (d: Dialect) =>
     ['head_id', '$heads', 'int'],
   ])})`;
 
-const from = (d: Dialect) => `FROM perm
+const selected = (d: Dialect) => `FROM perm
   JOIN metric m ON m.series_id = perm.series_id
     AND m.start_time >= ${d.fromEpochMs('$start')} AND m.end_time <= ${d.fromEpochMs('$end')}
-  JOIN head_version hv ON hv.version_id = m.version_id AND hv.head_id = perm.head_id
+  JOIN head_version hv ON hv.version_id = m.version_id AND hv.head_id = perm.head_id`;
+
+const from = (d: Dialect) => `${selected(d)}
   JOIN version v ON v.id = m.version_id`;
 
-const tail = (d: Dialect) => `WHERE ${d.scanFilter('m.series_id', '$series')}
+const scan = (d: Dialect) => `WHERE ${d.scanFilter('m.series_id', '$series')}`;
+
+const tail = (d: Dialect) => `${scan(d)}
   ORDER BY perm.pos, v.number, m.start_time, m.iteration
   LIMIT $limit::bigint`;
 
@@ -48,6 +52,15 @@ const LINES = perDialect(
   ${from(d)}
   LEFT JOIN alert a ON a.metric_id = m.id
   ${tail(d)}`,
+);
+
+/**
+ * How many points the perf statement answers, up to its limit: the same selection with no sort and none of the
+ * joins that only show the points (every metric has its report and version), and the scan stops at the limit.
+ */
+const COUNT = perDialect(
+  (d) => `${points(d)}
+  SELECT count(*) AS points FROM (SELECT 1 ${selected(d)} ${scan(d)} LIMIT $limit::bigint) selected`,
 );
 
 /** The statements, for tests and benches that run or explain them. */
@@ -127,6 +140,13 @@ export async function perf(db: Db, request: PerfRequest): Promise<PerfColumns> {
     ];
   });
   return out;
+}
+
+/** The number of points {@link perf} answers for the request, counted up to its limit. */
+export async function perfCount(db: Db, request: PerfRequest): Promise<number> {
+  if (request.series.length === 0) return 0;
+  const [row] = await db.query<{ points: bigint | number }>(COUNT(db.dialect), params(request));
+  return count(row?.points);
 }
 
 /** What a perf image draws of the perf query's points, in its order. */

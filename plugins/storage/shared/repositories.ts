@@ -9,7 +9,7 @@ import type {
 import { ACCOUNT_TABLES, accountReaders, accountWriters } from './accounts.js';
 import { DIMENSION_TABLES, dimensionReaders, dimensionWriters } from './dimensions.js';
 import { metaReader, metaWriter } from './meta.js';
-import { perf, perfLines } from './perf.js';
+import { perf, perfCount, perfLines } from './perf.js';
 import { plusReaders, plusWriters } from './plus.js';
 import {
   deleteReport,
@@ -42,6 +42,7 @@ function metricsReader(db: Db, history: MetricsReader['history']): MetricsReader
     history,
     perf: (request) => perf(db, request),
     perfLines: (request) => perfLines(db, request),
+    perfCount: (request) => perfCount(db, request),
   };
 }
 

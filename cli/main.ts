@@ -36,6 +36,7 @@ const MODULES: Record<CommandModule, () => Promise<Register>> = {
   license: async () => (await import('./commands/license.js')).registerLicenseCommand,
   runner: async () => (await import('./commands/runner.js')).registerRunnerCommands,
   job: async () => (await import('./commands/job.js')).registerJobCommands,
+  webhook: async () => (await import('./commands/webhook.js')).registerWebhookCommands,
   compose: async () => (await import('./commands/compose.js')).registerComposeCommands,
 };
 

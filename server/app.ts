@@ -23,6 +23,7 @@ import { authRoutes } from './routes/auth.js';
 import { dimensionRoutes } from './routes/dimensions.js';
 import { organizationRoutes } from './routes/organizations.js';
 import { jobRoutes } from './routes/jobs.js';
+import { notificationRoutes } from './routes/notifications.js';
 import { perfRoutes } from './routes/perf.js';
 import { projectRoutes } from './routes/projects.js';
 import { regressionRoutes } from './routes/regressions.js';
@@ -157,6 +158,7 @@ export async function buildApp(
     perfRoutes,
     runnerRoutes,
     jobRoutes,
+    notificationRoutes,
   ]) {
     await app.register(routes(ctx), { prefix: API_PREFIX });
   }

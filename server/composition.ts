@@ -4,12 +4,15 @@ import {
   chooseStorage,
   createLogger,
   JobLeases,
+  NotificationDispatcher,
+  NotificationSignal,
   PluginRegistry,
   RegressionAnalyzer,
   ReplicationService,
   secretValues,
   StatsService,
   type Config,
+  type DeliveryTiming,
   type Logger,
   type Mailer,
   type Storage,
@@ -21,6 +24,8 @@ import { CLOCK, createApiContainer, type RunningConfig } from './container.js';
 import type { PendingAnswersOptions } from './heavy-requests.js';
 import { ServerRuntime } from './runtime.js';
 import { JobSweep } from './job-sweep.js';
+import { NotificationLoop } from './notification-loop.js';
+import type { Resolver } from './webhook-sender.js';
 import { StatsSchedule } from './stats-schedule.js';
 
 /** Where the configuration came from: relative plugin paths resolve against `baseDir`, updates go to `configPath`. */
@@ -41,6 +46,10 @@ export interface ApiReplacements {
   readonly pool?: WorkerPoolOptions;
   /** Options of the storage engine besides those the configuration gives. */
   readonly storage?: Record<string, unknown>;
+  /** How notification deliveries are paced (tests shorten the pauses between attempts). */
+  readonly deliveryTiming?: DeliveryTiming;
+  /** How webhook host names are resolved (tests answer names of their own). */
+  readonly webhookResolver?: Resolver;
   /** How long a data store or replica store may go without answering or moving a byte (30 s by default). */
   readonly storeStallMs?: number;
 }
@@ -144,12 +153,21 @@ export async function composeApi(
     ...(replace.heavyLimit ? { heavyLimit: replace.heavyLimit } : {}),
     ...(replace.pendingAnswers ? { pendingAnswers: replace.pendingAnswers } : {}),
     ...(replace.authAttemptsPerMinute ? { authAttemptsPerMinute: replace.authAttemptsPerMinute } : {}),
+    ...(replace.deliveryTiming ? { deliveryTiming: replace.deliveryTiming } : {}),
+    ...(replace.webhookResolver ? { webhookResolver: replace.webhookResolver } : {}),
     ...(replace.storeStallMs ? { storeStallMs: replace.storeStallMs } : {}),
   });
   const stats = new StatsSchedule(container.resolve(StatsService), running, logger, container.resolve(CLOCK));
   stats.start();
   const sweep = new JobSweep(container.resolve(JobLeases), running, logger.child({ task: 'job-sweep' }));
   sweep.start();
+  const notifications = new NotificationLoop(
+    container.resolve(NotificationDispatcher),
+    container.resolve(NotificationSignal),
+    logger.child({ task: 'notifications' }),
+    container.resolve(CLOCK),
+  );
+  notifications.start();
   return {
     container,
     runtime: new ServerRuntime(container, origin.configPath, origin.baseDir),
@@ -163,6 +181,7 @@ export async function composeApi(
       await sweep.stop();
       await stats.stop();
       await container.resolve(RegressionAnalyzer).idle();
+      await notifications.stop();
       await replication.stop();
       await pool.close();
       await storage.close();

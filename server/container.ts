@@ -30,6 +30,12 @@ import {
   JobSignal,
   JobsService,
   RunnersService,
+  NotificationChoicesService,
+  NotificationDispatcher,
+  NotificationSignal,
+  WebhooksService,
+  DELIVERY_TIMING,
+  type DeliveryTiming,
   type Config,
   type Logger,
   type Mailer,
@@ -48,6 +54,7 @@ import { Authenticator } from './auth.js';
 import { defaultHeavyLimit, PendingAnswers, type PendingAnswersOptions } from './heavy-requests.js';
 import { createMailer } from './mail.js';
 import { AttemptLimiter, FailureLimiter, MemoryCounts, sharedCounts } from './rate-limit.js';
+import { webhookSender, type Resolver } from './webhook-sender.js';
 
 // Typed tokens of the parts a composition root provides (the services are registered under their classes).
 /** The running configuration; `PUT /v0/server/config` replaces `current` (readers see it as a LiveConfig). */
@@ -88,6 +95,10 @@ export interface ApiParts {
   readonly pendingAnswers?: PendingAnswersOptions;
   /** Authentication attempts and failures per client address (or credential) per minute; 32 by default. */
   readonly authAttemptsPerMinute?: number;
+  /** How notification deliveries are paced (core's DELIVERY_TIMING by default). */
+  readonly deliveryTiming?: DeliveryTiming;
+  /** How webhook host names are resolved (the system resolver by default). */
+  readonly webhookResolver?: Resolver;
   /** How long database.data_store may go without answering or moving a byte (30 s by default). */
   readonly storeStallMs?: number;
 }
@@ -175,6 +186,28 @@ export function createApiContainer(parts: ApiParts): DependencyContainer {
   single(RunnersService, (c) => new RunnersService(c.resolve(SERVICE_CONTEXT), c.resolve(JobSignal)));
   single(JobsService, (c) => new JobsService(c.resolve(SERVICE_CONTEXT), c.resolve(JobSignal)));
   single(JobLeases, (c) => new JobLeases(c.resolve(SERVICE_CONTEXT), c.resolve(JobSignal)));
+  // one signal per process: whatever puts a notification in the outbox here wakes this process's delivery loop
+  single(NotificationSignal, (c) => {
+    const signal = new NotificationSignal();
+    const wake = () => signal.notify();
+    c.resolve(RegressionAnalyzer).onChanges(wake);
+    c.resolve(RegressionsService).onChanges(wake);
+    return signal;
+  });
+  single(
+    WebhooksService,
+    (c) => new WebhooksService(c.resolve(SERVICE_CONTEXT), c.resolve(NotificationSignal)),
+  );
+  single(NotificationChoicesService, (c) => new NotificationChoicesService(c.resolve(SERVICE_CONTEXT)));
+  single(
+    NotificationDispatcher,
+    (c) =>
+      new NotificationDispatcher(
+        c.resolve(SERVICE_CONTEXT),
+        webhookSender(parts.webhookResolver),
+        parts.deliveryTiming ?? DELIVERY_TIMING,
+      ),
+  );
   single(PlotsService, (c) => new PlotsService(c.resolve(SERVICE_CONTEXT), c.resolve(PerfService)));
   single(CodehostService, (c) => new CodehostService(c.resolve(SERVICE_CONTEXT), c.resolve(AuthService)));
   single(

@@ -22,6 +22,8 @@ import {
   JobLeases,
   JobsService,
   RunnersService,
+  WebhooksService,
+  NotificationChoicesService,
   type LiveConfig,
   type ReplicationService,
   type ServiceContext,
@@ -74,6 +76,8 @@ export interface RouteContext {
   readonly runners: RunnersService;
   readonly jobs: JobsService;
   readonly leases: JobLeases;
+  readonly webhooks: WebhooksService;
+  readonly choices: NotificationChoicesService;
   readonly replication: ReplicationService;
   /** The context the services share (for functions that are not services). */
   readonly services: ServiceContext;
@@ -110,6 +114,8 @@ export function routeContext(container: DependencyContainer, reconfigure?: Recon
     runners: get(RunnersService),
     jobs: get(JobsService),
     leases: get(JobLeases),
+    webhooks: get(WebhooksService),
+    choices: get(NotificationChoicesService),
     replication: get(REPLICATION),
     services: get(SERVICE_CONTEXT),
     pool: get(POOL),

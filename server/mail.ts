@@ -50,6 +50,7 @@ function smtpSender(smtp: Smtp): (message: MailMessage) => Promise<void> {
       to: message.to,
       subject: message.subject,
       text: message.text,
+      ...(message.unsubscribe ? { list: { unsubscribe: message.unsubscribe } } : {}),
     });
   };
 }

@@ -69,13 +69,13 @@ function runInPool(pool: WorkerPool, job: BoundaryJob): Promise<BoundaryColumns>
  * transferring a view would carry (or detach) the entire underlying buffer. A SharedArrayBuffer is shared,
  * never copied or moved.
  */
-function owned<T extends Uint32Array | Float64Array | Uint16Array>(array: T): T {
+export function owned<T extends Uint32Array | Float64Array | Uint16Array>(array: T): T {
   const whole = array.byteOffset === 0 && array.byteLength === array.buffer.byteLength;
   return whole || !(array.buffer instanceof ArrayBuffer) ? array : (array.slice() as T);
 }
 
 /** Series indexes where pieces start (plus the end), balancing sample values rather than series. */
-function splitSeries(offsets: Uint32Array, pieces: number): number[] {
+export function splitSeries(offsets: Uint32Array, pieces: number): number[] {
   const count = offsets.length - 1;
   const total = offsets[count] as number;
   const bounds = [0];
@@ -114,7 +114,7 @@ const COPY_STEP = 262_144;
  * `values.slice(start, end)`, yielding to the event loop between steps: a 50 MB job copied in one go would block
  * the loop for tens of milliseconds; in steps it blocks for about one step at a time.
  */
-async function copyYielding(values: Float64Array, start: number, end: number): Promise<Float64Array> {
+export async function copyYielding(values: Float64Array, start: number, end: number): Promise<Float64Array> {
   const copy = new Float64Array(end - start);
   for (let at = start; at < end; at += COPY_STEP) {
     if (at > start) await new Promise<void>((resolve) => setImmediate(resolve));

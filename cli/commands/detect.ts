@@ -18,8 +18,8 @@ Examples:
 
 FILE holds {"values": [...]} or a bare array of numbers, oldest first; "-" or no FILE reads stdin. Each change
 point is printed with the index of the first point after it (0-based), the means before and after, the
-relative change and the t-test p-value. Exit status 1 on bad input (not numbers, NaN, fewer than 4 values).
-How the detector works and how well: docs/models.md, "Change-point detection".`;
+relative change and its p-value (a rank test). Exit status 1 on bad input (not numbers, NaN, fewer than 6
+values). How the detector works and how well: docs/models.md, "Change-point detection".`;
 
 /** `benchtrack detect`: the change points of a series, offline. */
 export function registerDetectCommand(program: Command): void {
@@ -39,7 +39,7 @@ export function registerDetectCommand(program: Command): void {
     )
     .option(
       '--window-len <points>',
-      'points per sliding window of the split pass',
+      'most points on each side of a change that its test reads',
       setting('window_len'),
       DETECTION_DEFAULTS.window_len,
     )

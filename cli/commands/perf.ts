@@ -81,7 +81,10 @@ export function registerPerfCommands(program: Command): void {
         .option('--changes', "print each series' change points (JSON, or a --table) instead of its points")
         .option('--max-pvalue <p>', 'with --changes: significance level (default 0.0005)')
         .option('--min-magnitude <fraction>', 'with --changes: smallest relative change kept (default 0)')
-        .option('--window-len <points>', 'with --changes: points per sliding window (default 50)'),
+        .option(
+          '--window-len <points>',
+          'with --changes: most points on each side of a change its test reads (default 50)',
+        ),
     async (ctx, [project], o) => {
       if ([o.table !== undefined, o.csv, o.image !== undefined].filter(Boolean).length > 1) {
         throw new UsageError('choose one of --table, --csv and --image');

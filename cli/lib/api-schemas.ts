@@ -13,4 +13,5 @@ export * from '../../core/schemas/regressions.js';
 export * from '../../core/schemas/reports.js';
 export * from '../../core/schemas/runners.js';
 export * from '../../core/schemas/jobs.js';
+export * from '../../core/schemas/notifications.js';
 export * from '../../core/schemas/server.js';

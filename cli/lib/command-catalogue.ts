@@ -18,6 +18,7 @@ export type CommandModule =
   | 'license'
   | 'runner'
   | 'job'
+  | 'webhook'
   | 'compose';
 
 export interface CommandEntry {
@@ -123,6 +124,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: 'job',
     module: 'job',
     description: 'Jobs that run --spec queued for runners: list, view, log, cancel',
+  },
+  {
+    name: 'webhook',
+    module: 'webhook',
+    description: "A project's webhooks: create, list, view, update, delete, test, deliveries, redeliver",
   },
   {
     name: 'user',

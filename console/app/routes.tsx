@@ -17,6 +17,7 @@ import { Projects } from './pages/projects.js';
 import { Account } from './pages/user/account.js';
 import { TokenAdd } from './pages/user/token-add.js';
 import { Tokens } from './pages/user/tokens.js';
+import { Unsubscribe } from './pages/user/unsubscribe.js';
 import { match, navigate, type Location } from './router.js';
 import type { Session } from './session.js';
 
@@ -50,6 +51,7 @@ const routes: Route[] = [
   { pattern: '/auth/github', render: () => <GitHubCallback /> },
   { pattern: '/auth/invite', render: () => <Invite /> },
   { pattern: '/auth/logout', render: () => <Logout /> },
+  { pattern: '/notifications/unsubscribe', render: () => <Unsubscribe /> },
   { pattern: '/projects', render: () => <Projects console={false} /> },
   ...projectRoutes('/perf/:project', false),
   { pattern: '/console/projects', console: true, render: () => <Projects console={true} /> },

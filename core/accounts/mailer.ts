@@ -5,6 +5,8 @@ export interface MailMessage {
   readonly text: string;
   /** The one link the message is about (confirmation, invitation), so transports can show it prominently. */
   readonly link?: string;
+  /** Where the recipient stops such mail (a notification's unsubscribe page): the List-Unsubscribe header. */
+  readonly unsubscribe?: string;
 }
 
 /**

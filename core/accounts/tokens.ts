@@ -5,11 +5,11 @@ import { UnauthorizedError } from '../errors.js';
 
 /**
  * Token audiences: the e-mailed login link (short-lived), the e-mailed link that confirms a new address, the
- * console session (days), API tokens (chosen lifetime, revocable), invitations and the state of a code-host login
- * (ten minutes, single-use). A token is only accepted
- * where its audience is expected.
+ * console session (days), API tokens (chosen lifetime, revocable), invitations, the state of a code-host login
+ * (ten minutes, single-use) and the unsubscribe link of a notification e-mail (months: mail is read late). A
+ * token is only accepted where its audience is expected.
  */
-export type Audience = 'auth' | 'email' | 'client' | 'api_key' | 'invite' | 'oauth';
+export type Audience = 'auth' | 'email' | 'client' | 'api_key' | 'invite' | 'oauth' | 'unsubscribe';
 
 /** Default lifetimes in seconds. */
 export const TOKEN_TTL = {
@@ -18,6 +18,7 @@ export const TOKEN_TTL = {
   client: 30 * 24 * 3600,
   invite: 7 * 24 * 3600,
   oauth: 600,
+  unsubscribe: 180 * 24 * 3600,
   /** API tokens without a chosen lifetime: effectively unlimited (u32::MAX seconds, as the reference). */
   api_key: 4_294_967_295,
 } as const satisfies Record<Audience, number>;
@@ -33,6 +34,8 @@ export interface Claims extends JWTPayload {
   seq?: number;
   /** Code-host login: what to do once the user is known (an invitation to accept, an organization to claim). */
   state?: OAuthState;
+  /** Unsubscribe link: the project whose e-mails stop. */
+  project?: string;
 }
 
 export interface OAuthState {
@@ -80,7 +83,14 @@ export class Tokens {
   async issue(
     audience: Audience,
     subject: string,
-    options: { ttlSeconds?: number; jti?: string; email?: string; seq?: number; state?: OAuthState } = {},
+    options: {
+      ttlSeconds?: number;
+      jti?: string;
+      email?: string;
+      seq?: number;
+      state?: OAuthState;
+      project?: string;
+    } = {},
   ): Promise<IssuedToken> {
     const { issuer, secret_key } = this.config.current.security;
     const issuedSeconds = Math.floor(this.now().getTime() / 1000);
@@ -89,6 +99,7 @@ export class Tokens {
       ...(options.email ? { email: options.email } : {}),
       ...(options.seq !== undefined ? { seq: options.seq } : {}),
       ...(options.state ? { state: options.state } : {}),
+      ...(options.project ? { project: options.project } : {}),
     })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setIssuer(issuer)
@@ -137,7 +148,9 @@ function describeFailure(error: unknown, audience: Audience): string {
         ? 'invitation'
         : audience === 'oauth'
           ? 'login state'
-          : 'token';
+          : audience === 'unsubscribe'
+            ? 'unsubscribe link'
+            : 'token';
   if (error instanceof errors.JWTExpired) return `the ${what} has expired; ${renew(audience)}`;
   if (error instanceof errors.JWTClaimValidationFailed)
     return `the ${what} is not valid here (${error.claim}); ${renew(audience)}`;
@@ -158,5 +171,7 @@ function renew(audience: Audience): string {
       return 'create a new API token';
     case 'oauth':
       return 'start the login again';
+    case 'unsubscribe':
+      return "log in and change the project's e-mail choice on your account page";
   }
 }

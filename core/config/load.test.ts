@@ -79,6 +79,10 @@ describe('defaults', () => {
     expect(config.smtp).toBeUndefined();
     expect(config.plugins).toEqual([]);
     expect(config.runners).toEqual({ heartbeat_timeout: '60s' });
+    expect(config.notifications?.allow_private_targets ?? false).toBe(false);
+    expect(parseConfigDocument({ notifications: {} }, source).config.notifications).toEqual({
+      allow_private_targets: false,
+    });
     expect(config.security.secret_key).toMatch(
       /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
     );
@@ -224,6 +228,11 @@ describe('rules', () => {
     [{ runners: { heartbeat_timeout: '500ms' } }, 'runners.heartbeat_timeout: must be from 1s to 1h'],
     [{ runners: { heartbeat_timeout: '2h' } }, 'runners.heartbeat_timeout: must be from 1s to 1h'],
     [{ runners: { timeout: '5s' } }, 'runners.timeout'],
+    [
+      { notifications: { allow_private_targets: 'yes' } },
+      'notifications.allow_private_targets: must be true or false',
+    ],
+    [{ notifications: { allow_private: true } }, 'notifications.allow_private: is not a known key'],
   ])('rejects %j', (document, expected) => {
     const lines = issues(() => parseConfigDocument(document, source));
     expect(

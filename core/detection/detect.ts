@@ -1,9 +1,11 @@
-import { divisive } from './divisive.js';
-import { changeMagnitude, splitStats, type SplitStats } from './segment-stats.js';
+import { candidates } from './candidates.js';
+import { segmentSeries } from './elimination.js';
+import type { SplitStats } from './segment-stats.js';
+import { SplitTester } from './split-test.js';
 
 /** The settings of the detector; see {@link detectChangePoints}. */
 export interface DetectionParams {
-  /** Points per sliding window of the split pass (at least 2). */
+  /** The most points on each side of a change that its test reads (at least 2). */
   readonly window_len: number;
   /** A change point is kept when its p-value is below this... */
   readonly max_pvalue: number;
@@ -11,96 +13,57 @@ export interface DetectionParams {
   readonly min_magnitude: number;
 }
 
-/** One change point: `index` is the first point of the new regime (the split compares [..index) with [index..)). */
+/**
+ * One change point: `index` is the first point of the new regime (the split compares [..index) with [index..));
+ * the means are those of the segments between it and its neighbours, the p-value that of its test.
+ */
 export interface ChangePoint extends SplitStats {
   readonly index: number;
 }
 
-/** Otava's relaxed first-pass threshold: 10x below 0.05, 2x below 0.5, else unchanged. */
-export function firstPassPValue(maxPValue: number): number {
-  if (maxPValue < 0.05) return maxPValue * 10;
-  return maxPValue < 0.5 ? maxPValue * 2 : maxPValue;
-}
+/** Fewest points in a segment, at either end of the series as between two change points. */
+export const MIN_SEGMENT = 3;
+/** A run shorter than this that leaves a level and comes back to it must show that the level moved. */
+const SHORT_RUN = 14;
+/** The relaxed level at which binary segmentation proposes candidates in a short series. */
+const BISECT_LEVEL = 0.2;
 
 /**
- * Every change point of a series, oldest value first: Otava's (Hunter's) E-divisive with a t-test, sliding
- * windows and a merge pass (Fleming et al., ICPE 2023). Pure and deterministic: no random numbers are drawn,
- * so the answer depends only on the values and the parameters.
+ * Every change point of a series, oldest value first. Rank-based, so the answer holds whatever the noise's shape
+ * (heavy tails, outliers, two modes) and does not depend on the units; deterministic: no random numbers are
+ * drawn, the answer depends only on the values and the parameters. See docs/models.md, "Change-point detection".
  *
- * Split: windows of `window_len` points advance by half a window (or to the last point found); inside each,
- * E-divisive keeps splits whose p-value passes the relaxed {@link firstPassPValue}. Merge: the weakest point
- * (largest p-value if any reaches `max_pvalue`, else the smallest magnitude if it is at most `min_magnitude`)
- * is dropped and its neighbours re-tested, until every point passes. Time O(n·w) for the split (each window
- * costs O(w²) and there are about 2n/w of them) plus O(k²) for k weak points in the merge; memory O(w² + n).
- * Then a consistency pass (see below): each returned point's means and p-value compare the segments between
- * it and its neighbours in the answer, and every returned point passes the settings.
+ * 1. Candidates: moving-window rank statistics at several bandwidths ({@link candidates}); in a series of at most
+ *    `window_len` points, binary segmentation as well.
+ * 2. Test: each point compares up to `window_len` points on each side, bounded by its neighbours, with a
+ *    rank-sum test corrected for the point being the best split of that window, and for drift
+ *    ({@link SplitTester}).
+ * 3. Elimination: points move to the best split of their window, and the weakest is dropped until every point
+ *    passes `max_pvalue` and `min_magnitude`; a run of fewer than 14 points that leaves a level and returns to it
+ *    stays only if the levels around it differ (else it is an outlier run, merged back), and no segment has
+ *    fewer than {@link MIN_SEGMENT} points; last, each point goes to the split within 4 points that the values
+ *    fit best, as long as everything still passes ({@link segmentSeries}).
+ *
+ * Time O(n log w) for the candidates plus O(w log w) per test, a few tests per candidate; memory O(n + w).
  */
 export function detectChangePoints(values: Float64Array, params: DetectionParams): ChangePoint[] {
-  let points = otavaChangePoints(values, params);
-  // Otava's merge leaves stale statistics on the point before each removed one; re-measure every point against
-  // its final neighbours and merge again until nothing changes, so no reported point fails the settings
-  for (;;) {
-    const count = points.length;
-    points = merge(restat(points, values), values, params.max_pvalue, params.min_magnitude);
-    if (points.length === count) return points;
-  }
-}
-
-/** Every point's statistics against its neighbours in `points`. */
-function restat(points: ChangePoint[], values: Float64Array): ChangePoint[] {
-  return points.map(({ index }, k) => ({
-    index,
-    ...splitStats(values, points[k - 1]?.index ?? 0, index, points[k + 1]?.index ?? values.length),
+  const n = values.length;
+  if (n < 2 * MIN_SEGMENT || values.every((v) => v === values[0])) return [];
+  const { window_len: window, max_pvalue: alpha, min_magnitude: minMagnitude } = params;
+  const tester = new SplitTester(values, { window, alpha, minSide: MIN_SEGMENT });
+  const proposed = candidates(tester.ranks, window, MIN_SEGMENT);
+  if (n <= window) proposed.push(...tester.bisect(0, n, BISECT_LEVEL));
+  const unique = [...new Set(proposed)].sort((a, b) => a - b);
+  return segmentSeries(tester, unique, {
+    alpha,
+    minMagnitude,
+    shortRun: SHORT_RUN,
+    minSide: MIN_SEGMENT,
+    window,
+  }).map((point) => ({
+    index: point.index,
+    meanBefore: point.before,
+    meanAfter: point.after,
+    pValue: point.pValue,
   }));
-}
-
-/**
- * The change points exactly as Otava reports them (the corpus's reproduction tests pin them at margin 0). Its
- * merge pass re-tests only the point after a removed one (and the next), so the point before keeps statistics
- * measured against a neighbour that is gone, and may stay although it fails the settings once re-measured;
- * {@link detectChangePoints} re-measures and drops such points.
- */
-export function otavaChangePoints(values: Float64Array, params: DetectionParams): ChangePoint[] {
-  const weak = split(values, params.window_len, firstPassPValue(params.max_pvalue));
-  return merge(weak, values, params.max_pvalue, params.min_magnitude);
-}
-
-function split(values: Float64Array, windowLen: number, maxPValue: number): ChangePoint[] {
-  const step = Math.floor(windowLen / 2);
-  const indexes = new Set<number>();
-  for (let start = 0; start < values.length;) {
-    const found = divisive(values, start, Math.min(start + windowLen, values.length), maxPValue);
-    for (const index of found) indexes.add(index);
-    start = Math.max(found.at(-1) ?? 0, start + step);
-  }
-  const sorted = [...indexes].sort((a, b) => a - b);
-  return sorted.map((index, k) => ({
-    index,
-    ...splitStats(values, sorted[k - 1] ?? 0, index, sorted[k + 1] ?? values.length),
-  }));
-}
-
-function merge(points: ChangePoint[], values: Float64Array, maxPValue: number, minMagnitude: number) {
-  const magnitude = (p: ChangePoint) => changeMagnitude(p.meanBefore, p.meanAfter);
-  while (points.length > 0) {
-    // first maximum / minimum, with NaN compared as Python's max() and min() compare it
-    let weakest = 0;
-    for (let k = 1; k < points.length; k++) if (points[k]!.pValue > points[weakest]!.pValue) weakest = k;
-    if (points[weakest]!.pValue < maxPValue) {
-      weakest = 0;
-      for (let k = 1; k < points.length; k++)
-        if (magnitude(points[k]!) < magnitude(points[weakest]!)) weakest = k;
-      if (magnitude(points[weakest]!) > minMagnitude) return points;
-    }
-    points.splice(weakest, 1);
-    // as Otava does: the point that took the removed one's place and the one after it are re-tested
-    for (const k of [weakest, weakest + 1]) {
-      const point = points[k];
-      if (point === undefined) continue;
-      const from = points[k - 1]?.index ?? 0;
-      const to = points[k + 1]?.index ?? values.length;
-      points[k] = { index: point.index, ...splitStats(values, from, point.index, to) };
-    }
-  }
-  return points;
 }

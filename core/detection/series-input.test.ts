@@ -13,11 +13,11 @@ const failure = (text: string) => {
 
 describe('parseSeriesJson', () => {
   it('reads {"values": [...]} and bare arrays', () => {
-    expect(Array.from(parseSeriesJson('{"values": [1, 2.5, 3, 4]}'))).toEqual([1, 2.5, 3, 4]);
-    expect(Array.from(parseSeriesJson('[4, 3, 2, 1, 0]'))).toEqual([4, 3, 2, 1, 0]);
+    expect(Array.from(parseSeriesJson('{"values": [1, 2.5, 3, 4, 5, 6]}'))).toEqual([1, 2.5, 3, 4, 5, 6]);
+    expect(Array.from(parseSeriesJson('[5, 4, 3, 2, 1, 0]'))).toEqual([5, 4, 3, 2, 1, 0]);
   });
 
-  it('rejects what is not a series of at least 4 finite numbers, saying what is wrong', () => {
+  it('rejects what is not a series of at least 6 finite numbers, saying what is wrong', () => {
     expect(failure('[1, 2, NaN, 4]')).toMatchObject({ name: 'InputError', message: /is not JSON/ });
     expect(failure('[1, 2, "NaN", 4]')).toEqual({
       name: 'InputError',
@@ -26,7 +26,9 @@ describe('parseSeriesJson', () => {
     expect(failure('{"values": [1, null, 3, 4]}')?.message).toBe(
       "the series' values[1] must be a finite number, got null",
     );
-    expect(failure('[1, 2, 3]')?.message).toBe('the series must have at least 4 values to be split, got 3');
+    expect(failure('[1, 2, 3, 4, 5]')?.message).toBe(
+      'the series must have at least 6 values to be split, got 5',
+    );
     expect(failure('{"value": [1, 2, 3, 4]}')?.message).toMatch(/must be \{"values": \[numbers\.\.\.\]\}/);
     expect(failure('null')?.name).toBe('InputError');
   });

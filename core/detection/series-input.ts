@@ -1,7 +1,8 @@
 import { InputError } from '../errors.js';
+import { MIN_SEGMENT } from './detect.js';
 
-/** Fewer points leave no split with two points on each side, which the t-test needs to mean anything. */
-export const SERIES_MIN_POINTS = 4;
+/** Fewer points leave no split with a whole segment on each side. */
+export const SERIES_MIN_POINTS = 2 * MIN_SEGMENT;
 
 /**
  * A series from JSON text: `{"values": [...]}` or a bare array of numbers, oldest first. Every entry must be a

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { New, RegressionRecord, RegressionSeriesRecord, RegressionStatus } from '../storage/records.js';
 import type { WriteRepositories } from '../storage/storage.js';
+import { notify } from '../notifications/outbox.js';
 
 /** Statuses of a regression people act on: open ones count, suspected ones do not (the detector may deny them). */
 export const OPEN_STATUSES: readonly RegressionStatus[] = ['untriaged', 'acknowledged'];
@@ -44,6 +45,21 @@ export interface TouchedRegression extends RegressionChange {
 export type SeriesValues = Omit<RegressionSeriesRecord, 'regression_id' | 'created' | 'modified'>;
 
 /**
+ * What a change means to followers, told to them: the notification goes into the outbox in the transaction of the
+ * change, so they hear of it exactly when it commits.
+ */
+async function told(tx: WriteRepositories, change: RegressionChange, now: Date): Promise<RegressionChange> {
+  if (change.event)
+    await notify(
+      tx,
+      change.regression.project_id,
+      { event: `regression.${change.event}`, regression_id: change.regression.id },
+      now,
+    );
+  return change;
+}
+
+/**
  * Opens a regression with its first series and the alerts that raised it, and records the event. Every change of
  * a regression goes through this module, in the transaction that caused it.
  */
@@ -75,7 +91,7 @@ export async function openRegression(
     reason: values.reason,
     created: now,
   });
-  return { regression, event: eventOf(undefined, regression.status) };
+  return told(tx, { regression, event: eventOf(undefined, regression.status) }, now);
 }
 
 /** What a change may set on a regression. */
@@ -139,7 +155,7 @@ export async function changeRegression(
       : isOpen(next.status) && notable
         ? 'updated'
         : undefined;
-  return { regression: next, event };
+  return told(tx, { regression: next, event }, now);
 }
 
 const RANGE = ['first_bad_version_id', 'last_good_version_id', 'fixed_version_id'] as const;

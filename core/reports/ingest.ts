@@ -29,6 +29,7 @@ import { withMetrics } from './load.js';
 import { ensureNamed } from './names.js';
 import type { PreparedResults } from './prepare.js';
 import { uuidv7s } from './uuid.js';
+import { notifyReport } from '../notifications/outbox.js';
 import { groupAlerts } from '../regressions/grouping.js';
 
 export interface IngestInput {
@@ -46,9 +47,9 @@ export interface IngestInput {
 
 /**
  * Writes one report inside the caller's transaction: the organization's metric count (refused over its quota or
- * license), dimensions (get-or-create, unarchive), version, inline thresholds, the report, its metrics in one
- * bulk append, their boundaries (one history query, one boundary job), and alerts. Any error leaves nothing
- * behind (the transaction rolls back).
+ * license), dimensions (get-or-create, unarchive), version, inline thresholds, the report (and its
+ * `report.created` notification when a webhook wants it), its metrics in one bulk append, their boundaries (one
+ * history query, one boundary job), and alerts. Any error leaves nothing behind (the transaction rolls back).
  */
 export async function ingest(
   ctx: ServiceContext,
@@ -122,6 +123,7 @@ export async function ingest(
     end_time: input.end_time,
     created: now,
   });
+  await notifyReport(tx, project, report, now);
 
   const uuids = uuidv7s(prepared.metrics.length, now);
   const metrics = prepared.metrics.map((m, i): IngestedMetric => {

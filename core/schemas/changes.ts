@@ -23,7 +23,11 @@ export const changePointSchema = z.object({
   before: z.number().describe('Mean of the segment before the change'),
   after: z.number().describe('Mean of the segment from this point to the next change'),
   change: z.number().nullable().describe('Relative change, after / before - 1 (null when before is 0)'),
-  p_value: z.number().describe('Two-sided Student t-test of the two segments'),
+  p_value: z
+    .number()
+    .describe(
+      'Two-sided rank-sum (Mann-Whitney) p-value of the two sides, corrected for the change being the best split of its window',
+    ),
 });
 
 export const perfChangesSchema = perfAnswerSchema.extend({

@@ -524,3 +524,96 @@ export interface JobLogRecord {
   readonly text: string;
   readonly created: Date;
 }
+
+/** What a webhook body looks like: Benchtrack's JSON, or the body of Slack's incoming webhooks. */
+export type WebhookFormat = 'json' | 'slack';
+
+/** A project's webhook: events of the project are posted to its URL. */
+export interface WebhookRecord {
+  readonly id: number;
+  readonly uuid: string;
+  readonly project_id: number;
+  readonly url: string;
+  /** The key of the body's signature; write-only on the wire. */
+  readonly secret: string | null;
+  readonly format: WebhookFormat;
+  /** The events it is sent, comma-separated in the order of `NOTIFICATION_EVENTS`. */
+  readonly events: string;
+  /** Who created it. */
+  readonly user_id: number | null;
+  readonly created: Date;
+  readonly modified: Date;
+}
+
+/**
+ * One event of a project that people are told of (the outbox): written in the transaction that caused it, then
+ * fanned out to a delivery per webhook or person who gets it. `payload` is the event's data as JSON text, frozen
+ * when the deliveries are made, so every attempt of a delivery sends the same body.
+ */
+export interface NotificationRecord {
+  readonly id: number;
+  readonly uuid: string;
+  readonly project_id: number;
+  /** `regression.created`, `regression.updated`, `regression.closed`, `report.created`, `digest` or `ping`. */
+  readonly event: string;
+  readonly regression_id: number | null;
+  readonly report_id: number | null;
+  /** The one webhook a test delivery (`ping`) goes to. */
+  readonly webhook_id: number | null;
+  readonly payload: string | null;
+  /** Its deliveries are made. */
+  readonly fanned: boolean;
+  readonly created: Date;
+}
+
+export type DeliveryState = 'pending' | 'delivered' | 'failed';
+
+/**
+ * One notification to one webhook (`webhook_id`) or one person's e-mail (`user_id`). While pending, it is due at
+ * `next_attempt`; an attempt in progress holds it by moving `next_attempt` to the end of its lease, so a process
+ * that dies mid-attempt leaves it due again once the lease ends.
+ */
+export interface DeliveryRecord {
+  readonly id: number;
+  readonly uuid: string;
+  readonly notification_id: number;
+  readonly project_id: number;
+  readonly webhook_id: number | null;
+  readonly user_id: number | null;
+  readonly state: DeliveryState;
+  /** Attempts since it was made or last redelivered; each claim counts one. */
+  readonly attempts: number;
+  readonly next_attempt: Date | null;
+  /** The last answer's HTTP status, and the last error. */
+  readonly status: number | null;
+  readonly error: string | null;
+  readonly created: Date;
+  readonly modified: Date;
+  /** When it was delivered or given up. */
+  readonly finished: Date | null;
+}
+
+/** One attempt of a delivery: the answer's status and start, or the error, and how long it took. */
+export interface DeliveryAttemptRecord {
+  readonly id: number;
+  readonly delivery_id: number;
+  readonly project_id: number;
+  readonly status: number | null;
+  readonly duration_ms: number;
+  readonly error: string | null;
+  /** The first kilobyte of the answer's body. */
+  readonly response: string | null;
+  readonly created: Date;
+}
+
+/** How a person hears of a project's regressions by e-mail. */
+export type EmailChoice = 'off' | 'each' | 'daily';
+
+/** One person's e-mail choice for one project (no row: off). */
+export interface NotificationPreferenceRecord {
+  readonly user_id: number;
+  readonly project_id: number;
+  readonly email: EmailChoice;
+  readonly created: Date;
+  readonly modified: Date;
+}

@@ -41,6 +41,11 @@ import type {
   RunnerRecord,
   RunnerSpecRecord,
   UserRecord,
+  DeliveryAttemptRecord,
+  DeliveryRecord,
+  NotificationPreferenceRecord,
+  NotificationRecord,
+  WebhookRecord,
 } from './records.js';
 import type { Direction, ListOptions, Page, TableReader, TableWriter, Where } from './tables.js';
 
@@ -113,7 +118,10 @@ export interface ProjectsReader extends TableReader<ProjectRecord> {
 }
 
 export interface ProjectsWriter extends ProjectsReader, TableWriter<ProjectRecord, New<ProjectRecord>> {
-  /** Deletes a project and every row that belongs to it (dimensions, reports, metrics, alerts, plots, jobs, ...). */
+  /**
+   * Deletes a project and every row that belongs to it (dimensions, reports, metrics, alerts, plots, jobs,
+   * webhooks, notifications, ...).
+   */
   deleteWithData(projectId: number): Promise<void>;
 }
 
@@ -331,6 +339,41 @@ export interface JobLogsWriter extends JobLogsReader, TableWriter<JobLogRecord, 
   prune(projectId: number, keep: number): Promise<number>;
 }
 
+export interface NotificationsReader extends TableReader<NotificationRecord> {
+  /** Whether a notification waits for its deliveries to be made (a cheap read before the write that makes them). */
+  waiting(): Promise<boolean>;
+}
+
+export interface NotificationsWriter
+  extends NotificationsReader, TableWriter<NotificationRecord, New<NotificationRecord>> {
+  /**
+   * The oldest notifications (by id) whose deliveries are not made, at most `limit`, held by this transaction
+   * until it ends: a transaction of another process that takes new notifications at once skips them (an engine
+   * with one writer has nothing to skip).
+   */
+  takeNew(limit: number): Promise<NotificationRecord[]>;
+  /**
+   * Deletes the notifications created before `before` that have no pending delivery, with their deliveries and
+   * the attempts of those; answers the notifications deleted.
+   */
+  prune(before: Date): Promise<number>;
+}
+
+export interface DeliveriesReader extends TableReader<DeliveryRecord> {
+  /** When the earliest pending delivery is due (it may be past), or undefined when none is pending. */
+  nextDue(): Promise<Date | undefined>;
+}
+
+export interface DeliveriesWriter extends DeliveriesReader, TableWriter<DeliveryRecord, New<DeliveryRecord>> {
+  /**
+   * Takes the pending deliveries due at `now` (the longest due first, then by id), at most `limit`, for one
+   * attempt each: `attempts` + 1, and `next_attempt` moved to `leaseUntil`, so that no other claim takes them
+   * until the attempt is recorded or its lease ends. A delivery is never handed to two claims at once, also when
+   * several processes claim together.
+   */
+  claim(now: Date, leaseUntil: Date, limit: number): Promise<DeliveryRecord[]>;
+}
+
 /** Repositories usable on a read snapshot. */
 export interface ReadRepositories {
   readonly meta: MetaReader;
@@ -365,11 +408,17 @@ export interface ReadRepositories {
   readonly runnerSpecs: TableReader<RunnerSpecRecord>;
   readonly jobs: JobsReader;
   readonly jobLogs: JobLogsReader;
+  readonly webhooks: TableReader<WebhookRecord>;
+  readonly notifications: NotificationsReader;
+  readonly deliveries: DeliveriesReader;
+  readonly deliveryAttempts: TableReader<DeliveryAttemptRecord>;
+  readonly notificationPreferences: TableReader<NotificationPreferenceRecord>;
 }
 
 /**
  * What a lock of `WriteRepositories.locks` is taken on: one row's id of the kind, not the row itself; or, for
- * `maintenance`, a background task by the number core gives it (1: the daily statistics snapshot).
+ * `maintenance`, a background task by the number core gives it (1: the daily statistics snapshot; 2: the daily
+ * notification digests).
  */
 export interface LockKey {
   readonly kind: 'project' | 'branch' | 'version' | 'organization' | 'maintenance';
@@ -446,6 +495,11 @@ export interface WriteRepositories extends ReadRepositories {
   readonly runnerSpecs: TableWriter<RunnerSpecRecord, RunnerSpecRecord>;
   readonly jobs: JobsWriter;
   readonly jobLogs: JobLogsWriter;
+  readonly webhooks: TableWriter<WebhookRecord, New<WebhookRecord>>;
+  readonly notifications: NotificationsWriter;
+  readonly deliveries: DeliveriesWriter;
+  readonly deliveryAttempts: TableWriter<DeliveryAttemptRecord, New<DeliveryAttemptRecord>>;
+  readonly notificationPreferences: TableWriter<NotificationPreferenceRecord, NotificationPreferenceRecord>;
 }
 
 /** What a maintenance pass did: the fact table rewritten for fast reads, or nothing to do. */

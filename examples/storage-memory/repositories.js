@@ -2,6 +2,7 @@
 // The repositories of one transaction or read, over a View. Reads get the same objects: a write in a read is
 // refused by the view.
 import { jobRepositories } from './jobs.js';
+import { notificationRepositories } from './notifications.js';
 import { metricRepositories } from './metrics.js';
 import { pruneRegressions, regressionRepositories } from './regressions.js';
 import { DIMENSION_TABLES, matches, page, remove, sortRows, table, TABLES } from './tables.js';
@@ -123,6 +124,11 @@ export function repositories(view) {
           'measures',
           'plots',
           'jobs',
+          'webhooks',
+          'notifications',
+          'deliveries',
+          'deliveryAttempts',
+          'notificationPreferences',
         ]))
           remove(view, name, ofProject);
         remove(view, 'projects', (p) => p.id === projectId);
@@ -168,6 +174,7 @@ export function repositories(view) {
     runners: table(view, 'runners'),
     runnerSpecs: table(view, 'runnerSpecs'),
     ...jobRepositories(view),
+    ...notificationRepositories(view),
     // write transactions run one at a time (index.js), so no two ever contend for a lock
     locks: { hold: () => Promise.resolve(), tryHold: () => Promise.resolve(true) },
   };

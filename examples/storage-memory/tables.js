@@ -60,6 +60,14 @@ export const TABLES = /** @type {const} @satisfies {Record<string, TableSpec>} *
   runnerSpecs: { key: (row) => `${row.runner_id}:${row.spec}`, order: ['runner_id', 'spec'] },
   jobs: { search: ['uuid', 'spec'] },
   jobLogs: {},
+  webhooks: { search: ['uuid', 'url'] },
+  notifications: {},
+  deliveries: {},
+  deliveryAttempts: {},
+  notificationPreferences: {
+    key: (row) => `${row.user_id}:${row.project_id}`,
+    order: ['user_id', 'project_id'],
+  },
 });
 
 /** @typedef {keyof typeof TABLES} TableName */

@@ -6,6 +6,7 @@ import { describeCounters } from './storage/counters.js';
 import { describeDimensions } from './storage/dimensions.js';
 import { useStorages, type StorageHarness } from './storage/harness.js';
 import { describeLifecycle } from './storage/lifecycle.js';
+import { describeNotifications } from './storage/notifications.js';
 import { describePlus } from './storage/plus.js';
 import { describeRegressions } from './storage/regressions.js';
 import { describeReports } from './storage/reports.js';
@@ -19,8 +20,9 @@ export type { StorageHarness } from './storage/harness.js';
  * The contract every storage plugin passes, engine-neutral (no SQL, no files: the harness owns where the
  * database lives): migrations, health and close; whole transactions, concurrent writers, callbacks that run
  * again, snapshot reads; the generic table operations with search and paging; every repository method; the
- * column layout of history and perf answers; cascading deletes; runner job claims; regressions; shared counters, where the engine has them. Each test opens a fresh database:
- * an empty one for the lifecycle (migrations), an already migrated one for the rest when the harness can make it.
+ * column layout of history and perf answers; cascading deletes; runner job claims; regressions; the notification
+ * outbox and delivery claims; shared counters, where the engine has them. Each test opens a fresh database: an
+ * empty one for the lifecycle (migrations), an already migrated one for the rest when the harness can make it.
  */
 export function describeStorageContract(name: string, createHarness: () => StorageHarness): void {
   describe(`storage contract: ${name}`, () => {
@@ -36,6 +38,7 @@ export function describeStorageContract(name: string, createHarness: () => Stora
     describePlus(open);
     describeRunners(open);
     describeRegressions(open);
+    describeNotifications(open);
     describeCounters(open);
   });
 }

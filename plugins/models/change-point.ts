@@ -13,7 +13,7 @@ import { allFinite, meanAndSd } from './shared/stats.js';
 /**
  * The detector's settings for a threshold: a change point is confirmed when its p-value is below 1 − b, b the
  * smaller boundary set (0.9995 → 0.0005, the detector's default); the side of each confirmed point is checked
- * against its own boundary by the service. Otava's window, no magnitude floor.
+ * against its own boundary by the service. The detector's window, no magnitude floor.
  */
 function changePoints(params: ModelParams): DetectionParams {
   const boundaries = [params.lower_boundary, params.upper_boundary].filter((b) => b !== undefined);
@@ -21,15 +21,15 @@ function changePoints(params: ModelParams): DetectionParams {
 }
 
 /**
- * `change_point`: alerts on the change points each new value confirms over the history (E-divisive means with
- * a t-test, core/detection), on the metric that starts the new regime. Its limits are shown, never alerted on:
+ * `change_point`: alerts on the change points each new value confirms over the history (the rank-based detector
+ * of core/detection), on the metric that starts the new regime. Its limits are shown, never alerted on:
  * the t_test prediction interval of the current regime (the newest samples after the last change point in the
  * history), so a plot shows the level the detector measures against.
  */
 export default defineModel({
   id: 'change_point',
   description:
-    'Change points confirmed over the history (E-divisive means, t-test); a boundary b confirms a step up (upper) or down (lower) at p < 1 - b.',
+    'Change points confirmed over the history (rank tests, robust to outliers, heavy tails and drift); a boundary b confirms a step up (upper) or down (lower) at p < 1 - b.',
   params: modelParamsSchema('change_point', { boundary: 'probability' }),
   changePoints,
   limits(samples, params) {

@@ -33,3 +33,6 @@ export function dimensionParams(kind: DimensionKind) {
 export const runnerParams = z.object({ runner: slugRef('Runner') });
 export const runnerJobParams = runnerParams.extend({ job: uuidRef('Job') });
 export const jobParams = projectParams.extend({ job: uuidRef('Job') });
+export const webhookParams = projectParams.extend({ webhook: uuidRef('Webhook') });
+export const deliveryParams = webhookParams.extend({ delivery: uuidRef('Delivery') });
+export const userProjectParams = userParams.extend({ project: slugRef('Project') });

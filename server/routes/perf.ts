@@ -102,7 +102,7 @@ export function perfRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
         schema: {
           tags: ['perf'],
           summary:
-            'Change points of each series the perf query selects (E-divisive with a t-test), with the metric, report and version that start each new regime',
+            'Change points of each series the perf query selects (rank tests, robust to outliers, heavy tails and drift), with the metric, report and version that start each new regime',
           security,
           params: projectParams,
           querystring: perfChangesQuerySchema,

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { detectChangePoints } from '../../core/detection/detect.js';
 import { runCli } from './run-cli.js';
 
 const TIGERBEETLE = 'test/fixtures/detection/otava/tigerbeetle_365.json';
@@ -31,7 +32,13 @@ describe('benchtrack detect', () => {
     expect(points[0]?.after).toBeCloseTo(mean(15, 71), 6);
     expect(points[1]?.after).toBeCloseTo(mean(71, 365), 6);
     expect(points[1]?.change).toBeCloseTo(mean(71, 365) / mean(15, 71) - 1, 12);
-    expect(points[1]?.p_value).toBeLessThan(1e-100);
+    const detected = detectChangePoints(Float64Array.from(values), {
+      max_pvalue: 0.01,
+      min_magnitude: 0.05,
+      window_len: 30,
+    });
+    expect(points.map((p) => p.p_value)).toEqual(detected.map((p) => p.pValue));
+    expect(points[1]?.p_value).toBeLessThan(1e-8);
   });
 
   it('reads a bare array from stdin ("-" or no FILE) and prints a table by default', () => {
@@ -49,7 +56,7 @@ describe('benchtrack detect', () => {
   it.each([
     ['[1, 2, "x", 4, 5]', `benchtrack: the series' values[2] must be a finite number, got "x"`],
     ['[1, NaN, 3, 4]', 'benchtrack: the series is not JSON'],
-    ['{"values": [1, 2, 3]}', 'benchtrack: the series must have at least 4 values to be split, got 3'],
+    ['{"values": [1, 2, 3, 4, 5]}', 'benchtrack: the series must have at least 6 values to be split, got 5'],
   ])('rejects %s with exit code 1 and a message', (input, message) => {
     const { status, stdout, stderr } = runCli(['detect'], input);
     expect(status).toBe(1);
@@ -61,7 +68,7 @@ describe('benchtrack detect', () => {
     const { status, stderr } = runCli(['detect', '--window-len', '1', TIGERBEETLE]);
     expect(status).toBe(1);
     expect(stderr).toContain(
-      "option '--window-len <points>' argument '1' is invalid. must be an integer from 2 to 1000, got 1",
+      "option '--window-len <points>' argument '1' is invalid. must be an integer from 3 to 1000, got 1",
     );
   });
 });

@@ -3,15 +3,19 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
- * A local stand-in for the GitHub REST API (a third party): check runs and issue comments of one repository,
- * enough for `benchtrack run --github-actions`. Every request is recorded; the check-run and comment bodies
- * are kept as GitHub would keep them, with its 65,535-character limit enforced.
+ * A local stand-in for the GitHub REST API (a third party): check runs, issue comments and the pull requests
+ * associated with a commit, of one repository, enough for `benchtrack run --github-actions`. Every request is
+ * recorded; the check-run and comment bodies are kept as GitHub would keep them, with its 65,535-character limit
+ * enforced.
  */
 export interface FakeGitHub {
   readonly url: string;
   readonly requests: { method: string; path: string; body: any; authorization?: string }[];
   readonly checkRuns: Map<number, any>;
-  readonly comments: { id: number; body: string }[];
+  /** Comments of every issue; one without `issue` shows on each (other people's comments, for paging). */
+  readonly comments: { id: number; body: string; issue?: number }[];
+  /** The pull requests associated with each commit (by full hash); none when absent. */
+  readonly pulls: Map<string, { number: number; state: string; merged_at: string | null }[]>;
   close(): Promise<void>;
 }
 
@@ -20,7 +24,8 @@ const LIMIT = 65_535;
 export async function startFakeGitHub(repository: string): Promise<FakeGitHub> {
   const requests: FakeGitHub['requests'] = [];
   const checkRuns = new Map<number, any>();
-  const comments: { id: number; body: string }[] = [];
+  const comments: FakeGitHub['comments'] = [];
+  const pulls: FakeGitHub['pulls'] = new Map();
   let nextId = 1000;
   const prefix = `/repos/${repository}`;
   const server: Server = createServer(async (req, res) => {
@@ -56,17 +61,21 @@ export async function startFakeGitHub(repository: string): Promise<FakeGitHub> {
       return reply(200, checkRuns.get(id));
     }
     const issue = /^\/issues\/(\d+)\/comments$/.exec(path);
+    const onIssue = (c: FakeGitHub['comments'][number]) =>
+      c.issue === undefined || c.issue === Number(issue?.[1]);
     if (issue && req.method === 'GET') {
       const perPage = Number(url.searchParams.get('per_page') ?? 30);
       const page = Number(url.searchParams.get('page') ?? 1);
-      return reply(200, comments.slice((page - 1) * perPage, page * perPage));
+      return reply(200, comments.filter(onIssue).slice((page - 1) * perPage, page * perPage));
     }
     if (issue && req.method === 'POST') {
       if (tooLong(body?.body)) return reply(422, { message: 'Body is too long' });
-      const comment = { id: nextId++, body: body.body as string };
+      const comment = { id: nextId++, body: body.body as string, issue: Number(issue[1]) };
       comments.push(comment);
       return reply(201, comment);
     }
+    const commit = /^\/commits\/([0-9a-f]{40})\/pulls$/.exec(path);
+    if (commit && req.method === 'GET') return reply(200, pulls.get(commit[1] as string) ?? []);
     const edit = /^\/issues\/comments\/(\d+)$/.exec(path);
     if (edit && req.method === 'PATCH') {
       const comment = comments.find((c) => c.id === Number(edit[1]));
@@ -83,6 +92,7 @@ export async function startFakeGitHub(repository: string): Promise<FakeGitHub> {
     requests,
     checkRuns,
     comments,
+    pulls,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

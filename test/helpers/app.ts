@@ -6,6 +6,7 @@ import {
   RegressionAnalyzer,
   type Config,
   type ConfigDocument,
+  type DeliveryTiming,
   type Logger,
   type PluginRegistry,
   type Storage,
@@ -14,6 +15,7 @@ import {
 import { buildApp, type App } from '../../server/app.js';
 import { composeApi } from '../../server/composition.js';
 import type { PendingAnswersOptions } from '../../server/heavy-requests.js';
+import type { Resolver } from '../../server/webhook-sender.js';
 import type { WorkerPool, WorkerPoolOptions } from '../../workers/pool.js';
 import { copyMigratedDuckdb } from './duckdb-template.js';
 import { freshPostgresDatabase, onPostgres } from './engine.js';
@@ -49,6 +51,10 @@ export interface TestAppOptions {
   /** The heavy-request limit (the server's default otherwise). */
   readonly heavyLimit?: WorkLimit;
   readonly pendingAnswers?: PendingAnswersOptions;
+  /** How notification deliveries are paced (production's pauses otherwise). */
+  readonly deliveryTiming?: DeliveryTiming;
+  /** How webhook host names are resolved (the system resolver otherwise). */
+  readonly webhookResolver?: Resolver;
   /** How long a data store or replica store may go without answering (the server's default otherwise). */
   readonly storeStallMs?: number;
 }
@@ -112,6 +118,8 @@ async function compose(document: ConfigDocument, options: TestAppOptions) {
         ...(options.now ? { now: options.now } : {}),
         ...(options.heavyLimit ? { heavyLimit: options.heavyLimit } : {}),
         ...(options.pendingAnswers ? { pendingAnswers: options.pendingAnswers } : {}),
+        ...(options.deliveryTiming ? { deliveryTiming: options.deliveryTiming } : {}),
+        ...(options.webhookResolver ? { webhookResolver: options.webhookResolver } : {}),
         ...(options.storeStallMs ? { storeStallMs: options.storeStallMs } : {}),
         ...(storage || options.storage ? { storage: { ...storage, ...options.storage } } : {}),
       },

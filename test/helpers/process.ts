@@ -79,7 +79,8 @@ export async function startServerProcess(
     url,
     stderr: () => stderr,
     async stop(signal = 'SIGTERM') {
-      if (child.exitCode !== null) return child.exitCode;
+      // a process that ended (by itself, or by a signal such as SIGKILL) sends no second exit event
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       const exited = once(child, 'exit');
       child.kill(signal);
       const [code] = (await exited) as [number | null];

@@ -181,6 +181,7 @@ const ENDPOINTS: Endpoint[] = [
   ...reportEndpoints(),
   ...jobEndpoints(),
   ...runnerEndpoints(),
+  ...notificationEndpoints(),
   {
     name: 'view server config',
     method: 'GET',
@@ -444,7 +445,16 @@ function userEndpoints(): Endpoint[] {
 /** What the report, alert and plot endpoints act on, per project slug (made in beforeAll as the leader). */
 const fixtures: Record<
   string,
-  { report: string; metric: string; alert: string; plot: string; threshold: string; job: string }
+  {
+    report: string;
+    metric: string;
+    alert: string;
+    plot: string;
+    threshold: string;
+    job: string;
+    webhook: string;
+    delivery: string;
+  }
 > = {};
 /** A runner of acme, made by its leader. */
 let acmeRunner = '';
@@ -489,9 +499,10 @@ const plotBody = (title: string) => ({
 async function leaderCreates(
   url: string,
   payload: object,
+  status = 201,
 ): Promise<Record<string, unknown> & { uuid: string }> {
   const response = await t.app.inject({ method: 'POST', url, headers: bearer(leader.token), payload });
-  expect(response.statusCode, response.body).toBe(201);
+  expect(response.statusCode, response.body).toBe(status);
   return response.json();
 }
 
@@ -523,6 +534,76 @@ function jobEndpoints(): Endpoint[] {
     },
   ];
 }
+
+/**
+ * Webhooks of a project (their URLs and deliveries are the project's configuration: members who may write to it
+ * only, readers of a public project included), and a user's e-mail choices (the user and administrators).
+ */
+function notificationEndpoints(): Endpoint[] {
+  const manage = { public: row(401, 404, 200, 200, 200), private: row(404, 404, 200, 200, 200) };
+  const webhook = (p: string) => `/v0/projects/${p}/webhooks/${fixtures[p]?.webhook}`;
+  const prepareWebhook = async (p: string, n: number) => {
+    prepared.set(n, (await leaderCreates(`/v0/projects/${p}/webhooks`, { url: hookUrl(n) })).uuid);
+  };
+  return [
+    {
+      name: 'create webhook',
+      method: 'POST',
+      path: (p) => `/v0/projects/${p}/webhooks`,
+      body: (n) => ({ url: hookUrl(n) }),
+      public: row(401, 404, 201, 201, 201),
+      private: row(404, 404, 201, 201, 201),
+    },
+    { name: 'list webhooks', method: 'GET', path: (p) => `/v0/projects/${p}/webhooks`, ...manage },
+    { name: 'view webhook', method: 'GET', path: webhook, ...manage },
+    {
+      name: 'update webhook',
+      method: 'PATCH',
+      path: webhook,
+      body: () => ({ events: ['regression.created'] }),
+      ...manage,
+    },
+    {
+      name: 'delete webhook',
+      method: 'DELETE',
+      path: (p, n) => `/v0/projects/${p}/webhooks/${prepared.get(n)}`,
+      prepare: prepareWebhook,
+      public: row(401, 404, 204, 204, 204),
+      private: row(404, 404, 204, 204, 204),
+    },
+    {
+      name: 'test delivery',
+      method: 'POST',
+      path: (p) => `${webhook(p)}/test`,
+      public: row(401, 404, 202, 202, 202),
+      private: row(404, 404, 202, 202, 202),
+    },
+    { name: 'list deliveries', method: 'GET', path: (p) => `${webhook(p)}/deliveries`, ...manage },
+    {
+      name: 'view delivery',
+      method: 'GET',
+      path: (p) => `${webhook(p)}/deliveries/${fixtures[p]?.delivery}`,
+      ...manage,
+    },
+    {
+      name: 'list e-mail choices',
+      method: 'GET',
+      path: () => `/v0/users/${leader.user.slug}/notifications`,
+      public: row(401, 404, 404, 200, 200),
+    },
+    {
+      name: 'set e-mail choice',
+      method: 'PUT',
+      path: (p) => `/v0/users/${leader.user.slug}/notifications/${p}`,
+      body: () => ({ email: 'daily' }),
+      public: row(401, 404, 404, 200, 200),
+      private: row(401, 404, 404, 200, 200),
+    },
+  ];
+}
+
+/** A webhook target of the matrix: created and listed, never reached (its name does not resolve). */
+const hookUrl = (n: number) => `https://hooks-${n}.example.invalid/`;
 
 /** Runners: server administrators, and the leaders of a runner's organization. */
 function runnerEndpoints(): Endpoint[] {
@@ -718,6 +799,7 @@ beforeAll(async () => {
       threshold: { uuid: string };
     }[];
     expect(alerts).toHaveLength(1);
+    const { uuid: webhook } = await leaderCreates(`/v0/projects/${project}/webhooks`, { url: hookUrl(0) });
     fixtures[project] = {
       report: alerted.uuid,
       metric: (alerts[0] as { metric: { uuid: string } }).metric.uuid,
@@ -725,6 +807,8 @@ beforeAll(async () => {
       threshold: (alerts[0] as { threshold: { uuid: string } }).threshold.uuid,
       plot: (await leaderCreates(`/v0/projects/${project}/plots`, plotBody('fixture'))).uuid,
       job: (await leaderCreates(`/v0/projects/${project}/jobs`, jobBody('fixture-box'))).uuid,
+      webhook,
+      delivery: (await leaderCreates(`/v0/projects/${project}/webhooks/${webhook}/test`, {}, 202)).uuid,
     };
   }
   acmeRunner = (

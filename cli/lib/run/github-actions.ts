@@ -1,5 +1,7 @@
 import { appendFile } from 'node:fs/promises';
 import type { ReportJson } from '../../../core/index.js';
+import { regressionSchema, type RegressionJson } from '../../../core/schemas/regressions.js';
+import type { ApiClient } from '../client.js';
 import { escapeHtml, reportHtmlFragment } from '../report/html.js';
 import { GitHubApi, gitHubContext, type GitHubContext } from './github-api.js';
 import type { RunOptions } from './options.js';
@@ -28,11 +30,13 @@ export function commentMarker(report: ReportJson, ciId: string | undefined): str
 
 /**
  * Starts the GitHub integration of `benchtrack run --github-actions <token>`: an in-progress check run is
- * created before the benchmark runs, so the pull request shows it at once.
+ * created before the benchmark runs, so the pull request shows it at once. `client` reads the regressions a run
+ * outside a pull request tells merged pull requests of.
  */
 export async function startGitHubActions(
   options: RunOptions & { timeout: number },
   token: string,
+  client: ApiClient | undefined,
 ): Promise<GitHubActionsRun> {
   const context = await gitHubContext(process.env, options.ciNumber);
   const api = new GitHubApi(context, token, options.timeout * 1000);
@@ -67,6 +71,13 @@ export async function startGitHubActions(
       });
       completed = true;
       await comment(api, context, report, options, fragment);
+      // a run for a pull request reports on it alone; other runs (pushes, schedules) tell the merged ones
+      if (context.pullRequest === undefined && !context.eventName.startsWith('pull_request') && client)
+        await commentRegressions(api, client, report, consoleUrl).catch((error: unknown) =>
+          process.stderr.write(
+            `benchtrack: warning: the pull requests of new regressions were not told: ${error instanceof Error ? error.message : String(error)}\n`,
+          ),
+        );
     },
     async fail(error) {
       if (!check || completed) return;
@@ -122,5 +133,78 @@ async function findComment(
     const found = comments.find((c) => c.body?.startsWith(marker));
     if (found) return found;
     if (comments.length < 100) return undefined;
+  }
+}
+
+/** Open regressions of a push's branch and testbed whose pull request is looked for, newest first, at most. */
+const REGRESSIONS_TOLD = 10;
+
+/** The hidden marker of a regression's comment, so a pull request is told of each regression once. */
+export function regressionMarker(regression: Pick<RegressionJson, 'uuid'>): string {
+  return `<div id="${escapeHtml(`benchtrack.dev/regressions/${regression.uuid}`)}"></div>`;
+}
+
+/** `+15.2%` for a relative change of 0.152. */
+const percent = (change: number | null) =>
+  change === null ? 'n/a' : `${change >= 0 ? '+' : '−'}${Math.abs(change * 100).toFixed(1)}%`;
+
+function regressionComment(regression: RegressionJson, project: string, link: string): string {
+  const from = regression.last_good ? `v${regression.last_good.number}` : 'the start';
+  const rows = regression.series.map(
+    (s) => `| ${escapeHtml(s.benchmark.name)} | ${escapeHtml(s.measure.name)} | ${percent(s.change)} |`,
+  );
+  return [
+    `### Benchtrack: a performance regression starts at this pull request's commit`,
+    '',
+    `In **${escapeHtml(project)}**, on ${escapeHtml(regression.branch.name)} / ${escapeHtml(regression.testbed.name)}, ${regression.series.length} series changed between ${from} and v${regression.first_bad.number} (${regression.first_bad.hash?.slice(0, 7) ?? ''}), the version this pull request merged:`,
+    '',
+    '| benchmark | measure | change |',
+    '| --- | --- | --- |',
+    ...rows,
+    '',
+    `[The regression in Benchtrack](${link}) (status: ${regression.status})`,
+  ].join('\n');
+}
+
+/**
+ * Outside a pull request (a push to the main branch, a nightly run), the regressions open on the report's branch
+ * and testbed are told to the merged pull request that brought each one's first bad commit (GitHub's pull
+ * requests associated with a commit), once per regression: the run that sees the change-point detector's
+ * confirmation tells it, however many runs later that comes.
+ */
+async function commentRegressions(
+  api: GitHubApi,
+  client: ApiClient,
+  report: ReportJson,
+  consoleUrl: string,
+): Promise<void> {
+  const project = report.project.slug;
+  const { data: regressions } = await client.get(`/v0/projects/${project}/regressions`, {
+    query: {
+      status: 'open',
+      kind: 'regression',
+      branch: report.branch.uuid,
+      testbed: report.testbed.uuid,
+      sort: 'created',
+      direction: 'desc',
+      per_page: REGRESSIONS_TOLD,
+    },
+    schema: regressionSchema.array(),
+  });
+  for (const regression of regressions) {
+    const hash = regression.first_bad.hash;
+    if (!hash) continue;
+    const pulls = await api.request<{ number: number; merged_at: string | null }[]>(
+      'GET',
+      `/commits/${hash}/pulls`,
+    );
+    const merged = pulls.find((pull) => pull.merged_at !== null);
+    if (!merged) continue;
+    const marker = regressionMarker(regression);
+    if (await findComment(api, merged.number, marker)) continue;
+    const link = `${consoleUrl.replace(/\/+$/, '')}/console/projects/${project}/regressions/${regression.uuid}`;
+    await api.request('POST', `/issues/${merged.number}/comments`, {
+      body: `${marker}\n${regressionComment(regression, report.project.name, link)}`,
+    });
   }
 }

@@ -30,7 +30,7 @@ export async function runBenchmarks(
   const consoleUrl = client?.consoleUrl();
   const github =
     options.githubActions && !options.dryRun
-      ? await startGitHubActions(options, options.githubActions)
+      ? await startGitHubActions(options, options.githubActions, client)
       : undefined;
   const { spec } = options;
   try {

@@ -39,6 +39,11 @@ export interface AuthUserJson {
 export type { ServerStatsJson, UsageJson } from '../../../core/schemas/plus.js';
 export type { JobJson } from '../../../core/schemas/jobs.js';
 export type { RunnerJson } from '../../../core/schemas/runners.js';
+export type {
+  DeliveryJson,
+  NotificationChoiceJson,
+  WebhookJson,
+} from '../../../core/schemas/notifications.js';
 
 export interface JobLogJson {
   readonly position: number;

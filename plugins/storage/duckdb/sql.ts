@@ -118,6 +118,14 @@ async function prepared<T>(
 ): Promise<T> {
   await beforeStatements.get(connection)?.();
   await anchorRead(connection);
+  const { values, types } = bind(sql, params);
+  // DuckDB plans a statement without parameters once, folding its constant filters with the statistics the table
+  // had then: prepared while no row matched (`WHERE state = 'pending'` on an empty table), it answers no rows ever
+  // after. Only statements with parameters are planned again at each run, so only those are kept.
+  if (Object.keys(values).length === 0) {
+    if (!isRead(sql)) caches.get(connection)?.noteWrite(sql);
+    return run(await connection.prepare(sql));
+  }
   let cache = statements.get(connection);
   if (!cache) statements.set(connection, (cache = new Map()));
   let statement = cache.get(sql);
@@ -129,8 +137,7 @@ async function prepared<T>(
   const ready = statement;
   const result = (running.get(ready) ?? Promise.resolve()).then(() => {
     ready.clearBindings();
-    const { values, types } = bind(sql, params);
-    if (Object.keys(values).length > 0) ready.bind(values, types);
+    ready.bind(values, types);
     return run(ready);
   });
   running.set(

@@ -8,6 +8,7 @@ import type {
   ReadRepositories,
   WriteRepositories,
 } from '../../../kit/index.js';
+import { PROJECT_NOTIFICATION_DATA } from './notifications.js';
 import { REGRESSION_PRUNE } from './regressions.js';
 import type { Db } from './sql.js';
 import { names, page, pageSql, tableReader, type TableSpec, tableWriter, whereSql } from './table.js';
@@ -99,6 +100,7 @@ function projectsReader(db: Db): ProjectsReader {
 
 /** Every table holding rows of a project, children before parents. */
 const PROJECT_DATA = [
+  ...PROJECT_NOTIFICATION_DATA,
   `DELETE FROM job_log WHERE job_id IN (SELECT id FROM job WHERE project_id = $project)`,
   `DELETE FROM job WHERE project_id = $project`,
   `DELETE FROM alert WHERE project_id = $project`,

@@ -9,6 +9,7 @@ import type {
 import { ACCOUNT_TABLES, accountReaders, accountWriters } from './accounts.js';
 import { DIMENSION_TABLES, dimensionReaders, dimensionWriters } from './dimensions.js';
 import { metaReader, metaWriter } from './meta.js';
+import { NOTIFICATION_TABLES, notificationReaders, notificationWriters } from './notifications.js';
 import { perf, perfCount, perfLines } from './perf.js';
 import { plusReaders, plusWriters } from './plus.js';
 import {
@@ -33,7 +34,14 @@ export interface EngineParts {
 }
 
 /** The repositories that are a table and nothing more. */
-const PLAIN = { ...ACCOUNT_TABLES, ...DIMENSION_TABLES, ...RUNNER_TABLES, ...REGRESSION_TABLES, plots };
+const PLAIN = {
+  ...ACCOUNT_TABLES,
+  ...DIMENSION_TABLES,
+  ...RUNNER_TABLES,
+  ...REGRESSION_TABLES,
+  ...NOTIFICATION_TABLES,
+  plots,
+};
 type Plain = keyof typeof PLAIN;
 
 function metricsReader(db: Db, history: MetricsReader['history']): MetricsReader {
@@ -55,6 +63,7 @@ export function readRepositories(db: Db, history: MetricsReader['history']): Rea
     ...plusReaders(db),
     ...runnerReaders(db),
     ...regressionReaders(db),
+    ...notificationReaders(db),
     reports: reportsReader(db),
     metrics: metricsReader(db, history),
     named: namedReader(db),
@@ -71,6 +80,7 @@ export function writeRepositories(db: Db, own: EngineParts): WriteRepositories {
     ...plusWriters(db),
     ...runnerWriters(db),
     ...regressionWriters(db),
+    ...notificationWriters(db),
     reports: { ...tableWriter<ReportRecord, never>(db, reports), ...reportsReader(db) },
     metrics: {
       ...metricsReader(db, own.history),

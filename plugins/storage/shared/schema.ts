@@ -483,5 +483,86 @@ export function migrations(ddl: Ddl): Migration[] {
         ...index(`CREATE INDEX job_log_job ON job_log (job_id, id)`),
       ],
     },
+    {
+      version: 7,
+      name: 'notifications',
+      // Webhooks, the outbox (a notification is written in the transaction of the change it tells), its
+      // deliveries to a webhook or a person's e-mail with every attempt, and each person's e-mail choice per
+      // project. The indexes serve the delivery loop (notifications waiting for their deliveries, pending
+      // deliveries by due time: partial, small whatever the history), digests and pruning (a project's
+      // notifications by time), a webhook's deliveries newest first, and a delivery's attempts.
+      statements: [
+        ...entity(
+          'webhook',
+          `
+      project_id INTEGER NOT NULL,
+      url TEXT NOT NULL,
+      secret TEXT,
+      format TEXT NOT NULL,
+      events TEXT NOT NULL,
+      user_id INTEGER,
+      ${times}
+    `,
+        ),
+        ...index(`CREATE INDEX webhook_project ON webhook (project_id)`),
+        ...entity(
+          'notification',
+          `
+      project_id INTEGER NOT NULL,
+      event TEXT NOT NULL,
+      regression_id INTEGER,
+      report_id INTEGER,
+      webhook_id INTEGER,
+      payload TEXT,
+      fanned BOOLEAN NOT NULL,
+      created ${t} NOT NULL
+    `,
+        ),
+        ...index(`CREATE INDEX notification_new ON notification (id) WHERE NOT fanned`),
+        ...index(`CREATE INDEX notification_project ON notification (project_id, created)`),
+        ...entity(
+          'notification_delivery',
+          `
+      notification_id INTEGER NOT NULL,
+      project_id INTEGER NOT NULL,
+      webhook_id INTEGER,
+      user_id INTEGER,
+      state TEXT NOT NULL,
+      attempts INTEGER NOT NULL,
+      next_attempt ${t},
+      status INTEGER,
+      error TEXT,
+      ${times},
+      finished ${t}
+    `,
+        ),
+        ...index(
+          `CREATE INDEX notification_delivery_due ON notification_delivery (next_attempt, id) WHERE state = 'pending'`,
+        ),
+        ...index(`CREATE INDEX notification_delivery_webhook ON notification_delivery (webhook_id, id)`),
+        ...index(
+          `CREATE INDEX notification_delivery_notification ON notification_delivery (notification_id)`,
+        ),
+        `CREATE SEQUENCE notification_attempt_id_seq`,
+        `CREATE TABLE notification_attempt (
+      id INTEGER PRIMARY KEY DEFAULT nextval('notification_attempt_id_seq'),
+      delivery_id INTEGER NOT NULL,
+      project_id INTEGER NOT NULL,
+      status INTEGER,
+      duration_ms INTEGER NOT NULL,
+      error TEXT,
+      response TEXT,
+      created ${t} NOT NULL
+    )`,
+        ...index(`CREATE INDEX notification_attempt_delivery ON notification_attempt (delivery_id, id)`),
+        `CREATE TABLE notification_preference (
+      user_id INTEGER NOT NULL,
+      project_id INTEGER NOT NULL,
+      email TEXT NOT NULL,
+      ${times},
+      PRIMARY KEY (user_id, project_id)
+    )`,
+      ],
+    },
   ];
 }

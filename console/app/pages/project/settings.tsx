@@ -5,8 +5,9 @@ import { ActionButton, ActionForm, Field } from '../../components/form.js';
 import { PageHeader } from '../../components/status.js';
 import { navigate } from '../../router.js';
 import type { ProjectContext } from './context.js';
+import { Webhooks } from './webhooks.js';
 
-/** Project settings: name, slug, URL, public or private; deletion. */
+/** Project settings: name, slug, URL, public or private; webhooks; deletion. */
 export function ProjectSettings({ ctx }: { ctx: ProjectContext }) {
   const { project } = ctx;
   const [name, setName] = useState(project.name);
@@ -61,6 +62,7 @@ export function ProjectSettings({ ctx }: { ctx: ProjectContext }) {
           Saved.
         </p>
       )}
+      <Webhooks ctx={ctx} />
       <h2>Delete</h2>
       <p class="muted">Deletes the project with every report, metric, threshold, alert and plot.</p>
       <ActionButton

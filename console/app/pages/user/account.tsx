@@ -7,9 +7,10 @@ import { formatDateTime } from '../../lib/format.js';
 import { useApi } from '../../lib/use-api.js';
 import { navigate } from '../../router.js';
 import { useSession, updateSessionUser } from '../../session.js';
+import { EmailChoices } from './email-choices.js';
 
 /**
- * Account settings: name, slug, e-mail. A new e-mail address takes effect only once the link mailed to it is
+ * Account settings: name, slug, e-mail, and the e-mail choice of each project. A new e-mail address takes effect only once the link mailed to it is
  * opened; until then the account keeps its address and the page says where the link went.
  */
 export function Account({ user }: { user: string }) {
@@ -82,6 +83,7 @@ export function Account({ user }: { user: string }) {
             {loaded.data.admin && ' · server administrator'}
             {session && ` · this session ends ${formatDateTime(session.expiration)}`}
           </p>
+          <EmailChoices user={user} />
         </>
       )}
     </section>

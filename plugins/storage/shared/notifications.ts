@@ -1,0 +1,134 @@
+import type {
+  New,
+  DeliveriesReader,
+  DeliveriesWriter,
+  DeliveryRecord,
+  NotificationRecord,
+  NotificationsReader,
+  NotificationsWriter,
+  ReadRepositories,
+  WriteRepositories,
+} from '../../../kit/index.js';
+import { perDialect, type Db } from './sql.js';
+import { names, tableReader, tableWriter, type TableSpec } from './table.js';
+
+const notifications: TableSpec = {
+  name: 'notification',
+  columns: names('id uuid project_id event regression_id report_id webhook_id payload fanned created'),
+};
+const deliveries: TableSpec = {
+  name: 'notification_delivery',
+  columns: names(`
+    id uuid notification_id project_id webhook_id user_id state attempts next_attempt status error created
+    modified finished
+  `),
+};
+
+/** The notification repositories that are a table and nothing more. */
+export const NOTIFICATION_TABLES = {
+  webhooks: {
+    name: 'webhook',
+    columns: names('id uuid project_id url secret format events user_id created modified'),
+    search: ['uuid', 'url'],
+  },
+  deliveryAttempts: {
+    name: 'notification_attempt',
+    columns: names('id delivery_id project_id status duration_ms error response created'),
+  },
+  notificationPreferences: {
+    name: 'notification_preference',
+    columns: names('user_id project_id email created modified'),
+    key: ['user_id', 'project_id'],
+  },
+} as const satisfies Record<string, TableSpec>;
+
+/** Statements that delete a project's notification rows, children before parents (`$project`: its id). */
+export const PROJECT_NOTIFICATION_DATA: readonly string[] = [
+  `DELETE FROM notification_attempt WHERE project_id = $project`,
+  `DELETE FROM notification_delivery WHERE project_id = $project`,
+  `DELETE FROM notification WHERE project_id = $project`,
+  `DELETE FROM webhook WHERE project_id = $project`,
+  `DELETE FROM notification_preference WHERE project_id = $project`,
+];
+
+/**
+ * New notifications, for the transaction that fans them out: with several writers a concurrent one skips the rows
+ * this one locked instead of waiting for them or taking them too; with one writer nothing else can take them.
+ */
+const TAKE_NEW = perDialect(
+  (d) =>
+    `SELECT * FROM notification WHERE NOT fanned ORDER BY id LIMIT $limit::int${d.capabilities.skipLocked ? ' FOR UPDATE SKIP LOCKED' : ''}`,
+);
+
+/** Notifications old enough, with no delivery still to make. */
+const DOOMED = perDialect(
+  (d) => `SELECT n.id FROM notification n WHERE n.created < $before::${d.timestamp} AND n.fanned
+    AND NOT EXISTS (SELECT 1 FROM notification_delivery p WHERE p.notification_id = n.id AND p.state = 'pending')`,
+);
+
+/** Moves due deliveries to the end of a lease and counts the attempt (see `DeliveriesWriter.claim`). */
+const CLAIM = perDialect(
+  (d) => `UPDATE notification_delivery SET attempts = attempts + 1, next_attempt = $lease::${d.timestamp},
+      modified = $now::${d.timestamp}
+    WHERE id IN (SELECT id FROM notification_delivery
+      WHERE state = 'pending' AND next_attempt <= $now::${d.timestamp}
+      ORDER BY next_attempt, id LIMIT $limit::int${d.capabilities.skipLocked ? ' FOR UPDATE SKIP LOCKED' : ''})
+    RETURNING *`,
+);
+
+function notificationsReader(db: Db): NotificationsReader {
+  return {
+    ...tableReader<NotificationRecord>(db, notifications),
+    async waiting() {
+      const rows = await db.query(`SELECT 1 AS one FROM notification WHERE NOT fanned LIMIT 1`);
+      return rows.length > 0;
+    },
+  };
+}
+
+function notificationsWriter(db: Db): NotificationsWriter {
+  return {
+    ...tableWriter<NotificationRecord, New<NotificationRecord>>(db, notifications),
+    ...notificationsReader(db),
+    takeNew: (limit) => db.query<NotificationRecord>(TAKE_NEW(db.dialect), { limit }),
+    async prune(before) {
+      const doomed = DOOMED(db.dialect);
+      await db.execute(
+        `DELETE FROM notification_attempt WHERE delivery_id IN
+          (SELECT d.id FROM notification_delivery d WHERE d.notification_id IN (${doomed}))`,
+        { before },
+      );
+      await db.execute(`DELETE FROM notification_delivery WHERE notification_id IN (${doomed})`, { before });
+      return db.execute(`DELETE FROM notification WHERE id IN (${doomed})`, { before });
+    },
+  };
+}
+
+function deliveriesReader(db: Db): DeliveriesReader {
+  return {
+    ...tableReader<DeliveryRecord>(db, deliveries),
+    async nextDue() {
+      const [row] = await db.query<{ due: Date | null }>(
+        `SELECT min(next_attempt) AS due FROM notification_delivery WHERE state = 'pending'`,
+      );
+      return row?.due ?? undefined;
+    },
+  };
+}
+
+function deliveriesWriter(db: Db): DeliveriesWriter {
+  return {
+    ...tableWriter<DeliveryRecord, New<DeliveryRecord>>(db, deliveries),
+    ...deliveriesReader(db),
+    claim: (now, leaseUntil, limit) =>
+      db.query<DeliveryRecord>(CLAIM(db.dialect), { now, lease: leaseUntil, limit }),
+  };
+}
+
+export function notificationReaders(db: Db): Pick<ReadRepositories, 'notifications' | 'deliveries'> {
+  return { notifications: notificationsReader(db), deliveries: deliveriesReader(db) };
+}
+
+export function notificationWriters(db: Db): Pick<WriteRepositories, 'notifications' | 'deliveries'> {
+  return { notifications: notificationsWriter(db), deliveries: deliveriesWriter(db) };
+}

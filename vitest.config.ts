@@ -41,7 +41,7 @@ const POSTGRES_CONTRACT = [
 // Files of test/security whose every test app names its own database file or cluster, or whose storage use is
 // incidental to what they check (the plot worker's time limits and shutdown): their second run, on PostgreSQL, repeated
 // the first (21.7 s of worker time in CI). They run in the integration project only. Every file of test/integration
-// runs on both engines (issue 16), and so do the security files with engine-specific paths (input-limits ingests a
+// runs on both engines, and so do the security files with engine-specific paths (input-limits ingests a
 // report of 51,200 metrics; server-config names the database URL in a refusal; names relies on each engine's unique
 // names).
 const ENGINE_INDEPENDENT = [

@@ -17,12 +17,11 @@
  * worktree, run just before): DuckDB plain 328 -> 54 ms, expand=true 3,184 -> 234 ms (94x -> 4.2x of its bare SQL);
  * PostgreSQL plain 110 -> 39 ms, expand=true 534 -> 216 ms (14.5x -> 3.4x).
  */
-import { DuckDBInstance } from '@duckdb/node-api';
-import { benchDatabase, selectedEngines, type BenchDatabase } from './lib/engines.js';
+import { benchDatabase, selectedEngines } from './lib/engines.js';
 import { postRun } from './lib/post-run.js';
 import { time } from './lib/measure.js';
 import { BenchReport } from './lib/report.js';
-import { bareConnection } from './lib/postgres-bare.js';
+import { bareRows } from './lib/bare-rows.js';
 import { startBenchServer } from './lib/server.js';
 
 const REPORTS = 255;
@@ -55,21 +54,6 @@ async function seed(api: string): Promise<void> {
 const SQL = `SELECT r.*, m.* FROM report r JOIN metric m ON m.report_id = r.id
   WHERE r.project_id = (SELECT id FROM project WHERE slug = '${PROJECT}') ORDER BY r.created DESC, m.id`;
 
-/** The reference: the page's reports joined with their metrics, one statement on a connection of its own. */
-async function bareRead(db: BenchDatabase): Promise<() => Promise<number>> {
-  if (db.engine === 'duckdb') {
-    const instance = await DuckDBInstance.create(db.file);
-    const connection = await instance.connect();
-    closers.push(async () => {
-      connection.closeSync();
-      instance.closeSync();
-    });
-    return async () => (await connection.runAndReadAll(SQL)).getRowObjectsJS().length;
-  }
-  const sql = bareConnection(db.url);
-  closers.push(() => sql.end());
-  return async () => (await sql.unsafe(SQL)).length;
-}
 const closers: (() => Promise<void>)[] = [];
 
 for (const engine of selectedEngines()) {
@@ -95,7 +79,8 @@ for (const engine of selectedEngines()) {
     } finally {
       await server.close();
     }
-    const read = await bareRead(db);
+    const { read, close } = await bareRows(db, SQL);
+    closers.push(close);
     const bare = (
       await time(
         async () => {

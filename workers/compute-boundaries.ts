@@ -6,14 +6,11 @@ import { fromWireError } from './tasks/wire-error.js';
 
 /**
  * Jobs with fewer sample values than this run inline: below it a worker round trip costs more than the work.
- * `npm run bench -- boundaries-crossover` (bench/boundaries-crossover.bench.ts: t_test, 64 samples per series, a
- * warm idle pool) put the hop at 0.066-0.124 ms and the crossover at 4,096-8,192 values (2-vCPU VM, load 3-6.5),
- * and 4,096 was the limit. Under ingest load the hop costs far more than that, and a report's transaction waits
- * for it while the single writer idles: bench/ingest-anatomy.ts (4 clients, load 11-14) measured the boundary
- * job of a report of 200 series x 64 values at 4-6 ms p50 through the pool, and 1.5 ms of the event loop per
- * report in the pool's own bookkeeping (postTask, the transfer), against 0.2-0.5 ms inline for the same job at
- * load 18. So a report of up to 256 series of 64 runs inline, blocking the event loop for well under a
- * millisecond; larger jobs still go to the pool, split into pieces of at least this size.
+ * Under ingest load the hop costs far more than on an idle pool, and a report's transaction waits for it while
+ * the single writer idles, so a report of up to 256 series of 64 runs inline, blocking the event loop for well
+ * under a millisecond; larger jobs go to the pool, split into pieces of at least this size. The crossover and
+ * the costs are measured by `npm run bench -- boundaries-crossover` and bench/ingest-anatomy.ts
+ * (docs/performance.md).
  */
 export const INLINE_MAX_VALUES = 16_384;
 
@@ -114,8 +111,8 @@ async function pieceOf(job: BoundaryJob, start: number, end: number): Promise<Bo
 const COPY_STEP = 262_144;
 
 /**
- * `values.slice(start, end)`, yielding to the event loop between steps: copying a 50 MB job in one go blocked
- * the loop for 15-30 ms here (bench/boundaries.bench.ts), in steps it blocks for about one step at a time.
+ * `values.slice(start, end)`, yielding to the event loop between steps: a 50 MB job copied in one go would block
+ * the loop for tens of milliseconds; in steps it blocks for about one step at a time.
  */
 export async function copyYielding(values: Float64Array, start: number, end: number): Promise<Float64Array> {
   const copy = new Float64Array(end - start);

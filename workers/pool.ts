@@ -69,8 +69,8 @@ export class WorkerPool {
     private readonly logger: Logger,
     options: WorkerPoolOptions = {},
   ) {
-    // One core stays with the main thread: with every core busy in workers, the event loop's p99 delay
-    // doubled (9-23 ms vs 4-7 ms with one worker on 2 cores, npm run bench -- boundaries).
+    // One core stays with the main thread: with every core busy in workers, the event loop's delays grow
+    // (npm run bench -- boundaries measures them).
     const maxThreads = options.maxThreads ?? Math.max(1, availableParallelism() - 1);
     this.#timeLimit = options.taskTimeLimit ?? TASK_TIME_LIMIT_MS;
     this.#piscina = new Piscina({

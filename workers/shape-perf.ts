@@ -16,9 +16,8 @@ export const INLINE_MAX_POINTS = 2_000;
 /**
  * JSON answers up to this many points are shaped on the main thread in steps of {@link JSON_SLICE_POINTS},
  * letting other requests run between steps; larger ones go to a worker. For perf query (a), 8,000 points, the
- * hop cost more than it saved: 181-210 ms of process CPU per request through the worker, 132-140 ms here, and the
- * answer coming back from the worker forced full garbage collections on the main thread (21-29 in 40 requests,
- * none here). For 25,500 points the worker was faster (698 vs 809 ms p50). See docs/performance.md.
+ * hop costs more than it saves (more process CPU, and the answer coming back from the worker forces full garbage
+ * collections on the main thread); for 25,500 points the worker is faster. docs/performance.md has the figures.
  */
 export const JSON_INLINE_MAX_POINTS = 10_000;
 

@@ -18,6 +18,7 @@ import { Account } from './pages/user/account.js';
 import { TokenAdd } from './pages/user/token-add.js';
 import { Tokens } from './pages/user/tokens.js';
 import { Unsubscribe } from './pages/user/unsubscribe.js';
+import { setTitleScope } from './components/status.js';
 import { match, navigate, type Location } from './router.js';
 import type { Session } from './session.js';
 
@@ -106,6 +107,7 @@ export function Routes({
   location: Location;
   session: Session | null;
 }): ComponentChildren {
+  setTitleScope('');
   if (location.path === '/' || location.path === '/console') {
     return <Redirect to={session ? '/console/projects' : '/projects'} />;
   }

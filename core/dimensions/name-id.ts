@@ -46,3 +46,34 @@ export async function requireByNameId<R extends Named>(
   if (!found) throw new NotFoundError(`${kind} "${nameId}" not found in this project`);
   return found;
 }
+
+/** Dimension references of a list query (UUID, slug or name each, all optional). */
+export type DimensionRefs = Partial<Record<DimensionKind, string | undefined>>;
+
+/**
+ * The ids of a list query's branch, testbed, benchmark and measure (undefined where none is given); a reference
+ * that names none of the project's is a NotFoundError naming its kind.
+ */
+export async function dimensionIds(
+  r: ReadRepositories,
+  projectId: number,
+  refs: DimensionRefs,
+): Promise<{
+  branch_id: number | undefined;
+  testbed_id: number | undefined;
+  benchmark_id: number | undefined;
+  measure_id: number | undefined;
+}> {
+  const id = async (kind: DimensionKind) => {
+    const ref = refs[kind];
+    if (ref === undefined) return undefined;
+    const table = r[DIMENSION_TABLES[kind]] as TableReader<Named & { id: number }>;
+    return (await requireByNameId(table, projectId, ref, kind)).id;
+  };
+  return {
+    branch_id: await id('branch'),
+    testbed_id: await id('testbed'),
+    benchmark_id: await id('benchmark'),
+    measure_id: await id('measure'),
+  };
+}

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { InputError } from '../errors.js';
 import { formatPath } from '../issues.js';
 
-/** The most lines one image draws (issue 8: "at most 8 lines"); the palette has exactly this many colors. */
+/** The most lines one image draws (the specification: at most 8 lines); the palette has exactly this many colors. */
 export const PLOT_IMAGE_MAX_SERIES = 8;
 /** Points per series the renderer accepts; beyond one per pixel column it aggregates, so this only bounds memory. */
 export const PLOT_IMAGE_MAX_POINTS = 1_000_000;

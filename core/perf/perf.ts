@@ -223,9 +223,8 @@ async function cappedLines(r: ReadRepositories, request: PerfRequest): Promise<P
 
 /**
  * The ETag of a perf answer: SHA-256 of its shaper's whole input and the format, which is everything its bytes
- * are made of, and of the release (a new version may shape the same input otherwise). Measured at load 10 (min,
- * p50): 2.1-4.9 ms for 8,000 points, 7-26 ms for 25,500, against the shaping, compression and transfer they save
- * on a match (docs/performance.md).
+ * are made of, and of the release (a new version may shape the same input otherwise). Hashing costs a fraction of
+ * the shaping, compression and transfer a match saves (docs/performance.md has the figures).
  */
 function perfEtag(input: PerfShapeInput, format: PerfFormat): string {
   const { columns: c } = input;

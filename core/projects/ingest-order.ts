@@ -6,9 +6,9 @@ import type { BranchRecord, ProjectRecord } from '../storage/records.js';
 import type { TransactionOptions, WriteRepositories } from '../storage/storage.js';
 
 /**
- * How report ingest is ordered against other writers on an engine with several (issue 16). Ingest runs with
+ * How report ingest is ordered against other writers on an engine with several. Ingest runs with
  * `isolation: 'locked'`: PostgreSQL's serializable checks lock the metric table by page and, past a few dozen
- * pages, whole, so reports on different branches made each other run again 3 to 4 times. Instead it holds:
+ * pages, whole, so reports on different branches would make each other run again. Instead it holds:
  * - its project, shared: writes that delete what ingest writes to (a project, a dimension with its data, a
  *   threshold, a branch's head) hold it exclusively (`excludingIngest`) and never overlap a report;
  * - its branch: reports on one branch run one after the other, each seeing the versions, history and

@@ -1,7 +1,7 @@
 import type { Caller } from '../access/permissions.js';
 import { readProjectData } from '../access/project-data.js';
 import { requireProject } from '../access/resolve.js';
-import { requireByNameId } from '../dimensions/name-id.js';
+import { dimensionIds } from '../dimensions/name-id.js';
 import { InputError, NotFoundError } from '../errors.js';
 import type {
   RegressionCountsJson,
@@ -132,21 +132,11 @@ export class RegressionsService {
     project: ProjectRecord,
     query: RegressionCountsQuery & Pick<RegressionListQuery, 'status'>,
   ): Promise<RegressionFilter> {
-    const id = async (kind: 'branch' | 'testbed' | 'benchmark' | 'measure', ref: string | undefined) => {
-      if (ref === undefined) return undefined;
-      const table = { branch: r.branches, testbed: r.testbeds, benchmark: r.benchmarks, measure: r.measures }[
-        kind
-      ];
-      return (await requireByNameId(table, project.id, ref, kind)).id;
-    };
     return {
       project_id: project.id,
       statuses: statusFilter(query.status),
       kind: query.kind,
-      branch_id: await id('branch', query.branch),
-      testbed_id: await id('testbed', query.testbed),
-      benchmark_id: await id('benchmark', query.benchmark),
-      measure_id: await id('measure', query.measure),
+      ...(await dimensionIds(r, project.id, query)),
       assignee_id: await assigneeFilter(r, project, query.assignee),
       search: query.search,
     };

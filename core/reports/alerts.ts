@@ -3,7 +3,10 @@ import { requireProject } from '../access/resolve.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import type { ServiceContext } from '../services/context.js';
 import type { AlertRecord, AlertStatus, ProjectRecord } from '../storage/records.js';
-import type { ReadRepositories } from '../storage/storage.js';
+import type { AlertFilter, ReadRepositories } from '../storage/storage.js';
+import type { ThresholdJson } from '../schemas/dimensions.js';
+import type { AlertCountsJson, AlertScopeQuery } from '../schemas/reports.js';
+import { dimensionIds } from '../dimensions/name-id.js';
 import type { Direction } from '../storage/tables.js';
 import { alertsJson } from './json.js';
 import { withMetrics } from './load.js';
@@ -21,10 +24,19 @@ export interface AlertListOptions {
 export class AlertsService {
   constructor(private readonly ctx: ServiceContext) {}
 
-  async list(caller: Caller, projectRef: string, options: AlertListOptions) {
+  async list(caller: Caller, projectRef: string, scope: AlertScopeQuery, options: AlertListOptions) {
     return readProjectData(this.ctx.storage, caller, projectRef, async (r, { project }) => {
-      const page = await r.alerts.listForProject(project.id, options.status, options);
+      const filter = { ...(await alertFilter(r, project, scope)), status: options.status };
+      const page = await r.alerts.listForProject(filter, options);
       return { items: await alertJsons(r, project, page.items), total: page.total };
+    });
+  }
+
+  /** How many alerts each status has under the list's dimension filters. */
+  async counts(caller: Caller, projectRef: string, scope: AlertScopeQuery): Promise<AlertCountsJson> {
+    return readProjectData(this.ctx.storage, caller, projectRef, async (r, { project }) => {
+      const found = await r.alerts.countByStatus(await alertFilter(r, project, scope));
+      return { active: found.active ?? 0, dismissed: found.dismissed ?? 0, silenced: found.silenced ?? 0 };
     });
   }
 
@@ -51,17 +63,33 @@ export class AlertsService {
     });
   }
 
-  /** Dismisses every active alert of the project; returns how many. */
-  async dismissAll(caller: Caller, projectRef: string): Promise<{ dismissed: number }> {
+  /** Dismisses every active alert of the project the dimension filters match (all without any); returns how many. */
+  async dismissAll(
+    caller: Caller,
+    projectRef: string,
+    scope: AlertScopeQuery,
+  ): Promise<{ dismissed: number }> {
     return this.ctx.storage.transaction(async (tx) => {
       const { project } = await requireProject(tx, caller, projectRef, 'edit');
+      const filter = await alertFilter(tx, project, scope);
+      const ids = await tx.alerts.idsMatching({ ...filter, status: 'active' });
+      if (ids.length === 0) return { dismissed: 0 };
       const dismissed = await tx.alerts.update(
-        { project_id: project.id, status: 'active' },
+        { id: ids, status: 'active' },
         { status: 'dismissed', modified: this.ctx.now() },
       );
       return { dismissed };
     });
   }
+}
+
+/** The storage filter of a list query's dimensions (UUID, slug or name each); 404 naming the one not found. */
+async function alertFilter(
+  r: ReadRepositories,
+  project: ProjectRecord,
+  scope: AlertScopeQuery,
+): Promise<AlertFilter> {
+  return { project_id: project.id, ...(await dimensionIds(r, project.id, scope)) };
 }
 
 async function requireAlert(r: ReadRepositories, project: ProjectRecord, uuid: string): Promise<AlertRecord> {
@@ -76,12 +104,24 @@ export async function alertJsons(
   project: ProjectRecord,
   alerts: readonly AlertRecord[],
 ) {
+  const pairs = await withMetrics(r, alerts);
+  if (pairs.length === 0) return [];
+  // reports, versions and thresholds read once for the page, not once per alert
+  const reports = new Map(
+    (await r.reports.all({ id: [...new Set(pairs.map((p) => p.alert.report_id))] })).map((x) => [x.id, x]),
+  );
+  const versions = new Map(
+    (await r.versions.all({ id: [...new Set([...reports.values()].map((x) => x.version_id))] })).map((v) => [
+      v.id,
+      v,
+    ]),
+  );
+  const thresholds = new Map<number, ThresholdJson>();
   const out = [];
-  for (const pair of await withMetrics(r, alerts)) {
-    const report = await r.reports.find({ id: pair.alert.report_id });
+  for (const pair of pairs) {
+    const report = reports.get(pair.alert.report_id);
     if (!report) continue;
-    const version = await r.versions.find({ id: report.version_id });
-    out.push(...(await alertsJson(r, project, report, version, [pair])));
+    out.push(...(await alertsJson(r, project, report, versions.get(report.version_id), [pair], thresholds)));
   }
   return out;
 }

@@ -17,7 +17,6 @@ import type {
   DimensionRecord,
   MeasureRecord,
   ProjectRecord,
-  RegressionRecord,
   ReportRecord,
   ThresholdRecord,
   VersionRecord,
@@ -90,8 +89,9 @@ export async function alertsJson(
   report: ReportRecord,
   version: VersionRecord | undefined,
   alerts: readonly { alert: AlertRecord; metric: IngestedMetric }[],
+  /** Threshold JSON already built, by threshold id: shared by the calls of one answer. */
+  thresholds = new Map<number, ThresholdJson>(),
 ): Promise<AlertJson[]> {
-  const thresholds = new Map<number, ThresholdJson>();
   const out: AlertJson[] = [];
   for (const { alert, metric } of alerts) {
     const tested = metric.tested as Tested;
@@ -150,6 +150,8 @@ export function countsOf(data: Ingested, iterations: number): ReportCounts {
   };
 }
 
+type ReportRegressions = NonNullable<ReportJson['regressions']>;
+
 /**
  * The wire form of a report. `data` needs metrics and alerts only with `expand` (lists leave results and
  * alerts out by default and pass counts computed by storage). `job`: the UUID of the job that produced it.
@@ -160,6 +162,8 @@ export async function reportJson(
   counts: ReportCounts,
   expand: boolean,
   job: string | null,
+  /** The report's regressions when the caller read them for many reports at once. */
+  regressions?: ReportRegressions,
 ): Promise<ReportJson> {
   const { report, project } = data;
   const organization = await r.organizations.find({ id: project.organization_id });
@@ -176,7 +180,7 @@ export async function reportJson(
       ? {
           results: results(project, data.metrics ?? [], counts.results.length),
           alerts: await alertsJson(r, project, report, data.version, data.alerts ?? []),
-          regressions: await reportRegressions(r, data),
+          regressions: regressions ?? (await reportRegressions(r, data)),
         }
       : {}),
     counts,
@@ -187,44 +191,72 @@ export async function reportJson(
 
 /**
  * The regressions of a report's alerts: as ingest touched them (it knows whether it opened, joined or attached to
- * each), or, for a stored report, through the alerts' links (opened when the change is at the report's version).
+ * each), or, for a stored report, through the alerts' links.
  */
 async function reportRegressions(
   r: ReadRepositories,
-  data: Pick<Ingested, 'project' | 'regressions'> & Partial<Pick<Ingested, 'alerts'>>,
-): Promise<NonNullable<ReportJson['regressions']>> {
-  const { project } = data;
-  let touched: { how: 'opened' | 'joined' | 'attached'; regression: RegressionRecord }[];
-  if (data.regressions) touched = data.regressions.map(({ how, regression }) => ({ how, regression }));
-  else {
-    const alertIds = new Set((data.alerts ?? []).map((a) => a.alert.id));
-    const links = alertIds.size > 0 ? await r.regressionAlerts.all({ alert_id: [...alertIds] }) : [];
-    const ids = [...new Set(links.map((l) => l.regression_id))];
-    const regressions = ids.length > 0 ? await r.regressions.all({ id: ids }) : [];
-    // ingest opened a regression when its first alert is this report's, and joined it when a series' first is
-    const all = ids.length > 0 ? await r.regressionAlerts.all({ regression_id: ids }) : [];
-    const first = new Map<string, number>();
-    for (const l of all) {
-      for (const key of [`${l.regression_id}`, `${l.regression_id}:${l.series_id}`]) {
-        const seen = first.get(key);
-        if (seen === undefined || l.alert_id < seen) first.set(key, l.alert_id);
-      }
-    }
-    const mine = (key: string) => alertIds.has(first.get(key) ?? -1);
-    touched = regressions.map((regression) => ({
-      how: mine(`${regression.id}`)
-        ? 'opened'
-        : links.some((l) => l.regression_id === regression.id && mine(`${l.regression_id}:${l.series_id}`))
-          ? 'joined'
-          : 'attached',
-      regression,
-    }));
+  data: Pick<Ingested, 'project' | 'report' | 'regressions'> & Partial<Pick<Ingested, 'alerts'>>,
+): Promise<ReportRegressions> {
+  if (!data.regressions) {
+    const alertIds = (data.alerts ?? []).map((a) => a.alert.id);
+    const stored = await storedReportRegressions(r, data.project, [{ id: data.report.id, alertIds }]);
+    return stored.get(data.report.id) ?? [];
   }
+  const touched = data.regressions;
   if (touched.length === 0) return [];
   const jsons = await regressionJsons(
     r,
-    project,
+    data.project,
     touched.map((t) => t.regression),
   );
-  return touched.flatMap((t, i) => (jsons[i] ? [{ how: t.how, regression: jsons[i] }] : []));
+  return touched.flatMap((t) => {
+    const json = jsons.find((j) => j.uuid === t.regression.uuid);
+    return json ? [{ how: t.how, regression: json }] : [];
+  });
+}
+
+/**
+ * The regressions of stored reports through their alerts' links, for a whole page of reports in a fixed number of
+ * reads. Ingest opened a regression when the regression's first alert is the report's, and joined it when the
+ * first alert of one of its series is; otherwise the report's alerts attached to it.
+ */
+export async function storedReportRegressions(
+  r: ReadRepositories,
+  project: ProjectRecord,
+  reports: readonly { readonly id: number; readonly alertIds: readonly number[] }[],
+): Promise<Map<number, ReportRegressions>> {
+  const result = new Map<number, ReportRegressions>(reports.map((report) => [report.id, []]));
+  const alertIds = [...new Set(reports.flatMap((report) => report.alertIds))];
+  const links = alertIds.length > 0 ? await r.regressionAlerts.all({ alert_id: alertIds }) : [];
+  const ids = [...new Set(links.map((l) => l.regression_id))];
+  if (ids.length === 0) return result;
+  const regressions = await r.regressions.all({ id: ids });
+  const first = new Map<string, number>();
+  for (const l of await r.regressionAlerts.all({ regression_id: ids })) {
+    for (const key of [`${l.regression_id}`, `${l.regression_id}:${l.series_id}`]) {
+      const seen = first.get(key);
+      if (seen === undefined || l.alert_id < seen) first.set(key, l.alert_id);
+    }
+  }
+  const jsons = new Map((await regressionJsons(r, project, regressions)).map((j) => [j.uuid, j]));
+  const linkOf = new Map(links.map((l) => [l.alert_id, l]));
+  for (const report of reports) {
+    const own = new Set(report.alertIds);
+    const mine = (key: string) => own.has(first.get(key) ?? -1);
+    const held = report.alertIds.flatMap((id) => linkOf.get(id) ?? []);
+    const touched: ReportRegressions = [];
+    for (const regression of regressions) {
+      const json = jsons.get(regression.uuid);
+      const series = held.filter((l) => l.regression_id === regression.id);
+      if (!json || series.length === 0) continue;
+      const how = mine(`${regression.id}`)
+        ? 'opened'
+        : series.some((l) => mine(`${l.regression_id}:${l.series_id}`))
+          ? 'joined'
+          : 'attached';
+      touched.push({ how, regression: json });
+    }
+    result.set(report.id, touched);
+  }
+  return result;
 }

@@ -18,7 +18,7 @@ import type { RegressionAnalyzer } from '../regressions/analyzer.js';
 import { heldRepositories, NOT_HELD } from './held.js';
 import { ingest, type IngestInput } from './ingest.js';
 import type { Ingested } from './ingested.js';
-import { countsOf, reportJson } from './json.js';
+import { countsOf, reportJson, storedReportRegressions } from './json.js';
 import { loadReport, loadReportContexts, loadReports } from './load.js';
 import { prepareResults, type PreparedResults } from './prepare.js';
 import { runDefaults } from './run-context.js';
@@ -180,10 +180,17 @@ export class ReportsService {
       const jobs = await jobsOf(r, ids);
       if (query.expand) {
         checkExpandBudget(page.items, summaries);
-        for (const { data, iterations } of await loadReports(r, project, page.items))
-          items.push(
-            await reportJson(r, data, countsOf(data, iterations), true, jobs.get(data.report.id) ?? null),
-          );
+        const loaded = await loadReports(r, project, page.items);
+        const regressions = await storedReportRegressions(
+          r,
+          project,
+          loaded.map(({ data }) => ({ id: data.report.id, alertIds: data.alerts.map((a) => a.alert.id) })),
+        );
+        for (const { data, iterations } of loaded) {
+          const job = jobs.get(data.report.id) ?? null;
+          const counts = countsOf(data, iterations);
+          items.push(await reportJson(r, data, counts, true, job, regressions.get(data.report.id)));
+        }
       } else {
         for (const context of await loadReportContexts(r, project, page.items)) {
           const summary = summaries.get(context.report.id);

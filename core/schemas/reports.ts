@@ -214,17 +214,32 @@ export const reportListQuerySchema = listQuerySchema(['date_time']).extend({
     .describe('Include results and alerts (at most 10,000 results in all per page)'),
 });
 
-export const alertListQuerySchema = listQuerySchema(['status', 'created', 'modified']).extend({
-  status: alertStatusSchema.optional(),
-  direction: z
-    .enum(['asc', 'desc'])
-    .optional()
-    .describe('Default: asc for status (active first, then most recently changed), desc otherwise'),
+/** The dimensions alerts are filtered by: the threshold's branch, testbed and measure, the metric's benchmark. */
+export const alertScopeQuerySchema = z.object({
+  branch: nameIdSchema.optional().describe("The alert's branch: UUID, slug or name"),
+  testbed: nameIdSchema.optional().describe("The alert's testbed: UUID, slug or name"),
+  benchmark: nameIdSchema.optional().describe("The alert's benchmark: UUID, slug or name"),
+  measure: nameIdSchema.optional().describe("The alert's measure: UUID, slug or name"),
 });
+export const alertListQuerySchema = listQuerySchema(['status', 'created', 'modified'])
+  .omit({ name: true, search: true })
+  .extend({
+    ...alertScopeQuerySchema.shape,
+    status: alertStatusSchema.optional(),
+    direction: z
+      .enum(['asc', 'desc'])
+      .optional()
+      .describe('Default: asc for status (active first, then most recently changed), desc otherwise'),
+  });
+export const alertCountsSchema = z
+  .object({ active: z.int(), dismissed: z.int(), silenced: z.int() })
+  .describe('How many alerts each status has under the filters');
 export const updateAlertSchema = z.strictObject({ status: z.enum(['active', 'dismissed']) });
 export const dismissAlertsSchema = z.strictObject({
   status: z.literal('dismissed'),
 });
+export type AlertScopeQuery = z.infer<typeof alertScopeQuerySchema>;
+export type AlertCountsJson = z.infer<typeof alertCountsSchema>;
 
 /** The alert of one metric as metric and perf answers show it. */
 export const alertBriefSchema = z.object({

@@ -162,13 +162,28 @@ export interface ReportSummary {
   readonly alerts: { readonly active: number; readonly total: number };
 }
 
+/** What a list of alerts is narrowed to; every given filter must hold. */
+export interface AlertFilter {
+  readonly project_id: number;
+  readonly status?: AlertStatus | undefined;
+  /** The branch, testbed and measure of the alert's threshold. */
+  readonly branch_id?: number | undefined;
+  readonly testbed_id?: number | undefined;
+  readonly measure_id?: number | undefined;
+  /** The benchmark of the alerted metric's series. */
+  readonly benchmark_id?: number | undefined;
+}
+
 export interface AlertsReader extends TableReader<AlertRecord> {
-  /** A project's alerts, optionally of one status: active first, then most recently changed (default). */
+  /** A project's alerts, filtered: active first, then most recently changed (sort by status), or by time. */
   listForProject(
-    projectId: number,
-    status: AlertStatus | undefined,
+    filter: AlertFilter,
     options: { page: number; perPage: number; sort: 'status' | 'created' | 'modified'; direction: Direction },
   ): Promise<Page<AlertRecord>>;
+  /** How many alerts the filter (its status aside) matches, by status (a status none has is absent). */
+  countByStatus(filter: AlertFilter): Promise<Partial<Record<AlertStatus, number>>>;
+  /** The ids of the alerts the filter matches. */
+  idsMatching(filter: AlertFilter): Promise<number[]>;
 }
 
 /** What a list of regressions is narrowed to; every given filter must hold. */

@@ -23,6 +23,18 @@ const optional = (/** @type {number} */ value) => (Number.isNaN(value) ? null : 
  */
 export function metricRepositories(view, versionsOf) {
   const metrics = () => [...view.rows('metrics').values()];
+  /** A project's alerts the filter matches: the threshold's branch, testbed and measure, the metric's benchmark. */
+  const alertsMatching = (/** @type {import('benchtrack/plugin-kit').AlertFilter} */ filter) =>
+    [...view.rows('alerts').values()].filter((a) => {
+      if (a.project_id !== filter.project_id) return false;
+      if (filter.status !== undefined && a.status !== filter.status) return false;
+      const threshold = view.rows('thresholds').get(a.threshold_id);
+      for (const key of /** @type {const} */ (['branch_id', 'testbed_id', 'measure_id']))
+        if (filter[key] !== undefined && threshold?.[key] !== filter[key]) return false;
+      if (filter.benchmark_id === undefined) return true;
+      const metric = view.rows('metrics').get(a.metric_id);
+      return view.rows('series').get(metric?.series_id)?.benchmark_id === filter.benchmark_id;
+    });
 
   /** A stored metric as MetricRecord: with its series' benchmark and measure. @param {Row} m */
   function record(m) {
@@ -263,13 +275,11 @@ export function metricRepositories(view, versionsOf) {
       ...alertsTable,
       /**
        * Active first, then the most recently changed (sort by status), or by creation or change time.
-       * @param {number} projectId @param {string | undefined} status
+       * @param {import('benchtrack/plugin-kit').AlertFilter} filter
        * @param {{ page: number, perPage: number, sort: 'status' | 'created' | 'modified', direction: 'asc' | 'desc' }} options
        */
-      async listForProject(projectId, status, options) {
-        const found = [...view.rows('alerts').values()].filter(
-          (a) => a.project_id === projectId && (status === undefined || a.status === status),
-        );
+      async listForProject(filter, options) {
+        const found = alertsMatching(filter);
         const sign = options.direction === 'desc' ? -1 : 1;
         if (options.sort === 'status') {
           sortRows(found, ['modified', 'id'], -1);
@@ -277,6 +287,18 @@ export function metricRepositories(view, versionsOf) {
         } else sortRows(found, [options.sort, 'id'], sign);
         const first = (Math.max(options.page, 1) - 1) * options.perPage;
         return { items: found.slice(first, first + options.perPage), total: found.length };
+      },
+      /** @param {import('benchtrack/plugin-kit').AlertFilter} filter */
+      async countByStatus(filter) {
+        /** @type {Record<string, number>} */
+        const counts = {};
+        for (const a of alertsMatching({ ...filter, status: undefined }))
+          counts[a.status] = (counts[a.status] ?? 0) + 1;
+        return counts;
+      },
+      /** @param {import('benchtrack/plugin-kit').AlertFilter} filter */
+      async idsMatching(filter) {
+        return alertsMatching(filter).map((a) => a.id);
       },
       /**
        * @param {import('benchtrack/plugin-kit').ReportRecord} report

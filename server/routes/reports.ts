@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  alertCountsSchema,
   alertListQuerySchema,
+  alertScopeQuerySchema,
   alertSchema,
   dismissAlertsSchema,
   getMetric,
@@ -157,7 +159,7 @@ export function reportRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
         const q = request.query;
         return sendPage(
           reply,
-          await ctx.alerts.list(await request.caller(), request.params.project, {
+          await ctx.alerts.list(await request.caller(), request.params.project, q, {
             status: q.status,
             sort: q.sort,
             direction: q.direction ?? (q.sort === 'status' ? 'asc' : 'desc'),
@@ -173,14 +175,31 @@ export function reportRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags: ['alerts'],
-          summary: 'Dismiss every active alert of the project',
+          summary:
+            'Dismiss every active alert of the project, or those of the branch, testbed, benchmark and measure given',
           security,
           params: projectParams,
+          querystring: alertScopeQuerySchema,
           body: dismissAlertsSchema,
           response: { 200: z.object({ dismissed: z.int() }) },
         },
       },
-      async (request) => ctx.alerts.dismissAll(await request.caller(), request.params.project),
+      async (request) => ctx.alerts.dismissAll(await request.caller(), request.params.project, request.query),
+    );
+
+    app.get(
+      '/projects/:project/alerts/counts',
+      {
+        schema: {
+          tags: ['alerts'],
+          summary: 'Count alerts by status under the branch, testbed, benchmark and measure filters',
+          security,
+          params: projectParams,
+          querystring: alertScopeQuerySchema,
+          response: { 200: alertCountsSchema },
+        },
+      },
+      async (request) => ctx.alerts.counts(await request.caller(), request.params.project, request.query),
     );
 
     app.get(

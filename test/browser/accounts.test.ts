@@ -149,19 +149,19 @@ describe('console accounts (Chromium)', () => {
     await page.getByText('Saved.').waitFor();
     await page.getByRole('navigation', { name: 'Main' }).getByText('Karen Spärck Jones').waitFor();
 
-    await page.getByLabel('E-mail').fill('karen@cam.example');
+    await page.getByLabel('E-mail', { exact: true }).fill('karen@cam.example');
     await page.getByRole('button', { name: 'Save' }).click();
     await page
       .getByText(
         'Saved. The e-mail address changes to karen@cam.example once you open the link sent there; a notice went to karen@example.com.',
       )
       .waitFor();
-    expect(await page.getByLabel('E-mail').inputValue()).toBe('karen@example.com');
+    expect(await page.getByLabel('E-mail', { exact: true }).inputValue()).toBe('karen@example.com');
     await page.goto(lastLinkTo(stack.t, 'karen@cam.example').href);
     await page.waitForURL(`${stack.console}/console/projects`);
     await page.goto(`${stack.console}/console/users/${session.user.slug}/settings`);
     await eventually(async () =>
-      expect(await page.getByLabel('E-mail').inputValue()).toBe('karen@cam.example'),
+      expect(await page.getByLabel('E-mail', { exact: true }).inputValue()).toBe('karen@cam.example'),
     );
 
     await page.getByLabel('Slug').fill('Not A Slug');

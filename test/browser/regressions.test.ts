@@ -157,6 +157,10 @@ describe('issue 19 bugs (Chromium)', () => {
     await page.getByTestId('plot-status').getByText('3 series, 90 points').waitFor();
     await shot(page, 'axes');
     const plot = page.getByTestId('perf-plot');
+    // the canvas can be replaced once after the status shows: measure it when it is in place
+    await expect
+      .poll(async () => (await plot.locator('canvas').boundingBox()) !== null, { timeout: 10_000 })
+      .toBe(true);
     const canvas = (await plot.locator('canvas').boundingBox())!;
     const frame = (await page.locator('.plot-frame').first().boundingBox())!;
     const titles = page.locator('.axis-title');
@@ -210,10 +214,11 @@ describe('alerts list (Chromium)', () => {
       (await apiGet<{ status: string; threshold: { branch: { name: string } } }[]>('/projects/engine/alerts'))
         .filter((a) => a.threshold.branch.name === 'main')
         .map((a) => a.status);
-    expect(await statuses()).toEqual(['dismissed', 'dismissed']);
+    // the rows change at once; the API has the change once its answers are in
+    await expect.poll(statuses, { timeout: 10_000 }).toEqual(['dismissed', 'dismissed']);
     await done.getByRole('button', { name: 'Undo' }).click();
     await done.waitFor({ state: 'detached' });
-    await expect.poll(statuses).toEqual(['active', 'active']);
+    await expect.poll(statuses, { timeout: 10_000 }).toEqual(['active', 'active']);
     await page.getByRole('button', { name: 'Dismiss the 2 active alerts on encode' }).waitFor();
     expect(errors).toEqual([]);
   });

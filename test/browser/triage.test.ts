@@ -76,6 +76,8 @@ describe('regressions in the console (Chromium)', () => {
     expect(
       await page.getByRole('link', { name: 'Regressions', exact: true }).getAttribute('aria-current'),
     ).toBe('page');
+    // each tab's title names the page, then the project
+    await expect.poll(() => page.title(), { timeout: 10_000 }).toBe('Regressions · Engine · Benchtrack');
     const rows = page.locator('table.regressions tbody tr[data-uuid]');
     await rows.first().waitFor();
     expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-uuid')))).toEqual(
@@ -85,15 +87,17 @@ describe('regressions in the console (Chromium)', () => {
     expect(first).toContain('▲ Regression');
     expect(first).toMatch(/#44 0{7} → #45 0{7}/);
     expect(first).toMatch(/\+1\d(\.\d)? %/);
-    await expect.poll(() => page.getByTestId('count-open').textContent()).toBe(' 2');
+    await expect.poll(() => page.getByTestId('count-open').textContent(), { timeout: 10_000 }).toBe(' 2');
 
     // The kind filter goes to the URL and to the API.
     await page.getByLabel('Kind').selectOption('improvement');
     await page.waitForURL(/kind=improvement/);
-    await expect.poll(() => rows.count()).toBe(1);
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(1);
     expect(await rows.first().getAttribute('data-uuid')).toBe(open[0]!.uuid);
     await page.getByLabel('Kind').selectOption('');
-    await expect.poll(() => rows.count()).toBe(2);
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(2);
+    await page.getByRole('link', { name: 'Alerts', exact: true }).click();
+    await expect.poll(() => page.title(), { timeout: 10_000 }).toBe('Alerts · Engine · Benchtrack');
     expect(errors).toEqual([]);
   });
 
@@ -108,7 +112,7 @@ describe('regressions in the console (Chromium)', () => {
     expect(await page.evaluate('document.activeElement.dataset.uuid')).toBe(improvement!.uuid);
     await page.keyboard.press('a');
     const row = page.locator(`tr[data-uuid="${improvement!.uuid}"]`);
-    await expect.poll(() => row.locator('.badge').textContent()).toBe('acknowledged');
+    await expect.poll(() => row.locator('.badge').textContent(), { timeout: 10_000 }).toBe('acknowledged');
     await page
       .getByRole('status')
       .getByText(/Marked the change at .* acknowledged/)
@@ -124,7 +128,7 @@ describe('regressions in the console (Chromium)', () => {
 
     // Undo puts it back.
     await page.getByRole('button', { name: 'Undo' }).click();
-    await expect.poll(() => row.locator('.badge').textContent()).toBe('untriaged');
+    await expect.poll(() => row.locator('.badge').textContent(), { timeout: 10_000 }).toBe('untriaged');
     expect(errors).toEqual([]);
   });
 
@@ -143,7 +147,7 @@ describe('regressions in the console (Chromium)', () => {
       `https://github.com/example/repo/commit/${stepHash(45)}`,
     );
     const plots = page.getByTestId('regression-series');
-    await expect.poll(() => plots.count()).toBe(2);
+    await expect.poll(() => plots.count(), { timeout: 10_000 }).toBe(2);
     expect((await plots.allTextContents()).map((text) => text.split(' ')[0]).sort()).toEqual([
       'bench_1',
       'bench_3',
@@ -151,16 +155,18 @@ describe('regressions in the console (Chromium)', () => {
     for (const plot of await plots.all()) {
       const ready = plot.locator('[data-testid=perf-plot][data-ready]');
       await ready.waitFor();
-      await expect.poll(() => ready.getAttribute('data-regression-markers')).toBe('1');
+      await expect.poll(() => ready.getAttribute('data-regression-markers'), { timeout: 10_000 }).toBe('1');
     }
 
     // e marks it expected, without a form: the status and the history change.
     await page.locator('section.regression').focus();
     await page.keyboard.press('e');
-    await expect.poll(() => page.getByTestId('regression-status').textContent()).toBe('expected');
+    await expect
+      .poll(() => page.getByTestId('regression-status').textContent(), { timeout: 10_000 })
+      .toBe('expected');
     const history = page.getByTestId('regression-history');
     await expect
-      .poll(() => history.getByRole('listitem').last().textContent())
+      .poll(() => history.getByRole('listitem').last().textContent(), { timeout: 10_000 })
       .toMatch(/untriaged → expected by Ada Lovelace/);
     expect((await apiGet<Regression>(`/projects/engine/regressions/${regression!.uuid}`)).status).toBe(
       'expected',
@@ -195,7 +201,7 @@ describe('regressions in the console (Chromium)', () => {
     const plot = page.locator('[data-testid=perf-plot][data-ready]');
     await plot.waitFor();
     // bench_1 belongs to the (now expected) regression; bench_0 to none
-    await expect.poll(() => plot.getAttribute('data-regression-markers')).toBe('1');
+    await expect.poll(() => plot.getAttribute('data-regression-markers'), { timeout: 10_000 }).toBe('1');
     expect(errors).toEqual([]);
   });
 

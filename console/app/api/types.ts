@@ -19,7 +19,7 @@ export type {
   ModelJson,
   ThresholdJson,
 } from '../../../core/schemas/dimensions.js';
-export type { AlertJson, ReportJson } from '../../../core/schemas/reports.js';
+export type { AlertCountsJson, AlertJson, ReportJson } from '../../../core/schemas/reports.js';
 export type {
   RegressionCountsJson,
   RegressionEventJson,

@@ -39,11 +39,22 @@ export function Empty({ title, children }: { title: string; children?: Component
   );
 }
 
-/** The page's title, in the tab as well (several console tabs are common). */
+let scope = '';
+
+/**
+ * Names what the pages rendered next belong to (a project), after their own titles: the router clears it on every
+ * page, the project frame sets it as it renders, before its page does.
+ */
+export function setTitleScope(name: string): void {
+  scope = name;
+}
+
+/** The page's title, in the tab as well (several console tabs are common): `Alerts · my-project · Benchtrack`. */
 export function useTitle(title: string): void {
+  const within = scope;
   useEffect(() => {
-    document.title = title ? `${title} · Benchtrack` : 'Benchtrack';
-  }, [title]);
+    document.title = [title, within, 'Benchtrack'].filter(Boolean).join(' · ');
+  }, [title, within]);
 }
 
 export function PageHeader({ title, children }: { title: string; children?: ComponentChildren }) {

@@ -76,14 +76,21 @@ export function drawBands(
   ctx.restore();
 }
 
-/** A filled red disc for an active alert, a hollow one for a dismissed alert. */
+/** Whether a canvas position lies in the plot area (a zoomed plot's points outside it are not marked). */
+function inside(u: uPlot, x: number, y: number): boolean {
+  const { left, top, width, height } = u.bbox;
+  return x >= left && x <= left + width && y >= top && y <= top + height;
+}
+
+/** A filled red disc for an active alert, a hollow one for a dismissed alert; returns how many it drew. */
 export function drawAlerts(
   u: uPlot,
   series: readonly PlotSeries[],
   visible: (index: number) => boolean,
-): void {
+): number {
   const { ctx } = u;
   const radius = 5 * devicePixelRatio;
+  let drawn = 0;
   ctx.save();
   ctx.lineWidth = 2 * devicePixelRatio;
   series.forEach((s, index) => {
@@ -93,6 +100,8 @@ export function drawAlerts(
       if (value === null || value === undefined) continue;
       const x = u.valToPos(u.data[0][alert.x]!, 'x', true);
       const y = u.valToPos(value, scaleOf(s), true);
+      if (!inside(u, x, y)) continue;
+      drawn++;
       ctx.beginPath();
       ctx.arc(x, y, radius, 0, 2 * Math.PI);
       ctx.fillStyle = alert.active ? '#dc2626' : '#ffffff';
@@ -102,6 +111,7 @@ export function drawAlerts(
     }
   });
   ctx.restore();
+  return drawn;
 }
 
 /** A dark ring around each point of some reports (the report, alert or change a page is about). */
@@ -120,14 +130,11 @@ export function drawHighlight(
     s.pointAt.forEach((m, i) => {
       const value = s.y[i];
       if (m < 0 || value === null || value === undefined || !reports.has(s.source.report(m))) return;
+      const x = u.valToPos(u.data[0][i]!, 'x', true);
+      const y = u.valToPos(value, scaleOf(s), true);
+      if (!inside(u, x, y)) return;
       ctx.beginPath();
-      ctx.arc(
-        u.valToPos(u.data[0][i]!, 'x', true),
-        u.valToPos(value, scaleOf(s), true),
-        8 * devicePixelRatio,
-        0,
-        2 * Math.PI,
-      );
+      ctx.arc(x, y, 8 * devicePixelRatio, 0, 2 * Math.PI);
       ctx.stroke();
     });
   });
@@ -154,6 +161,7 @@ export function drawChanges(
     ctx.strokeStyle = s.color;
     for (const change of s.changes) {
       const x = at(change.x);
+      if (x < u.bbox.left || x > u.bbox.left + u.bbox.width) continue;
       ctx.globalAlpha = 0.9;
       ctx.lineWidth = devicePixelRatio;
       ctx.setLineDash([3 * devicePixelRatio, 3 * devicePixelRatio]);
@@ -204,7 +212,6 @@ export function drawRegressions(
     if (!visible(index)) return;
     for (const r of s.regressions) {
       const x = at(r.x);
-      // a zoomed plot leaves out what lies outside it, rather than drawing over the axes
       if (x < left || x > left + width) continue;
       ctx.strokeStyle = ctx.fillStyle = REGRESSION_COLORS[r.kind];
       ctx.globalAlpha = 0.85;

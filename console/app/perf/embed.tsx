@@ -13,7 +13,7 @@ const STYLES: readonly [string, string, ImageStyle][] = [
 
 /**
  * The image link in the chosen format and theme, and Markdown and HTML snippets that show that image and link
- * back to the perf page.
+ * back to the perf page; on a private project, a warning that the image shows only to its members.
  */
 export function Embed({
   ctx,
@@ -43,6 +43,12 @@ export function Embed({
       <CopyButton text={image} label="Copy image link" />
       <CopyButton text={snippets.markdown} label="Copy Markdown" />
       <CopyButton text={snippets.html} label="Copy HTML" />
+      {ctx.project.visibility === 'private' && (
+        <span class="embed-warning muted small" role="note" data-testid="private-embed">
+          This project is private: its image answers 404 to anyone not logged in, so an embed shows only to
+          its members{ctx.canEdit ? ' (make the project public in its settings to share it)' : ''}.
+        </span>
+      )}
     </>
   );
 }

@@ -47,16 +47,27 @@ async function defaultSelection(
 ): Promise<Pick<Selection, DimensionTab> | undefined> {
   const first = (kind: string, count: number) =>
     api.list<DimensionJson>(`${path}/${kind}`, { per_page: count, sort: 'name' }, signal).then((r) => r.data);
-  const [latest, open, measures, benchmarks] = await Promise.all([
+  const [latest, measures, benchmarks] = await Promise.all([
     api.list<ReportJson>(`${path}/reports`, { per_page: 1 }, signal).then((r) => r.data[0]),
-    api.list<AlertJson>(`${path}/alerts`, { status: 'active', per_page: 255 }, signal).then((r) => r.data),
     first('measures', 1),
     first('benchmarks', PERF_IMAGE_LINES_MAX),
   ]);
   if (!latest) return undefined;
-  const here = open.filter(
-    (a) => a.threshold.branch.uuid === latest.branch.uuid && a.threshold.testbed.uuid === latest.testbed.uuid,
-  );
+  // the newest open alerts of that branch and testbed, filtered by the API: a page, not the whole list
+  const here = await api
+    .list<AlertJson>(
+      `${path}/alerts`,
+      {
+        status: 'active',
+        branch: latest.branch.uuid,
+        testbed: latest.testbed.uuid,
+        sort: 'modified',
+        direction: 'desc',
+        per_page: 8 * PERF_IMAGE_LINES_MAX,
+      },
+      signal,
+    )
+    .then((r) => r.data);
   const measure = here[0]?.measure.uuid ?? measures[0]?.uuid;
   const alerted = here.filter((a) => a.measure.uuid === measure).map((a) => a.benchmark.uuid);
   return {
@@ -74,11 +85,20 @@ async function defaultSelection(
 export function Explorer({ ctx }: { ctx: ProjectContext }) {
   const { query } = useLocation();
   const selection = useMemo(() => parseSelection(query), [query.toString()]);
-  useTitle(`${ctx.project.name}: perf`);
+  useTitle('Perf');
   useEffect(() => void Promise.all([preloadPlot(), preloadArrow()]), []);
   const update = (changes: Partial<Selection>) => {
     const dimensionsChanged = DIMENSION_TABS.some((k) => k in changes) || 'x_axis' in changes;
-    setQuery(selectionQuery({ ...selection, ...(dimensionsChanged ? { hidden: [] } : {}), ...changes }));
+    // other series or another time range: the hidden lines and the zoom no longer apply
+    const rangeChanged = 'range' in changes || 'start_time' in changes || 'end_time' in changes;
+    setQuery(
+      selectionQuery({
+        ...selection,
+        ...(dimensionsChanged ? { hidden: [] } : {}),
+        ...(dimensionsChanged || rangeChanged ? { zoom: undefined } : {}),
+        ...changes,
+      }),
+    );
   };
 
   const empty = DIMENSION_TABS.every((k) => selection[k].length === 0);
@@ -158,6 +178,8 @@ export function Explorer({ ctx }: { ctx: ProjectContext }) {
     [data, selection.hidden.join(',')],
   );
   const [pinOpen, setPinOpen] = useState(false);
+  // the line of the key's row under the pointer or focus, emphasised on the plot
+  const [emphasis, setEmphasis] = useState<number>();
   // The key (a row per series) renders in the task after the plot, so the plot is drawn and answers sooner.
   const [legendFor, setLegendFor] = useState<typeof data>();
   useEffect(() => {
@@ -285,6 +307,9 @@ export function Explorer({ ctx }: { ctx: ProjectContext }) {
               yAxis={data.log ? 'log' : 'linear'}
               reportHref={(uuid) => `${ctx.base}/reports/${uuid}`}
               label={`Perf plot of ${plural(data.series.length, 'series', 'series')}`}
+              emphasis={emphasis}
+              zoom={selection.zoom}
+              onZoom={(zoom) => update({ zoom })}
             />
             <p class="muted small">
               Drag across the plot to zoom, double-click to zoom out; hover or focus it and use the arrow keys
@@ -304,6 +329,7 @@ export function Explorer({ ctx }: { ctx: ProjectContext }) {
               <Legend
                 data={data}
                 hidden={hidden}
+                onEmphasis={setEmphasis}
                 onHidden={(h) =>
                   update({
                     hidden: hiddenKeys(

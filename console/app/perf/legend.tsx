@@ -1,16 +1,30 @@
+import { useState } from 'preact/hooks';
 import { formatNumber } from '../lib/format.js';
 import type { PlotData } from './series.js';
 
-/** The plot's key as a table (hundreds of series stay readable), each row showing or hiding its line. */
+/**
+ * The plot's key as a table (hundreds of series stay readable), each row showing or hiding its line; a search
+ * narrows the rows (and can show only their lines), and the row under the pointer emphasises its line.
+ */
 export function Legend({
   data,
   hidden,
   onHidden,
+  onEmphasis,
 }: {
   data: PlotData;
   hidden: ReadonlySet<number>;
   onHidden: (hidden: number[]) => void;
+  /** The row under the pointer or focus (its line stands out on the plot), or undefined. */
+  onEmphasis: (index: number | undefined) => void;
 }) {
+  const [search, setSearch] = useState('');
+  const term = search.trim().toLowerCase();
+  const rows = data.series.flatMap((s, i) =>
+    !term || s.source.benchmark.name.toLowerCase().includes(term) || s.label.toLowerCase().includes(term)
+      ? [i]
+      : [],
+  );
   const toggle = (index: number, show: boolean) => {
     const next = new Set(hidden);
     if (show) next.delete(index);
@@ -34,6 +48,22 @@ export function Legend({
         >
           Hide all
         </button>
+        <input
+          type="search"
+          aria-label="Search the key"
+          placeholder="Search the key"
+          value={search}
+          onInput={(e) => setSearch(e.currentTarget.value)}
+        />
+        {term && (
+          <button
+            type="button"
+            class="link"
+            onClick={() => onHidden(data.series.flatMap((_, i) => (rows.includes(i) ? [] : [i])))}
+          >
+            Show only these {rows.length}
+          </button>
+        )}
       </div>
       <div class="table-wrap legend-table">
         <table>
@@ -53,10 +83,19 @@ export function Legend({
             </tr>
           </thead>
           <tbody>
-            {data.series.map((s, i) => {
+            {rows.map((i) => {
+              const s = data.series[i]!;
               const alerts = s.alerts.filter((a) => a.active).length;
               return (
-                <tr key={i} class={hidden.has(i) ? 'muted' : undefined}>
+                <tr
+                  key={i}
+                  class={hidden.has(i) ? 'muted' : undefined}
+                  data-series={i}
+                  onMouseEnter={() => onEmphasis(i)}
+                  onMouseLeave={() => onEmphasis(undefined)}
+                  onFocusIn={() => onEmphasis(i)}
+                  onFocusOut={() => onEmphasis(undefined)}
+                >
                   <td>
                     <label class="swatch-check">
                       <input

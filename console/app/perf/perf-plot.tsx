@@ -4,6 +4,7 @@ import 'uplot/dist/uPlot.min.css';
 import type { YAxis } from '../api/perf-types.js';
 import { useColorScheme } from '../lib/color-scheme.js';
 import { navigate } from '../router.js';
+import { movePoint } from './plot-keys.js';
 import { drawAlerts, drawBands, drawChanges, drawHighlight, drawRegressions } from './draw.js';
 import { options } from './plot-options.js';
 import type { PlotData } from './series.js';
@@ -49,6 +50,8 @@ function nearest(
   return best;
 }
 
+const MOVE_KEYS = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End']);
+
 /** The title of a y axis, written vertically beside the plot. */
 function AxisTitle({ data, axis }: { data: PlotData; axis: 0 | 1 }) {
   const m = data.measures[axis];
@@ -70,6 +73,9 @@ export function PerfPlot({
   reportHref,
   label,
   highlight,
+  emphasis,
+  zoom,
+  onZoom,
 }: {
   data: PlotData;
   hidden: ReadonlySet<number>;
@@ -80,10 +86,18 @@ export function PerfPlot({
   highlight?: string | readonly string[] | undefined;
   reportHref: (uuid: string) => string;
   label: string;
+  /** A line to emphasise (the key's row under the pointer), as a point shown in the details is. */
+  emphasis?: number | undefined;
+  /** The x range to show when the plot is drawn (a zoom kept in the URL). */
+  zoom?: readonly [number, number] | undefined;
+  /** Told the x range a person zoomed to, or undefined when they zoomed out. */
+  onZoom?: (zoom: readonly [number, number] | undefined) => void;
 }) {
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const hiddenRef = useRef(hidden);
+  const onZoomRef = useRef(onZoom);
+  onZoomRef.current = onZoom;
   hiddenRef.current = hidden;
   const pinnedRef = useRef(false);
   const scheme = useColorScheme();
@@ -95,6 +109,7 @@ export function PerfPlot({
   useEffect(() => {
     const el = box.current!;
     const visible = (i: number) => !hiddenRef.current.has(i);
+    let settled = false;
     const hooks: uPlot.Hooks.Arrays = {
       drawClear: [(u) => bounds && drawBands(u, data.series, visible)],
       draw: [
@@ -102,7 +117,8 @@ export function PerfPlot({
           // How many change points are drawn, for tools and tests (the markers themselves are canvas).
           el.dataset.changeMarkers = String(drawChanges(u, data.series, visible));
           el.dataset.regressionMarkers = String(drawRegressions(u, data.series, visible));
-          drawAlerts(u, data.series, visible);
+          // How many alert markers are drawn: those inside the plot area, so a zoom leaves the axes clear.
+          el.dataset.alertMarkers = String(drawAlerts(u, data.series, visible));
           if (highlight) drawHighlight(u, data.series, visible, new Set([highlight].flat()));
         },
       ],
@@ -120,7 +136,10 @@ export function PerfPlot({
       setScale: [
         (u, key) => {
           if (key === 'x') {
-            setZoomed(u.scales.x!.min! > data.xs[0]! || u.scales.x!.max! < data.xs[data.xs.length - 1]!);
+            const { min, max } = u.scales.x!;
+            const isZoomed = min! > data.xs[0]! || max! < data.xs[data.xs.length - 1]!;
+            setZoomed(isZoomed);
+            if (settled) onZoomRef.current?.(isZoomed ? [Math.floor(min!), Math.ceil(max!)] : undefined);
           } else if (key === 'y') {
             // The y range shown, for tools and tests (the axis itself is canvas).
             el.dataset.yMin = String(u.scales.y!.min);
@@ -137,6 +156,9 @@ export function PerfPlot({
       el,
     );
     plot.current = u;
+    if (zoom) u.setScale('x', { min: zoom[0], max: zoom[1] });
+    // from here on a change of the x scale is a person's zoom, which goes to the URL
+    settled = true;
     u.batch(() => hiddenRef.current.forEach((i) => u.setSeries(i + 1, { show: false })));
     const click = () => setPinned((p) => !p);
     u.over.addEventListener('click', click);
@@ -163,43 +185,33 @@ export function PerfPlot({
     u.redraw();
   }, [hidden]);
 
-  const move = (dx: number, dy: number) => {
+  // With several lines, the one whose point is shown is emphasised and the others fade.
+  const focused = data.series.length < 2 ? -1 : (hover?.series ?? emphasis ?? -1);
+  useEffect(() => {
     const u = plot.current;
     if (!u) return;
-    const order = data.series.map((_, i) => i).filter((i) => !hidden.has(i));
-    if (order.length === 0) return;
-    let series = hover?.series ?? order[0]!;
-    if (hover && dy !== 0) series = order[(order.indexOf(series) + dy + order.length) % order.length]!;
-    const ys = data.series[series]!.y;
-    // The first key starts from the newest point, what people look at first; then steps from where it is.
-    const start = !hover;
-    const step = start ? -1 : dx === 0 ? 1 : dx;
-    let i = start ? ys.length - 1 : dx === 0 ? hover.idx : hover.idx + step;
-    if (dx === 0 && !start && (ys[i] === null || ys[i] === undefined)) i = 0;
-    while (i >= 0 && i < ys.length && (ys[i] === null || ys[i] === undefined)) i += step;
-    if (i < 0 || i >= ys.length) return;
-    const idx = i;
-    const s = data.series[series]!;
+    u.setSeries(focused < 0 ? null : focused + 1, { focus: focused >= 0 }, false);
+    if (box.current) box.current.dataset.focusedSeries = String(focused);
+  }, [focused, data]);
+
+  const move = (key: Parameters<typeof movePoint>[3]) => {
+    const u = plot.current;
+    if (!u) return;
+    const to = movePoint(data, hidden, hover, key);
+    if (!to) return;
+    const s = data.series[to.series]!;
     setHover({
-      series,
-      idx,
-      left: u.valToPos(data.xs[idx]!, 'x'),
-      top: u.valToPos(ys[idx]!, s.axis === 0 ? 'y' : 'y2'),
+      ...to,
+      left: u.valToPos(data.xs[to.idx]!, 'x'),
+      top: u.valToPos(s.y[to.idx]!, s.axis === 0 ? 'y' : 'y2'),
     });
     setPinned(true);
   };
 
   const onKey = (event: KeyboardEvent) => {
-    const keys: Record<string, [number, number]> = {
-      ArrowRight: [1, 0],
-      ArrowLeft: [-1, 0],
-      ArrowDown: [0, 1],
-      ArrowUp: [0, -1],
-    };
-    const delta = keys[event.key];
-    if (delta) {
+    if (MOVE_KEYS.has(event.key)) {
       event.preventDefault();
-      move(...delta);
+      move(event.key as Parameters<typeof movePoint>[3]);
     } else if (event.key === 'Escape') {
       setPinned(false);
       setHover(null);
@@ -226,7 +238,7 @@ export function PerfPlot({
           class="plot"
           tabIndex={0}
           role="img"
-          aria-label={`${label}. Arrow keys move between points, Enter opens the report, Escape closes the details.`}
+          aria-label={`${label}. Arrow keys move between points and lines, Home and End to the first and last point, Enter opens the report, Escape closes the details.`}
           onKeyDown={onKey}
           data-testid="perf-plot"
         />

@@ -8,8 +8,7 @@ import { perfWire, preloadArrow } from './wire.js';
 /**
  * At page load on an explorer URL, asks for the perf answer at once: it is the slowest request, and otherwise it
  * would wait for the app's code, the project and the caller's permissions. The plot's code and the Arrow reader
- * start loading too, so they are compiled by the time the answer arrives (the explorer used to ask for them once
- * the project had loaded).
+ * start loading too, so they are compiled by the time the answer arrives.
  */
 export function prefetchExplorer(path: string, search: string): void {
   const params = match('/perf/:project', path) ?? match('/console/projects/:project/perf', path);

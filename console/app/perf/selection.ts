@@ -19,6 +19,8 @@ export interface Selection {
   readonly bounds: boolean;
   /** Ask the API for each series' change points and draw them (off by default: one more query). */
   readonly changes: boolean;
+  /** The plot's zoom: the x range shown (seconds, or version numbers), undefined for all of it. */
+  readonly zoom?: readonly [number, number] | undefined;
   /** Series hidden from the plot, by identity (see seriesKey), so a range that leaves some out hides no other. */
   readonly hidden: readonly string[];
   /** The picker's open tab. */
@@ -44,6 +46,12 @@ function epoch(query: URLSearchParams, key: string): number | undefined {
   return query.get(key) && Number.isFinite(value) ? value : undefined;
 }
 
+/** `zoom=from,to`: two numbers, the first below the second; anything else is no zoom. */
+function zoomOf(text: string | null): readonly [number, number] | undefined {
+  const [from, to, ...rest] = (text ?? '').split(',').map(Number);
+  return from !== undefined && to !== undefined && rest.length === 0 && from < to ? [from, to] : undefined;
+}
+
 export function parseSelection(query: URLSearchParams): Selection {
   const start_time = epoch(query, 'start_time');
   const end_time = epoch(query, 'end_time');
@@ -60,6 +68,7 @@ export function parseSelection(query: URLSearchParams): Selection {
     y_axis: query.get('y_axis') === 'log' ? 'log' : query.get('y_axis') === 'linear' ? 'linear' : 'auto',
     bounds: query.get('bounds') !== 'false',
     changes: query.get('changes') === 'true',
+    zoom: zoomOf(query.get('zoom')),
     hidden: list(query, 'hidden').filter((key) => /^\d+\.\d+\.\d+\.\d+$/.test(key)),
     tab: tab && DIMENSION_TABS.includes(tab) ? tab : 'benchmarks',
   };
@@ -80,6 +89,7 @@ export function selectionQuery(selection: Partial<Selection>): URLSearchParams {
   if (selection.y_axis && selection.y_axis !== 'auto') query.set('y_axis', selection.y_axis);
   if (selection.bounds === false) query.set('bounds', 'false');
   if (selection.changes) query.set('changes', 'true');
+  if (selection.zoom) query.set('zoom', selection.zoom.join(','));
   if (selection.hidden && selection.hidden.length > 0) query.set('hidden', selection.hidden.join(','));
   if (selection.tab && selection.tab !== 'benchmarks') query.set('tab', selection.tab);
   return query;

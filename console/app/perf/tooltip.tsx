@@ -1,4 +1,4 @@
-import { formatDateTime, formatNumber, shortHash } from '../lib/format.js';
+import { formatDateTime, formatNumber, formatPercent, percentOf, shortHash } from '../lib/format.js';
 import type { PlotPoint } from './columns.js';
 import type { PlotSeries } from './series.js';
 
@@ -51,6 +51,14 @@ export function Tooltip({
             <dt>Bounds</dt>
             <dd>
               {formatNumber(metric.lower_value)} – {formatNumber(metric.upper_value)}
+            </dd>
+          </>
+        )}
+        {boundary && boundary.baseline !== null && (
+          <>
+            <dt>From baseline</dt>
+            <dd data-testid="tooltip-change">
+              <strong>{formatPercent(percentOf(metric.value, boundary.baseline))}</strong>
             </dd>
           </>
         )}

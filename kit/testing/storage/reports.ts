@@ -381,7 +381,10 @@ export function describeReports(open: Opener): void {
       });
       const list = (status: 'active' | undefined, sort: 'status' | 'created' | 'modified', page = 1) =>
         storage.read((r) =>
-          r.alerts.listForProject(world.project.id, status, { page, perPage: 2, sort, direction: 'asc' }),
+          r.alerts.listForProject(
+            { project_id: world.project.id, status },
+            { page, perPage: 2, sort, direction: 'asc' },
+          ),
         );
       const ids = (page: { items: { id: number }[] }) => page.items.map((a) => a.id);
       const byStatus = await list(undefined, 'status');
@@ -391,6 +394,38 @@ export function describeReports(open: Opener): void {
       expect(ids(await list(undefined, 'modified'))).toEqual([third!.id, first!.id]);
       const active = await list('active', 'created');
       expect(active.total).toBe(2);
+      // by the threshold's branch, testbed and measure and the metric's benchmark; counted by status
+      const scoped = (scope: object) =>
+        storage.read(async (r) => {
+          const filter = { project_id: world.project.id, ...scope };
+          const page = await r.alerts.listForProject(filter, {
+            page: 1,
+            perPage: 255,
+            sort: 'status',
+            direction: 'asc',
+          });
+          return {
+            total: page.total,
+            counts: await r.alerts.countByStatus(filter),
+            active: (await r.alerts.idsMatching({ ...filter, status: 'active' })).sort((a, b) => a - b),
+          };
+        });
+      const all = {
+        total: 3,
+        counts: { active: 2, silenced: 1 },
+        active: [first!.id, third!.id].sort((a, b) => a - b),
+      };
+      expect(
+        await scoped({
+          branch_id: world.branch.id,
+          testbed_id: world.testbed.id,
+          measure_id: world.measure.id,
+          benchmark_id: world.benchmarks[0]!.id,
+        }),
+      ).toEqual(all);
+      const none = { total: 0, counts: {}, active: [] };
+      expect(await scoped({ benchmark_id: world.benchmarks[1]!.id })).toEqual(none);
+      expect(await scoped({ branch_id: world.branch.id + 1000 })).toEqual(none);
       expect(await storage.read((r) => r.alerts.find({ id: second!.id }))).toMatchObject({
         status: 'silenced',
         modified: at(5),

@@ -1,5 +1,11 @@
-import type { AlertRecord, AlertsReader, WriteRepositories } from '../../../kit/index.js';
-import { perDialect, type Db } from './sql.js';
+import type {
+  AlertFilter,
+  AlertRecord,
+  AlertsReader,
+  AlertStatus,
+  WriteRepositories,
+} from '../../../kit/index.js';
+import { count, perDialect, type Db, type Param } from './sql.js';
 import { names, page, tableReader, type TableSpec, tableWriter } from './table.js';
 
 export const alerts: TableSpec = {
@@ -13,28 +19,73 @@ export const alerts: TableSpec = {
 
 /** `active` sorts before `dismissed` and `silenced`: the default order shows what needs attention first. */
 const ORDER = {
-  status: (d: string) => `status ${d}, modified DESC, id DESC`,
-  created: (d: string) => `created ${d}, id ${d}`,
-  modified: (d: string) => `modified ${d}, id ${d}`,
+  status: (d: string) => `a.status ${d}, a.modified DESC, a.id DESC`,
+  created: (d: string) => `a.created ${d}, a.id ${d}`,
+  modified: (d: string) => `a.modified ${d}, a.id ${d}`,
 } as const;
+
+/**
+ * The WHERE clause of an alert filter (alias `a`). Branch, testbed and measure are the alert's threshold's; the
+ * benchmark is its metric's series', looked up among the metrics of the project's alerted reports only, so the
+ * metric table is read by series and report, never whole.
+ */
+function alertWhere(filter: AlertFilter): { sql: string; params: Record<string, Param> } {
+  const where = ['a.project_id = $project::int'];
+  const params: Record<string, Param> = { project: filter.project_id };
+  if (filter.status !== undefined) {
+    where.push('a.status = $status::text');
+    params.status = filter.status;
+  }
+  const threshold: string[] = [];
+  for (const column of ['branch_id', 'testbed_id', 'measure_id'] as const) {
+    if (filter[column] === undefined) continue;
+    threshold.push(`t.${column} = $${column}::int`);
+    params[column] = filter[column];
+  }
+  if (threshold.length > 0)
+    where.push(`a.threshold_id IN (SELECT t.id FROM threshold t WHERE ${threshold.join(' AND ')})`);
+  if (filter.benchmark_id !== undefined) {
+    params.benchmark = filter.benchmark_id;
+    where.push(`a.metric_id IN (SELECT m.id FROM metric m
+      WHERE m.series_id IN (SELECT s.id FROM series s WHERE s.benchmark_id = $benchmark::int)
+        AND m.report_id IN (SELECT x.report_id FROM alert x WHERE x.project_id = $project::int))`);
+  }
+  return { sql: where.join(' AND '), params };
+}
 
 export function alertsReader(db: Db): AlertsReader {
   return {
     ...tableReader<AlertRecord>(db, alerts),
-    listForProject(projectId, status, options) {
+    listForProject(filter, options) {
+      const where = alertWhere(filter);
       const direction = options.direction === 'desc' ? 'DESC' : 'ASC';
       return page<AlertRecord>(
         db,
-        '*',
-        `FROM alert WHERE project_id = $project${status ? ' AND status = $status' : ''}`,
+        'a.*',
+        `FROM alert a WHERE ${where.sql}`,
         `ORDER BY ${ORDER[options.sort](direction)} LIMIT $limit::bigint OFFSET $offset::bigint`,
         {
-          project: projectId,
-          status,
+          ...where.params,
           limit: options.perPage,
           offset: (Math.max(options.page, 1) - 1) * options.perPage,
         },
       );
+    },
+    async countByStatus(filter) {
+      const where = alertWhere({ ...filter, status: undefined });
+      const rows = await db.query<{ status: AlertStatus; total: bigint }>(
+        `SELECT a.status, count(*) AS total FROM alert a WHERE ${where.sql} GROUP BY a.status`,
+        where.params,
+      );
+      return Object.fromEntries(rows.map((row) => [row.status, count(row.total)]));
+    },
+    async idsMatching(filter) {
+      const where = alertWhere(filter);
+      const rows = await db.query<{ id: number }>(
+        `SELECT a.id FROM alert a WHERE ${where.sql}`,
+        where.params,
+      );
+      return rows.map((row) => Number(row.id));
     },
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AlertJson } from '../../api/types.js';
-import { choices, filterAlerts, groupAlerts, pastLimit } from './alert-groups.js';
+import { fromBaseline, groupAlerts, pastLimit } from './alert-groups.js';
 
 const dim = (name: string) => ({ uuid: `uuid-${name}`, name });
 function alert(
@@ -38,14 +38,9 @@ describe('alerts grouped by series', () => {
     ]);
   });
 
-  it('filters by any dimension and offers the values found, by name', () => {
-    const alerts = [alert('sort', 3), alert('parse', 1), alert('parse', 9, 'active', 'dev')];
-    expect(filterAlerts(alerts, { branch: 'uuid-dev' }).map((a) => a.uuid)).toEqual(['parse-9-dev']);
-    expect(filterAlerts(alerts, { benchmark: 'uuid-parse', branch: 'uuid-main' })).toHaveLength(1);
-    expect(choices(alerts, 'benchmark').map((d) => d.name)).toEqual(['parse', 'sort']);
-  });
-
   it('says how far past its limit a value went', () => {
     expect(pastLimit(alert('sort', 1))).toBe('+50 %');
+    // and from its baseline, as the CLI computes it: (150 - 90) / 90
+    expect(fromBaseline(alert('sort', 1))).toBe('+66.7 %');
   });
 });

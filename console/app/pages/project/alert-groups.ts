@@ -12,18 +12,6 @@ export function dimensionOf(alert: AlertJson, kind: AlertFilter): { uuid: string
   return alert[kind];
 }
 
-export function filterAlerts(alerts: readonly AlertJson[], filters: AlertFilters): AlertJson[] {
-  return alerts.filter((a) =>
-    ALERT_FILTERS.every((k) => !filters[k] || dimensionOf(a, k).uuid === filters[k]),
-  );
-}
-
-/** The distinct values of one dimension among the alerts, by name: the choices of its filter. */
-export function choices(alerts: readonly AlertJson[], kind: AlertFilter): { uuid: string; name: string }[] {
-  const found = new Map(alerts.map((a) => [dimensionOf(a, kind).uuid, dimensionOf(a, kind)]));
-  return [...found.values()].sort((a, b) => a.name.localeCompare(b.name));
-}
-
 /** The alerts of one series (branch, testbed, benchmark, measure), the most recent run first. */
 export interface AlertGroup {
   readonly key: string;
@@ -46,6 +34,14 @@ export function groupAlerts(alerts: readonly AlertJson[]): AlertGroup[] {
       active: list.filter((a) => a.status === 'active').length,
     }))
     .sort((a, b) => Number(b.active > 0) - Number(a.active > 0) || ran(b.alerts[0]!) - ran(a.alerts[0]!));
+}
+
+/**
+ * How far the value is from the baseline, in percent of the baseline ("+29.1 %"): the figure people triage by,
+ * and the one the CLI prints ("+29.08% from baseline").
+ */
+export function fromBaseline(alert: AlertJson): string {
+  return formatPercent(percentOf(alert.metric.value, alert.boundary.baseline));
 }
 
 /** How far the value went past its limit, in percent of the limit ("+52.1 %"). */

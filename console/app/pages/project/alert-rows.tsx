@@ -2,7 +2,7 @@ import type { AlertJson } from '../../api/types.js';
 import { ActionButton } from '../../components/form.js';
 import { formatDateTime, formatNumber, shortHash } from '../../lib/format.js';
 import type { AlertGroup } from './alert-groups.js';
-import { pastLimit } from './alert-groups.js';
+import { fromBaseline, pastLimit } from './alert-groups.js';
 import type { ProjectContext } from './context.js';
 
 export type ChangeStatus = (alerts: readonly AlertJson[], status: 'active' | 'dismissed') => Promise<void>;
@@ -19,6 +19,9 @@ function AlertCells({ ctx, alert }: { ctx: ProjectContext; alert: AlertJson }) {
       </td>
       <td data-label="Value" class="num">
         {formatNumber(alert.metric.value)}
+      </td>
+      <td data-label="From baseline" class="num">
+        <strong>{fromBaseline(alert)}</strong>
       </td>
       <td data-label="Limit" class="num">
         {alert.limit === 'upper' ? '> ' : '< '}

@@ -1,6 +1,6 @@
 import { api, segment } from '../../api/client.js';
 import type { ProjectJson } from '../../api/types.js';
-import { Empty, ErrorMessage, Loading, useTitle } from '../../components/status.js';
+import { Empty, ErrorMessage, Loading, setTitleScope } from '../../components/status.js';
 import { useApi } from '../../lib/use-api.js';
 import { Explorer } from '../../perf/explorer.js';
 import { Job, Jobs } from './jobs.js';
@@ -80,7 +80,8 @@ export function ProjectPages({
     },
     [project, session?.token],
   );
-  useTitle(loaded.data?.project.name ?? project);
+  // each page's title names the page, then the project (set here, before the page renders)
+  setTitleScope(loaded.data?.project.name ?? project);
   if (loaded.error) {
     return (
       <section>

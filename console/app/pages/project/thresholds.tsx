@@ -1,5 +1,5 @@
-import { api, listAll } from '../../api/client.js';
-import type { AlertJson, ModelJson, ThresholdJson } from '../../api/types.js';
+import { api } from '../../api/client.js';
+import type { AlertCountsJson, ModelJson, ThresholdJson } from '../../api/types.js';
 import { Empty, ErrorMessage, Loading, PageHeader } from '../../components/status.js';
 import { formatDateTime } from '../../lib/format.js';
 import { useApi } from '../../lib/use-api.js';
@@ -29,11 +29,29 @@ export function Thresholds({ ctx }: { ctx: ProjectContext }) {
     (signal) => api.list<ThresholdJson>(`${ctx.path}/thresholds`, { per_page: 255 }, signal),
     [ctx.path],
   );
+  // each threshold's open alerts, counted by the API (a small answer per threshold, never the alerts themselves)
   const open = useApi(
-    (signal) => listAll<AlertJson>(`${ctx.path}/alerts`, { status: 'active' }, signal),
-    [ctx.path],
+    async (signal) =>
+      new Map(
+        await Promise.all(
+          (list.data?.data ?? []).map(
+            async (t) =>
+              [
+                t.uuid,
+                (
+                  await api.get<AlertCountsJson>(
+                    `${ctx.path}/alerts/counts`,
+                    { branch: t.branch.uuid, testbed: t.testbed.uuid, measure: t.measure.uuid },
+                    signal,
+                  )
+                ).active,
+              ] as const,
+          ),
+        ),
+      ),
+    [ctx.path, list.data],
   );
-  const openCount = (uuid: string) => open.data?.filter((a) => a.threshold.uuid === uuid).length ?? 0;
+  const openCount = (uuid: string) => open.data?.get(uuid) ?? 0;
   return (
     <section>
       <PageHeader title="Thresholds">
@@ -78,7 +96,7 @@ export function Thresholds({ ctx }: { ctx: ProjectContext }) {
                   <td>{modelSummary(t.model)}</td>
                   <td>{t.model ? sampleSize(t.model) : ''}</td>
                   <td class="num">
-                    {!open.data ? (
+                    {!open.data?.has(t.uuid) ? (
                       <span class="muted" title={open.error ? 'open alerts could not be loaded' : 'loading'}>
                         {open.error ? '?' : '…'}
                       </span>

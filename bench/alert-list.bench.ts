@@ -1,0 +1,98 @@
+/**
+ * The Alerts page's requests through the API (a client in this process), on DuckDB and PostgreSQL: a page of 50
+ * active alerts (what the console asks for), a page of 255, and the counts by status; against the reference, the
+ * same 50 alerts joined with their metrics in one statement on a bare connection of the engine. The data is the
+ * console's triage scenario: 40 latency benchmarks x 60 daily reports with 2% noise under a two-sided t-test
+ * threshold, every benchmark 20% slower from version 40 (a few hundred alerts).
+ *
+ *   npm run bench -- alert-list [--engine duckdb,postgres]
+ */
+import { benchDatabase, selectedEngines } from './lib/engines.js';
+import { time } from './lib/measure.js';
+import { postRun } from './lib/post-run.js';
+import { bareRows } from './lib/bare-rows.js';
+import { Random } from './lib/random.js';
+import { BenchReport } from './lib/report.js';
+import { startBenchServer } from './lib/server.js';
+
+const REPORTS = 60;
+const BENCHMARKS = 40;
+const STEP = 40;
+const PROJECT = 'alert-list-bench';
+
+async function seed(api: string): Promise<void> {
+  const random = new Random(11);
+  const start = Date.now() - (REPORTS + 1) * 86_400_000;
+  for (let version = 0; version < REPORTS; version++) {
+    const level = version >= STEP ? 1.2 : 1;
+    const results = Object.fromEntries(
+      Array.from({ length: BENCHMARKS }, (_, b) => [
+        `bench-${b}`,
+        { latency: { value: 1000 * level * (1 + 0.02 * random.normal()) } },
+      ]),
+    );
+    const at = new Date(start + version * 86_400_000);
+    await postRun(api, {
+      project: PROJECT,
+      branch: 'main',
+      testbed: 'bench',
+      hash: (version + 1).toString(16).padStart(40, '0'),
+      start_time: at.toISOString(),
+      end_time: new Date(at.getTime() + 60_000).toISOString(),
+      results: [JSON.stringify(results)],
+      settings: { adapter: 'json' },
+      thresholds: { models: { latency: { test: 't_test', lower_boundary: 0.99, upper_boundary: 0.99 } } },
+    });
+  }
+}
+
+const SQL = `SELECT a.*, m.* FROM alert a JOIN metric m ON m.id = a.metric_id
+  WHERE a.project_id = (SELECT id FROM project WHERE slug = '${PROJECT}') AND a.status = 'active'
+  ORDER BY a.modified DESC, a.id DESC LIMIT 50`;
+
+const closers: (() => Promise<void>)[] = [];
+
+for (const engine of selectedEngines()) {
+  const db = await benchDatabase(engine, 'alert-list');
+  const report = new BenchReport(
+    `alert list on ${engine}: ${BENCHMARKS} benchmarks x ${REPORTS} reports, one step`,
+  );
+  try {
+    const server = await startBenchServer(db.database);
+    let page50: number;
+    try {
+      await seed(server.url);
+      const get = (path: string, check: (body: unknown) => void) => async () => {
+        const response = await fetch(`${server.url}/v0/projects/${PROJECT}${path}`);
+        if (response.status !== 200) throw new Error(`${path} answered ${response.status}`);
+        check(await response.json());
+      };
+      const page = (size: number) =>
+        get(`/alerts?status=active&per_page=${size}`, (body) => {
+          if (!Array.isArray(body) || body.length === 0) throw new Error(`a page of ${size} held no alert`);
+        });
+      page50 = (await time(page(50), { iterations: 10, warmup: 2 })).p50Ms;
+      const page255 = (await time(page(255), { iterations: 10, warmup: 2 })).p50Ms;
+      const counts = (
+        await time(
+          get('/alerts/counts', () => undefined),
+          { iterations: 10, warmup: 2 },
+        )
+      ).p50Ms;
+      report.add(`${engine} alerts, a page of 50`, 'latency', page50 * 1e6, `${page50.toFixed(0)} ms p50`);
+      report.add(`${engine} alerts, a page of 255`, 'latency', page255 * 1e6, `${page255.toFixed(0)} ms p50`);
+      report.add(`${engine} alert counts`, 'latency', counts * 1e6, `${counts.toFixed(1)} ms p50`);
+    } finally {
+      await server.close();
+    }
+    const { read, close } = await bareRows(db, SQL);
+    closers.push(close);
+    const bare = (await time(async () => void (await read()), { iterations: 10, warmup: 2 })).p50Ms;
+    report.add(`${engine} bare SQL`, 'latency', bare * 1e6, `${bare.toFixed(1)} ms p50`);
+    report.ratio(`${engine} alerts, a page of 50`, 'the bare SQL', page50, bare);
+  } finally {
+    for (const close of closers.splice(0)) await close();
+    await db.remove();
+  }
+  report.print();
+}

@@ -524,6 +524,8 @@ export interface MaintenanceResult {
   readonly rows: number;
   /** Rows that were outside the read-optimized layout before the pass. */
   readonly tailRows: number;
+  /** Rows the pass read and wrote again, where the engine reports it: what its cost follows. */
+  readonly rewrittenRows?: number;
   readonly ms: number;
 }
 

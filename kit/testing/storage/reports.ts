@@ -128,6 +128,41 @@ export function describeReports(open: Opener): void {
       expect(await storage.read((r) => r.metrics.byReports([third + 1000]))).toEqual([]);
     });
 
+    it('keeps metrics of any time, decades apart, and answers each time range with its own', async () => {
+      const storage = await open();
+      // an engine may lay metrics out by time (PostgreSQL: a partition per month, created ahead of the present):
+      // one far in the past and one far in the future land where no layout was prepared for them
+      const YEAR = 525_600;
+      const minutes = [-30 * YEAR, 0, 2 * YEAR + 17, 70 * YEAR];
+      const { world, reports } = await storage.transaction(async (tx) => {
+        const world = await insertWorld(tx);
+        const version = await insertVersion(tx, world.project.id, world.head.id, 1);
+        const reports = [];
+        for (const [i, minute] of minutes.entries())
+          reports.push(
+            await insertReport(tx, world, {
+              version,
+              minute,
+              points: [{ series: world.series[0]!, value: i }],
+            }),
+          );
+        return { world, reports };
+      });
+      const ids = reports.map((stored) => stored.report.id);
+      expect((await storage.read((r) => r.metrics.byReports(ids))).map((m) => m.value)).toEqual([0, 1, 2, 3]);
+      for (const [i, minute] of minutes.entries()) {
+        const answer = await storage.read((r) =>
+          r.metrics.perf({
+            series: Int32Array.from([world.series[0]!]),
+            heads: Int32Array.from([world.head.id]),
+            start: at(minute - 1).getTime(),
+            end: at(minute + 2).getTime(),
+          }),
+        );
+        expect(Array.from(answer.value)).toEqual([i]);
+      }
+    });
+
     it('keeps metric ids unique across transactions, rollbacks and reopening', async () => {
       const storage = await open();
       const setup = await storage.transaction(async (tx) => {

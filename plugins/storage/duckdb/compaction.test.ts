@@ -21,10 +21,20 @@ afterEach(async () => {
   open = undefined;
 });
 
-async function setup(minTailRows: number, keepRecentRows = 0, beforeSwap?: () => Promise<void>) {
+async function setup(
+  minTailRows: number,
+  keepRecentRows = 0,
+  beforeSwap?: () => Promise<void>,
+  segmentRows?: number,
+) {
   const database = await Database.open({ file: join(root, `c-${counter++}.db`), readers: 2 }, logger);
   await migrate(database.setupConnection, migrations, database.path);
-  const compactor = new MetricCompactor(database, logger, { minTailRows, keepRecentRows, beforeSwap });
+  const compactor = new MetricCompactor(database, logger, {
+    minTailRows,
+    keepRecentRows,
+    beforeSwap,
+    segmentRows,
+  });
   open = { database, compactor };
   return open;
 }
@@ -38,8 +48,13 @@ function insertReports(c: DuckDBConnection, firstReport: number, reports: number
     FROM range(${firstReport}, ${firstReport + reports}) a(r), range(${series}) b(s) ORDER BY r, s`);
 }
 
+/** The table's rows in storage order. */
 const layout = (c: DuckDBConnection) =>
   query<{ id: bigint; series_id: number; value: number }>(c, 'SELECT id, series_id, value FROM metric');
+/** The series of the rows with ids in (from, to], in storage order. */
+const seriesIn = async (c: DuckDBConnection, from: number, to: number) =>
+  (await layout(c)).filter((row) => row.id > from && row.id <= to).map((row) => row.series_id);
+const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
 const contents = async (c: DuckDBConnection) =>
   (await query<{ id: bigint; value: number }>(c, 'SELECT id, value FROM metric ORDER BY id')).map(
     (row) => `${row.id}:${row.value}`,
@@ -70,9 +85,67 @@ describe('metric compaction', () => {
       database.write((c) => c.run(`INSERT INTO metric (id, uuid, project_id) VALUES (1, uuidv7(), 1)`)),
     ).rejects.toThrow(/NOT NULL/);
 
-    // A fresh tail smaller than a quarter of the clustered rows (and the minimum) is not worth a rewrite.
+    // A fresh tail smaller than the open segment (and the minimum) is not worth a rewrite.
     await database.write((c) => insertReports(c, 150, 20, 10));
     expect(await compactor.run(false)).toMatchObject({ compacted: false, rows: 1_700, tailRows: 200 });
+  });
+
+  it('seals a full segment and from then on sorts only the rows that came after it', async () => {
+    const { database, compactor } = await setup(100, 0, undefined, 1_000);
+    await database.write((c) => insertReports(c, 0, 40, 10));
+    expect(await compactor.run(false)).toMatchObject({ compacted: true, rewrittenRows: 400 });
+    // The open segment (400 rows) and a tail as large are sorted together: 800 rows.
+    await database.write((c) => insertReports(c, 40, 40, 10));
+    expect(await compactor.run(false)).toMatchObject({ compacted: true, rewrittenRows: 800 });
+    await database.write((c) => insertReports(c, 80, 80, 10));
+    expect(await compactor.run(false)).toMatchObject({ compacted: true, rewrittenRows: 1_600 });
+    // 1,600 rows fill a segment of 1,000: it is sealed, and the next compaction reads none of it.
+    const sealed = await database.read(layout);
+    await database.write((c) => insertReports(c, 160, 20, 10));
+    const before = await database.read(contents);
+    expect(await compactor.run(false)).toMatchObject({ compacted: true, rows: 1_800, rewrittenRows: 200 });
+    expect(await database.read(contents)).toEqual(before);
+    const rows = await database.read(layout);
+    expect(rows.filter((row) => row.id <= 1_600)).toEqual(sealed);
+    const segments = [
+      await database.read((c) => seriesIn(c, 0, 1_600)),
+      await database.read((c) => seriesIn(c, 1_600, 1_800)),
+    ];
+    for (const segment of segments) expect(segment).toEqual(sorted(segment));
+    expect(
+      await database.read((c) =>
+        query(c, `SELECT key, value FROM server_meta WHERE key LIKE 'metric.%' ORDER BY key`),
+      ),
+    ).toEqual([
+      { key: 'metric.clustered_through', value: '1800' },
+      { key: 'metric.sealed_through', value: '1600' },
+    ]);
+  });
+
+  it('after migration 8, sorts none of what an older version clustered, however small', async () => {
+    const database = await Database.open({ file: join(root, `c-${counter++}.db`), readers: 2 }, logger);
+    const compactor = new MetricCompactor(database, logger, { minTailRows: 100, keepRecentRows: 0 });
+    open = { database, compactor };
+    await migrate(database.setupConnection, migrations.slice(0, 6), database.path);
+    // as the compaction before segments left it: 400 rows clustered, recorded, and a tail after them
+    await database.write(async (c) => {
+      await insertReports(c, 0, 40, 10);
+      await c.run(`INSERT INTO server_meta VALUES ('metric.clustered_through', '400')`);
+      await insertReports(c, 40, 40, 10);
+    });
+    await migrate(database.setupConnection, migrations, database.path);
+    expect(await compactor.run(true)).toMatchObject({ compacted: true, rows: 800, rewrittenRows: 400 });
+    expect(await database.read((c) => seriesIn(c, 400, 800))).toEqual(
+      sorted(await database.read((c) => seriesIn(c, 400, 800))),
+    );
+  });
+
+  it('compacts when forced while a compaction that found nothing due is still running', async () => {
+    const { database, compactor } = await setup(10_000);
+    await database.write((c) => insertReports(c, 0, 50, 10));
+    // what opening the storage does: a compaction in the background, here with nothing due
+    compactor.poke();
+    expect(await compactor.run(true)).toMatchObject({ compacted: true, rows: 500, rewrittenRows: 500 });
   });
 
   it('folds the usage entries of past days into one per organization and day, and keeps those of today', async () => {
@@ -111,7 +184,7 @@ describe('metric compaction', () => {
     ]);
   });
 
-  it('leaves the newest rows in insertion order after the clustered part', async () => {
+  it('leaves the newest rows in insertion order beside the clustered part', async () => {
     const { database, compactor } = await setup(500, 300);
     await database.write((c) => insertReports(c, 0, 70, 10));
     // 700 rows, 300 kept recent: 400 to cluster is under the minimum of 500.
@@ -119,14 +192,11 @@ describe('metric compaction', () => {
     await database.write((c) => insertReports(c, 70, 80, 10));
     const before = await database.read(contents);
     expect(await compactor.run(false)).toMatchObject({ compacted: true, rows: 1_500 });
-    const rows = await database.read(layout);
-    const clustered = rows.slice(0, 1_200);
-    expect(clustered.map((row) => row.series_id)).toEqual(
-      clustered.map((row) => row.series_id).sort((a, b) => a - b),
-    );
-    expect(rows.slice(1_200).map((row) => Number(row.id))).toEqual(
-      Array.from({ length: 300 }, (_, i) => 1_201 + i),
-    );
+    const clustered = await database.read((c) => seriesIn(c, 0, 1_200));
+    expect(clustered).toHaveLength(1_200);
+    expect(clustered).toEqual(sorted(clustered));
+    const recent = (await database.read(layout)).filter((row) => row.id > 1_200);
+    expect(recent.map((row) => Number(row.id))).toEqual(Array.from({ length: 300 }, (_, i) => 1_201 + i));
     expect(await database.read(contents)).toEqual(before);
     expect(
       await database.read((c) =>
@@ -150,12 +220,14 @@ describe('metric compaction', () => {
     expect(result).toMatchObject({ compacted: true, rows: 110 * 50 - 100 });
     expect(expected).toHaveLength(110 * 50 - 100);
     expect(await database.read(contents)).toEqual(expected);
-    // The copy is clustered as a whole; rows that arrived meanwhile follow it in insertion order.
-    const rows = await database.read(layout);
-    const copied = rows.slice(0, 99 * 50).map((row) => row.series_id);
-    const tailIds = rows.slice(99 * 50).map((row) => Number(row.id));
-    expect(copied).toEqual([...copied].sort((a, b) => a - b));
-    expect(tailIds).toEqual([...tailIds].sort((a, b) => a - b));
+    // The copy is clustered as a whole; rows that arrived meanwhile stay in insertion order.
+    const copied = await database.read((c) => seriesIn(c, 0, 100 * 50));
+    const tailIds = (await database.read(layout))
+      .filter((row) => row.id > 100 * 50)
+      .map((row) => Number(row.id));
+    expect(copied).toHaveLength(99 * 50);
+    expect(copied).toEqual(sorted(copied));
+    expect(tailIds).toEqual(sorted(tailIds));
     expect(tailIds).toHaveLength(9 * 50);
   });
 

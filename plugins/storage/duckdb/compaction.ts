@@ -5,7 +5,9 @@ import type { Database } from './database.js';
 /** Rows are clustered by series, then time: a perf or history query for a few series reads a few row groups. */
 const CLUSTER_ORDER = 'series_id, start_time, report_id, iteration, id';
 /** The `server_meta` key holding the highest metric id the clustered part of the table covers. */
-const CLUSTERED_THROUGH = 'metric.clustered_through';
+export const CLUSTERED_THROUGH = 'metric.clustered_through';
+/** The `server_meta` key holding the highest metric id of the sealed segments, which are never rewritten. */
+export const SEALED_THROUGH = 'metric.sealed_through';
 /** Tables compaction builds and drops: not part of the data (replication leaves them out). */
 export const SCRATCH_TABLES: readonly string[] = ['metric_compact'];
 /** Below this many rows to cluster, a rewrite is not worth it (a DuckDB row group holds 122,880 rows). */
@@ -16,8 +18,15 @@ export const MIN_TAIL_ROWS = 250_000;
  * older than the bound, is skipped whole by its min-max index. Clustered, the same read would scan every series.
  */
 export const KEEP_RECENT_ROWS = 250_000;
-/** The tail may grow to this fraction of the clustered rows, so rewrites stay amortized O(1) per row. */
-const TAIL_FRACTION = 0.25;
+/**
+ * The clustered part is a run of segments, each a range of metric ids sorted by series and time. A segment of
+ * this many rows is sealed: compaction never reads or rewrites it again, so its cost follows the rows ingested
+ * since, not the history. A query for a few series reads one or two row groups of each segment its time window
+ * overlaps (the segments' min-max indexes on series and time skip the others).
+ */
+export const SEGMENT_ROWS = 4_000_000;
+/** The tail is clustered once it is as large as the open segment, which therefore doubles: O(log) rewrites a row. */
+const TAIL_FRACTION = 1;
 
 /**
  * Folds the usage entries (one per report) of days before `before` into one per organization and day, which keeps
@@ -42,24 +51,39 @@ export interface CompactionResult {
   readonly compacted: boolean;
   readonly rows: number;
   readonly tailRows: number;
+  /** Rows the compaction sorted and rewrote (the open segment and the tail): what its cost follows. */
+  readonly rewrittenRows: number;
   readonly ms: number;
+}
+
+/** Where the segments end, from `server_meta`, and the rows of the open segment and of the tail. */
+interface Snapshot {
+  readonly sealed: bigint;
+  readonly through: bigint;
+  readonly open: number;
+  readonly tail: number;
+  /** Every metric row. */
+  readonly rows: number;
 }
 
 /**
  * Keeps the metric fact table clustered by series, but for its newest rows. Ingest appends rows in time order, so
- * one series is spread over every row group and a query for 8 series scans the whole table. When the tail beyond
- * the newest 250,000 rows outgrows max(250,000 rows, a quarter of the clustered part), everything but the newest
- * 250,000 rows is rewritten in series order, and those follow in insertion order:
+ * one series is spread over every row group and a query for 8 series scans the whole table. The clustered part is
+ * a run of segments (`SEGMENT_ROWS`): sealed ones, never touched again, and one open segment. When the tail beyond
+ * the newest 250,000 rows outgrows max(250,000 rows, the open segment), the open segment and that tail are sorted
+ * together into a new open segment (sealed once it reaches `SEGMENT_ROWS`); the newest rows stay in insertion order:
  *
- * 1. on a connection of its own, outside the writer queue, a sorted copy of a snapshot is built (ingest goes on);
- * 2. in one short write transaction, rows added since the snapshot are appended to the copy, rows deleted since
- *    are removed from it, and the copy replaces the table.
+ * 1. on a connection of its own, outside the writer queue, a sorted copy of those rows in a snapshot is built
+ *    (ingest goes on);
+ * 2. in one write transaction, rows deleted since the snapshot are removed from the copy, the rows it covers are
+ *    deleted from the table and the copy is appended in their place (DuckDB drops the emptied row groups).
  *
- * Metric rows are never updated, only inserted and deleted, which is what makes step 2 exact. Step 2 also folds
- * the usage entries of past days (`foldUsage`).
+ * A compaction reads and writes at most about twice `SEGMENT_ROWS`, whatever the size of the history. Metric rows
+ * are never updated, only inserted and deleted, which is what makes step 2 exact. Step 2 also folds the usage
+ * entries of past days (`foldUsage`).
  */
 export class MetricCompactor {
-  #clusteredRows: number | undefined;
+  #openRows: number | undefined;
   #tailRows = 0;
   #running: Promise<CompactionResult> | undefined;
   #connection: DuckDBConnection | undefined;
@@ -68,6 +92,7 @@ export class MetricCompactor {
 
   readonly #minTailRows: number;
   readonly #keepRecentRows: number;
+  readonly #segmentRows: number;
   readonly #beforeSwap: () => Promise<void>;
 
   constructor(
@@ -76,12 +101,14 @@ export class MetricCompactor {
     options: {
       readonly minTailRows?: number;
       readonly keepRecentRows?: number;
+      readonly segmentRows?: number;
       /** Runs between the copy and the swap (tests use it to write while a compaction is under way). */
       readonly beforeSwap?: () => Promise<void>;
     } = {},
   ) {
     this.#minTailRows = options.minTailRows ?? MIN_TAIL_ROWS;
     this.#keepRecentRows = options.keepRecentRows ?? KEEP_RECENT_ROWS;
+    this.#segmentRows = options.segmentRows ?? SEGMENT_ROWS;
     this.#beforeSwap = options.beforeSwap ?? (() => Promise.resolve());
   }
 
@@ -93,15 +120,20 @@ export class MetricCompactor {
   /** Starts a compaction in the background when the tail is due; never throws (failures are logged). */
   poke(): void {
     if (this.#running || this.#stopped) return;
-    if (this.#clusteredRows !== undefined && !this.#due()) return;
+    if (this.#openRows !== undefined && !this.#due()) return;
     void this.run(false).catch((error: unknown) => {
       if (!this.#stopped) this.logger.error({ err: error }, 'metric compaction failed; it is retried later');
     });
   }
 
-  /** Compacts now when due (or always with `force`); waits for a compaction already running. */
+  /**
+   * Compacts now when due (or always with `force`); waits for a compaction already running, and with `force`
+   * runs again when that one found nothing due.
+   */
   run(force: boolean): Promise<CompactionResult> {
-    if (this.#running) return this.#running;
+    const current = this.#running;
+    if (current)
+      return force ? current.then((result) => (result.compacted ? result : this.run(true))) : current;
     const running = this.#run(force).finally(() => (this.#running = undefined));
     this.#running = running;
     return running;
@@ -132,39 +164,43 @@ export class MetricCompactor {
 
   #due(): boolean {
     const toCluster = this.#tailRows - this.#keepRecentRows;
-    return toCluster >= Math.max(this.#minTailRows, (this.#clusteredRows ?? 0) * TAIL_FRACTION);
+    return toCluster >= Math.max(this.#minTailRows, (this.#openRows ?? 0) * TAIL_FRACTION);
   }
 
   async #run(force: boolean): Promise<CompactionResult> {
     const started = performance.now();
     const connection = await this.#connect();
     await connection.run('BEGIN TRANSACTION');
-    let snapshot: Awaited<ReturnType<MetricCompactor['snapshot']>>;
+    let snapshot: Snapshot;
     try {
       snapshot = await this.snapshot(connection);
     } finally {
       await connection.run('COMMIT');
     }
-    this.#clusteredRows = snapshot.clustered;
+    // A full open segment is sealed as it is: the next rewrite starts after it.
+    const sealed = snapshot.open >= this.#segmentRows ? snapshot.through : snapshot.sealed;
+    this.#openRows = sealed === snapshot.sealed ? snapshot.open : 0;
     this.#tailRows = snapshot.tail;
     const skipped = () => ({
       compacted: false,
-      rows: snapshot.total,
+      rows: snapshot.rows,
       tailRows: snapshot.tail,
+      rewrittenRows: 0,
       ms: performance.now() - started,
     });
     if (!force && !this.#due()) return skipped();
-    const through = await this.#clusterThrough(connection);
+    const through = await this.#clusterThrough(connection, snapshot.through);
     if (through === undefined || through <= snapshot.through) return skipped();
 
     this.#checkStopped();
+    const range = `id > ${sealed} AND id <= ${through}`;
     const ddl = await tableDdl(connection);
     await connection.run('DROP TABLE IF EXISTS metric_compact');
     await connection.run('BEGIN TRANSACTION');
     try {
       await connection.run(ddl.replace(/^CREATE TABLE metric\b/i, 'CREATE TABLE metric_compact'));
       await connection.run(
-        `INSERT INTO metric_compact SELECT * FROM metric WHERE id <= ${through} ORDER BY ${CLUSTER_ORDER}`,
+        `INSERT INTO metric_compact SELECT * FROM metric WHERE ${range} ORDER BY ${CLUSTER_ORDER}`,
       );
       await connection.run('COMMIT');
     } catch (error) {
@@ -172,76 +208,89 @@ export class MetricCompactor {
       throw error;
     }
 
-    let counts: { total: number; clustered: number };
+    let counts: { rewritten: number; total: number };
     try {
       await this.#beforeSwap();
       this.#checkStopped();
       counts = await this.database.write(async (writer) => {
-        // Rows deleted since the copy: equal counts up to `through` mean none were (ids are never reused).
+        // Rows deleted since the copy: equal counts mean none were (ids are never reused).
         const [live, copied] = (
           await writer.runAndReadAll(
-            `SELECT (SELECT count(*) FROM metric WHERE id <= ${through})::BIGINT,
+            `SELECT (SELECT count(*) FROM metric WHERE ${range})::BIGINT,
                     (SELECT count(*) FROM metric_compact)::BIGINT`,
           )
         ).getRows()[0] as [bigint, bigint];
         if (live !== copied)
           await writer.run(
-            `DELETE FROM metric_compact WHERE id NOT IN (SELECT id FROM metric WHERE id <= ${through})`,
+            `DELETE FROM metric_compact WHERE id NOT IN (SELECT id FROM metric WHERE ${range})`,
           );
-        await writer.run(`INSERT INTO metric_compact SELECT * FROM metric WHERE id > ${through} ORDER BY id`);
-        const total = (
-          await writer.runAndReadAll('SELECT count(*)::BIGINT FROM metric_compact')
-        ).getRows()[0]?.[0] as bigint;
-        await writer.run('DROP TABLE metric');
-        await writer.run('ALTER TABLE metric_compact RENAME TO metric');
-        await writer.run(
-          `INSERT INTO server_meta VALUES ('${CLUSTERED_THROUGH}', '${through}')
-           ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
-        );
+        await writer.run(`DELETE FROM metric WHERE ${range}`);
+        await writer.run('INSERT INTO metric SELECT * FROM metric_compact');
+        await writer.run('DROP TABLE metric_compact');
+        for (const [key, value] of [
+          [CLUSTERED_THROUGH, through],
+          [SEALED_THROUGH, sealed],
+        ] as const)
+          await writer.run(
+            `INSERT INTO server_meta VALUES ('${key}', '${value}')
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+          );
         await foldUsage(writer, new Date().toISOString().slice(0, 10));
-        return { total: Number(total), clustered: Number(live) };
+        const [rows] = (await writer.runAndReadAll('SELECT count(*)::BIGINT FROM metric')).getRows()[0] as [
+          bigint,
+        ];
+        return { rewritten: Number(live), total: Number(rows) };
       });
     } catch (error) {
       await connection.run('DROP TABLE IF EXISTS metric_compact').catch(() => undefined);
       throw error;
     }
-    this.#clusteredRows = counts.clustered;
-    this.#tailRows = counts.total - counts.clustered;
+    // The tail lost the rows just clustered; rows appended meanwhile were counted by `appended`.
+    this.#tailRows = Math.max(0, this.#tailRows - (counts.rewritten - this.#openRows));
+    this.#openRows = counts.rewritten;
     const ms = performance.now() - started;
     this.logger.info(
-      { rows: counts.total, clustered_rows: counts.clustered, ms: Math.round(ms) },
+      { rows: counts.total, rewritten_rows: counts.rewritten, ms: Math.round(ms) },
       'metric table clustered by series',
     );
-    return { compacted: true, rows: counts.total, tailRows: snapshot.tail, ms };
+    return {
+      compacted: true,
+      rows: counts.total,
+      tailRows: snapshot.tail,
+      rewrittenRows: counts.rewritten,
+      ms,
+    };
   }
 
-  /** The id after which the newest `keepRecentRows` rows start (ids grow, with gaps); none when fewer rows. */
-  async #clusterThrough(connection: DuckDBConnection): Promise<bigint | undefined> {
+  /**
+   * The id after which the newest `keepRecentRows` rows start (ids grow, with gaps); none when fewer rows. Only
+   * the tail past `from` is read: the min-max index on id skips the clustered segments.
+   */
+  async #clusterThrough(connection: DuckDBConnection, from: bigint): Promise<bigint | undefined> {
     const sql =
       this.#keepRecentRows === 0
-        ? 'SELECT max(id)::BIGINT FROM metric'
+        ? `SELECT max(id)::BIGINT FROM metric WHERE id > ${from}`
         : `SELECT CASE WHEN count(*) = ${this.#keepRecentRows} THEN min(id) - 1 END::BIGINT
-           FROM (SELECT id FROM metric ORDER BY id DESC LIMIT ${this.#keepRecentRows})`;
+           FROM (SELECT id FROM metric WHERE id > ${from} ORDER BY id DESC LIMIT ${this.#keepRecentRows})`;
     const value = (await connection.runAndReadAll(sql)).getRows()[0]?.[0];
     return typeof value === 'bigint' ? value : undefined;
   }
 
-  private async snapshot(connection: DuckDBConnection) {
+  /** Counts only the open segment and the tail (the sealed segments are skipped by their min-max index on id). */
+  private async snapshot(connection: DuckDBConnection): Promise<Snapshot> {
     const meta = await connection.runAndReadAll(
-      `SELECT value FROM server_meta WHERE key = '${CLUSTERED_THROUGH}'`,
+      `SELECT key, value FROM server_meta WHERE key IN ('${CLUSTERED_THROUGH}', '${SEALED_THROUGH}')`,
     );
-    const through = BigInt((meta.getRows()[0]?.[0] as string | undefined) ?? '0');
+    const keys = new Map(meta.getRows().map(([key, value]) => [key as string, BigInt(value as string)]));
+    const through = keys.get(CLUSTERED_THROUGH) ?? 0n;
+    const sealed = keys.get(SEALED_THROUGH) ?? 0n;
     const reader = await connection.runAndReadAll(
-      `SELECT count(*) FILTER (WHERE id <= ${through})::BIGINT, count(*) FILTER (WHERE id > ${through})::BIGINT
-       FROM metric`,
+      `SELECT count(*) FILTER (WHERE id <= ${through})::BIGINT, count(*) FILTER (WHERE id > ${through})::BIGINT,
+              (SELECT count(*) FROM metric)::BIGINT
+       FROM metric WHERE id > ${sealed}`,
     );
-    const [clustered, tail] = reader.getRows()[0] as [bigint, bigint];
-    return {
-      through,
-      clustered: Number(clustered),
-      tail: Number(tail),
-      total: Number(clustered + tail),
-    };
+    const [open, tail, rows] = reader.getRows()[0] as [bigint, bigint, bigint];
+    return { sealed, through, open: Number(open), tail: Number(tail), rows: Number(rows) };
   }
 }
 

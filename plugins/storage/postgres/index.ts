@@ -6,6 +6,7 @@ import { postgresCounters } from './counters.js';
 import { Database } from './database.js';
 import { migrate, recordedVersion } from './migrate.js';
 import { migrations } from './migrations/index.js';
+import { keepPartitionsAhead } from './partitions.js';
 import { locksWriter } from './locks.js';
 import { append, history } from './metrics.js';
 import { postgresDb, type Connection } from './sql.js';
@@ -62,9 +63,10 @@ export const postgresStorage = defineStorage<PostgresOptions>({
     const close = () => database.close();
     const appliedMigrations = await orClose(() => migrate(database.sql, migrations, database.where), close);
     logMigrations(log, appliedMigrations);
-    const [counters, reads] = await orClose(
+    const [stopPartitions, counters, reads] = await orClose(
       async () =>
         [
+          await keepPartitionsAhead(database, log),
           await postgresCounters(database),
           await ReplicaReads.open(
             database,
@@ -95,6 +97,7 @@ export const postgresStorage = defineStorage<PostgresOptions>({
       },
       health: () => database.health(),
       async close() {
+        stopPartitions();
         await reads.close();
         await database.close();
       },

@@ -244,6 +244,94 @@ describe('postgres: connection lost', () => {
   });
 });
 
+/** The month partition of metric that holds `time` (migration 8). */
+const partitionOf = (time: Date) =>
+  `metric_${time.getUTCFullYear()}_${String(time.getUTCMonth() + 1).padStart(2, '0')}`;
+/** A range of one series read newest first from the series index of some month's partition of metric. */
+const SERIES_SCAN_BACKWARD =
+  /Index Scan Backward using metric_\w+_series_id_start_time_report_id_iteration_idx on metric_\w+/;
+
+describe('postgres: metric partitions (migration 8)', () => {
+  const partitions = (sql: postgres.Sql) =>
+    sql.unsafe<{ name: string; rows: number }[]>(
+      `SELECT c.relname AS name, (SELECT count(*)::int FROM metric m WHERE m.tableoid = c.oid) AS rows
+       FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+       WHERE i.inhparent = 'metric'::regclass ORDER BY c.relname`,
+    );
+  const metricAt = (time: string, id: number) =>
+    `INSERT INTO metric (id, uuid, project_id, report_id, iteration, series_id, head_id, version_id, start_time,
+       end_time, value) VALUES (${id}, gen_random_uuid(), 1, 1, 0, 1, 1, 1, '${time}', '${time}', ${id})`;
+
+  it('moves the rows of a database at version 6 into a partition per month, and creates the months ahead', async () => {
+    const { url, drop } = await cluster.createDatabase('migration8');
+    const sql = postgres(url, { max: 1, onnotice: () => undefined });
+    try {
+      await migrate(sql, migrations.slice(0, 6), 'm');
+      for (const [id, time] of [
+        '2024-02-29T23:59:59Z',
+        '2024-03-01T00:00:00Z',
+        '2024-03-15T12:00:00Z',
+      ].entries())
+        await sql.unsafe(metricAt(time, id + 1));
+      await migrate(sql, migrations, 'm');
+      const now = new Date();
+      const ahead = [0, 1, 2, 3].map((m) =>
+        partitionOf(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + m, 1))),
+      );
+      expect(await partitions(sql)).toEqual(
+        [
+          { name: 'metric_2024_02', rows: 1 },
+          { name: 'metric_2024_03', rows: 2 },
+          ...ahead.map((name) => ({ name, rows: 0 })),
+          { name: 'metric_default', rows: 0 },
+        ].sort((a, b) => a.name.localeCompare(b.name)),
+      );
+      expect(
+        (await sql.unsafe(`SELECT id::int, value FROM metric ORDER BY id`)).map((r) => [r.id, r.value]),
+      ).toEqual([
+        [1, 1],
+        [2, 2],
+        [3, 3],
+      ]);
+      expect(await sql.unsafe(`SELECT to_regclass('metric_unpartitioned') AS gone`)).toEqual([
+        { gone: null },
+      ]);
+    } finally {
+      await sql.end();
+      await drop();
+    }
+  });
+
+  it('keeps a metric of a month with no partition in the default one, until that month gets its partition', async () => {
+    const { url, drop } = await cluster.createDatabase('partitions');
+    const sql = postgres(url, { max: 1, onnotice: () => undefined });
+    try {
+      const storage = await postgresStorage.open({ url }, { logger });
+      await storage.close();
+      await sql.unsafe(metricAt('2019-06-01T00:00:00Z', 1));
+      await sql.unsafe(metricAt('2019-06-30T23:00:00Z', 2));
+      expect((await partitions(sql)).find((p) => p.name === 'metric_default')).toEqual({
+        name: 'metric_default',
+        rows: 2,
+      });
+      // the daily pass (and every open) gives backfilled months their partition and moves their rows there
+      const reopened = await postgresStorage.open({ url }, { logger });
+      await reopened.close();
+      const after = await partitions(sql);
+      expect(after.find((p) => p.name === 'metric_default')).toEqual({ name: 'metric_default', rows: 0 });
+      expect(after.find((p) => p.name === 'metric_2019_06')).toEqual({ name: 'metric_2019_06', rows: 2 });
+      expect(
+        (await sql.unsafe(`SELECT id::int FROM metric WHERE start_time < '2020-01-01' ORDER BY id`)).map(
+          (r) => r.id,
+        ),
+      ).toEqual([1, 2]);
+    } finally {
+      await sql.end();
+      await drop();
+    }
+  });
+});
+
 describe('postgres: query plans', () => {
   /** The statement with its parameters written in as literals, for EXPLAIN through psql. */
   const literal = (sql: string, params: Record<string, string>) =>
@@ -291,7 +379,7 @@ describe('postgres: query plans', () => {
           head: String(head.id),
         }),
       );
-      expect(history).toContain('Index Scan Backward using metric_series_time on metric');
+      expect(history).toMatch(SERIES_SCAN_BACKWARD);
       expect(history).not.toContain('Seq Scan on metric');
 
       // a head younger than the statistics (a new branch: ANALYZE has not seen its versions), 40 versions on
@@ -320,7 +408,7 @@ describe('postgres: query plans', () => {
           head: young,
         }),
       );
-      expect(fresh).toContain('Index Scan Backward using metric_series_time on metric');
+      expect(fresh).toMatch(SERIES_SCAN_BACKWARD);
       expect(fresh).not.toContain('Bitmap Heap Scan on metric');
       // each metric row's version is looked up (by index or in a hash), never joined to the head's versions
       expect(fresh).not.toContain('Join Filter: (m.version_id = head_version.version_id)');
@@ -336,9 +424,14 @@ describe('postgres: query plans', () => {
           }),
         );
         expect(perf).toMatch(
-          /Index Scan using metric_series_time on metric|Bitmap Index Scan on metric_series_time/,
+          /Index Scan using metric_\w+_series_id_start_time_report_id_iteration_idx on metric_\w+|Bitmap Index Scan on metric_\w+_series_id_start_time_report_id_iteration_idx/,
         );
         expect(perf).not.toContain('Seq Scan on metric');
+        // the window of the last day reads its month's partition (two at a month's turn), no other
+        expect(perf).not.toContain('metric_default');
+        const months = new Set([0, 86_400_000].map((ago) => partitionOf(new Date(Date.now() - ago))));
+        const read = new Set([...perf.matchAll(/ on (metric_\d{4}_\d{2})/g)].map((m) => m[1]));
+        expect([...read].every((name) => months.has(name as string))).toBe(true);
       }
     } finally {
       await closeAll(storages);

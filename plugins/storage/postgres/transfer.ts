@@ -11,6 +11,7 @@ import {
   type TableSource,
 } from '../shared/transfer.js';
 import { COUNTERS_TABLE } from './counters.js';
+import { MONTHS_AHEAD } from './partitions.js';
 import type { Database } from './database.js';
 
 /** The engine's own bookkeeping and ephemeral state, not part of the data model. */
@@ -22,9 +23,11 @@ function source(sql: Pick<Sql, 'unsafe'>): TableSource {
     tables: async () =>
       (
         await sql.unsafe<{ name: string }[]>(
-          `SELECT table_name AS name FROM information_schema.tables
-            WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name NOT IN (${BOOKKEEPING})
-            ORDER BY table_name`,
+          // a partitioned table is read and written whole; its partitions are no tables of their own here
+          `SELECT c.relname AS name FROM pg_class c
+            WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p') AND NOT c.relispartition
+              AND c.relname NOT IN (${BOOKKEEPING})
+            ORDER BY c.relname`,
         )
       ).map((row) => row.name),
     columns: async (table) =>
@@ -109,6 +112,9 @@ async function importRows(database: Database, batches: AsyncIterable<RowBatch>):
       rows += batch.rows.length;
     }
     await advanceSequences(tx);
+    // the history's months get their partitions now, not at the next start (metrics of a month without one wait in
+    // the default partition)
+    await tx.unsafe(`SELECT metric_partitions_ahead(${MONTHS_AHEAD})`);
     return rows;
   }) as Promise<number>;
 }

@@ -4,7 +4,9 @@ import { count, perDialect, UuidColumn, type Db, type Dialect } from './sql.js';
 /**
  * The permutations (series and head, numbered from 0 in request order) and their metrics within the time range,
  * on the head's versions. `d.scanFilter` repeats the join's series as a filter of the metric scan, for an engine
- * that only then skips the other series' data (DuckDB's min-max pruning of a list filter).
+ * that only then skips the other series' data (DuckDB's min-max pruning of a list filter). The bound of start_time
+ * by the range's end follows from the others (a metric starts before it ends); written out, it lets an engine skip
+ * the data after the range by start_time (PostgreSQL's monthly partitions of metric, DuckDB's min-max indexes).
  */
 const points = (d: Dialect) =>
   `WITH perm AS (SELECT * FROM ${d.rows('p', [
@@ -15,7 +17,8 @@ const points = (d: Dialect) =>
 
 const selected = (d: Dialect) => `FROM perm
   JOIN metric m ON m.series_id = perm.series_id
-    AND m.start_time >= ${d.fromEpochMs('$start')} AND m.end_time <= ${d.fromEpochMs('$end')}
+    AND m.start_time >= ${d.fromEpochMs('$start')} AND m.start_time <= ${d.fromEpochMs('$end')}
+    AND m.end_time <= ${d.fromEpochMs('$end')}
   JOIN head_version hv ON hv.version_id = m.version_id AND hv.head_id = perm.head_id`;
 
 const from = (d: Dialect) => `${selected(d)}

@@ -47,6 +47,8 @@ async function report(session: Session, slug: string, benchmarks: number) {
 
 beforeAll(async () => {
   t = await createTestApp({}, { now: () => new Date(clock) });
+  // the snapshot at start runs beside requests: let it read the empty database before anything is created
+  await eventually(async () => expect(t.logText()).toContain('server statistics snapshot saved'), 10_000);
   // 40 days ago: the administrator (first user, with a personal organization), a project, a report of 4 metrics
   admin = await signUp(t, 'Ada Admin', 'ada@example.com');
   expect(admin.user.admin).toBe(true);

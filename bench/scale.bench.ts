@@ -24,9 +24,17 @@
  * file, alternating one query with one request to the API (see collect), so a change in the machine's load during
  * the run weighs on both alike.
  *
+ *
+ * With `--engine postgres` (or both, the default where PostgreSQL is installed), the same history also grows in a
+ * throwaway PostgreSQL cluster (tmp directory, 127.0.0.1, a free port, removed after) up to 100 M metrics: generated
+ * with generate_series into the month partitions the plugin's own function creates, in time order as ingest writes
+ * it, the metric indexes rebuilt after each load, then VACUUM ANALYZE. The same figures through a new API process on
+ * it, each alternating with its reference on a bare connection (the plugin's statements through the `postgres`
+ * driver), disk as the whole database's size, and at each size PostgreSQL's figures over DuckDB's of the same run.
+ *
  * Run: nice -n 10 npm run bench -- scale              (1 M to 1 B: about 40 GB in /tmp at 1 B, for the file and
- *                                                     the references' copy)
- *      BENCH_SCALE_MILLIONS=1,10,100 npm run bench -- scale   (some sizes)
+ *                                                     the references' copy; PostgreSQL to 100 M: about 25 GB more)
+ *      BENCH_SCALE_MILLIONS=1,10,100 npm run bench -- scale --engine duckdb,postgres   (some sizes)
  * Figures: docs/performance.md.
  */
 import { copyFileSync, mkdtempSync, rmSync, statfsSync, statSync } from 'node:fs';

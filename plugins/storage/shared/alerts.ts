@@ -6,16 +6,9 @@ import type {
   WriteRepositories,
 } from '../../../kit/index.js';
 import { count, perDialect, type Db, type Param } from './sql.js';
-import { names, page, tableReader, type TableSpec, tableWriter } from './table.js';
+import { page, tableReader, tableSpec, tableWriter } from './table.js';
 
-export const alerts: TableSpec = {
-  name: 'alert',
-  columns: names(`
-    id uuid project_id report_id metric_id head_id threshold_id model_id boundary_limit status
-    change_before change_after change_p_value created modified
-  `),
-  search: ['uuid'],
-};
+export const alerts = tableSpec('alert', { search: ['uuid'] });
 
 /** `active` sorts before `dismissed` and `silenced`: the default order shows what needs attention first. */
 const ORDER = {

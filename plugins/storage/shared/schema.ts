@@ -566,3 +566,38 @@ export function migrations(ddl: Ddl): Migration[] {
     },
   ];
 }
+
+let tables: Map<string, string[]> | undefined;
+
+/**
+ * The columns of `table` in the newest schema, in order, read from the migrations' statements: the table helpers
+ * check filters, sorts and inserts against them, and the DDL stays the one place that names a column.
+ */
+export function columnsOf(table: string): readonly string[] {
+  tables ??= tableColumns(
+    migrations({ timestamp: 'TIMESTAMP', indexes: false, metric: () => [], utcDate: (c) => c }),
+  );
+  const columns = tables.get(table);
+  if (!columns) throw new Error(`the schema has no table ${table}`);
+  return columns;
+}
+
+function tableColumns(all: readonly Migration[]): Map<string, string[]> {
+  const found = new Map<string, string[]>();
+  for (const statement of all.flatMap((migration) => migration.statements)) {
+    const created = /^CREATE TABLE (\w+) \(([\s\S]*)\)$/.exec(statement);
+    // the body without parenthesized parts (constraints' column lists, defaults' calls), so commas split columns
+    const items = created?.[2]?.replace(/\([^()]*\)/g, '').split(',') ?? [];
+    const names = items.map((item) => item.trim().split(/\s/)[0] as string);
+    if (created)
+      found.set(
+        created[1] as string,
+        names.filter((name) => !/^(UNIQUE|PRIMARY)$/.test(name)),
+      );
+    const added = /^ALTER TABLE (\w+) ADD COLUMN (\w+)/.exec(statement);
+    if (added) found.get(added[1] as string)?.push(added[2] as string);
+    const dropped = /^DROP TABLE (\w+)/.exec(statement);
+    if (dropped) found.delete(dropped[1] as string);
+  }
+  return found;
+}

@@ -20,9 +20,8 @@ import {
 export type { Param, Params } from '../shared/sql.js';
 
 /**
- * Converts JavaScript parameters to DuckDB values, with explicit types where DuckDB cannot infer them. Only
- * parameters the statement mentions are bound (DuckDB rejects extra ones), so one parameter set can serve a
- * count query and its page query.
+ * JavaScript parameters as DuckDB values, typed where DuckDB cannot infer them. Only those the statement mentions
+ * are bound (DuckDB rejects extra ones), so one parameter set serves a count query and its page query.
  */
 export function bind(
   sql: string,
@@ -56,10 +55,7 @@ export function bind(
   return { values, types };
 }
 
-/**
- * Prepared statements per connection and SQL text: parsing and planning cost more than running most of the
- * small statements of an ingest, so each statement is prepared once per connection and re-bound.
- */
+/** Prepared statements per connection and SQL text: planning costs more than running most small statements. */
 const statements = new WeakMap<DuckDBConnection, Map<string, DuckDBPreparedStatement>>();
 
 /** The statement cache of a connection (only the writer's has one; see cache.ts). */
@@ -88,10 +84,7 @@ export interface ReadContext {
 
 const readViews = new WeakMap<DuckDBConnection, ReadContext>();
 
-/**
- * Anchors the snapshot of the read running on `connection` (none: nothing to do). Statements run here do it
- * themselves; one run on the connection directly must call this first, or it runs outside the read's snapshot.
- */
+/** Anchors the snapshot of the read running on `connection`: call it before running on the connection directly. */
 export async function anchorRead(connection: DuckDBConnection): Promise<void> {
   await readViews.get(connection)?.anchor();
 }
@@ -106,9 +99,8 @@ export function useReadView(connection: DuckDBConnection, read: ReadContext | un
 const running = new WeakMap<DuckDBPreparedStatement, Promise<unknown>>();
 
 /**
- * Runs the statement of `sql` with `params` through `run`. A prepared statement holds one set of bindings, and
- * concurrent calls of one statement on one connection (a read's `Promise.all`) would bind over each other's
- * before DuckDB reads them: the runs of a statement take turns.
+ * Runs the statement of `sql` with `params` through `run`. A prepared statement holds one set of bindings, so the
+ * concurrent runs of one statement on one connection (a read's `Promise.all`) take turns.
  */
 async function prepared<T>(
   connection: DuckDBConnection,
@@ -119,9 +111,8 @@ async function prepared<T>(
   await beforeStatements.get(connection)?.();
   await anchorRead(connection);
   const { values, types } = bind(sql, params);
-  // DuckDB plans a statement without parameters once, folding its constant filters with the statistics the table
-  // had then: prepared while no row matched (`WHERE state = 'pending'` on an empty table), it answers no rows ever
-  // after. Only statements with parameters are planned again at each run, so only those are kept.
+  // DuckDB plans a statement without parameters once, folding constant filters with the table's statistics of
+  // then (on an empty table it answers no rows ever after): only statements with parameters are kept.
   if (Object.keys(values).length === 0) {
     if (!isRead(sql)) caches.get(connection)?.noteWrite(sql);
     return run(await connection.prepare(sql));
@@ -185,10 +176,7 @@ export async function execute(
   return Number(result.rowsChanged);
 }
 
-/**
- * Runs a query and returns its result chunks and row count, for `readColumns` (columns.ts) to copy into typed
- * arrays sized by the count: the way to read many rows (row objects cost far more).
- */
+/** Runs a query and returns its result chunks and row count, for `readColumns` (columns.ts). */
 export async function queryChunks(
   connection: DuckDBConnection,
   sql: string,

@@ -1,6 +1,6 @@
 /**
  * Answers of reads of the small tables ingest reads on every report and seldom writes (projects, organizations,
- * users, dimensions, series, thresholds), kept across write transactions.
+ * users, dimensions, series, thresholds, webhooks), kept across write transactions.
  *
  * Why it is exact: only the writer uses it, write transactions run one at a time, and the cache sees every
  * statement the writer runs first. A read is served only while the transaction has written no table it reads; a
@@ -19,6 +19,7 @@ export const CACHED_TABLES = new Set([
   'threshold',
   'model',
   'users',
+  'webhook',
 ]);
 
 /** Entries kept at most; the least recently used go first. */

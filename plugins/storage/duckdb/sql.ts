@@ -23,14 +23,14 @@ export type { Param, Params } from '../shared/sql.js';
  * JavaScript parameters as DuckDB values, typed where DuckDB cannot infer them. Only those the statement mentions
  * are bound (DuckDB rejects extra ones), so one parameter set serves a count query and its page query.
  */
-export function bind(
-  sql: string,
+function bind(
+  named: ReadonlySet<string>,
   params: Params,
 ): { values: Record<string, DuckDBValue>; types: Record<string, DuckDBType> } {
   const values: Record<string, DuckDBValue> = {};
   const types: Record<string, DuckDBType> = {};
   for (const [key, value] of Object.entries(params)) {
-    if (!new RegExp(`\\$${key}\\b`).test(sql)) continue;
+    if (!named.has(key)) continue;
     if (value instanceof Date) {
       values[key] = new DuckDBTimestampValue(BigInt(value.getTime()) * 1000n);
     } else if (value instanceof Float64Array) {
@@ -95,6 +95,29 @@ export function useReadView(connection: DuckDBConnection, read: ReadContext | un
   else readViews.delete(connection);
 }
 
+/** What a statement text is, learned once per text: the parameters it names, and whether it only reads. */
+interface Shape {
+  readonly named: ReadonlySet<string>;
+  readonly read: boolean;
+}
+
+/** Statement texts `shapeOf` remembers at most before it starts again. */
+const SHAPES_MAX = 4_096;
+const shapes = new Map<string, Shape>();
+
+function shapeOf(sql: string): Shape {
+  let shape = shapes.get(sql);
+  if (!shape) {
+    if (shapes.size >= SHAPES_MAX) shapes.clear();
+    shape = {
+      named: new Set(Array.from(sql.matchAll(/\$(\w+)/g), (m) => m[1] as string)),
+      read: isRead(sql),
+    };
+    shapes.set(sql, shape);
+  }
+  return shape;
+}
+
 /** The run in progress of each prepared statement: its bindings are its own until the run has returned. */
 const running = new WeakMap<DuckDBPreparedStatement, Promise<unknown>>();
 
@@ -110,11 +133,12 @@ async function prepared<T>(
 ): Promise<T> {
   await beforeStatements.get(connection)?.();
   await anchorRead(connection);
-  const { values, types } = bind(sql, params);
+  const shape = shapeOf(sql);
+  const { values, types } = bind(shape.named, params);
   // DuckDB plans a statement without parameters once, folding constant filters with the table's statistics of
   // then (on an empty table it answers no rows ever after): only statements with parameters are kept.
-  if (Object.keys(values).length === 0) {
-    if (!isRead(sql)) caches.get(connection)?.noteWrite(sql);
+  if (shape.named.size === 0) {
+    if (!shape.read) caches.get(connection)?.noteWrite(sql);
     return run(await connection.prepare(sql));
   }
   let cache = statements.get(connection);
@@ -124,7 +148,7 @@ async function prepared<T>(
     statement = await connection.prepare(sql);
     cache.set(sql, statement);
   }
-  if (!isRead(sql)) caches.get(connection)?.noteWrite(sql);
+  if (!shape.read) caches.get(connection)?.noteWrite(sql);
   const ready = statement;
   const result = (running.get(ready) ?? Promise.resolve()).then(() => {
     ready.clearBindings();

@@ -33,7 +33,7 @@ interface PendingWrite {
 const REOPEN_FIRST_DELAY_MS = 500;
 const REOPEN_MAX_DELAY_MS = 10_000;
 
-/** BEGIN plus a catalog read: DuckDB takes a transaction's snapshot at its first access to a database, not at BEGIN. */
+/** BEGIN plus a catalog read: DuckDB takes a transaction's snapshot at its first access, not at BEGIN. */
 const ANCHORED_BEGIN = 'BEGIN TRANSACTION; SELECT NULL FROM duckdb_schemas() LIMIT 0';
 
 /**

@@ -7,7 +7,7 @@ import type { Connection } from './sql.js';
 /** The advisory lock every process takes to migrate: N processes starting at once migrate once. */
 const MIGRATION_LOCK = 0x62656e63; // 'benc'
 
-/** Applies the migrations the database lacks (shared/migrate.ts) under an advisory lock: N processes migrate once. */
+/** Applies the migrations the database lacks (shared/migrate.ts) under an advisory lock: processes migrate once. */
 export async function migrate(
   sql: Sql,
   migrations: readonly Migration[],

@@ -18,9 +18,8 @@ const ORDER = {
 } as const;
 
 /**
- * The WHERE clause of an alert filter (alias `a`). Branch, testbed and measure are the alert's threshold's; the
- * benchmark is its metric's series', looked up among the metrics of the project's alerted reports only, so the
- * metric table is read by series and report, never whole.
+ * The WHERE clause of an alert filter (alias `a`): branch, testbed and measure of its threshold, the benchmark of
+ * its metric's series (among the project's alerted reports only, so metric is never read whole).
  */
 function alertWhere(filter: AlertFilter): { sql: string; params: Record<string, Param> } {
   const where = ['a.project_id = $project::int'];

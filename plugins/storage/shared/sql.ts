@@ -62,7 +62,7 @@ export interface Dialect {
   inList(expression: string, param: string, type: ListType): string;
   /** A FROM item `alias` with a row per position of the list parameters (of one length), a column per list. */
   rows(alias: string, columns: readonly (readonly [name: string, param: string, type: ListType])[]): string;
-  /** The metric scan's series filter beside the join (DuckDB prunes row groups only by a list filter), or `true`. */
+  /** The metric scan's series filter beside the join (DuckDB prunes row groups by a list filter), or `true`. */
   scanFilter(column: string, param: string): string;
   /** A timestamp column as milliseconds since the epoch (a double). */
   epochMs(column: string): string;

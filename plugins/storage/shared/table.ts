@@ -89,10 +89,7 @@ export function pageSql<R>(
   return { search, order, limit: 'LIMIT $limit::bigint OFFSET $offset::bigint', params };
 }
 
-/**
- * `SELECT ${columns} ${from} ${tail}` (`tail`: ORDER BY, LIMIT and OFFSET), and the rows `from` holds before
- * paging (`from`: the FROM and WHERE clauses).
- */
+/** `SELECT ${columns} ${from} ${tail}` (`from`: FROM and WHERE; `tail`: ORDER BY and paging), and its total. */
 export async function page<R>(
   db: Db,
   columns: string,

@@ -155,16 +155,12 @@ export class Database {
    * each runs again alone, so a failure is only ever its own. `fn` may run twice: no effects outside the database.
    */
   write<T>(fn: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
-    try {
-      this.#live();
-    } catch (error) {
-      return Promise.reject(error);
-    }
     return this.#track(
-      new Promise<T>((resolve, reject) => {
-        this.#pendingWrites.push({ fn, resolve, reject } as PendingWrite);
-        void this.#drainWrites();
-      }),
+      () =>
+        new Promise<T>((resolve, reject) => {
+          this.#pendingWrites.push({ fn, resolve, reject } as PendingWrite);
+          void this.#drainWrites();
+        }),
     );
   }
 
@@ -234,26 +230,19 @@ export class Database {
    * answered from changed before that, the attempt is dropped and `fn` runs again, anchored before it starts.
    */
   read<T>(fn: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
-    try {
-      this.#live();
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return this.#track(
-      (async () => {
-        const connection = await this.#acquireReader();
-        try {
-          const first = await this.#readOn(connection, fn, false);
-          if (!first.stale) return first.value;
-          const again = await this.#readOn(connection, fn, true);
-          // anchored before `fn` began, nothing was served before the snapshot
-          if (again.stale) throw new StorageError('a read anchored at its start found its snapshot stale');
-          return again.value;
-        } finally {
-          this.#releaseReader(connection);
-        }
-      })(),
-    );
+    return this.#track(async () => {
+      const connection = await this.#acquireReader();
+      try {
+        const first = await this.#readOn(connection, fn, false);
+        if (!first.stale) return first.value;
+        const again = await this.#readOn(connection, fn, true);
+        // anchored before `fn` began, nothing was served before the snapshot
+        if (again.stale) throw new StorageError('a read anchored at its start found its snapshot stale');
+        return again.value;
+      } finally {
+        this.#releaseReader(connection);
+      }
+    });
   }
 
   /** One attempt of `read`, anchored by its first statement (or at once, `eager`); stale answers are dropped. */
@@ -329,9 +318,17 @@ export class Database {
     return new StorageError(`database ${this.path} is closed`);
   }
 
-  /** Tracks a call until it settles, and turns a disk-full or fatal engine error into an UnavailableError. */
-  #track<T>(promise: Promise<T>): Promise<T> {
-    const tracked = promise.catch((error: unknown) => {
+  /**
+   * Starts a call unless the database is closed or being reopened, tracks it until it settles, and turns a
+   * disk-full or fatal engine error into an UnavailableError.
+   */
+  #track<T>(start: () => Promise<T>): Promise<T> {
+    try {
+      this.#live();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const tracked = start().catch((error: unknown) => {
       throw this.#failed(error);
     });
     this.#inFlight.add(tracked);

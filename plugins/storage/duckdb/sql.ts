@@ -137,7 +137,7 @@ async function prepared<T>(
   const { values, types } = bind(shape.named, params);
   // DuckDB plans a statement without parameters once, folding constant filters with the table's statistics of
   // then (on an empty table it answers no rows ever after): only statements with parameters are kept.
-  if (shape.named.size === 0) {
+  if (Object.keys(values).length === 0) {
     if (!shape.read) caches.get(connection)?.noteWrite(sql);
     return run(await connection.prepare(sql));
   }

@@ -113,16 +113,11 @@ export class Database {
   }
 
   /** A connection of its own for long background work (compaction, snapshots) outside the writer queue. */
-  connect(): Promise<DuckDBConnection> {
-    try {
-      const { instance, others } = this.#live();
-      return instance.connect().then((connection) => {
-        others.add(connection);
-        return connection;
-      });
-    } catch (error) {
-      return Promise.reject(error);
-    }
+  async connect(): Promise<DuckDBConnection> {
+    const { instance, others } = this.#live();
+    const connection = await instance.connect();
+    others.add(connection);
+    return connection;
   }
 
   /** Closes a connection from `connect` before the database closes. */

@@ -35,8 +35,7 @@ function organizationsReader(db: Db): OrganizationsReader {
         { ...w.params, ...p.params, user: userId },
       );
     },
-    // Bound, not a constant: DuckDB 1.x read garbage strings from a parameterless prepared statement planned
-    // while every license was NULL, once licenses were set (the storage contract reproduces it).
+    // bound, not a constant: planned while every license was NULL, DuckDB then read licenses as garbage
     licensed: () =>
       db.query<OrganizationRecord>(
         'SELECT * FROM organization WHERE coalesce(license, $none) <> $none ORDER BY id',

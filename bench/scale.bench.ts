@@ -53,7 +53,7 @@ import { history as postgresHistory } from '../plugins/storage/postgres/metrics.
 import { postgresDb } from '../plugins/storage/postgres/sql.js';
 import { perf, perfLines } from '../plugins/storage/shared/perf.js';
 import type { Db } from '../plugins/storage/shared/sql.js';
-import { memory, resetPeak, startApi, type ApiProcess } from './lib/api-process.js';
+import { memory, resetPeak, startApi } from './lib/api-process.js';
 import { benchDatabase, onEngine, selectedEngines, type EngineName } from './lib/engines.js';
 import { summarize, type Timing } from './lib/measure.js';
 import { bareConnection, growHistoryPostgres } from './lib/postgres-bare.js';
@@ -172,6 +172,8 @@ async function bare(
   };
 }
 
+type References = Awaited<ReturnType<typeof bare>>;
+
 /** The service's compaction of the tail, and the same rows sorted with bare SQL, both under the default limit. */
 async function compact(file: string): Promise<{ service: number; bare: number; rows: number }> {
   const instance = await DuckDBInstance.create(file, { memory_limit: DEFAULT_MEMORY_LIMIT });
@@ -215,7 +217,7 @@ const FIGURES = ['a', 'b', 'changes', 'png', 'reports', 'ingest'] as const;
 type Figure = (typeof FIGURES)[number];
 /** Requests timed for each figure, and the bare query that is its reference. */
 const COUNTS: Record<Figure, number> = { a: 20, b: 10, changes: 10, png: 10, reports: 10, ingest: 20 };
-const REFERENCE: Record<Figure, keyof Awaited<ReturnType<typeof bare>>> = {
+const REFERENCE: Record<Figure, keyof References> = {
   a: 'a',
   b: 'b',
   changes: 'a',
@@ -283,7 +285,7 @@ async function timeReferences(
 async function measureApi(
   base: string,
   reports: number,
-  reference: Awaited<ReturnType<typeof bare>> | undefined,
+  reference: References | undefined,
 ): Promise<Record<Figure, { api: number[]; bare: number[] }>> {
   const q = queries(reports);
   const url = (path: string, query: string) => `${base}/v0/projects/scale/${path}?${query}`;
@@ -390,6 +392,24 @@ function addFigures(
     .ratio(`${tag} peak rss`, rss.limit, rss.peak, LIMIT_BYTES);
 }
 
+/** Every figure through a new API process over `database`, which it stops after; its memory at rest and peak. */
+async function onNewApi(
+  database: Record<string, unknown>,
+  reports: number,
+  reference: References | undefined,
+): Promise<{ timings: Record<Figure, { api: number[]; bare: number[] }>; atRest: number; peak: number }> {
+  const api = await startApi(root, database);
+  try {
+    const pid = api.child.pid as number;
+    const atRest = memory(pid).rss;
+    resetPeak(pid);
+    const timings = await measureApi(api.url, reports, reference);
+    return { timings, atRest, peak: memory(pid).peak };
+  } finally {
+    await api.stop();
+  }
+}
+
 /** Grows the history of `file` from `from` reports to `million` M metrics, then measures it; returns its reports. */
 async function measureSize(
   report: BenchReport,
@@ -400,96 +420,80 @@ async function measureSize(
   const reports = (million * 1_000_000) / SERIES;
   const tag = `scale/${million}M`;
   const dir = dirname(file);
-  let api: ApiProcess | undefined;
-  try {
-    const seeding = performance.now();
-    let reported = 0;
-    await growSegmentedHistory(file, {
-      benchmarks: BENCHMARKS,
-      from,
-      to: reports,
-      startMs: START,
-      stepMs: STEP,
-      segmentRows: SEGMENT_ROWS,
-      tailReports: Math.min(TAIL_ROWS / SERIES, (reports - from) / 2),
-      meta: { clusteredThrough: CLUSTERED_THROUGH, sealedThrough: SEALED_THROUGH },
-      progress: (rows) => {
-        if (rows - reported < 50_000_000 && rows < (reports - from) * SERIES) return;
-        reported = rows;
-        const seconds = ((performance.now() - seeding) / 1000).toFixed(0);
-        const total = ((from * SERIES + rows) / 1e6).toFixed(0);
-        process.stderr.write(`${tag}: ${total} M rows in the history, seeded with bare SQL, ${seconds} s\n`);
-      },
-    });
-    const seedMs = performance.now() - seeding;
-    const seededBytes = fileBytes(file);
-    process.stderr.write(`${tag}: seeded in ${(seedMs / 1000).toFixed(0)} s, compacting\n`);
+  const seeding = performance.now();
+  let reported = 0;
+  await growSegmentedHistory(file, {
+    benchmarks: BENCHMARKS,
+    from,
+    to: reports,
+    startMs: START,
+    stepMs: STEP,
+    segmentRows: SEGMENT_ROWS,
+    tailReports: Math.min(TAIL_ROWS / SERIES, (reports - from) / 2),
+    meta: { clusteredThrough: CLUSTERED_THROUGH, sealedThrough: SEALED_THROUGH },
+    progress: (rows) => {
+      if (rows - reported < 50_000_000 && rows < (reports - from) * SERIES) return;
+      reported = rows;
+      const seconds = ((performance.now() - seeding) / 1000).toFixed(0);
+      const total = ((from * SERIES + rows) / 1e6).toFixed(0);
+      process.stderr.write(`${tag}: ${total} M rows in the history, seeded with bare SQL, ${seconds} s\n`);
+    },
+  });
+  const seedMs = performance.now() - seeding;
+  const seededBytes = fileBytes(file);
+  process.stderr.write(`${tag}: seeded in ${(seedMs / 1000).toFixed(0)} s, compacting\n`);
 
-    const compaction = await compact(file);
-    const compactBytes = fileBytes(file);
-    // The bare references run on a copy, beside the API process that holds the database file, one query of each
-    // in turn (see collect). Where the disk has no room for a copy (1 B), half of them run on the file before the
-    // API starts and half after it stops, and the output says so.
-    const { bavail, bsize } = statfsSync(dir);
-    const interleaved = compactBytes < COPY_MAX_BYTES && bavail * bsize > 1.5 * compactBytes + 4 * 2 ** 30;
-    let timings: Record<Figure, { api: number[]; bare: number[] }>;
-    let atRest: number;
-    let peak: number;
-    // every figure through a new API process over the file, which it stops after; its memory at rest and peak
-    const onApi = async (reference: Awaited<ReturnType<typeof bare>> | undefined) => {
-      api = await startApi(root, { file });
-      const pid = api.child.pid as number;
-      const rest = memory(pid).rss;
-      resetPeak(pid);
-      const measured = await measureApi(api.url, reports, reference);
-      const top = memory(pid).peak;
-      await api.stop();
-      api = undefined;
-      return { timings: measured, atRest: rest, peak: top };
-    };
-    if (interleaved) {
-      const copy = join(dir, 'bare.db');
-      copyFileSync(file, copy);
-      const instance = await DuckDBInstance.create(copy, { memory_limit: DEFAULT_MEMORY_LIMIT });
-      const c = await instance.connect();
-      try {
-        const reference = await bare(duckDb(c), (request) => history(c, request), reports);
-        process.stderr.write(`${tag}: compacted, measuring the API and its references in turn\n`);
-        ({ timings, atRest, peak } = await onApi(reference));
-      } finally {
-        c.closeSync();
-        instance.closeSync();
-      }
-    } else {
-      process.stderr.write(`${tag}: no copy: references before and after the API, on the file\n`);
-      const before = await timeReferences(file, reports, 0.5);
-      ({ timings, atRest, peak } = await onApi(undefined));
-      const after = await timeReferences(file, reports, 0.5);
-      for (const figure of FIGURES) timings[figure].bare = [...before[figure], ...after[figure]];
+  const compaction = await compact(file);
+  const compactBytes = fileBytes(file);
+  // The bare references run on a copy, beside the API process that holds the database file, one query of each
+  // in turn (see collect). Where the disk has no room for a copy (1 B), half of them run on the file before the
+  // API starts and half after it stops, and the output says so.
+  const { bavail, bsize } = statfsSync(dir);
+  const interleaved = compactBytes < COPY_MAX_BYTES && bavail * bsize > 1.5 * compactBytes + 4 * 2 ** 30;
+  let timings: Record<Figure, { api: number[]; bare: number[] }>;
+  let atRest: number;
+  let peak: number;
+  const onApi = (reference: References | undefined) => onNewApi({ file }, reports, reference);
+  if (interleaved) {
+    const copy = join(dir, 'bare.db');
+    copyFileSync(file, copy);
+    const instance = await DuckDBInstance.create(copy, { memory_limit: DEFAULT_MEMORY_LIMIT });
+    const c = await instance.connect();
+    try {
+      const reference = await bare(duckDb(c), (request) => history(c, request), reports);
+      process.stderr.write(`${tag}: compacted, measuring the API and its references in turn\n`);
+      ({ timings, atRest, peak } = await onApi(reference));
+    } finally {
+      c.closeSync();
+      instance.closeSync();
     }
-    const t = summarizeAll(timings);
-    const mode = interleaved ? 'interleaved' : 'before and after';
-    report
-      .add(`${tag} seed`, 'duration', seedMs * 1e6, `${(seedMs / 1000).toFixed(1)} s (bare SQL)`)
-      .add(
-        `${tag} compaction`,
-        'duration',
-        compaction.service * 1e6,
-        `${(compaction.service / 1000).toFixed(1)} s for ${(compaction.rows / 1e6).toFixed(2)} M rows rewritten`,
-      )
-      .ratio(`${tag} compaction`, 'bare SQL sort of the same rows', compaction.service, compaction.bare)
-      .add(
-        `${tag} disk`,
-        'bytes',
-        compactBytes,
-        `${(compactBytes / MB).toFixed(0)} MiB (${(compactBytes / (million * 1e6)).toFixed(1)} bytes a metric)`,
-      )
-      .ratio(`${tag} disk`, 'the file as seeded', compactBytes, seededBytes);
-    addFigures(report, tag, t, mode, { peak, atRest, limit: `memory_limit ${DEFAULT_MEMORY_LIMIT}` });
-    return { reports, figures: t };
-  } finally {
-    await api?.stop();
+  } else {
+    process.stderr.write(`${tag}: no copy: references before and after the API, on the file\n`);
+    const before = await timeReferences(file, reports, 0.5);
+    ({ timings, atRest, peak } = await onApi(undefined));
+    const after = await timeReferences(file, reports, 0.5);
+    for (const figure of FIGURES) timings[figure].bare = [...before[figure], ...after[figure]];
   }
+  const t = summarizeAll(timings);
+  const mode = interleaved ? 'interleaved' : 'before and after';
+  report
+    .add(`${tag} seed`, 'duration', seedMs * 1e6, `${(seedMs / 1000).toFixed(1)} s (bare SQL)`)
+    .add(
+      `${tag} compaction`,
+      'duration',
+      compaction.service * 1e6,
+      `${(compaction.service / 1000).toFixed(1)} s for ${(compaction.rows / 1e6).toFixed(2)} M rows rewritten`,
+    )
+    .ratio(`${tag} compaction`, 'bare SQL sort of the same rows', compaction.service, compaction.bare)
+    .add(
+      `${tag} disk`,
+      'bytes',
+      compactBytes,
+      `${(compactBytes / MB).toFixed(0)} MiB (${(compactBytes / (million * 1e6)).toFixed(1)} bytes a metric)`,
+    )
+    .ratio(`${tag} disk`, 'the file as seeded', compactBytes, seededBytes);
+  addFigures(report, tag, t, mode, { peak, atRest, limit: `memory_limit ${DEFAULT_MEMORY_LIMIT}` });
+  return { reports, figures: t };
 }
 
 /**
@@ -520,7 +524,6 @@ async function measurePostgresSize(
   });
   const seedMs = performance.now() - seeding;
   const sql = bareConnection(url);
-  let api: ApiProcess | undefined;
   try {
     const [size] = await sql.unsafe<{ bytes: string; partitions: string }[]>(
       `SELECT pg_database_size(current_database())::text AS bytes,
@@ -530,14 +533,7 @@ async function measurePostgresSize(
     const db = postgresDb(sql);
     const reference = await bare(db, (request) => postgresHistory(sql, request), reports);
     process.stderr.write(`${tag}: seeded, measuring the API and its references in turn\n`);
-    api = await startApi(root, { url });
-    const pid = api.child.pid as number;
-    const atRest = memory(pid).rss;
-    resetPeak(pid);
-    const timings = await measureApi(api.url, reports, reference);
-    const peak = memory(pid).peak;
-    await api.stop();
-    api = undefined;
+    const { timings, atRest, peak } = await onNewApi({ url }, reports, reference);
     const t = summarizeAll(timings);
     report
       .add(
@@ -555,7 +551,6 @@ async function measurePostgresSize(
     addFigures(report, tag, t, 'interleaved', { peak, atRest, limit: "DuckDB's memory_limit 1GiB" });
     return { reports, figures: t };
   } finally {
-    await api?.stop();
     await sql.end();
   }
 }

@@ -6,6 +6,7 @@ import { Empty, ErrorMessage, Loading, PageHeader } from '../components/status.j
 import { formatDate } from '../lib/format.js';
 import { useApi } from '../lib/use-api.js';
 import { SearchBox } from '../components/search-box.js';
+import { FirstRun } from './first-run.js';
 
 const PER_PAGE = 25;
 
@@ -29,6 +30,7 @@ export function Projects({ console }: { console: boolean }) {
           </a>
         )}
       </PageHeader>
+      {console && <FirstRun />}
       <SearchBox label="Search projects" value={search} onChange={(s) => (setSearch(s), setPage(1))} />
       <ErrorMessage error={list.error} />
       {list.loading && !list.data && <Loading />}

@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'preact/hooks';
+import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { api } from '../api/client.js';
 import type { PerfJson } from '../api/perf-types.js';
 import { Empty, ErrorMessage, Loading } from '../components/status.js';
@@ -6,7 +6,7 @@ import { useApi } from '../lib/use-api.js';
 import type { ProjectContext } from '../pages/project/context.js';
 import { PerfPlot, preloadPlot } from './lazy-plot.js';
 import { jsonColumns } from './columns.js';
-import { buildPlotData, logAxis } from './series.js';
+import { buildPlotData, logAxis, type PlotData } from './series.js';
 
 const NO_HIDDEN: ReadonlySet<number> = new Set();
 const DAY = 86_400_000;
@@ -36,11 +36,14 @@ export function HistoryPlot({
   history,
   highlight,
   label,
+  onData,
 }: {
   ctx: ProjectContext;
   history: History;
   highlight?: string;
   label: string;
+  /** Called with the plotted data once it arrives (a page that shows the newest point beside the plot). */
+  onData?: (data: PlotData) => void;
 }) {
   useEffect(() => void preloadPlot(), []);
   const perf = useApi(
@@ -65,6 +68,11 @@ export function HistoryPlot({
     const columns = jsonColumns(perf.data);
     return buildPlotData(columns, 'date_time', logAxis('auto', columns));
   }, [perf.data]);
+  const onDataRef = useRef(onData);
+  onDataRef.current = onData;
+  useEffect(() => {
+    if (data) onDataRef.current?.(data);
+  }, [data]);
   if (perf.error) return <ErrorMessage error={perf.error} />;
   if (!data) return <Loading what="Loading the plot" />;
   if (data.series.length === 0) return <Empty title="No results in this window." />;

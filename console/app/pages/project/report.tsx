@@ -8,6 +8,7 @@ import { explorerHref } from '../../perf/selection.js';
 import { pastLimit } from './alert-groups.js';
 import { tabHref, type ProjectContext } from './context.js';
 import { ReportResults } from './report-results.js';
+import { DimensionLink } from '../../components/dimension-link.js';
 
 const SERIES_MAX = 255;
 
@@ -132,9 +133,13 @@ export function Report({ ctx, uuid }: { ctx: ProjectContext; uuid: string }) {
       </PageHeader>
       <dl class="facts">
         <dt>Branch</dt>
-        <dd>{report.branch.name}</dd>
+        <dd>
+          <DimensionLink ctx={ctx} kind="branches" of={report.branch} />
+        </dd>
         <dt>Testbed</dt>
-        <dd>{report.testbed.name}</dd>
+        <dd>
+          <DimensionLink ctx={ctx} kind="testbeds" of={report.testbed} />
+        </dd>
         <dt>Version</dt>
         <dd class="mono">{version ? `#${version.number} ${version.hash ?? ''}` : '—'}</dd>
         <dt>Ran</dt>

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { bearer, createProject, signUp, type Session } from '../helpers/accounts.js';
-import { launchBrowser, logInPage, startStack, watchErrors, type Stack } from '../helpers/console.js';
+import { launchBrowser, logInPage, shot, startStack, watchErrors, type Stack } from '../helpers/console.js';
 import { REPO_ROOT } from '../helpers/process.js';
 import { seedHistory, submitRun } from '../helpers/runs.js';
 
@@ -32,9 +32,9 @@ async function api<T>(method: 'GET' | 'POST', path: string, payload?: unknown): 
 }
 
 /** The words (letters and digits) of an element's text that a line break cuts in two. */
-function brokenWords(selector: string): Promise<string[]> {
+function brokenWords(selector: string, on: Page = page): Promise<string[]> {
   // A string, not a function: test/ is compiled without the DOM's types.
-  return page.evaluate(`(() => {
+  return on.evaluate(`(() => {
     const broken = [];
     for (const element of document.querySelectorAll(${JSON.stringify(selector)})) {
       const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
@@ -114,7 +114,7 @@ describe('first run (Chromium)', () => {
   });
 });
 
-describe('branch, testbed and benchmark pages (Chromium)', () => {
+describe('branch, testbed and benchmark pages, and the explorer on a phone (Chromium)', () => {
   let report: string;
   beforeAll(async () => {
     await createProject(stack.t, ada, 'ada-lovelace', { name: 'Nav', visibility: 'public' });
@@ -205,5 +205,38 @@ describe('branch, testbed and benchmark pages (Chromium)', () => {
       .poll(() => page.getByTestId('last-report').getAttribute('href'))
       .not.toBe(`/console/projects/nav/reports/${report}`);
     expect(errors).toEqual([]);
+  });
+
+  it('puts the plot within the first screen, the picker folded into a button that opens it', async () => {
+    const phone = await browser.context.newPage();
+    const phoneErrors = watchErrors(phone);
+    await phone.setViewportSize({ width: 390, height: 844 });
+    try {
+      await phone.goto(`${stack.console}/console/projects/nav/perf`);
+      // the default selection arrives, then the plot
+      const plot = phone.locator('[data-testid=perf-plot][data-ready]');
+      await plot.waitFor();
+      await shot(phone, 'explorer-phone');
+      const box = (await plot.boundingBox())!;
+      expect(box.y + box.height).toBeLessThanOrEqual(844);
+      const toggle = phone.getByRole('button', { name: /^Choose what to plot/ });
+      expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+      expect(await toggle.textContent()).toMatch(/1 branch, 1 testbed, 2 benchmarks, 1 measure/);
+      const search = phone.getByRole('searchbox', { name: 'Search benchmarks' });
+      expect(await search.isVisible()).toBe(false);
+
+      // the key under the plot keeps the benchmark's words whole too
+      await phone.locator('.legend-table .name').first().waitFor();
+      expect(await brokenWords('.legend-table .name', phone)).toEqual([]);
+
+      await toggle.click();
+      expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+      await search.waitFor();
+      await toggle.click();
+      await search.waitFor({ state: 'hidden' });
+    } finally {
+      await phone.close();
+    }
+    expect(phoneErrors).toEqual([]);
   });
 });

@@ -240,3 +240,33 @@ describe('branch, testbed and benchmark pages, and the explorer on a phone (Chro
     expect(phoneErrors).toEqual([]);
   });
 });
+
+describe('a threshold of many benchmarks (Chromium)', () => {
+  const WIDE = Array.from({ length: 12 }, (_, i) => `b${String(i + 1).padStart(2, '0')}`);
+  beforeAll(async () => {
+    await createProject(stack.t, ada, 'ada-lovelace', { name: 'Wide', visibility: 'public' });
+    await seedHistory(stack.api, ada.token, 'wide', { benchmarks: WIDE, jump: 'b11' });
+  });
+
+  it('plots the benchmarks with the most alerts first, a few lines at a time, and shows the alert rate', async () => {
+    const [threshold] = await api<{ uuid: string }[]>('GET', '/projects/wide/thresholds');
+    await page.goto(`${stack.console}/console/projects/wide/thresholds/${threshold!.uuid}`);
+    expect((await page.getByTestId('alert-rate').textContent())!.trim()).toBe(
+      '0.08 alerts per report over the 90 days: 1 alert in 13 reports',
+    );
+    await page.locator('[data-testid=perf-plot][data-ready]').waitFor();
+    const key = page.getByRole('list', { name: 'Key' }).getByRole('listitem');
+    expect(await key.count()).toBe(8);
+    expect((await key.first().textContent())!.trim()).toBe('b11 1 alert');
+    expect((await key.nth(1).textContent())!.trim()).toBe('b01');
+    await page.getByText('The 8 of 12 benchmarks with the most alerts in the window.').waitFor();
+
+    await page.getByRole('button', { name: 'Plot all 12' }).click();
+    await expect.poll(() => key.count()).toBe(12);
+    const explorer = await page
+      .getByRole('link', { name: 'Open them all in the explorer' })
+      .getAttribute('href');
+    expect(new URLSearchParams(explorer!.split('?')[1]).get('benchmarks')!.split(',')).toHaveLength(12);
+    expect(errors).toEqual([]);
+  });
+});

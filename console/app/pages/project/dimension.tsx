@@ -160,6 +160,7 @@ function BenchmarkPlots({
               ...window,
             }}
             label={`${measure.name} of ${benchmark.name} on every branch and testbed`}
+            plotKey
             onData={(data) => {
               for (const s of data.series) {
                 const last = s.source.length - 1;

@@ -50,7 +50,7 @@ const PERF = perDialect((d) => {
 /** What an image draws of the same points: no report, hash, UUID or alert text, so no join to report. */
 const LINES = perDialect(
   (d) => `${points(d)}
-  SELECT perm.pos, ${d.epochMs('m.start_time')}, v.number, m.value, m.lower_limit, m.upper_limit,
+  SELECT perm.pos, ${d.epochMs('m.start_time')}, v.number, m.value, m.lower_limit, m.upper_limit, m.baseline,
     (a.metric_id IS NOT NULL)::int
   ${from(d)}
   LEFT JOIN alert a ON a.metric_id = m.id
@@ -168,6 +168,7 @@ export async function perfLines(db: Db, request: PerfRequest): Promise<PerfLines
       value: nan(),
       lowerLimit: nan(),
       upperLimit: nan(),
+      baseline: nan(),
       alert: new Uint8Array(0),
     };
     return [
@@ -177,6 +178,7 @@ export async function perfLines(db: Db, request: PerfRequest): Promise<PerfLines
       lines.value,
       lines.lowerLimit,
       lines.upperLimit,
+      lines.baseline,
       alert,
     ];
   });

@@ -162,6 +162,14 @@ export interface ReportSummary {
   readonly alerts: { readonly active: number; readonly total: number };
 }
 
+/** A project's reports over time (its card in a project list): the newest report's start, and reports per day. */
+export interface ProjectActivity {
+  /** Start of the project's newest report; null without reports. */
+  readonly last: Date | null;
+  /** Reports per UTC day (`YYYY-MM-DD`) since the moment asked for, oldest first; days without a report left out. */
+  readonly days: readonly { readonly day: string; readonly reports: number }[];
+}
+
 /** What a list of alerts is narrowed to; every given filter must hold. */
 export interface AlertFilter {
   readonly project_id: number;
@@ -227,6 +235,8 @@ export interface ReportsReader extends TableReader<ReportRecord> {
     options: { page: number; perPage: number; direction: Direction },
   ): Promise<Page<ReportRecord>>;
   summaries(reportIds: readonly number[]): Promise<Map<number, ReportSummary>>;
+  /** The activity of each of these projects (every one has an entry), counting days from `since` on. */
+  activity(projectIds: readonly number[], since: Date): Promise<Map<number, ProjectActivity>>;
 }
 
 export interface MetricsReader {

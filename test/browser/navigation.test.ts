@@ -270,3 +270,39 @@ describe('a threshold of many benchmarks (Chromium)', () => {
     expect(errors).toEqual([]);
   });
 });
+
+describe('project cards (Chromium)', () => {
+  it('show the last run, what needs triage and runs per day, from the one list request', async () => {
+    const lists: string[] = [];
+    const watch = (r: { url: () => string }) => {
+      const url = new URL(r.url());
+      if (url.origin === stack.api && /^\/v0\/(projects|organizations)/.test(url.pathname))
+        lists.push(url.pathname);
+    };
+    page.on('request', watch);
+    try {
+      await page.goto(`${stack.console}/console/projects`);
+      const card = page
+        .getByTestId('project-card')
+        .filter({ has: page.getByRole('link', { name: 'Nav', exact: true }) });
+      await card.getByText(/^Last run /).waitFor();
+      await shot(page, 'project-cards');
+      const alerts = await api<{ active: number }>('GET', '/projects/nav/alerts/counts');
+      const reports = await api<unknown[]>('GET', '/projects/nav/reports?per_page=255');
+      expect(alerts.active).toBeGreaterThan(0);
+      const badge = card.getByRole('link', {
+        name: `${alerts.active} active alert${alerts.active > 1 ? 's' : ''}`,
+      });
+      expect(await badge.getAttribute('href')).toBe('/console/projects/nav/alerts');
+      expect(await card.getByTestId('sparkline').getAttribute('aria-label')).toBe(
+        `${reports.length} reports over the last 30 days`,
+      );
+      expect(await card.locator('[data-testid=sparkline] rect.day').count()).toBeGreaterThan(10);
+      // one list answers every card: no request per card
+      expect(lists.filter((p) => p.startsWith('/v0/projects'))).toEqual(['/v0/projects']);
+    } finally {
+      page.off('request', watch);
+    }
+    expect(errors).toEqual([]);
+  });
+});

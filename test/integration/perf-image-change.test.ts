@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createProject, signUp, type Session } from '../helpers/accounts.js';
+import type { AddressInfo } from 'node:net';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { submitRun } from '../helpers/runs.js';
 
 // A perf image's legend gives each line's change from its baseline at its newest point: the figure the CLI prints.
 let t: TestApp;
@@ -13,29 +15,18 @@ beforeAll(async () => {
   t = await createTestApp();
   ada = await signUp(t, 'Ada Lovelace', 'ada@example.com');
   await createProject(t, ada, 'ada-lovelace', { name: 'Legend' });
+  const api = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   for (let n = 0; n < POINTS; n++) {
-    const start = new Date(Date.UTC(2026, 0, 1 + n));
     const last = n === POINTS - 1;
-    const response = await t.app.inject({
-      method: 'POST',
-      url: `${P}/reports`,
-      headers: bearer(ada.token),
-      payload: {
-        branch: 'main',
-        testbed: 'linux',
-        start_time: start.toISOString(),
-        end_time: new Date(start.getTime() + 60_000).toISOString(),
-        results: [
-          JSON.stringify({
-            decode: { latency: { value: (100 + (n % 3)) * (last ? 1.3 : 1) } },
-            encode: { latency: { value: 300 + (n % 4) * 5 } },
-          }),
-        ],
-        settings: { adapter: 'json' },
-        thresholds: { models: { latency: { test: 't_test', upper_boundary: 0.99 } } },
+    await submitRun(api, ada.token, {
+      project: 'legend',
+      start: new Date(Date.UTC(2026, 0, 1 + n)),
+      results: {
+        decode: { latency: { value: (100 + (n % 3)) * (last ? 1.3 : 1) } },
+        encode: { latency: { value: 300 + (n % 4) * 5 } },
       },
+      thresholds: { latency: { test: 't_test', upper_boundary: 0.99 } },
     });
-    expect(response.statusCode, response.body).toBe(201);
   }
 });
 afterAll(() => t.close());

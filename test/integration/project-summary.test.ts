@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createProject, signUp, type Session } from '../helpers/accounts.js';
+import type { AddressInfo } from 'node:net';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { submitRun } from '../helpers/runs.js';
 
 // Project lists with summary=true: each card's last run, what needs triage, and runs per day, in the list's answer.
 let t: TestApp;
@@ -9,6 +11,9 @@ const DAY = 86_400_000;
 const NOW = Date.now();
 // days ago of each report: twelve daily runs, a second run today, and one outside the 30 days
 const DAYS_AGO = [45, ...Array.from({ length: 12 }, (_, i) => 11 - i), 0];
+/** When report `n` starts: an hour before its day's moment, the last a minute before now. */
+const startOf = (n: number, ago: number) =>
+  NOW - ago * DAY - (n === DAYS_AGO.length - 1 ? 60_000 : 3_600_000);
 
 async function get<T>(url: string): Promise<T> {
   const response = await t.app.inject({ method: 'GET', url, headers: bearer(ada.token) });
@@ -31,25 +36,14 @@ beforeAll(async () => {
   ada = await signUp(t, 'Ada Lovelace', 'ada@example.com');
   await createProject(t, ada, 'ada-lovelace', { name: 'Busy' });
   await createProject(t, ada, 'ada-lovelace', { name: 'Quiet' });
+  const api = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   for (const [n, ago] of DAYS_AGO.entries()) {
-    const start = new Date(NOW - ago * DAY - (n === DAYS_AGO.length - 1 ? 60_000 : 3_600_000));
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/v0/projects/busy/reports',
-      headers: bearer(ada.token),
-      payload: {
-        branch: 'main',
-        testbed: 'linux',
-        start_time: start.toISOString(),
-        end_time: new Date(start.getTime() + 1000).toISOString(),
-        results: [
-          JSON.stringify({ parse: { latency: { value: n === DAYS_AGO.length - 1 ? 200 : 100 + (n % 3) } } }),
-        ],
-        settings: { adapter: 'json' },
-        thresholds: { models: { latency: { test: 't_test', upper_boundary: 0.99 } } },
-      },
+    await submitRun(api, ada.token, {
+      project: 'busy',
+      start: new Date(startOf(n, ago)),
+      results: { parse: { latency: { value: n === DAYS_AGO.length - 1 ? 200 : 100 + (n % 3) } } },
+      thresholds: { latency: { test: 't_test', upper_boundary: 0.99 } },
     });
-    expect(response.statusCode, response.body).toBe(201);
   }
 });
 afterAll(() => t.close());
@@ -69,8 +63,7 @@ describe('project summaries', () => {
     const expected = new Array<number>(30).fill(0);
     const today = Math.floor(NOW / DAY);
     for (const [n, ago] of DAYS_AGO.entries()) {
-      const start = NOW - ago * DAY - (n === DAYS_AGO.length - 1 ? 60_000 : 3_600_000);
-      const index = 29 - (today - Math.floor(start / DAY));
+      const index = 29 - (today - Math.floor(startOf(n, ago) / DAY));
       if (index >= 0) expected[index]!++;
     }
     expect(busy.summary!.reports).toEqual(expected);

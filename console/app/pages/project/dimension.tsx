@@ -8,7 +8,7 @@ import { useApi } from '../../lib/use-api.js';
 import { HistoryPlot } from '../../perf/history-plot.js';
 import { explorerHref } from '../../perf/selection.js';
 import { tabHref, type LinkedDimension, type ProjectContext } from './context.js';
-import { reportExplorerHref } from './report.js';
+import { reportExplorerHref, ReportPlots } from './report.js';
 
 const DAY = 86_400_000;
 const WINDOW_DAYS = 30;
@@ -46,44 +46,6 @@ async function load(ctx: ProjectContext, kind: LinkedDimension, item: string, si
 function windowBefore(report: ReportJson): { start_time: number; end_time: number } {
   const end = Date.parse(report.end_time);
   return { start_time: end - WINDOW_DAYS * DAY, end_time: end };
-}
-
-/**
- * A branch's or testbed's plots: every measure of its newest report, over that report's benchmarks on its branch and
- * testbed, in the 30 days up to it.
- */
-function ReportPlots({ ctx, report }: { ctx: ProjectContext; report: ReportJson }) {
-  const results = (report.results ?? []).flat();
-  const benchmarks = [...new Set(results.map((r) => r.benchmark.uuid))].slice(0, SERIES_MAX);
-  const measures = [
-    ...new Map(results.flatMap((r) => r.measures.map((m) => [m.measure.uuid, m.measure]))).values(),
-  ];
-  return (
-    <>
-      {measures.map((measure) => (
-        <div key={measure.uuid} class="report-plot">
-          <h2>
-            {measure.name}{' '}
-            <span class="muted small">
-              on {report.branch.name} · {report.testbed.name}, the {WINDOW_DAYS} days up to the last report
-            </span>
-          </h2>
-          <HistoryPlot
-            ctx={ctx}
-            history={{
-              branches: [report.branch.uuid],
-              testbeds: [report.testbed.uuid],
-              benchmarks,
-              measures: [measure.uuid],
-              ...windowBefore(report),
-            }}
-            highlight={report.uuid}
-            label={`${measure.name} up to the last report of ${report.branch.name} on ${report.testbed.name}`}
-          />
-        </div>
-      ))}
-    </>
-  );
 }
 
 /**
@@ -260,7 +222,18 @@ export function DimensionPage({
         </dd>
       </dl>
       {!latest && <p class="muted">No report yet.</p>}
-      {latest && kind !== 'benchmarks' && <ReportPlots ctx={ctx} report={latest} />}
+      {latest && kind !== 'benchmarks' && (
+        // a branch's or testbed's: every measure of its newest report, over that report's benchmarks
+        <ReportPlots
+          ctx={ctx}
+          report={latest}
+          window={windowBefore(latest)}
+          caption={`on ${latest.branch.name} · ${latest.testbed.name}, the ${WINDOW_DAYS} days up to the last report`}
+          label={(measure) =>
+            `${measure} up to the last report of ${latest.branch.name} on ${latest.testbed.name}`
+          }
+        />
+      )}
       {latest && kind === 'benchmarks' && (
         <BenchmarkPlots
           ctx={ctx}

@@ -185,29 +185,6 @@ export function metricRepositories(view, versionsOf) {
           }),
         );
       },
-      /** @param {readonly number[]} projectIds @param {Date} since */
-      async activity(projectIds, since) {
-        const reports = [...view.rows('reports').values()];
-        return new Map(
-          projectIds.map((id) => {
-            const mine = reports.filter((r) => r.project_id === id);
-            const last = mine.reduce(
-              (/** @type {Date | null} */ newest, r) =>
-                newest && newest >= r.start_time ? newest : r.start_time,
-              null,
-            );
-            /** @type {Map<string, number>} */
-            const days = new Map();
-            for (const r of mine) {
-              if (r.start_time < since) continue;
-              const day = r.start_time.toISOString().slice(0, 10);
-              days.set(day, (days.get(day) ?? 0) + 1);
-            }
-            const sorted = [...days].sort(([a], [b]) => (a < b ? -1 : 1));
-            return [id, { last, days: sorted.map(([day, reports]) => ({ day, reports })) }];
-          }),
-        );
-      },
     },
     metrics: {
       /** @param {readonly number[]} reportIds */

@@ -294,32 +294,6 @@ export function describeReports(open: Opener): void {
       });
     });
 
-    it("answers each project's newest report and its reports per UTC day since a moment", async () => {
-      const storage = await open();
-      const DAY = 24 * 60;
-      const { world, quiet } = await storage.transaction(async (tx) => {
-        const world = await insertWorld(tx);
-        const version = await insertVersion(tx, world.project.id, world.head.id, 1);
-        // two reports on the first day, none on the second, one on the third, and one long before
-        for (const minute of [-10 * DAY, 60, 120, 2 * DAY + 5])
-          await insertReport(tx, world, { version, minute, points: [] });
-        return { world, quiet: await insertWorld(tx) };
-      });
-      const day = (minutes: number) => at(minutes).toISOString().slice(0, 10);
-      const activity = await storage.read((r) =>
-        r.reports.activity([world.project.id, quiet.project.id], at(0)),
-      );
-      expect(activity.get(world.project.id)).toEqual({
-        last: at(2 * DAY + 5),
-        days: [
-          { day: day(60), reports: 2 },
-          { day: day(2 * DAY + 5), reports: 1 },
-        ],
-      });
-      expect(activity.get(quiet.project.id)).toEqual({ last: null, days: [] });
-      expect(await storage.read((r) => r.reports.activity([], at(0)))).toEqual(new Map());
-    });
-
     it('summarizes reports: benchmarks and metrics per iteration, active and all alerts', async () => {
       const storage = await open();
       const { stored, empty } = await storage.transaction(async (tx) => {

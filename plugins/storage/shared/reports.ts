@@ -22,14 +22,6 @@ const SUMMARIES = perDialect((d) => ({
     FROM alert WHERE ${d.inList('report_id', '$ids', 'int')} GROUP BY report_id`,
 }));
 
-const ACTIVITY = perDialect((d) => ({
-  last: `SELECT project_id, max(${d.epochMs('start_time')}) AS last FROM report
-    WHERE ${d.inList('project_id', '$ids', 'int')} GROUP BY project_id`,
-  days: `SELECT project_id, ${d.day('start_time')} AS day, count(*) AS reports FROM report
-    WHERE ${d.inList('project_id', '$ids', 'int')} AND start_time >= $since
-    GROUP BY project_id, ${d.day('start_time')} ORDER BY project_id, day`,
-}));
-
 export function reportsReader(db: Db): ReportsReader {
   return {
     ...tableReader<ReportRecord>(db, reports),
@@ -91,23 +83,6 @@ export function reportsReader(db: Db): ReportsReader {
           alerts: alerts.get(id) ?? { active: 0, total: 0 },
         });
       }
-      return out;
-    },
-    async activity(projectIds, since) {
-      const out = new Map<number, { last: Date | null; days: { day: string; reports: number }[] }>(
-        projectIds.map((id) => [id, { last: null, days: [] }]),
-      );
-      if (projectIds.length === 0) return out;
-      const ids = [...projectIds];
-      const sql = ACTIVITY(db.dialect);
-      for (const row of await db.query<{ project_id: number; last: number }>(sql.last, { ids }))
-        out.get(row.project_id)!.last = new Date(Number(row.last));
-      const rows = await db.query<{ project_id: number; day: string; reports: bigint }>(sql.days, {
-        ids,
-        since,
-      });
-      for (const row of rows)
-        out.get(row.project_id)!.days.push({ day: row.day, reports: count(row.reports) });
       return out;
     },
   };

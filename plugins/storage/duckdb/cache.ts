@@ -1,8 +1,8 @@
 /**
  * Answers of read statements on the writer connection, kept across write transactions for the small tables that
- * ingest reads on every report and seldom writes (projects, organizations, dimensions, series, thresholds), and
- * the users, whom every request with a session token looks up. In steady state a report's transaction reads
- * about ten of them and writes none, so they are served from here.
+ * ingest reads on every report and seldom writes (projects, organizations, dimensions, series, thresholds, the
+ * webhooks that decide whether a report notifies), and the users, whom every request with a session token looks
+ * up. In steady state a report's transaction reads about ten of them and writes none, so they are served from here.
  *
  * Why it is exact: only the writer connection uses it, write transactions run one at a time, and every statement
  * the writer runs is shown to the cache first (sql.ts for prepared statements, `Database` for the rest). A read is served from the cache only
@@ -23,6 +23,7 @@ export const CACHED_TABLES = new Set([
   'threshold',
   'model',
   'users',
+  'webhook',
 ]);
 
 /** Entries kept at most; the least recently used go first. */

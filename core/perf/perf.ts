@@ -90,9 +90,9 @@ export class PerfService {
     format: PerfFormat,
     ifNoneMatch?: string,
   ): Promise<PerfAnswer> {
-    if (query.fields !== 'all' && format !== 'arrow') {
+    if (query.fields !== 'all' && format === 'csv') {
       throw new InputError(
-        `fields=${query.fields} applies to Arrow answers only (format=arrow); JSON and CSV always carry every field`,
+        `fields=${query.fields} applies to JSON and Arrow answers only; CSV always carries every field`,
       );
     }
     const input = await readProjectData(this.ctx.storage, caller, projectRef, async (r, { project }) => {

@@ -97,6 +97,7 @@ export async function applyDetections(
     changes: a.changes.filter((c) => Math.abs(c.strength) >= MIN_STRENGTH),
   }));
   const bySeries = new Map(strong.map((a) => [a.series.id, a]));
+  const owners = ownersOf(known, strong);
 
   for (const at of known) {
     // closed regressions keep what they hold: people (or the service) decided
@@ -106,12 +107,7 @@ export async function applyDetections(
     for (const member of at.series.values()) {
       const a = bySeries.get(member.series_id);
       if (!a) continue;
-      const match = a.changes.find(
-        (c) =>
-          !claimed.has(c) &&
-          Math.abs(c.version - at.firstBad) <= MATCH_MARGIN &&
-          a.kindOf(c.after > c.before) === at.regression.kind,
-      );
+      const match = a.changes.find((c) => !claimed.has(c) && owners.get(c) === at);
       if (match) {
         claimed.add(match);
         if (member.state === 'suspected') confirmed.push([member, match]);
@@ -120,7 +116,9 @@ export async function applyDetections(
         if (after >= DENY_AFTER && a.versions.some((v) => v < at.firstBad)) denied.push(member);
       }
     }
-    for (const [member, match] of confirmed) await confirm(tx, at, member, match, version, now, record);
+    for (const [member, match] of confirmed)
+      await confirm(tx, known, at, member, match, version, now, record);
+    if (at.series.size === 0) continue;
     const allDenied = denied.length === at.series.size;
     if (at.regression.status === 'suspected' && allDenied) {
       // denied whole, the regression keeps its series as the evidence it was raised on
@@ -141,6 +139,8 @@ export async function applyDetections(
     }
   }
 
+  // a suspected regression whose every series moved to the change they share is gone
+  for (let i = known.length - 1; i >= 0; i--) if (known[i]!.series.size === 0) known.splice(i, 1);
   await markFixed(tx, known, strong, claimed, version, now, record);
   for (const a of strong) {
     for (const c of a.changes) {
@@ -162,6 +162,39 @@ export async function applyDetections(
     }
   }
   return changes;
+}
+
+/** How far a change point is from a regression's first bad version, and whether that is near enough to match. */
+const distance = (at: Known, c: SeriesChange) => Math.abs(c.version - at.firstBad);
+const waiting = (at: Known) => at.regression.status === 'suspected' || isOpen(at.regression.status);
+/** Among regressions as near to a change, an open one (already confirmed) before a suspected one. */
+const nearer = (a: Known, b: Known, c: SeriesChange) =>
+  distance(a, c) - distance(b, c) ||
+  Number(a.regression.status === 'suspected') - Number(b.regression.status === 'suspected');
+
+/**
+ * Which regression each change point confirms: of those holding its series with its kind and a first bad version
+ * within {@link MATCH_MARGIN}, the nearest. A series that alerted on noise a report before a real step sits in
+ * two regressions; the step belongs to the one at its version.
+ */
+function ownersOf(known: readonly Known[], analyzed: readonly AnalyzedSeries[]): Map<SeriesChange, Known> {
+  const owners = new Map<SeriesChange, Known>();
+  for (const a of analyzed)
+    for (const c of a.changes) {
+      const kind = a.kindOf(c.after > c.before);
+      let best: Known | undefined;
+      for (const at of known)
+        if (
+          waiting(at) &&
+          at.regression.kind === kind &&
+          at.series.has(a.series.id) &&
+          distance(at, c) <= MATCH_MARGIN &&
+          (!best || nearer(at, best, c) < 0)
+        )
+          best = at;
+      if (best) owners.set(c, best);
+    }
+  return owners;
 }
 
 /** The regressions of the target's head that hold any analyzed series, with their series and first bad version. */
@@ -227,6 +260,7 @@ type Record = (change: RegressionChange, at: Known) => void;
 
 async function confirm(
   tx: WriteRepositories,
+  known: readonly Known[],
   at: Known,
   member: RegressionSeriesRecord,
   change: SeriesChange,
@@ -241,32 +275,121 @@ async function confirm(
     p_value: change.pValue,
     modified: now,
   };
+  if (at.regression.status === 'suspected') {
+    // A series whose threshold alerted a few reports late raised a suspected regression of its own; when the
+    // detector places its change nearer another regression of the kind (within one version), it is that change,
+    // and the series moves there so that one commit stays one item to triage.
+    let into: Known | undefined;
+    for (const other of known)
+      if (
+        other !== at &&
+        other.series.size > 0 &&
+        waiting(other) &&
+        other.regression.kind === at.regression.kind &&
+        distance(other, change) <= 1 &&
+        nearer(other, at, change) < 0 &&
+        !other.series.has(member.series_id) &&
+        (!into || nearer(other, into, change) < 0)
+      )
+        into = other;
+    if (into) return moveSeries(tx, at, into, { ...member, ...confirmed }, change, version, now, record);
+  }
   await tx.regressionSeries.update(
     { regression_id: at.regression.id, series_id: member.series_id },
     confirmed,
   );
   at.series.set(member.series_id, { ...member, ...confirmed });
   if (at.regression.status !== 'suspected') return;
-  // the detector places the change; the alerts only saw where it first crossed a limit
-  const firstBad = change.version !== at.firstBad ? await version(change.version) : undefined;
-  const range =
-    firstBad !== undefined
-      ? {
-          first_bad_version_id: firstBad,
-          last_good_version_id: await lastGoodOf(tx, at.regression.head_id, change.version),
-        }
-      : {};
-  if (firstBad !== undefined) at.firstBad = change.version;
   record(
     await changeRegression(
       tx,
       at.regression,
-      { status: 'untriaged', reason: 'confirmed by the change-point detector', ...range },
+      {
+        status: 'untriaged',
+        reason: 'confirmed by the change-point detector',
+        ...(await placed(tx, at, change, version)),
+      },
       null,
       now,
     ),
     at,
   );
+}
+
+/**
+ * The range of a regression its first confirmed change places: the detector places the change; the alerts only saw
+ * where it first crossed a limit. Updates `at.firstBad`.
+ */
+async function placed(tx: WriteRepositories, at: Known, change: SeriesChange, version: VersionId) {
+  if (change.version === at.firstBad) return {};
+  const firstBad = await version(change.version);
+  if (firstBad === undefined) return {};
+  at.firstBad = change.version;
+  return {
+    first_bad_version_id: firstBad,
+    last_good_version_id: await lastGoodOf(tx, at.regression.head_id, change.version),
+  };
+}
+
+/**
+ * Moves a confirmed series of a suspected regression, with its alerts, to the regression of the same change
+ * (which becomes untriaged if it was suspected). A suspected regression left without series is deleted with its
+ * history: it was never open, so nobody was told of it.
+ */
+async function moveSeries(
+  tx: WriteRepositories,
+  from: Known,
+  into: Known,
+  member: RegressionSeriesRecord,
+  change: SeriesChange,
+  version: VersionId,
+  now: Date,
+  record: Record,
+) {
+  const { regression_id: _from, created: _created, modified: _modified, ...values } = member;
+  await tx.regressionSeries.delete({ regression_id: from.regression.id, series_id: member.series_id });
+  await addSeries(tx, into.regression, values, now);
+  await tx.regressionAlerts.update(
+    { regression_id: from.regression.id, series_id: member.series_id },
+    { regression_id: into.regression.id },
+  );
+  from.series.delete(member.series_id);
+  into.series.set(member.series_id, {
+    ...member,
+    regression_id: into.regression.id,
+    created: now,
+    modified: now,
+  });
+  const confirming = into.regression.status === 'suspected';
+  record(
+    await changeRegression(
+      tx,
+      into.regression,
+      confirming
+        ? {
+            status: 'untriaged',
+            reason: 'confirmed by the change-point detector',
+            ...(await placed(tx, into, change, version)),
+          }
+        : {},
+      null,
+      now,
+      { series_added: [member.series_id] },
+    ),
+    into,
+  );
+  if (from.series.size > 0) {
+    record(
+      await changeRegression(tx, from.regression, {}, null, now, {
+        series_removed: [member.series_id],
+        series_removed_reason: `the same change as regression ${into.regression.uuid}`,
+      }),
+      from,
+    );
+    return;
+  }
+  await tx.regressionEvents.delete({ regression_id: from.regression.id });
+  await tx.regressions.delete({ id: from.regression.id });
 }
 
 /** Open regressions whose every confirmed series came back to its old level are fixed by the version that did it. */

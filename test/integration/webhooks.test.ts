@@ -342,6 +342,46 @@ describe('deliveries', () => {
     );
     expect(await deliveries(t, quiet.uuid)).toEqual([]);
   });
+
+  it('follow every change of the webhooks between two reports: created, its events changed, deleted', async () => {
+    const project = 'hooked-later';
+    const { slug } = await createProject(t, ada, 'ada-lovelace', { name: 'Hooked Later', slug: project });
+    const report = async () => {
+      const now = new Date().toISOString();
+      const response = await call(t, ada.token, 'POST', `/v0/projects/${slug}/reports`, {
+        branch: 'main',
+        testbed: 'ci-box',
+        start_time: now,
+        end_time: now,
+        results: [JSON.stringify({ 'sort/1k': { latency: { value: 12 } } })],
+        settings: { adapter: 'json' },
+      });
+      expect(response.statusCode, response.body).toBe(201);
+      return response.json().uuid as string;
+    };
+    const received = () => receiver.bodies('/later').map((body) => body.report?.uuid as string);
+    // a report while the project has no webhook: nothing wants it
+    await report();
+    const hook = await createWebhook(
+      t,
+      { url: receiver.url('/later'), events: ['regression.created'] },
+      slug,
+    );
+    await report();
+    const patched = await call(t, ada.token, 'PATCH', `/v0/projects/${slug}/webhooks/${hook.uuid}`, {
+      events: ['report.created'],
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    const wanted = await report();
+    await eventually(() => expect(received()).toEqual([wanted]), 10_000);
+    const deleted = await call(t, ada.token, 'DELETE', `/v0/projects/${slug}/webhooks/${hook.uuid}`);
+    expect(deleted.statusCode).toBe(204);
+    await report();
+    const again = await createWebhook(t, { url: receiver.url('/later'), events: ['report.created'] }, slug);
+    const last = await report();
+    await eventually(() => expect(received()).toEqual([wanted, last]), 10_000);
+    expect((await deliveries(t, again.uuid, slug)).map((d) => d.event)).toEqual(['report.created']);
+  });
 });
 
 describe('refused targets', () => {

@@ -22,6 +22,8 @@ describe('which statements the cache may answer', () => {
       ['series'],
     ],
     ['SELECT * FROM threshold t JOIN model m ON m.id = t.model_id', ['threshold', 'model']],
+    // ingest looks up the project's webhooks for every report
+    ['SELECT * FROM "webhook" WHERE "project_id" = $w_project_id', ['webhook']],
   ])('caches %s', (sql, tables) => {
     expect(StatementCache.tablesOf(sql)).toEqual(tables);
   });

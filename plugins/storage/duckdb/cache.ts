@@ -1,14 +1,10 @@
 /**
- * Answers of read statements on the writer connection, kept across write transactions for the small tables that
- * ingest reads on every report and seldom writes (projects, organizations, dimensions, series, thresholds, the
- * webhooks that decide whether a report notifies), and the users, whom every request with a session token looks
- * up. In steady state a report's transaction reads about ten of them and writes none, so they are served from here.
+ * Answers of reads of the small tables ingest reads on every report and seldom writes (projects, organizations,
+ * users, dimensions, series, thresholds, webhooks), kept across write transactions.
  *
- * Why it is exact: only the writer connection uses it, write transactions run one at a time, and every statement
- * the writer runs is shown to the cache first (sql.ts for prepared statements, `Database` for the rest). A read is served from the cache only
- * while the transaction has not written any table the statement reads (until then the transaction sees the
- * committed state, which is what the cache holds); when a transaction ends, committed or rolled back, the answers
- * that read a table it wrote are dropped. A write whose target cannot be told drops everything.
+ * Why it is exact: only the writer uses it, write transactions run one at a time, and the cache sees every
+ * statement the writer runs first. A read is served only while the transaction has written no table it reads; a
+ * transaction's end drops the answers that read what it wrote (everything, when a write's target is unknown).
  */
 export const CACHED_TABLES = new Set([
   'organization',
@@ -82,11 +78,7 @@ export class StatementCache {
   /** Tables written by the running transaction; `'*'` when a write's target could not be told. */
   readonly #written = new Set<string>();
 
-  /**
-   * The tables a SELECT reads, or undefined when it reads anything the cache does not hold. Remembered by statement
-   * text (the code's own statements, a few hundred at most): every query asks, and the regular expressions would
-   * cost the event loop more than the answer.
-   */
+  /** The tables a SELECT reads, or undefined when it reads any the cache does not hold; remembered by text. */
   static tablesOf(sql: string): readonly string[] | undefined {
     if (TABLES_OF.has(sql)) return TABLES_OF.get(sql);
     const tables = tablesRead(sql);
@@ -144,18 +136,13 @@ export class StatementCache {
 export type ReadView = ReadonlyMap<string, number>;
 
 /**
- * Answers of read statements on the reader connections, for the same small tables as `StatementCache`: every
- * read request resolves a project, its organization and dimensions by name, a few milliseconds each through
- * DuckDB, and they seldom change.
+ * Answers of reads of the same tables on the reader connections (every read request resolves a project, its
+ * organization and dimensions).
  *
- * Why it is exact: each cached table has a commit generation. The writer bumps the generations of the tables a
- * transaction wrote just before its COMMIT (and marks them committing) and again once the COMMIT returned or
- * failed (and unmarks them); both bumps drop the answers that read those tables. A read records the generations
- * before its snapshot is taken, and may use or store an answer only while none of its tables has changed
- * generation or is committing since. The snapshot is anchored by the read's first statement that reaches DuckDB
- * (`Database.read`); the answers given before it must still be current then, or the read runs again. So an
- * answer is always the committed state the reader's own snapshot sees: a commit between the view and the
- * snapshot, or during the read, turns the cache off for that read and those tables.
+ * Why it is exact: each table has a commit generation, bumped (dropping its answers) just before a COMMIT that
+ * wrote it, which marks it committing, and again once the COMMIT returned. A read records the generations before
+ * its snapshot and uses or stores an answer only while none of its tables changed generation or is committing;
+ * the answers given before the snapshot was anchored must still be current then, or the read runs again.
  */
 export class ReadCache {
   readonly #generation = new Map<string, number>();

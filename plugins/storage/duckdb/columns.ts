@@ -3,11 +3,9 @@ import { DuckDBTypeId, type DuckDBDataChunk, type DuckDBResult, type DuckDBVecto
 import { UuidColumn, type Column } from '../shared/sql.js';
 
 /**
- * Bulk reads of result columns into preallocated arrays. `DuckDBVector.getItem` tests validity with BigInt
- * arithmetic and decodes text one value at a time (100-1,000 ns per value); a perf answer of 25,000 points spent
- * most of its time there, on the event loop. Here a numeric column of a chunk is one typed-array copy out of
- * DuckDB's buffer, a UUID column is read from its 128-bit integers (no text at all), nulls are patched from the
- * validity bytes only when a chunk has any, and text is decoded only for non-null values.
+ * Bulk reads of result columns into preallocated arrays (`DuckDBVector.getItem` costs 100-1,000 ns a value): a
+ * numeric column of a chunk is one typed-array copy, a UUID column is read from its 128-bit integers, nulls are
+ * patched only when a chunk has any, and text is decoded only for non-null values.
  */
 type NumberColumn = Int32Array | Float64Array;
 type StringColumn = (string | null)[];

@@ -13,25 +13,19 @@ export const SCRATCH_TABLES: readonly string[] = ['metric_compact'];
 /** Below this many rows to cluster, a rewrite is not worth it (a DuckDB row group holds 122,880 rows). */
 export const MIN_TAIL_ROWS = 250_000;
 /**
- * The newest rows stay in insertion (time) order. Ingest reads the newest values of every series a report has,
- * bounded below by a start time; in time order they sit in the last row groups, and the clustered part, all
- * older than the bound, is skipped whole by its min-max index. Clustered, the same read would scan every series.
+ * The newest rows stay in time order: ingest's history read, bounded below by a start time, then reads the last
+ * row groups and skips the clustered part by its min-max index.
  */
 export const KEEP_RECENT_ROWS = 250_000;
 /**
- * The clustered part is a run of segments, each a range of metric ids sorted by series and time. A segment of
- * this many rows is sealed: compaction never reads or rewrites it again, so its cost follows the rows ingested
- * since, not the history. A query for a few series reads one or two row groups of each segment its time window
- * overlaps (the segments' min-max indexes on series and time skip the others).
+ * A clustered segment (a range of metric ids sorted by series and time) of this many rows is sealed: never
+ * rewritten again, so compaction's cost follows the rows ingested since, not the history.
  */
 export const SEGMENT_ROWS = 4_000_000;
 /** The tail is clustered once it is as large as the open segment, which therefore doubles: O(log) rewrites a row. */
 const TAIL_FRACTION = 1;
 
-/**
- * Folds the usage entries (one per report) of days before `before` into one per organization and day, which keeps
- * the table about as long as organizations x days. The sums stay the same; today's entries stay as they are.
- */
+/** Folds the usage entries (one per report) of days before `before` into one per organization and day. */
 export async function foldUsage(connection: DuckDBConnection, before: string): Promise<void> {
   const [last] = (await connection.runAndReadAll('SELECT max(id) FROM usage_entry')).getRows()[0] ?? [];
   if (last === null || last === undefined) return;
@@ -67,20 +61,15 @@ interface Snapshot {
 }
 
 /**
- * Keeps the metric fact table clustered by series, but for its newest rows. Ingest appends rows in time order, so
- * one series is spread over every row group and a query for 8 series scans the whole table. The clustered part is
- * a run of segments (`SEGMENT_ROWS`): sealed ones, never touched again, and one open segment. When the tail beyond
- * the newest 250,000 rows outgrows max(250,000 rows, the open segment), the open segment and that tail are sorted
- * together into a new open segment (sealed once it reaches `SEGMENT_ROWS`); the newest rows stay in insertion order:
+ * Keeps the metric table clustered by series but for its newest rows (ingest appends in time order, which spreads
+ * a series over every row group). When the tail beyond the newest rows outgrows max(MIN_TAIL_ROWS, the open
+ * segment), the open segment and the tail are sorted into a new open segment:
  *
- * 1. on a connection of its own, outside the writer queue, a sorted copy of those rows in a snapshot is built
- *    (ingest goes on);
- * 2. in one write transaction, rows deleted since the snapshot are removed from the copy, the rows it covers are
- *    deleted from the table and the copy is appended in their place (DuckDB drops the emptied row groups).
+ * 1. on a connection of its own, a sorted copy of those rows is built from a snapshot while ingest goes on;
+ * 2. in one write transaction, rows deleted since are removed from the copy, the rows it covers are deleted from
+ *    the table and the copy appended in their place, and past days' usage entries are folded.
  *
- * A compaction reads and writes at most about twice `SEGMENT_ROWS`, whatever the size of the history. Metric rows
- * are never updated, only inserted and deleted, which is what makes step 2 exact. Step 2 also folds the usage
- * entries of past days (`foldUsage`).
+ * Metric rows are only inserted and deleted, never updated, which makes step 2 exact.
  */
 export class MetricCompactor {
   #openRows: number | undefined;

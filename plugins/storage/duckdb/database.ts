@@ -33,19 +33,13 @@ interface PendingWrite {
 const REOPEN_FIRST_DELAY_MS = 500;
 const REOPEN_MAX_DELAY_MS = 10_000;
 
-/**
- * BEGIN plus a statement that reads the catalog of every attached database: DuckDB starts a transaction's
- * snapshot at its first access to a database, not at BEGIN (a bare BEGIN, or SELECT 1, still sees later commits).
- */
+/** BEGIN plus a catalog read: DuckDB takes a transaction's snapshot at its first access, not at BEGIN. */
 const ANCHORED_BEGIN = 'BEGIN TRANSACTION; SELECT NULL FROM duckdb_schemas() LIMIT 0';
 
 /**
  * One DuckDB file: one instance, one writer connection used by one transaction at a time, and a small pool of
- * reader connections. Enforces init-once, no use after close, and serialized writes.
- *
- * When DuckDB invalidates the database after a fatal I/O error (a checkpoint on a full disk), every call fails at
- * once with an UnavailableError (503) while the instance is closed and opened again, retried until it opens; a
- * write that failed for lack of space is rolled back and fails the same way. `health()` tells which.
+ * reader connections; init-once, no use after close, serialized writes. After a fatal I/O error (a checkpoint on a
+ * full disk) every call fails with an UnavailableError (503) while the instance is reopened; `health()` tells.
  */
 export class Database {
   #closed = false;
@@ -63,13 +57,10 @@ export class Database {
   readonly #inFlight = new Set<Promise<unknown>>();
   #nextMetricId: bigint | undefined;
   #commits = 0;
-  /** Answers of the small, seldom-written tables ingest reads on every report (writer connection only). */
+  /** The caches beside the writer and the readers (cache.ts, history-cache.ts, latest-versions.ts). */
   cache = new StatementCache();
-  /** Answers of the same tables for the readers, exact for each reader's snapshot (cache.ts). */
   readCache = new ReadCache();
-  /** The newest values of the series ingest tests (history-cache.ts). */
   historyCache = new HistoryCache();
-  /** The newest version of each head ingest numbered from (latest-versions.ts). */
   latestVersions = new LatestVersions();
   /** Rows of the running write transaction waiting to be inserted (deferred.ts); replaced with the instance. */
   deferred!: DeferredRows;
@@ -106,7 +97,7 @@ export class Database {
     return new Database(path, options, handle, logger);
   }
 
-  /** The writer connection, for work that runs before the database is shared (migrations). */
+  /** The writer connection, for migrations (before the database is shared). */
   get setupConnection(): DuckDBConnection {
     return this.#live().writer;
   }
@@ -121,17 +112,12 @@ export class Database {
     return this.#generation;
   }
 
-  /** A connection of its own for long background work (compaction) that must not hold the writer queue. */
-  connect(): Promise<DuckDBConnection> {
-    try {
-      const { instance, others } = this.#live();
-      return instance.connect().then((connection) => {
-        others.add(connection);
-        return connection;
-      });
-    } catch (error) {
-      return Promise.reject(error);
-    }
+  /** A connection of its own for long background work (compaction, snapshots) outside the writer queue. */
+  async connect(): Promise<DuckDBConnection> {
+    const { instance, others } = this.#live();
+    const connection = await instance.connect();
+    others.add(connection);
+    return connection;
   }
 
   /** Closes a connection from `connect` before the database closes. */
@@ -159,23 +145,17 @@ export class Database {
   }
 
   /**
-   * Runs `fn` in a write transaction on the writer connection, in call order. Writes that queue up while one
-   * runs commit together (group commit: one commit, with its WAL sync, for many reports): as if each had
-   * committed before the next began, since the next sees what the one before wrote. When one of a group fails,
-   * the group rolls back and each runs again in a transaction of its own, so a failure is only ever its own.
-   * `fn` may therefore run more than once; it must have no effect outside the database.
+   * Runs `fn` in a write transaction on the writer connection, in call order. Writes that queue up while one runs
+   * commit together (one commit and WAL sync for many reports); when one of a group fails, the group rolls back and
+   * each runs again alone, so a failure is only ever its own. `fn` may run twice: no effects outside the database.
    */
   write<T>(fn: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
-    try {
-      this.#live();
-    } catch (error) {
-      return Promise.reject(error);
-    }
     return this.#track(
-      new Promise<T>((resolve, reject) => {
-        this.#pendingWrites.push({ fn, resolve, reject } as PendingWrite);
-        void this.#drainWrites();
-      }),
+      () =>
+        new Promise<T>((resolve, reject) => {
+          this.#pendingWrites.push({ fn, resolve, reject } as PendingWrite);
+          void this.#drainWrites();
+        }),
     );
   }
 
@@ -185,63 +165,44 @@ export class Database {
     try {
       while (this.#pendingWrites.length > 0) {
         const group = this.#pendingWrites.splice(0, GROUP_MAX);
-        if (group.length === 1 || !(await this.#commitTogether(group)))
-          for (const write of group) await this.#commitAlone(write);
+        if (group.length > 1 && (await this.#commitTogether(group)) === undefined) continue;
+        for (const write of group) {
+          const failed = await this.#commitTogether([write]);
+          if (failed) write.reject(failed.error);
+        }
       }
     } finally {
       this.#writing = false;
     }
   }
 
-  /** True when the whole group committed (each write is then settled); false after a rollback (none is). */
-  async #commitTogether(group: readonly PendingWrite[]): Promise<boolean> {
+  /** Undefined when the whole group committed (each write is then resolved); the error after a rollback. */
+  async #commitTogether(group: readonly PendingWrite[]): Promise<{ error: unknown } | undefined> {
     const results: unknown[] = [];
+    let committed = false;
     try {
       const { writer } = this.#current();
       await writer.run('BEGIN TRANSACTION');
       for (const write of group) results.push(await write.fn(writer));
       await this.#commit();
-    } catch {
-      await this.#rollback();
-      this.#ended(false);
-      return false;
-    } finally {
-      this.cache.endTransaction();
-    }
-    this.#ended(true);
-    group.forEach((write, i) => write.resolve(results[i]));
-    return true;
-  }
-
-  async #commitAlone(write: PendingWrite): Promise<void> {
-    try {
-      const { writer } = this.#current();
-      await writer.run('BEGIN TRANSACTION');
-      const result = await write.fn(writer);
-      await this.#commit();
-      this.#ended(true);
-      write.resolve(result);
+      committed = true;
     } catch (error) {
       await this.#rollback();
-      this.#ended(false);
-      write.reject(error);
+      return { error };
     } finally {
       this.cache.endTransaction();
+      this.historyCache.end(committed);
+      this.latestVersions.end(committed);
     }
-  }
-
-  /** The write transaction ended: the caches that follow it keep or drop what it did. */
-  #ended(committed: boolean): void {
-    this.historyCache.end(committed);
-    this.latestVersions.end(committed);
+    group.forEach((write, i) => write.resolve(results[i]));
+    return undefined;
   }
 
   /**
-   * COMMIT of the write transaction (its deferred rows flushed first), with the read cache told before and after
-   * (cache.ts). A commit made durable before its checkpoint failed counts as made (the database is reopened).
+   * COMMIT with the rows still waiting in the same call (deferred.ts), the read cache told before and after. A
+   * commit made durable before its checkpoint failed counts as made (the database is reopened).
    */
   async #commit(): Promise<void> {
-    // the rows still waiting go in the same call as the COMMIT: one call to DuckDB per group (deferred.ts)
     const inserts = this.deferred.take();
     const written = this.cache.written;
     this.readCache.beginCommit(written);
@@ -259,39 +220,27 @@ export class Database {
   }
 
   /**
-   * Runs `fn` on a reader connection as one consistent snapshot. A read the read cache answers whole (a request's
-   * user, project and organization) never reaches DuckDB, so it costs no BEGIN and COMMIT. The first statement that
-   * does reach DuckDB begins the transaction and anchors its snapshot first (sql.ts). The snapshot then holds what the cache answered before only if none of those tables
-   * changed since the cache's view was taken; if one did, that attempt is dropped and `fn` runs again in a
-   * snapshot anchored before it starts.
+   * Runs `fn` on a reader connection as one consistent snapshot. A read the read cache answers whole costs no
+   * BEGIN; the first statement that reaches DuckDB begins and anchors the snapshot (sql.ts). If a table the cache
+   * answered from changed before that, the attempt is dropped and `fn` runs again, anchored before it starts.
    */
   read<T>(fn: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
-    try {
-      this.#live();
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return this.#track(
-      (async () => {
-        const connection = await this.#acquireReader();
-        try {
-          const first = await this.#readOn(connection, fn, false);
-          if (!first.stale) return first.value;
-          const again = await this.#readOn(connection, fn, true);
-          // anchored before `fn` began, nothing was served before the snapshot
-          if (again.stale) throw new StorageError('a read anchored at its start found its snapshot stale');
-          return again.value;
-        } finally {
-          this.#releaseReader(connection);
-        }
-      })(),
-    );
+    return this.#track(async () => {
+      const connection = await this.#acquireReader();
+      try {
+        const first = await this.#readOn(connection, fn, false);
+        if (!first.stale) return first.value;
+        const again = await this.#readOn(connection, fn, true);
+        // anchored before `fn` began, nothing was served before the snapshot
+        if (again.stale) throw new StorageError('a read anchored at its start found its snapshot stale');
+        return again.value;
+      } finally {
+        this.#releaseReader(connection);
+      }
+    });
   }
 
-  /**
-   * One attempt of `read`: the snapshot anchored by the first statement (or at once, `eager`). Stale when the
-   * cache answered from a table that changed before the snapshot was anchored: its value is then not used.
-   */
+  /** One attempt of `read`, anchored by its first statement (or at once, `eager`); stale answers are dropped. */
   async #readOn<T>(
     connection: DuckDBConnection,
     fn: (connection: DuckDBConnection) => Promise<T>,
@@ -326,9 +275,8 @@ export class Database {
   }
 
   /**
-   * Reserves `count` consecutive metric ids and returns the first. Called inside a write transaction: the
-   * single writer of a file that only this process can open makes an in-process counter safe, and it saves a
-   * query per report. Ids of a transaction that rolls back are skipped, never reused.
+   * Reserves `count` consecutive metric ids and returns the first, inside a write transaction: the single writer
+   * of a file only this process opens makes an in-process counter safe. Ids of a rollback are skipped.
    */
   async reserveMetricIds(connection: DuckDBConnection, count: number): Promise<bigint> {
     if (this.#nextMetricId === undefined) {
@@ -340,10 +288,7 @@ export class Database {
     return first;
   }
 
-  /**
-   * Reads the next metric id from the table again, and draws new blocks of the other tables' ids from their
-   * sequences (after a bulk import wrote rows with their own ids and moved the sequences past them).
-   */
+  /** Reads ids from the table and sequences again (after a bulk import wrote rows with their own ids). */
   forgetMetricIds(): void {
     this.#nextMetricId = undefined;
     this.deferred.forgetIds();
@@ -368,9 +313,17 @@ export class Database {
     return new StorageError(`database ${this.path} is closed`);
   }
 
-  /** Tracks a call until it settles, and turns a disk-full or fatal engine error into an UnavailableError. */
-  #track<T>(promise: Promise<T>): Promise<T> {
-    const tracked = promise.catch((error: unknown) => {
+  /**
+   * Starts a call unless the database is closed or being reopened, tracks it until it settles, and turns a
+   * disk-full or fatal engine error into an UnavailableError.
+   */
+  #track<T>(start: () => Promise<T>): Promise<T> {
+    try {
+      this.#live();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const tracked = start().catch((error: unknown) => {
       throw this.#failed(error);
     });
     this.#inFlight.add(tracked);
@@ -401,10 +354,7 @@ export class Database {
     this.#reopening = this.#reopen().finally(() => (this.#reopening = undefined));
   }
 
-  /**
-   * Waits for the calls in flight (they fail at once on an invalidated database), closes the instance, and opens
-   * the file again until that works or the database is closed.
-   */
+  /** Waits for the calls in flight, closes the instance, and opens the file again until that works or closes. */
   async #reopen(): Promise<void> {
     await Promise.allSettled([...this.#inFlight]);
     this.#release();
@@ -481,11 +431,9 @@ export class Database {
 }
 
 /**
- * Shows the cache every statement the writer runs outside sql.ts (which reports its prepared statements itself),
- * so no write can leave it stale, whatever code runs it, and flushes the transaction's deferred rows first
- * (`flush`), so every statement sees them. Answers the connection's own `run` (without parameters it calls
- * DuckDB directly), which flushes nothing and tells no cache (for the deferred rows themselves), and
- * `createAppender`, which tells the cache but flushes nothing.
+ * Shows the cache every statement the writer runs outside sql.ts, so no write leaves it stale, after flushing the
+ * deferred rows (`flush`) so every statement sees them. Answers the connection's own `run` (no flush, no cache: for
+ * the deferred rows themselves) and a `createAppender` that tells the cache but does not flush.
  */
 function watchWrites(
   writer: DuckDBConnection,

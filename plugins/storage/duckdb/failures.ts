@@ -1,9 +1,8 @@
 import { BenchtrackError, UnavailableError } from '../../../kit/index.js';
 
 /**
- * What an engine error means for the whole database. `fatal`: DuckDB invalidated the database (a checkpoint or
- * WAL write failed, as on a full disk) and every later call fails until it is opened again. `disk_full`: one
- * write failed for lack of space and was rolled back; the database itself is fine.
+ * What an engine error means for the database. `fatal`: DuckDB invalidated it (a checkpoint or WAL write failed)
+ * until it is opened again. `disk_full`: one write failed for lack of space and was rolled back.
  */
 export type Failure = 'fatal' | 'disk_full';
 
@@ -18,10 +17,7 @@ export function failureOf(error: unknown): Failure | undefined {
   return undefined;
 }
 
-/**
- * Whether a failed COMMIT committed anyway: DuckDB writes the WAL, then checkpoints when it has grown, and a
- * checkpoint that fails (disk full) invalidates the database after the commit was made durable.
- */
+/** Whether a failed COMMIT committed anyway: its checkpoint failed after the WAL made it durable. */
 export function committedAnyway(error: unknown): boolean {
   const message = (error as { message?: unknown } | undefined)?.message;
   return typeof message === 'string' && message.includes('COMMIT succeeded and is durable');
@@ -30,10 +26,7 @@ export function committedAnyway(error: unknown): boolean {
 /** Seconds a client is asked to wait (Retry-After) before trying again. */
 const RETRY_AFTER_SECONDS: Readonly<Record<Failure, number>> = { fatal: 5, disk_full: 30 };
 
-/**
- * The error callers get while the database cannot serve. It never quotes the engine (its messages name files):
- * the log has the cause.
- */
+/** The error callers get while the database cannot serve; never quoting the engine (the log has the cause). */
 export function unavailable(failure: Failure, cause?: unknown): UnavailableError {
   const message =
     failure === 'fatal'

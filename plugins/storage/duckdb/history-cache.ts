@@ -1,17 +1,13 @@
 /**
- * The newest values of the series ingest tests, kept in memory on the writer: a report's history, the largest read
- * of ingest, comes from here instead of the metric table.
+ * The newest values of the series ingest tests, kept beside the writer: ingest's largest read, a report's history,
+ * comes from here instead of the metric table.
  *
- * Why it is exact: it lives beside the writer connection of a file only this process can open (the storage's
- * `exclusive` capability), and write transactions run one at a time. An entry holds, for one series on one
- * head, its newest `n` values in history order (report start time, report, iteration; newest first), or all of
- * them when there are fewer (`complete`). Within a transaction, entries read from the table or changed by the
- * transaction's own appends are kept apart and become the committed ones only when the transaction commits;
- * a rollback, or any statement that changes history otherwise (a metric, report, version or head_version row
- * updated or deleted, anything whose target cannot be told, compaction's table swap), empties the cache. Rows
- * inserted into report, version and head_version leave entries exact: a report's metrics arrive only through
- * `append`, and a head's versions are linked either when the version is new (it has no metrics yet) or when the
- * head is new (nothing is cached for it).
+ * Why it is exact: only this process writes the file (`exclusive`), one transaction at a time. An entry holds one
+ * series' newest `n` values on one head, newest first, or all of them (`complete`). A transaction's entries become
+ * the committed ones when it commits; a rollback, or a statement that changes history otherwise (an update or
+ * delete of metric, report, version or head_version, an unknown target, compaction's swap), empties the cache.
+ * Inserts into report, version and head_version keep entries exact: metrics arrive only through `append`, and a
+ * head's versions are linked when the version is new (no metrics yet) or the head is (nothing cached for it).
  */
 
 /** Values kept at most over all entries (about 40 bytes each); the least recently used entries go first. */

@@ -13,13 +13,9 @@ const HEAD_VERSIONS = 'SELECT version_id FROM head_version WHERE head_id = $head
 const SLACK = 16;
 
 /**
- * Per series the newest values on a head, newest first (report start time, then report, then iteration).
- * Metrics are appended in time order, and compaction leaves the newest 250,000 in that order after the part
- * it clusters by series, so DuckDB's min-max indexes on start_time skip old row groups when the query is bounded
- * below: the bound is the start of the (n + 16)-th newest report on the head (n = the largest
- * sample size asked for). Call it before inserting the report being tested (a report row without metrics
- * would only waste part of the slack). A series with fewer values than asked inside that bound (new, or absent from some
- * reports) is read again without it, so the answer never depends on the shortcut.
+ * Per series the newest values on a head, newest first (report start time, then report, then iteration), from
+ * the history cache or the table. Call it before inserting the report being tested (its report row without
+ * metrics would waste part of the slack of `readNewest`).
  */
 export async function history(
   connection: DuckDBConnection,
@@ -51,9 +47,9 @@ export async function history(
 const CACHED_SAMPLES_MAX = 1_024;
 
 /**
- * Per series, its newest `n` values on the head (all of them when fewer), newest first. First bounded below by
- * the start of the (n + 16)-th newest report on the head; a series with fewer than n values inside that bound is
- * read again without it.
+ * Per series, its newest `n` values on the head (all when fewer), newest first. The newest metrics are in time
+ * order (compaction.ts), so a read bounded below by the start of the (n + SLACK)-th newest report skips old row
+ * groups; a series with fewer than n values inside that bound is read again without it.
  */
 async function readNewest(
   connection: DuckDBConnection,
@@ -76,10 +72,7 @@ async function readNewest(
   return newest;
 }
 
-/**
- * Reads the newest `n` values of each series in `ids` (after `cutoff` when given), in one statement for all of
- * them, newest first.
- */
+/** The newest `n` values of each series in `ids` (after `cutoff` when given), newest first, in one statement. */
 async function read(
   connection: DuckDBConnection,
   headId: number,
@@ -135,9 +128,8 @@ async function read(
 }
 
 /**
- * The answer's columns: per series the first of its newest values, up to its sample size and back to its `since`
- * (the values are newest first, so they stop at the first older one). Written straight into the columns: this
- * runs for every report on the event loop, over 12,800 values for 200 series of 64.
+ * The answer's columns: per series its newest values up to its sample size and back to its `since`, written
+ * straight into the columns (this runs on the event loop for every report).
  */
 function pack(
   newest: readonly (readonly CachedSample[])[],

@@ -24,18 +24,12 @@ const optionsSchema = z.strictObject({
     .string()
     .regex(/^\d+(\.\d+)?\s*(B|KB|MB|GB|KiB|MiB|GiB)$/i, { error: 'checkpoint_threshold must look like 16MB' })
     .optional(),
-  /**
-   * DuckDB's memory_limit: the most its buffer manager holds (cached blocks, query state); larger sorts and
-   * joins spill to `<file>.tmp`. Bounds the engine's share of the process's memory (docs/server-config.md).
-   */
+  /** DuckDB's memory_limit: the most its buffer manager holds; larger sorts and joins spill to `<file>.tmp`. */
   memory_limit: z
     .string()
     .regex(/^\d+(\.\d+)?\s*(MB|GB|TB|MiB|GiB|TiB)$/, { error: 'memory_limit must look like 1GiB' })
     .default(DEFAULT_MEMORY_LIMIT),
-  /**
-   * Whether closing checkpoints (DuckDB's default, which folds the WAL into the file). false for throwaway files
-   * that are deleted after closing (tests); the next open replays the WAL instead.
-   */
+  /** Whether closing checkpoints (DuckDB's default); false for throwaway files deleted after closing (tests). */
   checkpoint_on_close: z.boolean().default(true),
 });
 

@@ -1,13 +1,11 @@
 /**
- * The newest version of each head that ingest numbered from (`heads.latestVersion`), kept beside the writer so
- * that a steady report does not join version and head_version to number its version.
+ * The newest version of each head (`heads.latestVersion`), kept beside the writer so that a report does not join
+ * version and head_version to number its version.
  *
- * Why it is exact: like the history cache, it lives beside the writer of a file only this process can open (the
- * storage's `exclusive` capability), and write transactions run one at a time. An entry is what the running
- * transaction read from the table, or the version it inserted and then linked to the head (`version`, then
- * `linked`) when that version is numbered above the entry's. Entries of a transaction become the committed ones
- * when it commits; a rollback drops them; any other write to version or head_version (a link of existing
- * versions, an update, a delete, a statement whose target cannot be told) empties the cache.
+ * Why it is exact: as for the history cache, only this process writes, one transaction at a time. An entry is what
+ * the transaction read, or the version it inserted and then linked to the head when numbered above the entry's.
+ * A commit keeps a transaction's entries, a rollback drops them; any other write to version or head_version
+ * empties the cache.
  */
 import type { VersionRecord } from '../../../kit/index.js';
 

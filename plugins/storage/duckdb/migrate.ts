@@ -20,10 +20,7 @@ const USER_OBJECTS = `
   UNION ALL SELECT 'type ' || type_name FROM duckdb_types() WHERE NOT internal AND database_name = current_database()
   ORDER BY 1`;
 
-/**
- * Refuses a database that holds something but no `schema_migration` of ours: another application's. Migrating it
- * would mix our tables into its data, or stop halfway on a name both use. Nothing is written before this check.
- */
+/** Refuses a database that holds something but no `schema_migration` of ours (another application's data). */
 async function refuseForeign(connection: DuckDBConnection, path: string): Promise<void> {
   const objects = (await connection.runAndReadAll(USER_OBJECTS)).getRows().map((row) => String(row[0]));
   if (objects.length === 0) return;
@@ -39,11 +36,7 @@ async function refuseForeign(connection: DuckDBConnection, path: string): Promis
   );
 }
 
-/**
- * Applies every migration newer than the database's recorded version, each in its own transaction, and
- * records it in `schema_migration`. A database written by a newer Benchtrack is refused, and so is one that
- * holds another application's data.
- */
+/** Applies the migrations the database lacks (shared/migrate.ts), after refusing another application's data. */
 export async function migrate(
   connection: DuckDBConnection,
   migrations: readonly Migration[],
@@ -76,9 +69,8 @@ export async function migrate(
     migrations,
     path,
   );
-  // Schema changes must not stay in the WAL: DuckDB cannot replay an ALTER TABLE from it ("Failure while
-  // replaying WAL file ... GetDefaultDatabase with no default database set"), so a crash before the next
-  // checkpoint left a database that no longer opens (test/integration/ingest-reliability.test.ts, SIGKILL).
+  // schema changes must not stay in the WAL: DuckDB cannot replay an ALTER TABLE from it, so a crash before the
+  // next checkpoint would leave a database that no longer opens
   if (applied.length > 0) await connection.run('CHECKPOINT');
   return applied;
 }

@@ -14,10 +14,9 @@ import { ident } from './sql.js';
 const APPEND_ONLY = new Set(['metric']);
 
 /**
- * Replication of a DuckDB file by incremental snapshots. DuckDB has no hook on committed transactions and its
- * WAL is private to the file it belongs to, so a change set is read from one MVCC snapshot: for a table with an
- * integer id whose rows up to the id shipped last are unchanged (same count and sum of row hashes), the rows
- * after it; for any other table that changed, the whole table; each as a Parquet file. Writers never wait.
+ * Replication of a DuckDB file by incremental snapshots (DuckDB has no commit hook and its WAL is private): a
+ * change set read from one snapshot holds, for a table with an integer id whose rows up to the id shipped last are
+ * unchanged (count and sum of row hashes), the rows after it; for any other changed table, the whole table.
  */
 export function duckdbReplication(database: Database): Replication {
   return {

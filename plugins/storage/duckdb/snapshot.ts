@@ -4,23 +4,16 @@ import type { Database } from './database.js';
 import { StorageError } from '../../../kit/index.js';
 import { ident } from './sql.js';
 
-/**
- * Attached databases belong to the instance, not to the connection: two snapshots at once (a backup and a
- * replica's, or two replicas') under one alias would detach each other's target mid-copy.
- */
+/** Attached databases belong to the instance: each snapshot gets an alias of its own. */
 let snapshots = 0;
 
-/**
- * One snapshot at a time per process (two replicas starting together, or a backup beside a replica's snapshot):
- * each copy gets the instance's attention alone and the transactions never hold each other's target.
- */
+/** One snapshot at a time per process: each copy gets the instance alone. */
 let previous: Promise<unknown> = Promise.resolve();
 
 /**
- * Copies the database into a new DuckDB file with `COPY FROM DATABASE`, inside one read transaction on a
- * connection of its own: the copy is the snapshot of the moment the transaction began, and the writer never
- * waits for it (MVCC). Sequences are copied at their current value, which is at least the snapshot's, so ids
- * handed out after a restore never collide with copied rows.
+ * Copies the database into a new DuckDB file with `COPY FROM DATABASE` in one read transaction of its own (the
+ * writer never waits). Sequences are copied at their current value, at least the snapshot's, so ids handed out
+ * after a restore never collide with copied rows.
  */
 export async function snapshotTo(database: Database, file: string): Promise<void>;
 /** The same, running `inside` on the snapshot's transaction before the copy (replication reads the state the copy holds). */
@@ -63,11 +56,9 @@ async function snapshotNow<T>(
 }
 
 /**
- * DETACH checkpoints the target only when no write transaction is active anywhere in the instance (nor can a
- * CHECKPOINT of it run then: "there are other write transactions active"), so under ingest the copy can stay in
- * `<file>.wal`, which nobody ships: the snapshot file would hold no table. An instance of its own, with nothing
- * else in it, replays that WAL and checkpoints it into the file, within the server's memory limit (DuckDB's
- * default would be 80% of the machine's memory).
+ * DETACH checkpoints the target only when no write transaction is active in the instance, so under ingest the copy
+ * can stay in `<file>.wal`. An instance of its own replays that WAL and checkpoints it into the file, within the
+ * server's memory limit.
  */
 async function checkpointAlone(database: Database, file: string, memoryLimit: string): Promise<void> {
   if (!existsSync(`${file}.wal`)) return;

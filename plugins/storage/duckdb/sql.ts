@@ -20,18 +20,17 @@ import {
 export type { Param, Params } from '../shared/sql.js';
 
 /**
- * Converts JavaScript parameters to DuckDB values, with explicit types where DuckDB cannot infer them. Only
- * parameters the statement mentions are bound (DuckDB rejects extra ones), so one parameter set can serve a
- * count query and its page query.
+ * JavaScript parameters as DuckDB values, typed where DuckDB cannot infer them. Only those the statement mentions
+ * are bound (DuckDB rejects extra ones), so one parameter set serves a count query and its page query.
  */
-export function bind(
-  sql: string,
+function bind(
+  named: ReadonlySet<string>,
   params: Params,
 ): { values: Record<string, DuckDBValue>; types: Record<string, DuckDBType> } {
   const values: Record<string, DuckDBValue> = {};
   const types: Record<string, DuckDBType> = {};
   for (const [key, value] of Object.entries(params)) {
-    if (!new RegExp(`\\$${key}\\b`).test(sql)) continue;
+    if (!named.has(key)) continue;
     if (value instanceof Date) {
       values[key] = new DuckDBTimestampValue(BigInt(value.getTime()) * 1000n);
     } else if (value instanceof Float64Array) {
@@ -56,10 +55,7 @@ export function bind(
   return { values, types };
 }
 
-/**
- * Prepared statements per connection and SQL text: parsing and planning cost more than running most of the
- * small statements of an ingest, so each statement is prepared once per connection and re-bound.
- */
+/** Prepared statements per connection and SQL text: planning costs more than running most small statements. */
 const statements = new WeakMap<DuckDBConnection, Map<string, DuckDBPreparedStatement>>();
 
 /** The statement cache of a connection (only the writer's has one; see cache.ts). */
@@ -88,10 +84,7 @@ export interface ReadContext {
 
 const readViews = new WeakMap<DuckDBConnection, ReadContext>();
 
-/**
- * Anchors the snapshot of the read running on `connection` (none: nothing to do). Statements run here do it
- * themselves; one run on the connection directly must call this first, or it runs outside the read's snapshot.
- */
+/** Anchors the snapshot of the read running on `connection`: call it before running on the connection directly. */
 export async function anchorRead(connection: DuckDBConnection): Promise<void> {
   await readViews.get(connection)?.anchor();
 }
@@ -102,13 +95,35 @@ export function useReadView(connection: DuckDBConnection, read: ReadContext | un
   else readViews.delete(connection);
 }
 
+/** What a statement text is, learned once per text: the parameters it names, and whether it only reads. */
+interface Shape {
+  readonly named: ReadonlySet<string>;
+  readonly read: boolean;
+}
+
+/** Statement texts `shapeOf` remembers at most before it starts again. */
+const SHAPES_MAX = 4_096;
+const shapes = new Map<string, Shape>();
+
+function shapeOf(sql: string): Shape {
+  let shape = shapes.get(sql);
+  if (!shape) {
+    if (shapes.size >= SHAPES_MAX) shapes.clear();
+    shape = {
+      named: new Set(Array.from(sql.matchAll(/\$(\w+)/g), (m) => m[1] as string)),
+      read: isRead(sql),
+    };
+    shapes.set(sql, shape);
+  }
+  return shape;
+}
+
 /** The run in progress of each prepared statement: its bindings are its own until the run has returned. */
 const running = new WeakMap<DuckDBPreparedStatement, Promise<unknown>>();
 
 /**
- * Runs the statement of `sql` with `params` through `run`. A prepared statement holds one set of bindings, and
- * concurrent calls of one statement on one connection (a read's `Promise.all`) would bind over each other's
- * before DuckDB reads them: the runs of a statement take turns.
+ * Runs the statement of `sql` with `params` through `run`. A prepared statement holds one set of bindings, so the
+ * concurrent runs of one statement on one connection (a read's `Promise.all`) take turns.
  */
 async function prepared<T>(
   connection: DuckDBConnection,
@@ -118,12 +133,12 @@ async function prepared<T>(
 ): Promise<T> {
   await beforeStatements.get(connection)?.();
   await anchorRead(connection);
-  const { values, types } = bind(sql, params);
-  // DuckDB plans a statement without parameters once, folding its constant filters with the statistics the table
-  // had then: prepared while no row matched (`WHERE state = 'pending'` on an empty table), it answers no rows ever
-  // after. Only statements with parameters are planned again at each run, so only those are kept.
+  const shape = shapeOf(sql);
+  const { values, types } = bind(shape.named, params);
+  // DuckDB plans a statement without parameters once, folding constant filters with the table's statistics of
+  // then (on an empty table it answers no rows ever after): only statements with parameters are kept.
   if (Object.keys(values).length === 0) {
-    if (!isRead(sql)) caches.get(connection)?.noteWrite(sql);
+    if (!shape.read) caches.get(connection)?.noteWrite(sql);
     return run(await connection.prepare(sql));
   }
   let cache = statements.get(connection);
@@ -133,7 +148,7 @@ async function prepared<T>(
     statement = await connection.prepare(sql);
     cache.set(sql, statement);
   }
-  if (!isRead(sql)) caches.get(connection)?.noteWrite(sql);
+  if (!shape.read) caches.get(connection)?.noteWrite(sql);
   const ready = statement;
   const result = (running.get(ready) ?? Promise.resolve()).then(() => {
     ready.clearBindings();
@@ -185,10 +200,7 @@ export async function execute(
   return Number(result.rowsChanged);
 }
 
-/**
- * Runs a query and returns its result chunks and row count, for `readColumns` (columns.ts) to copy into typed
- * arrays sized by the count: the way to read many rows (row objects cost far more).
- */
+/** Runs a query and returns its result chunks and row count, for `readColumns` (columns.ts). */
 export async function queryChunks(
   connection: DuckDBConnection,
   sql: string,

@@ -59,10 +59,7 @@ function source(connection: DuckDBConnection): TableSource {
   };
 }
 
-/**
- * Every table of the data model, batch by batch, from one read transaction on a connection of its own: the
- * export is the snapshot of the moment the transaction began, and writers never wait for it (MVCC).
- */
+/** Every table of the data model, batch by batch, from one read transaction of its own (writers never wait). */
 async function* exportRows(database: Database): AsyncGenerator<RowBatch> {
   const connection = await database.connect();
   try {
@@ -139,10 +136,7 @@ async function importRows(
   return rows;
 }
 
-/**
- * An appender for `batch.table`: per target column (in table order), its type and where it is in the batch. The
- * source and target must have the same columns, in any order.
- */
+/** An appender for `batch.table`, with each target column's type and place in the batch (in any order). */
 async function openAppender(connection: DuckDBConnection, batch: RowBatch) {
   const columns = await columnsOf(connection, batch.table);
   const names = columns.map((column) => column.name);

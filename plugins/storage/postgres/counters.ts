@@ -2,9 +2,8 @@ import type { SharedCounters } from '../../../kit/index.js';
 import type { Database } from './database.js';
 
 /**
- * The table of the shared counters. UNLOGGED: counts are ephemeral (a crash may lose them, standbys do not have
- * them), so they cost no WAL. It is created when the engine opens, outside the migrations, because it holds no
- * data: the transfer between engines leaves it out.
+ * The table of the shared counters: UNLOGGED (ephemeral counts cost no WAL), created at open outside the
+ * migrations (it holds no data; transfers leave it out).
  */
 export const COUNTERS_TABLE = 'shared_counter';
 
@@ -12,9 +11,8 @@ export const COUNTERS_TABLE = 'shared_counter';
 const SWEEP_EVERY_MS = 60_000;
 
 /**
- * Counters in PostgreSQL, shared by every API process on the database: one row per key, updated by one upsert
- * outside the SERIALIZABLE transactions (READ COMMITTED: concurrent hits of one key queue on its row lock, and
- * each sees the count before it, so the counts are exact and never fail for a conflict).
+ * Counters shared by every API process: one row per key, one upsert outside the SERIALIZABLE transactions (at
+ * READ COMMITTED, hits of one key queue on its row lock: exact counts, no conflicts).
  */
 export async function postgresCounters(database: Database): Promise<SharedCounters> {
   await database.run(async (sql) => {

@@ -26,18 +26,15 @@ export interface DatabaseOptions {
 const MAX_ATTEMPTS = 40;
 
 /**
- * Attempts of a write transaction refused the same unique key each time. PostgreSQL refuses a key only once the
- * other insert has committed, so the next attempt sees that row: the same key again is a row deleted and inserted
- * anew meanwhile (reports racing the deletion of their testbed), or one that was there all along, which no attempt
- * gets past, so it fails early.
+ * Attempts of a write transaction refused the same unique key each time: the next attempt sees the committed row,
+ * so the same key again is a row deleted and inserted anew meanwhile, or one no attempt gets past (fail early).
  */
 const SAME_KEY_ATTEMPTS = 8;
 
 /**
- * Seconds a pooled connection that closed waits before it opens again. The driver's default grows with every
- * close across the pool (3^n / 100 s, up to 20 s) and the connect timeout runs during that wait, so repeated
- * terminations made queries time out. While the server is down a request fails at once anyway (503,
- * Retry-After), so a growing wait protects nothing.
+ * Seconds a pooled connection that closed waits before it opens again. The driver's default grows with every close
+ * (up to 20 s) while the connect timeout runs, so repeated terminations time queries out; a down server fails
+ * requests at once anyway (503).
  */
 const RECONNECT_DELAY_SECONDS = 0.05;
 
@@ -58,11 +55,10 @@ const ISOLATION = {
 } as const;
 
 /**
- * One PostgreSQL database through a pool of connections. Write transactions are SERIALIZABLE (or READ COMMITTED
- * where the caller protects what it reads with locks) and run again when PostgreSQL aborts one for a conflict with
- * another writer (any process): together with the unique indexes this is the correctness DuckDB's single writer
- * gives for free. Reads run in REPEATABLE READ READ ONLY transactions, one snapshot each. A lost connection fails the call with an UnavailableError (503, Retry-After) and marks the
- * database unavailable until a call or a probe succeeds; the pool opens new connections by itself.
+ * One PostgreSQL database through a pool of connections. Write transactions are SERIALIZABLE (READ COMMITTED where
+ * the caller locks what it reads) and run again when aborted for a conflict with another writer of any process.
+ * Reads run in REPEATABLE READ READ ONLY transactions. A lost connection fails the call with an UnavailableError
+ * (503) and marks the database unavailable until a call or a probe succeeds.
  */
 export class Database {
   #closed = false;
@@ -110,12 +106,10 @@ export class Database {
   }
 
   /**
-   * Runs `fn` in a write transaction, again (on fresh state) when PostgreSQL aborts it for a conflict with a
-   * concurrent writer or a unique race, with a short random pause so the competitors spread out. `exclusive`
-   * keys are taken by a session of their own after BEGIN and before the first statement, which takes the
-   * snapshot: it then holds what every transaction that held one of them committed. They are held until the last
-   * attempt ends. The transaction's connection is taken first, so a pool full of transactions that wait for
-   * these keys cannot keep the holder from running.
+   * Runs `fn` in a write transaction, again after a random pause when PostgreSQL aborts it for a conflict or a
+   * unique race. `exclusive` keys are taken by a session of their own after BEGIN and before the first statement
+   * (which takes the snapshot), and held until the last attempt ends; the transaction's connection is taken first,
+   * so a pool full of transactions waiting for the keys cannot starve the holder.
    */
   transaction<T>(fn: (connection: Connection) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     const isolation = ISOLATION[options.isolation ?? 'serializable'];
@@ -174,14 +168,10 @@ export class Database {
   }
 
   /**
-   * BEGIN, `fn`, COMMIT on one connection of the pool. A pooled connection the server dropped (server restarted,
-   * backend terminated) fails at BEGIN while it was idle, or at the first statement after it when the backend
-   * was still going away (pg_terminate_backend only signals it): the attempt runs again, up to once per connection
-   * of the pool (every idle one may be dead before the driver has seen its socket close), when nothing of it can
-   * have taken effect: it failed at BEGIN, or it is read-only. A write transaction that lost its connection once
-   * `fn` began fails the call (503; the server rolled it back unless COMMIT had reached it, which the caller
-   * cannot know, so it is not run again here). A connection that cannot be opened (refused, timed out) fails at
-   * once.
+   * BEGIN, `fn`, COMMIT on one connection of the pool. A pooled connection the server dropped fails at BEGIN (or at
+   * the first statement, while the backend goes away): the attempt runs again, up to once per pooled connection,
+   * when nothing of it can have taken effect (it failed at BEGIN, or is read-only). A write that lost its
+   * connection once `fn` began fails (503: whether COMMIT reached the server is unknown).
    */
   async #begin<T>(
     options: string,

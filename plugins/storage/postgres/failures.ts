@@ -4,19 +4,14 @@ import { BenchtrackError, UnavailableError } from '../../../kit/index.js';
 const RETRY = new Set(['40001', '40P01', '23505']);
 
 /**
- * Whether a transaction that failed with `error` should run again. Under SERIALIZABLE, PostgreSQL aborts one of
- * two transactions that could not have run one after the other (40001), and a unique index stops the second of
- * two concurrent inserts of one key (23505: two processes creating the same dimension or series, or reusing an
- * idempotency key): the next attempt sees what the other committed and takes the path for an existing row.
+ * Whether a transaction that failed with `error` runs again: a serialization failure, a deadlock, or a unique
+ * race (two processes creating one dimension or series): the next attempt sees what the other committed.
  */
 export function retryable(error: unknown): boolean {
   return !(error instanceof BenchtrackError) && RETRY.has(sqlState(error) ?? '');
 }
 
-/**
- * The constraint and key a unique violation names ("Key (project_id, name)=(1, alpha) already exists."), for
- * counting how often in a row one transaction is refused the same key; `undefined` for any other error.
- */
+/** The constraint and key a unique violation names (counting refusals of one key in a row); else undefined. */
 export function uniqueKey(error: unknown): string | undefined {
   if (sqlState(error) !== '23505') return undefined;
   const { constraint_name: constraint, detail } = error as { constraint_name?: unknown; detail?: unknown };
@@ -28,10 +23,7 @@ function sqlState(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-/**
- * Whether `error` says the database server cannot be reached or dropped the connection (refused, reset, timed
- * out, shut down, backend terminated), as opposed to a statement that failed.
- */
+/** Whether `error` says the server cannot be reached or dropped the connection (not a statement's failure). */
 export function connectionLost(error: unknown): boolean {
   if (error instanceof BenchtrackError) return false;
   const code = sqlState(error);
@@ -45,10 +37,7 @@ export function connectionLost(error: unknown): boolean {
   );
 }
 
-/**
- * Whether `error` says a connection that was open is gone (backend terminated, server shut it, socket reset), as
- * opposed to one that could not be opened: a new connection may well succeed.
- */
+/** Whether a connection that was open is gone (a new one may well succeed), as opposed to one never opened. */
 export function connectionDropped(error: unknown): boolean {
   const code = sqlState(error);
   return (

@@ -38,11 +38,7 @@ const writer = (connection: Connection) =>
 const reader = (connection: Connection) =>
   readRepositories(postgresDb(connection), (request) => history(connection, request));
 
-/**
- * PostgreSQL, selected by `database.url: postgres://...`: several API processes share one database. Writers of
- * every process run concurrently (SERIALIZABLE transactions, run again on conflict; READ COMMITTED with advisory
- * locks where the caller asks for `isolation: 'locked'`), so `singleWriter` is false.
- */
+/** PostgreSQL (`database.url: postgres://...`): several API processes share one database, writing concurrently. */
 export const postgresStorage = defineStorage<PostgresOptions>({
   id: 'postgres',
   aliases: ['postgresql'],

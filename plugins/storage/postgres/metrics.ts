@@ -5,15 +5,10 @@ import { query, queryValues, type Connection } from './sql.js';
 export const HISTORY_CAP = 65_536;
 
 /**
- * Per requested series, its newest values on the head (its own versions and those linked from its start point),
- * newest first by report start time, report and iteration, at most n of them since the series' window start. One
- * statement: a lateral subquery per series, each a backward range scan of the metric (series_id, start_time,
- * report_id, iteration) index that stops after n rows on the head.
- *
- * Each row's version is checked by a probe of head_version's key (`EXISTS ... OFFSET 0`: the OFFSET keeps
- * PostgreSQL from turning the check into a join). A join follows the statistics of head_version, which give a head
- * younger than the last ANALYZE (a new branch) one version: the planner then reads and sorts every metric of the
- * series, or scans the series once per version of the head, and each report on a new branch costs more.
+ * Per series its newest n values on the head since its window start, newest first: a lateral backward range scan
+ * of the metric (series_id, start_time, report_id, iteration) index per series. Versions are checked by a probe of
+ * head_version's key (`OFFSET 0` keeps it from becoming a join, which a head younger than the last ANALYZE would
+ * plan as a read and sort of every metric of the series).
  */
 export const HISTORY_SQL = `SELECT w.pos::int, m.value, m.id
   FROM unnest($series::int[], $n::int[], $since::float8[]) WITH ORDINALITY AS w(series_id, n, since, pos)
@@ -52,11 +47,8 @@ export async function history(connection: Connection, request: HistoryRequest): 
 const optional = (column: string) => `nullif(${column}, 'NaN')`;
 
 /**
- * One statement for all the metrics of a report: every column travels as one array parameter and `unnest` turns
- * them back into rows, so a report of any size costs one round trip, never one per metric. Ids come from a
- * sequence every process shares (the embedded engine counts in memory; here several processes write), taken in
- * the metrics' order (PostgreSQL evaluates the volatile `nextval` after the sort) and answered with each metric's
- * UUID.
+ * One statement for all the metrics of a report: every column one array parameter, `unnest` back into rows. Ids
+ * come from the sequence every process shares, in the metrics' order (`nextval` runs after the sort).
  */
 const APPEND_SQL = `INSERT INTO metric (id, uuid, project_id, report_id, iteration, series_id, head_id, version_id,
     start_time, end_time, value, lower_value, upper_value, threshold_id, model_id, baseline, lower_limit, upper_limit)

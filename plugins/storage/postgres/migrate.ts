@@ -7,11 +7,7 @@ import type { Connection } from './sql.js';
 /** The advisory lock every process takes to migrate: N processes starting at once migrate once. */
 const MIGRATION_LOCK = 0x62656e63; // 'benc'
 
-/**
- * Applies every migration newer than the database's recorded version, each in its own transaction, and records
- * it in `schema_migration`, holding an advisory lock meanwhile: a process that starts while another migrates
- * waits, then finds the schema current. A database written by a newer Benchtrack is refused.
- */
+/** Applies the migrations the database lacks (shared/migrate.ts) under an advisory lock: processes migrate once. */
 export async function migrate(
   sql: Sql,
   migrations: readonly Migration[],

@@ -18,10 +18,8 @@ interface Replica {
 }
 
 /**
- * Reads spread over streaming read replicas, with read-your-writes: after each write transaction this process
- * notes the primary's WAL position, and a read goes to a replica only once that replica has replayed at least that
- * far (asked when the last answer is behind); otherwise, or when no replica answers, it goes to the primary. So a
- * caller who wrote through this process and then reads gets what it wrote, whatever the replication lag.
+ * Reads spread over streaming read replicas, with read-your-writes: a read goes to a replica only once it has
+ * replayed the primary's WAL position noted after this process's last write; otherwise to the primary.
  */
 export class ReplicaReads {
   #written = 0n;
@@ -53,9 +51,8 @@ export class ReplicaReads {
   }
 
   /**
-   * Notes where the primary's WAL is after a write this process committed: its insert position, which is past the
-   * commit record even when the WAL is not written yet (synchronous_commit off), where the write position may not be. Never throws (the write did commit):
-   * when the position cannot be read, reads stay on the primary until a later write's can.
+   * Notes the primary's WAL insert position after a committed write (past the commit record even with
+   * synchronous_commit off). Never throws: an unknown position keeps reads on the primary.
    */
   async written(): Promise<void> {
     if (this.replicas.length === 0) return;

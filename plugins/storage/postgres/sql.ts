@@ -14,9 +14,8 @@ interface Compiled {
 const compiled = new Map<string, Compiled>();
 
 /**
- * Turns `$name` placeholders into PostgreSQL's `$1, $2, ...` (the same name, the same number), so the repositories
- * read like the DuckDB engine's. The server types each parameter from the statement (the driver describes it
- * once per connection and statement), so SQL casts where the context does not say (`unnest($ids::int[])`).
+ * Turns `$name` placeholders into `$1, $2, ...` (one number per name). The server types each parameter from the
+ * statement, so the SQL casts where the context does not say (`unnest($ids::int[])`).
  */
 function compile(sql: string): Compiled {
   let done = compiled.get(sql);
@@ -106,10 +105,7 @@ export function postgresDb(connection: Connection): Db {
   };
 }
 
-/**
- * Column `c` of `rows` into `column`: absent numbers as NaN or 0, UUIDs from their text. A loop per kind of
- * column, so that each store site sees one kind of array (one shared loop makes them polymorphic, and slower).
- */
+/** Column `c` of `rows` into `column`: a loop per kind of column, so each store site stays monomorphic. */
 function fill(column: Column, rows: readonly unknown[][], c: number): void {
   const n = rows.length;
   if (column instanceof UuidColumn)
@@ -125,10 +121,7 @@ function fill(column: Column, rows: readonly unknown[][], c: number): void {
 const HEX = new Uint8Array(128);
 for (let d = 0; d < 16; d++) HEX[d.toString(16).charCodeAt(0)] = d;
 
-/**
- * A UUID's text as four 32-bit words, word k of row i at `k * count + i`. Read by character code: slicing and
- * parseInt cost more than the rest of a large perf answer's decoding.
- */
+/** A UUID's text as four 32-bit words, word k of row i at `k * count + i`, read by character code (no slicing). */
 function putUuid(words: Uint32Array, count: number, i: number, text: string): void {
   let at = 0;
   for (let k = 0; k < 4; k++) {

@@ -11,38 +11,14 @@ import type {
 import { PROJECT_NOTIFICATION_DATA } from './notifications.js';
 import { REGRESSION_PRUNE } from './regressions.js';
 import type { Db } from './sql.js';
-import { names, page, pageSql, tableReader, type TableSpec, tableWriter, whereSql } from './table.js';
+import { page, pageSql, tableReader, tableSpec, tableWriter, whereSql } from './table.js';
 
-const users: TableSpec = {
-  name: 'users',
-  columns: names('id uuid name slug email admin locked created modified'),
-  search: ['name', 'slug', 'uuid'],
-};
-const tokens: TableSpec = {
-  name: 'api_token',
-  columns: names('id uuid user_id name token_hash creation expiration revoked'),
-  search: ['name', 'uuid'],
-};
-const organizations: TableSpec = {
-  name: 'organization',
-  columns: names('id uuid name slug personal_user_id claimed license created modified'),
-  search: ['name', 'slug', 'uuid'],
-};
-const roles: TableSpec = {
-  name: 'organization_role',
-  columns: names('organization_id user_id role created modified'),
-  key: ['organization_id', 'user_id'],
-};
-const invitations: TableSpec = {
-  name: 'invitation',
-  columns: names('id uuid organization_id email role invited_by created expiration accepted'),
-  search: ['email', 'uuid'],
-};
-const projects: TableSpec = {
-  name: 'project',
-  columns: names('id uuid organization_id name slug url visibility created modified'),
-  search: ['name', 'slug', 'uuid'],
-};
+const users = tableSpec('users', { search: ['name', 'slug', 'uuid'] });
+const tokens = tableSpec('api_token', { search: ['name', 'uuid'] });
+const organizations = tableSpec('organization', { search: ['name', 'slug', 'uuid'] });
+const roles = tableSpec('organization_role', { key: ['organization_id', 'user_id'] });
+const invitations = tableSpec('invitation', { search: ['email', 'uuid'] });
+const projects = tableSpec('project', { search: ['name', 'slug', 'uuid'] });
 
 function organizationsReader(db: Db): OrganizationsReader {
   return {
@@ -59,8 +35,7 @@ function organizationsReader(db: Db): OrganizationsReader {
         { ...w.params, ...p.params, user: userId },
       );
     },
-    // Bound, not a constant: DuckDB 1.x read garbage strings from a parameterless prepared statement planned
-    // while every license was NULL, once licenses were set (the storage contract reproduces it).
+    // bound, not a constant: planned while every license was NULL, DuckDB then read licenses as garbage
     licensed: () =>
       db.query<OrganizationRecord>(
         'SELECT * FROM organization WHERE coalesce(license, $none) <> $none ORDER BY id',

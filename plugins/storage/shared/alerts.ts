@@ -6,16 +6,9 @@ import type {
   WriteRepositories,
 } from '../../../kit/index.js';
 import { count, perDialect, type Db, type Param } from './sql.js';
-import { names, page, tableReader, type TableSpec, tableWriter } from './table.js';
+import { page, tableReader, tableSpec, tableWriter } from './table.js';
 
-export const alerts: TableSpec = {
-  name: 'alert',
-  columns: names(`
-    id uuid project_id report_id metric_id head_id threshold_id model_id boundary_limit status
-    change_before change_after change_p_value created modified
-  `),
-  search: ['uuid'],
-};
+export const alerts = tableSpec('alert', { search: ['uuid'] });
 
 /** `active` sorts before `dismissed` and `silenced`: the default order shows what needs attention first. */
 const ORDER = {
@@ -25,9 +18,8 @@ const ORDER = {
 } as const;
 
 /**
- * The WHERE clause of an alert filter (alias `a`). Branch, testbed and measure are the alert's threshold's; the
- * benchmark is its metric's series', looked up among the metrics of the project's alerted reports only, so the
- * metric table is read by series and report, never whole.
+ * The WHERE clause of an alert filter (alias `a`): branch, testbed and measure of its threshold, the benchmark of
+ * its metric's series (among the project's alerted reports only, so metric is never read whole).
  */
 function alertWhere(filter: AlertFilter): { sql: string; params: Record<string, Param> } {
   const where = ['a.project_id = $project::int'];

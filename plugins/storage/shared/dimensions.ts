@@ -11,48 +11,20 @@ import type {
 import { alertsReader, alertsWriter } from './alerts.js';
 import { REGRESSION_PRUNE } from './regressions.js';
 import { count, perDialect, type Db } from './sql.js';
-import { names, tableReader, type TableSpec, tableWriter } from './table.js';
+import { tableReader, tableSpec, tableWriter } from './table.js';
 
-const TIMES = ['created', 'modified'] as const;
-const NAMED = ['id', 'uuid', 'project_id', 'name', 'slug', 'archived', ...TIMES] as const;
-const SEARCH = ['name', 'slug', 'uuid'] as const;
+const SEARCH = ['name', 'slug', 'uuid'];
 
-const branches: TableSpec = { name: 'branch', columns: [...NAMED, 'head_id'], search: SEARCH };
-const heads: TableSpec = {
-  name: 'head',
-  columns: names(`
-    id uuid branch_id start_point_branch_id start_point_head_id start_point_version_id
-    max_versions created replaced
-  `),
-};
-const versions: TableSpec = {
-  name: 'version',
-  columns: names('id uuid project_id number hash created'),
-};
-const headVersions: TableSpec = {
-  name: 'head_version',
-  columns: names('head_id version_id'),
-  key: ['head_id', 'version_id'],
-};
-const testbeds: TableSpec = { name: 'testbed', columns: NAMED, search: SEARCH };
-const benchmarks: TableSpec = { name: 'benchmark', columns: NAMED, search: SEARCH };
-const measures: TableSpec = { name: 'measure', columns: [...NAMED, 'units', 'direction'], search: SEARCH };
-const series: TableSpec = {
-  name: 'series',
-  columns: names('id project_id testbed_id benchmark_id measure_id'),
-};
-const thresholds: TableSpec = {
-  name: 'threshold',
-  columns: names('id uuid project_id branch_id testbed_id measure_id model_id created modified'),
-  search: ['uuid'],
-};
-const models: TableSpec = {
-  name: 'model',
-  columns: names(`
-    id uuid threshold_id test min_sample_size max_sample_size window_seconds lower_boundary
-    upper_boundary created replaced
-  `),
-};
+const branches = tableSpec('branch', { search: SEARCH });
+const heads = tableSpec('head');
+const versions = tableSpec('version');
+const headVersions = tableSpec('head_version', { key: ['head_id', 'version_id'] });
+const testbeds = tableSpec('testbed', { search: SEARCH });
+const benchmarks = tableSpec('benchmark', { search: SEARCH });
+const measures = tableSpec('measure', { search: SEARCH });
+const series = tableSpec('series');
+const thresholds = tableSpec('threshold', { search: ['uuid'] });
+const models = tableSpec('model');
 
 const HEAD_VERSIONS = 'FROM version v JOIN head_version hv ON hv.version_id = v.id WHERE hv.head_id = $head';
 

@@ -10,37 +10,17 @@ import type {
   WriteRepositories,
 } from '../../../kit/index.js';
 import { perDialect, type Db } from './sql.js';
-import { names, tableReader, tableWriter, type TableSpec } from './table.js';
+import { tableReader, tableSpec, tableWriter } from './table.js';
 
-const notifications: TableSpec = {
-  name: 'notification',
-  columns: names('id uuid project_id event regression_id report_id webhook_id payload fanned created'),
-};
-const deliveries: TableSpec = {
-  name: 'notification_delivery',
-  columns: names(`
-    id uuid notification_id project_id webhook_id user_id state attempts next_attempt status error created
-    modified finished
-  `),
-};
+const notifications = tableSpec('notification');
+const deliveries = tableSpec('notification_delivery');
 
 /** The notification repositories that are a table and nothing more. */
 export const NOTIFICATION_TABLES = {
-  webhooks: {
-    name: 'webhook',
-    columns: names('id uuid project_id url secret format events user_id created modified'),
-    search: ['uuid', 'url'],
-  },
-  deliveryAttempts: {
-    name: 'notification_attempt',
-    columns: names('id delivery_id project_id status duration_ms error response created'),
-  },
-  notificationPreferences: {
-    name: 'notification_preference',
-    columns: names('user_id project_id email created modified'),
-    key: ['user_id', 'project_id'],
-  },
-} as const satisfies Record<string, TableSpec>;
+  webhooks: tableSpec('webhook', { search: ['uuid', 'url'] }),
+  deliveryAttempts: tableSpec('notification_attempt'),
+  notificationPreferences: tableSpec('notification_preference', { key: ['user_id', 'project_id'] }),
+};
 
 /** Statements that delete a project's notification rows, children before parents (`$project`: its id). */
 export const PROJECT_NOTIFICATION_DATA: readonly string[] = [

@@ -7,35 +7,16 @@ import type {
   WriteRepositories,
 } from '../../../kit/index.js';
 import { count, likePattern, type Db, type Param } from './sql.js';
-import { names, page, tableReader, type TableSpec, tableWriter } from './table.js';
+import { page, tableReader, tableSpec, tableWriter } from './table.js';
 
-const REGRESSION_COLUMNS = names(`
-  id uuid project_id branch_id head_id testbed_id kind status last_good_version_id
-  first_bad_version_id fixed_version_id note issue_url assignee_id reason created modified
-`);
-
-const regressions: TableSpec = { name: 'regression', columns: REGRESSION_COLUMNS, search: ['uuid', 'note'] };
+const regressions = tableSpec('regression', { search: ['uuid', 'note'] });
 
 /** The regression repositories that are a table and nothing more. */
 export const REGRESSION_TABLES = {
-  regressionSeries: {
-    name: 'regression_series',
-    columns: names(`
-      regression_id project_id series_id benchmark_id measure_id state before_value after_value
-      p_value created modified
-    `),
-    key: ['regression_id', 'series_id'],
-  },
-  regressionAlerts: {
-    name: 'regression_alert',
-    columns: names('alert_id regression_id project_id series_id'),
-    key: ['alert_id'],
-  },
-  regressionEvents: {
-    name: 'regression_event',
-    columns: names('id regression_id project_id user_id status previous_status changes reason created'),
-  },
-} as const satisfies Record<string, TableSpec>;
+  regressionSeries: tableSpec('regression_series', { key: ['regression_id', 'series_id'] }),
+  regressionAlerts: tableSpec('regression_alert', { key: ['alert_id'] }),
+  regressionEvents: tableSpec('regression_event'),
+};
 
 /**
  * Statements that remove what refers to deleted rows (alerts, series, branches, testbeds), run after every

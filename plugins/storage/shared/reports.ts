@@ -9,26 +9,10 @@ import type {
 } from '../../../kit/index.js';
 import { REGRESSION_PRUNE } from './regressions.js';
 import { count, ident, isUuid, perDialect, type Db } from './sql.js';
-import { names, page, tableReader, type TableSpec } from './table.js';
+import { page, tableReader, tableSpec } from './table.js';
 
-export const reports: TableSpec = {
-  name: 'report',
-  columns: names(`
-    id uuid project_id user_id branch_id head_id version_id testbed_id adapter idempotency_key
-    start_time end_time created
-  `),
-  search: ['uuid'],
-};
-
-export const plots: TableSpec = {
-  name: 'plot',
-  columns: names(`
-    id uuid project_id rank title lower_value upper_value lower_boundary upper_boundary x_axis
-    y_axis window_seconds branch_ids testbed_ids benchmark_ids measure_ids created modified
-  `),
-  search: ['title', 'uuid'],
-  key: ['rank', 'id'],
-};
+export const reports = tableSpec('report', { search: ['uuid'] });
+export const plots = tableSpec('plot', { search: ['title', 'uuid'], key: ['rank', 'id'] });
 
 const SUMMARIES = perDialect((d) => ({
   iterations: `SELECT m.report_id, m.iteration, count(DISTINCT s.benchmark_id) AS benchmarks, count(*) AS measures

@@ -10,31 +10,12 @@ import type {
   WriteRepositories,
 } from '../../../kit/index.js';
 import { perDialect, type Db } from './sql.js';
-import { names, tableReader, type TableSpec, tableWriter } from './table.js';
+import { tableReader, tableSpec, tableWriter } from './table.js';
 
-const runners: TableSpec = {
-  name: 'runner',
-  columns: names('id uuid organization_id name slug key_hash archived last_seen created modified'),
-  search: ['name', 'slug', 'uuid'],
-};
-const runnerSpecs: TableSpec = {
-  name: 'runner_spec',
-  columns: names('runner_id spec'),
-  key: ['runner_id', 'spec'],
-};
-const jobs: TableSpec = {
-  name: 'job',
-  columns: names(`
-    id uuid project_id user_id spec state definition timeout_seconds runner_id attempt
-    lease_expires heartbeat reason report_id log_bytes log_dropped created modified started
-    finished
-  `),
-  search: ['uuid', 'spec'],
-};
-const jobLogs: TableSpec = {
-  name: 'job_log',
-  columns: names('id job_id attempt text created'),
-};
+const runners = tableSpec('runner', { search: ['name', 'slug', 'uuid'] });
+const runnerSpecs = tableSpec('runner_spec', { key: ['runner_id', 'spec'] });
+const jobs = tableSpec('job', { search: ['uuid', 'spec'] });
+const jobLogs = tableSpec('job_log');
 
 /** The queued jobs a scope may take (alias `j`); the specs are never empty (the caller checks). */
 const QUEUED = perDialect(

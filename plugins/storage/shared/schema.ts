@@ -9,11 +9,7 @@ export interface Migration {
 export interface Ddl {
   /** The type of timestamp columns (times are UTC). */
   readonly timestamp: string;
-  /**
-   * B-tree indexes on the keys that lookups, lists and cascading deletes filter on, and on metric's series and time
-   * (history and perf read each series as one index range). An engine that scans with zone maps (DuckDB, whose
-   * metric table stays clustered by series and time) takes none.
-   */
+  /** B-tree indexes on the keys lookups, lists and deletes filter on; none for an engine scanning by zone maps. */
   readonly indexes: boolean;
   /** The statements that make the metric fact table and hand out its ids. */
   readonly metric: (columns: string) => string[];
@@ -45,15 +41,12 @@ const named = (times: string, table: string, extra = '') =>
   );
 
 /**
- * Every migration, in version order, as each engine writes it: the same tables, columns and sequence names on
- * every engine, so data moves between engines one to one. Append only: a released migration never changes.
+ * Every migration, in version order: the same tables, columns and sequence names on every engine, so data moves
+ * between engines one to one. Append only: a released migration never changes.
  *
- * Integrity between tables is kept by the repositories inside write transactions rather than by FOREIGN KEY
- * constraints: DuckDB cannot cascade and rejects updates of rows that other tables reference. UNIQUE constraints
- * hold the naming rules, series and idempotency keys, also against concurrent writers of other processes.
- *
- * `metric` is the fact table. It carries every key that history and perf queries filter on (series, head, version,
- * times, iteration) and the boundary computed when the metric was written, so those queries read no report table.
+ * Repositories keep integrity between tables, not FOREIGN KEYs (DuckDB cannot cascade and rejects updates of
+ * referenced rows); UNIQUE constraints hold naming rules, series and idempotency keys against concurrent writers.
+ * `metric`, the fact table, carries every key history and perf filter on, so they read no report table.
  */
 export function migrations(ddl: Ddl): Migration[] {
   const t = ddl.timestamp;
@@ -363,8 +356,7 @@ export function migrations(ddl: Ddl): Migration[] {
     {
       version: 5,
       name: 'regressions',
-      // one row per change on a branch and testbed, its series, its alerts and the history of its status; and the
-      // direction a measure declares. A series and an alert belong to a regression at most once.
+      // one row per change on a branch and testbed, its series, alerts and status history; a measure's direction
       statements: [
         `ALTER TABLE measure ADD COLUMN direction TEXT`,
         `CREATE SEQUENCE regression_id_seq`,
@@ -486,11 +478,8 @@ export function migrations(ddl: Ddl): Migration[] {
     {
       version: 7,
       name: 'notifications',
-      // Webhooks, the outbox (a notification is written in the transaction of the change it tells), its
-      // deliveries to a webhook or a person's e-mail with every attempt, and each person's e-mail choice per
-      // project. The indexes serve the delivery loop (notifications waiting for their deliveries, pending
-      // deliveries by due time: partial, small whatever the history), digests and pruning (a project's
-      // notifications by time), a webhook's deliveries newest first, and a delivery's attempts.
+      // Webhooks, the outbox (written in the transaction of the change it tells), deliveries with every attempt,
+      // and e-mail choices; partial indexes keep the delivery loop's reads small whatever the history.
       statements: [
         ...entity(
           'webhook',
@@ -565,4 +554,39 @@ export function migrations(ddl: Ddl): Migration[] {
       ],
     },
   ];
+}
+
+let tables: Map<string, string[]> | undefined;
+
+/**
+ * The columns of `table` in the newest schema, in order, read from the migrations' statements: the table helpers
+ * check filters, sorts and inserts against them, and the DDL stays the one place that names a column.
+ */
+export function columnsOf(table: string): readonly string[] {
+  tables ??= tableColumns(
+    migrations({ timestamp: 'TIMESTAMP', indexes: false, metric: () => [], utcDate: (c) => c }),
+  );
+  const columns = tables.get(table);
+  if (!columns) throw new Error(`the schema has no table ${table}`);
+  return columns;
+}
+
+function tableColumns(all: readonly Migration[]): Map<string, string[]> {
+  const found = new Map<string, string[]>();
+  for (const statement of all.flatMap((migration) => migration.statements)) {
+    const created = /^CREATE TABLE (\w+) \(([\s\S]*)\)$/.exec(statement);
+    // the body without parenthesized parts (constraints' column lists, defaults' calls), so commas split columns
+    const items = created?.[2]?.replace(/\([^()]*\)/g, '').split(',') ?? [];
+    const names = items.map((item) => item.trim().split(/\s/)[0] as string);
+    if (created)
+      found.set(
+        created[1] as string,
+        names.filter((name) => !/^(UNIQUE|PRIMARY)$/.test(name)),
+      );
+    const added = /^ALTER TABLE (\w+) ADD COLUMN (\w+)/.exec(statement);
+    if (added) found.get(added[1] as string)?.push(added[2] as string);
+    const dropped = /^DROP TABLE (\w+)/.exec(statement);
+    if (dropped) found.delete(dropped[1] as string);
+  }
+  return found;
 }

@@ -33,10 +33,7 @@ export class UuidColumn {
   ) {}
 }
 
-/**
- * A column of a columnar read: absent numbers read as NaN (Float64Array) or 0 (Int32Array), absent text as null;
- * a UUID column must hold no absent value.
- */
+/** A column of a columnar read: absent numbers as NaN or 0, absent text as null; UUIDs never absent. */
 export type Column = Int32Array | Float64Array | (string | null)[] | UuidColumn;
 
 /** Statements of one transaction or read, on the connection it holds. */
@@ -46,10 +43,7 @@ export interface Db {
   query<R>(sql: string, params?: Params): Promise<R[]>;
   /** Runs a statement; answers the rows it changed. */
   execute(sql: string, params?: Params): Promise<number>;
-  /**
-   * Runs a query and copies its result columns, in order, into the arrays `allocate` answers for the row count:
-   * the way to read many rows (row objects cost several times more). Answers the row count.
-   */
+  /** Copies a query's columns into the arrays `allocate` answers for the row count (many rows); the count. */
   columns(sql: string, params: Params, allocate: (count: number) => readonly Column[]): Promise<number>;
 }
 
@@ -66,16 +60,9 @@ export interface Dialect {
   readonly timestamp: string;
   /** `expression` is one of the values of the list parameter `param` (`$name`), of element type `type`. */
   inList(expression: string, param: string, type: ListType): string;
-  /**
-   * A FROM item named `alias` with a row per position of the list parameters: column `name` of row i is element
-   * i of `param`. The lists have one length.
-   */
+  /** A FROM item `alias` with a row per position of the list parameters (of one length), a column per list. */
   rows(alias: string, columns: readonly (readonly [name: string, param: string, type: ListType])[]): string;
-  /**
-   * A filter of a scan of the metric table to the series of the list parameter `param`, beside the join that
-   * already restricts it: `true` for an engine that needs none (DuckDB prunes the table's row groups only by a list
-   * filter, not by a join).
-   */
+  /** The metric scan's series filter beside the join (DuckDB prunes row groups by a list filter), or `true`. */
   scanFilter(column: string, param: string): string;
   /** A timestamp column as milliseconds since the epoch (a double). */
   epochMs(column: string): string;
@@ -87,10 +74,7 @@ export interface Dialect {
   listWithout(column: string, value: string): string;
 }
 
-/**
- * `build` made once per dialect: statement texts that depend on the dialect are the same string for every
- * transaction (and each engine prepares a statement once per connection and text).
- */
+/** `build` made once per dialect, so a statement's text is one string (engines prepare once per text). */
 export function perDialect<T>(build: (dialect: Dialect) => T): (dialect: Dialect) => T {
   const built = new WeakMap<Dialect, T>();
   return (dialect) => {

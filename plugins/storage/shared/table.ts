@@ -5,6 +5,7 @@ import {
   type TableReader,
   type TableWriter,
 } from '../../../kit/index.js';
+import { columnsOf } from './schema.js';
 import { count, ident, isUuid, likePattern, type Db, type Param, type Params } from './sql.js';
 
 export interface TableSpec {
@@ -16,10 +17,14 @@ export interface TableSpec {
   readonly key?: readonly string[];
 }
 
-export const PAGE_SIZE_MAX = 255;
+const PAGE_SIZE_MAX = 255;
 
-/** Column names written as in the DDL, separated by white space. */
-export const names = (list: string): string[] => list.trim().split(/\s+/);
+/** The spec of the schema's table `name` (its columns as the migrations make them). */
+export const tableSpec = (name: string, options: Pick<TableSpec, 'search' | 'key'> = {}): TableSpec => ({
+  name,
+  columns: columnsOf(name),
+  ...options,
+});
 
 /** Columns of type UUID (by the schema's naming): a value that is not a UUID matches no row, it is no error. */
 const UUID_COLUMNS = new Set(['uuid', 'idempotency_key']);
@@ -84,10 +89,7 @@ export function pageSql<R>(
   return { search, order, limit: 'LIMIT $limit::bigint OFFSET $offset::bigint', params };
 }
 
-/**
- * `SELECT ${columns} ${from} ${tail}` (`tail`: ORDER BY, LIMIT and OFFSET), and the rows `from` holds before
- * paging (`from`: the FROM and WHERE clauses).
- */
+/** `SELECT ${columns} ${from} ${tail}` (`from`: FROM and WHERE; `tail`: ORDER BY and paging), and its total. */
 export async function page<R>(
   db: Db,
   columns: string,

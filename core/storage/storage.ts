@@ -262,15 +262,15 @@ export interface MetricsReader {
   /** ONE query for every permutation of a perf query, columnar (see PerfColumns for the order). */
   perf(request: PerfRequest): Promise<PerfColumns>;
   /**
-   * ONE query for what a perf image draws of the same points as `perf` (same order, time range and limit): x by
+   * ONE query for what a perf image draws of the same points as `perf` (same order, time range, limit and cap): x by
    * time or version, value, limits and an alert flag. `perfLinesOf(await this.perf(request))` is a correct
    * implementation; engines answer it without the joins to report texts and alert details.
    */
   perfLines(request: PerfRequest): Promise<PerfLines>;
   /**
-   * How many points `perf` answers for the request, counting no further than its `limit`: no sort and no read of
-   * the points, so a caller can refuse an oversized request before the engine orders the whole selection.
-   * `Math.min(perf(request).count, limit)` is a correct implementation.
+   * How many points `perf` answers for the request without its `cap`, counting no further than its `limit`: no
+   * sort and no read of the points. `Math.min(perf({ ...request, cap: undefined }).count, limit)` is a correct
+   * implementation.
    */
   perfCount(request: PerfRequest): Promise<number>;
 }

@@ -267,7 +267,7 @@ function etagMatches(header: string, etag: string): boolean {
 function imageEtag(input: PlotImageInput, options: PerfImageOptions): string {
   const hash = createHash('sha256').update(JSON.stringify([options, input.measure, input.xRange]));
   for (const s of input.series) {
-    hash.update(JSON.stringify([s.label, s.regressions ?? null]));
+    hash.update(JSON.stringify([s.label, s.regressions ?? null, s.change ?? null]));
     for (const column of [s.x, s.y, s.lower, s.upper, s.alert]) {
       if (column) hash.update(new Uint8Array(column.buffer, column.byteOffset, column.byteLength));
       hash.update('|');
@@ -443,7 +443,17 @@ function imageInput(
           ? {}
           : { lower: c.lowerLimit.slice(from, to), upper: c.upperLimit.slice(from, to) }),
         alert: c.alert.slice(from, to),
+        ...changeFromBaseline(c, to - 1, from),
       };
     }),
   };
+}
+
+/** The change from the baseline of a series' newest point (index `last`), when it has a baseline to differ from. */
+function changeFromBaseline(c: PerfLines, last: number, first: number): { change?: number } {
+  if (last < first) return {};
+  const value = c.value[last] as number;
+  const baseline = c.baseline[last] as number;
+  const change = ((value - baseline) / Math.abs(baseline)) * 100;
+  return Number.isFinite(change) ? { change } : {};
 }

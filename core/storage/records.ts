@@ -432,6 +432,8 @@ export interface PerfLines {
   readonly value: Float64Array;
   readonly lowerLimit: Float64Array;
   readonly upperLimit: Float64Array;
+  /** The threshold's baseline for the metric, NaN where none (the legend's change from the baseline). */
+  readonly baseline: Float64Array;
   /** 1 where an alert (of any status) was raised on the metric, 0 elsewhere. */
   readonly alert: Uint8Array;
 }

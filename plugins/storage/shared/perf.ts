@@ -82,9 +82,9 @@ const PERF = perDialect((d) => {
 const LINES = perDialect((d) => {
   const shown = {
     columns: (pos: string) => `${pos}, ${d.epochMs('m.start_time')}, v.number, m.value, m.lower_limit,
-    m.upper_limit, (a.metric_id IS NOT NULL)::int`,
+    m.upper_limit, m.baseline, (a.metric_id IS NOT NULL)::int`,
     joins: 'LEFT JOIN alert a ON a.metric_id = m.id',
-    kept: 'm.value, m.lower_limit, m.upper_limit',
+    kept: 'm.value, m.lower_limit, m.upper_limit, m.baseline',
   };
   return { plain: ordered(d, shown, false), capped: ordered(d, shown, true) };
 });
@@ -210,6 +210,7 @@ export async function perfLines(db: Db, request: PerfRequest): Promise<PerfLines
       value: nan(),
       lowerLimit: nan(),
       upperLimit: nan(),
+      baseline: nan(),
       alert: new Uint8Array(0),
     };
     return [
@@ -219,6 +220,7 @@ export async function perfLines(db: Db, request: PerfRequest): Promise<PerfLines
       lines.value,
       lines.lowerLimit,
       lines.upperLimit,
+      lines.baseline,
       alert,
     ];
   });

@@ -7,44 +7,15 @@
  *
  *   npm run bench -- alert-list [--engine duckdb,postgres]
  */
+import { ALERT_STEPS, seedAlertSteps } from './lib/alert-steps.js';
 import { benchDatabase, selectedEngines } from './lib/engines.js';
 import { time } from './lib/measure.js';
-import { postRun } from './lib/post-run.js';
 import { bareRows } from './lib/bare-rows.js';
-import { Random } from './lib/random.js';
 import { BenchReport } from './lib/report.js';
 import { startBenchServer } from './lib/server.js';
 
-const REPORTS = 60;
-const BENCHMARKS = 40;
-const STEP = 40;
+const { reports: REPORTS, benchmarks: BENCHMARKS } = ALERT_STEPS;
 const PROJECT = 'alert-list-bench';
-
-async function seed(api: string): Promise<void> {
-  const random = new Random(11);
-  const start = Date.now() - (REPORTS + 1) * 86_400_000;
-  for (let version = 0; version < REPORTS; version++) {
-    const level = version >= STEP ? 1.2 : 1;
-    const results = Object.fromEntries(
-      Array.from({ length: BENCHMARKS }, (_, b) => [
-        `bench-${b}`,
-        { latency: { value: 1000 * level * (1 + 0.02 * random.normal()) } },
-      ]),
-    );
-    const at = new Date(start + version * 86_400_000);
-    await postRun(api, {
-      project: PROJECT,
-      branch: 'main',
-      testbed: 'bench',
-      hash: (version + 1).toString(16).padStart(40, '0'),
-      start_time: at.toISOString(),
-      end_time: new Date(at.getTime() + 60_000).toISOString(),
-      results: [JSON.stringify(results)],
-      settings: { adapter: 'json' },
-      thresholds: { models: { latency: { test: 't_test', lower_boundary: 0.99, upper_boundary: 0.99 } } },
-    });
-  }
-}
 
 const SQL = `SELECT a.*, m.* FROM alert a JOIN metric m ON m.id = a.metric_id
   WHERE a.project_id = (SELECT id FROM project WHERE slug = '${PROJECT}') AND a.status = 'active'
@@ -61,7 +32,7 @@ for (const engine of selectedEngines()) {
     const server = await startBenchServer(db.database);
     let page50: number;
     try {
-      await seed(server.url);
+      await seedAlertSteps(server.url, PROJECT);
       const get = (path: string, check: (body: unknown) => void) => async () => {
         const response = await fetch(`${server.url}/v0/projects/${PROJECT}${path}`);
         if (response.status !== 200) throw new Error(`${path} answered ${response.status}`);

@@ -67,6 +67,10 @@
  *   63.2 ms, 11,809 metrics/s with 4 clients (5,579 on the quiet 2026-11-22), event loop 45.8%, API 1.11 cores,
  *   clients 0.32; floor 3.6 ms (7.21x: a quiet COMMIT is cheap, so the ratio grew while every figure improved);
  *   history read 0.56 ms from the cache, 18.69 ms from the table. Aim 20,000 metrics/s: missed.
+ *   2026-11-29 06:51-06:55 UTC, DuckDB only, 74e8487 and the webhook read cached alternating, load average
+ *   8.8-10.7: before 2,708 and 3,275 metrics/s, p50 108.6 and 96.4 ms, floor 11.3 and 7.8 ms; after 4,276 and
+ *   2,335 metrics/s, p50 72.0 and 104.4 ms, floor 4.7 and 10.1 ms: the load moved the runs more than the change,
+ *   whose interleaved measure (bench/ab-checkouts.ts) was 0.90x the CPU per report, 0.73x the p50.
  */
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';

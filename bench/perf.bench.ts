@@ -107,6 +107,12 @@
  * (load average 2.2-4.1): (a) in-process client p50 95.5 ms (2.01x of bare SQL 47.5 ms), client in its own
  * process 90.7 ms (1.91x); (a) 304 66.6 ms in-process, 47.2 ms apart (0.99x); (d) 95.7 ms. The client's share of
  * the API's event loop is a few percent of (a), not what keeps it from 30 ms: the SQL is 34-48 ms on its own.
+ *
+ * 2026-11-29 07:05-07:10 UTC, DuckDB only, the perf answer read in one capped statement (no count first), load
+ * average 9-12 (three other engineers' work): (a) p50 89.1 ms, 0.70x of its bare SQL (127.4 ms, measured before
+ * the server opened the file, at a heavier moment); (b) p50 1,445 ms (4.54x). At this load only interleaved
+ * figures compare; those are in docs/performance.md ("Ingest's webhook question, and what bounds ingest and
+ * perf (a)"): (a) 2.10-2.22x of the bare read with it against 2.39-2.95x before.
  */
 import { performance } from 'node:perf_hooks';
 import { DuckDBInstance } from '@duckdb/node-api';

@@ -33,7 +33,7 @@ export function perfTable(perf: Perf, style: TableStyle): string {
       series.measure.name,
       String(point.iteration),
       point.start_time,
-      point.end_time,
+      point.end_time ?? '',
       String(point.version.number),
       point.version.hash ?? '',
       formatFigure(point.metric.value),

@@ -45,6 +45,11 @@ export const plotImageSeriesSchema = z
         }),
       )
       .optional(),
+    /**
+     * The newest point's change from its threshold's baseline, in percent (the figure the CLI prints), shown after
+     * the series' label in the legend where it fits.
+     */
+    change: z.number().finite().optional(),
     /** Regressions of the series, drawn as a solid vertical line at their first bad point, colored by kind. */
     regressions: z
       .array(

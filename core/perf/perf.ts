@@ -90,9 +90,9 @@ export class PerfService {
     format: PerfFormat,
     ifNoneMatch?: string,
   ): Promise<PerfAnswer> {
-    if (query.fields !== 'all' && format !== 'arrow') {
+    if (query.fields !== 'all' && format === 'csv') {
       throw new InputError(
-        `fields=${query.fields} applies to Arrow answers only (format=arrow); JSON and CSV always carry every field`,
+        `fields=${query.fields} applies to JSON and Arrow answers only; CSV always carries every field`,
       );
     }
     const input = await readProjectData(this.ctx.storage, caller, projectRef, async (r, { project }) => {
@@ -194,19 +194,19 @@ interface ImageToRender {
 }
 
 /**
- * Refuses a perf request of more than {@link PERF_POINTS_MAX} points before reading any: storage counts the
- * selection, stopping one past the cap, so an oversized query costs a scan of the cap's worth of points instead
- * of an ordered read of the whole selection (which the database must sort before it can cut it at the cap).
+ * Refuses a capped read that answered no points when its selection is not empty: storage answers none for a
+ * selection of more than {@link PERF_POINTS_MAX} points, having stopped its scan one past the cap without ordering
+ * or joining it, and a count that stops at the first point tells that from an empty selection (same snapshot).
  */
-async function refuseOversized(r: ReadRepositories, request: PerfRequest): Promise<void> {
-  if ((await r.metrics.perfCount({ ...request, limit: PERF_POINTS_MAX + 1 })) > PERF_POINTS_MAX)
-    throw tooManyPoints();
+async function refuseOversized(r: ReadRepositories, request: PerfRequest, count: number): Promise<void> {
+  if (count === 0 && (await r.metrics.perfCount({ ...request, limit: 1 })) > 0) throw tooManyPoints();
 }
 
-/** The points of a perf request, refused when there are more than {@link PERF_POINTS_MAX} (one snapshot: the count holds). */
+/** The points of a perf request, refused when there are more than {@link PERF_POINTS_MAX}, in one read. */
 async function cappedPerf(r: ReadRepositories, request: PerfRequest): Promise<PerfColumns> {
-  await refuseOversized(r, request);
-  return r.metrics.perf(request);
+  const columns = await r.metrics.perf({ ...request, cap: PERF_POINTS_MAX });
+  await refuseOversized(r, request, columns.count);
+  return columns;
 }
 
 function tooManyPoints(): InputError {
@@ -217,8 +217,9 @@ function tooManyPoints(): InputError {
 
 /** What a perf image draws, refused like {@link cappedPerf}. */
 async function cappedLines(r: ReadRepositories, request: PerfRequest): Promise<PerfLines> {
-  await refuseOversized(r, request);
-  return r.metrics.perfLines(request);
+  const lines = await r.metrics.perfLines({ ...request, cap: PERF_POINTS_MAX });
+  await refuseOversized(r, request, lines.count);
+  return lines;
 }
 
 /**
@@ -266,7 +267,7 @@ function etagMatches(header: string, etag: string): boolean {
 function imageEtag(input: PlotImageInput, options: PerfImageOptions): string {
   const hash = createHash('sha256').update(JSON.stringify([options, input.measure, input.xRange]));
   for (const s of input.series) {
-    hash.update(JSON.stringify([s.label, s.regressions ?? null]));
+    hash.update(JSON.stringify([s.label, s.regressions ?? null, s.change ?? null]));
     for (const column of [s.x, s.y, s.lower, s.upper, s.alert]) {
       if (column) hash.update(new Uint8Array(column.buffer, column.byteOffset, column.byteLength));
       hash.update('|');
@@ -442,7 +443,17 @@ function imageInput(
           ? {}
           : { lower: c.lowerLimit.slice(from, to), upper: c.upperLimit.slice(from, to) }),
         alert: c.alert.slice(from, to),
+        ...changeFromBaseline(c, to - 1, from),
       };
     }),
   };
+}
+
+/** The change from the baseline of a series' newest point (index `last`), when it has a baseline to differ from. */
+function changeFromBaseline(c: PerfLines, last: number, first: number): { change?: number } {
+  if (last < first) return {};
+  const value = c.value[last] as number;
+  const baseline = c.baseline[last] as number;
+  const change = ((value - baseline) / Math.abs(baseline)) * 100;
+  return Number.isFinite(change) ? { change } : {};
 }

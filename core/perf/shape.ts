@@ -13,7 +13,7 @@ export interface PerfShapeInput {
   /** null: the points leave their threshold out (the query's `threshold_models=false`). */
   readonly thresholds: Readonly<Record<string, string>> | null;
   readonly head: string;
-  /** The Arrow answer's columns (the query's `fields`); absent: all. JSON and CSV always have all. */
+  /** The answer's fields (the query's `fields`) for JSON and Arrow; absent: all. CSV always has all. */
   readonly fields?: PerfFields | undefined;
 }
 
@@ -197,10 +197,12 @@ function point(input: PerfShapeInput, i: number, time: (ms: number) => string): 
     c.alert[i] === null
       ? 'null'
       : `{"uuid":${str(c.alert[i] as string)},"limit":${str(c.alertLimit[i] as string)},"status":${str(c.alertStatus[i] as string)},"modified":"${time(c.alertModified[i] as number)}"}`;
+  // what a plot has no use for (fields=plot): the end time and the metric's UUID
+  const all = input.fields !== 'plot';
   return (
     `{"report":"${uuidAt(c.report, c.count, i)}","iteration":${c.iteration[i]},"start_time":"${time(c.start[i] as number)}",` +
-    `"end_time":"${time(c.end[i] as number)}","version":{"number":${c.version[i]},"hash":${str(c.hash[i] as string | null)}},` +
-    `"metric":{"uuid":"${uuidAt(c.uuid, c.count, i)}","value":${num(c.value[i] as number)},"lower_value":${num(c.lower[i] as number)},` +
+    `${all ? `"end_time":"${time(c.end[i] as number)}",` : ''}"version":{"number":${c.version[i]},"hash":${str(c.hash[i] as string | null)}},` +
+    `"metric":{${all ? `"uuid":"${uuidAt(c.uuid, c.count, i)}",` : ''}"value":${num(c.value[i] as number)},"lower_value":${num(c.lower[i] as number)},` +
     `"upper_value":${num(c.upper[i] as number)}},${threshold}"boundary":${boundary},"alert":${alert}}`
   );
 }

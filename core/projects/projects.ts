@@ -4,6 +4,7 @@ import type { UserCaller } from '../accounts/users.js';
 import { viewerOf, type Caller, type Permission } from '../access/permissions.js';
 import { requireOrganization, requireProject } from '../access/resolve.js';
 import { excludingIngest } from './ingest-order.js';
+import { projectSummaries } from './summary.js';
 import { ConflictError } from '../errors.js';
 import { projectJson, type newProjectSchema, type updateProjectSchema } from '../schemas/accounts.js';
 import type { ServiceContext } from '../services/context.js';
@@ -12,7 +13,8 @@ import type { ProjectRecord } from '../storage/records.js';
 import type { ReadRepositories, WriteRepositories } from '../storage/storage.js';
 import type { ListOptions, Page } from '../storage/tables.js';
 
-type ListProjects = ListOptions<ProjectRecord> & { name?: string };
+/** `summary` adds each project's summary (its card in a list). */
+type ListProjects = ListOptions<ProjectRecord> & { name?: string; summary?: boolean };
 
 /** Projects: names unique within their organization, slugs unique on the server, public or private. */
 export class ProjectsService {
@@ -29,7 +31,11 @@ export class ProjectsService {
   /** Public projects plus those the caller may see (spec: `GET /v0/projects`). */
   async list(caller: Caller, options: ListProjects) {
     return this.ctx.storage.read(async (r) =>
-      withOrganizations(r, await r.projects.listVisible(viewerOf(caller), nameFilter(options), options)),
+      withOrganizations(
+        r,
+        await r.projects.listVisible(viewerOf(caller), nameFilter(options), options),
+        options.summary ? this.ctx.now() : undefined,
+      ),
     );
   }
 
@@ -40,7 +46,7 @@ export class ProjectsService {
         { organization_id: organization.id, ...nameFilter(options) },
         options,
       );
-      return withOrganizations(r, page);
+      return withOrganizations(r, page, options.summary ? this.ctx.now() : undefined);
     });
   }
 
@@ -122,17 +128,20 @@ async function assertAvailable(
   }
 }
 
-/** Adds each project's organization UUID (the wire format names it). */
-async function withOrganizations(r: ReadRepositories, page: Page<ProjectRecord>) {
+/** Adds each project's organization UUID (the wire format names it), and its summary as of `summaryAt`. */
+async function withOrganizations(r: ReadRepositories, page: Page<ProjectRecord>, summaryAt?: Date) {
   const organizations = new Map<number, { uuid: string }>();
   for (const id of new Set(page.items.map((p) => p.organization_id))) {
     const organization = await r.organizations.find({ id });
     if (organization) organizations.set(id, organization);
   }
+  const summaries = summaryAt ? await projectSummaries(r, page.items, summaryAt) : undefined;
   return {
-    items: page.items.map((project) =>
-      projectJson(project, organizations.get(project.organization_id) ?? { uuid: '' }),
-    ),
+    items: page.items.map((project) => {
+      const json = projectJson(project, organizations.get(project.organization_id) ?? { uuid: '' });
+      const summary = summaries?.get(project.id);
+      return summary ? { ...json, summary } : json;
+    }),
     total: page.total,
   };
 }

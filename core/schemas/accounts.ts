@@ -6,7 +6,7 @@ import type {
   ProjectRecord,
   UserRecord,
 } from '../storage/records.js';
-import { dateTimeSchema, iso, nameSchema, slugSchema, uuidSchema } from './common.js';
+import { dateTimeSchema, iso, listQuerySchema, nameSchema, slugSchema, uuidSchema } from './common.js';
 
 /** Wire format of users, sessions, API tokens, organizations, members and projects. */
 
@@ -128,6 +128,19 @@ export const updateProjectSchema = z.strictObject({
   url: z.url({ error: 'must be a URL' }).nullable().optional().describe('null removes the URL'),
   visibility: visibilitySchema.optional(),
 });
+/** Days of reports a project's summary counts, today included. */
+export const PROJECT_SUMMARY_DAYS = 30;
+export const projectSummarySchema = z
+  .object({
+    last_report: dateTimeSchema.nullable().describe('When the newest report started; null without reports'),
+    alerts: z.object({ active: z.int() }),
+    regressions: z.object({ open: z.int().describe('untriaged and acknowledged') }),
+    reports: z
+      .array(z.int())
+      .length(PROJECT_SUMMARY_DAYS)
+      .describe(`Reports per UTC day over the last ${PROJECT_SUMMARY_DAYS} days, oldest first, today last`),
+  })
+  .describe("What a project card shows: its last run, what needs triage, and its runs' rhythm");
 export const projectSchema = z.object({
   uuid: uuidSchema,
   organization: uuidSchema,
@@ -137,6 +150,15 @@ export const projectSchema = z.object({
   visibility: visibilitySchema,
   created: dateTimeSchema,
   modified: dateTimeSchema,
+  summary: projectSummarySchema.optional().describe('In project lists asked with summary=true'),
+});
+export const projectListQuerySchema = listQuerySchema(['name', 'slug', 'created']).extend({
+  summary: z
+    .stringbool()
+    .default(false)
+    .describe(
+      "true adds each project's summary (last report, active alerts, open regressions, reports per day)",
+    ),
 });
 
 export type UserJson = z.infer<typeof userSchema>;

@@ -60,7 +60,7 @@ export const perfQuerySchema = z.object({
     .enum(['all', 'plot'])
     .default('all')
     .describe(
-      "With format=arrow only: plot leaves out the columns a plot has no use for (metric UUIDs, end_time, and the branch, testbed, benchmark and measure names, which the schema's benchtrack.series metadata holds per series): about half of the bytes. Default all",
+      "JSON and Arrow: plot leaves out what a plot has no use for: each point's metric UUID and end_time (a JSON answer's points lose metric.uuid and end_time; the database skips reading metric UUIDs), and in Arrow also the branch, testbed, benchmark and measure names, which the schema's benchtrack.series metadata holds per series. Not for CSV. Default all",
     ),
 });
 export type PerfQuery = z.output<typeof perfQuerySchema>;
@@ -124,9 +124,11 @@ export const perfPointSchema = z.object({
   report: uuidSchema,
   iteration: z.int(),
   start_time: dateTimeSchema,
-  end_time: dateTimeSchema,
+  end_time: dateTimeSchema.optional().describe('Absent when the query says fields=plot'),
   version: z.object({ number: z.int(), hash: z.string().nullable() }),
-  metric: metricSchema,
+  metric: metricSchema.extend({
+    uuid: metricSchema.shape.uuid.optional().describe('Absent when the query says fields=plot'),
+  }),
   threshold: thresholdModelSchema
     .nullable()
     .optional()

@@ -107,6 +107,7 @@ export function perfLinesOf(columns: PerfColumns): PerfLines {
     value: columns.value,
     lowerLimit: columns.lowerLimit,
     upperLimit: columns.upperLimit,
+    baseline: columns.baseline,
     alert: Uint8Array.from(columns.alert, (alert) => (alert === null ? 0 : 1)),
   };
 }

@@ -375,6 +375,12 @@ export interface PerfRequest {
   /** At most this many points (the first ones in answer order); all of them when absent. */
   readonly limit?: number | undefined;
   /**
+   * The most points an answer may hold: a selection of more is answered with none, and the engine stops reading
+   * it one past the cap, neither ordering it nor joining it to reports and alerts. Empty answers of a capped
+   * request are told apart with `perfCount({ ...request, limit: 1 })` (0: the selection is empty).
+   */
+  readonly cap?: number | undefined;
+  /**
    * `false`: the answer's metric UUIDs (`PerfColumns.uuid`) are left zero, so the engine need not read them
    * (a fifth of DuckDB's perf statement; the explorer's plot answer has no use for them). Default true.
    */
@@ -426,6 +432,8 @@ export interface PerfLines {
   readonly value: Float64Array;
   readonly lowerLimit: Float64Array;
   readonly upperLimit: Float64Array;
+  /** The threshold's baseline for the metric, NaN where none (the legend's change from the baseline). */
+  readonly baseline: Float64Array;
   /** 1 where an alert (of any status) was raised on the metric, 0 elsewhere. */
   readonly alert: Uint8Array;
 }

@@ -115,6 +115,14 @@ export interface ProjectsReader extends TableReader<ProjectRecord> {
     where: Where<ProjectRecord>,
     options: ListOptions<ProjectRecord>,
   ): Promise<Page<ProjectRecord>>;
+  /**
+   * The activity of each of these projects (every one has an entry), in a few grouped reads for a page of them:
+   * days counted from `since` on, regressions in `regressionStatuses`.
+   */
+  activity(
+    projectIds: readonly number[],
+    options: { since: Date; regressionStatuses: readonly RegressionStatus[] },
+  ): Promise<Map<number, ProjectActivity>>;
 }
 
 export interface ProjectsWriter extends ProjectsReader, TableWriter<ProjectRecord, New<ProjectRecord>> {
@@ -160,6 +168,18 @@ export interface ReportSummary {
   readonly report_id: number;
   readonly iterations: readonly { readonly benchmarks: number; readonly measures: number }[];
   readonly alerts: { readonly active: number; readonly total: number };
+}
+
+/** What a project's card in a list shows: its newest report, reports per day, what needs triage. */
+export interface ProjectActivity {
+  /** Start of the project's newest report; null without reports. */
+  readonly last: Date | null;
+  /** Reports per UTC day (`YYYY-MM-DD`) since the moment asked for, oldest first; days without a report left out. */
+  readonly days: readonly { readonly day: string; readonly reports: number }[];
+  /** Active alerts. */
+  readonly alerts: number;
+  /** Regressions in the statuses asked for. */
+  readonly regressions: number;
 }
 
 /** What a list of alerts is narrowed to; every given filter must hold. */
@@ -242,15 +262,15 @@ export interface MetricsReader {
   /** ONE query for every permutation of a perf query, columnar (see PerfColumns for the order). */
   perf(request: PerfRequest): Promise<PerfColumns>;
   /**
-   * ONE query for what a perf image draws of the same points as `perf` (same order, time range and limit): x by
+   * ONE query for what a perf image draws of the same points as `perf` (same order, time range, limit and cap): x by
    * time or version, value, limits and an alert flag. `perfLinesOf(await this.perf(request))` is a correct
    * implementation; engines answer it without the joins to report texts and alert details.
    */
   perfLines(request: PerfRequest): Promise<PerfLines>;
   /**
-   * How many points `perf` answers for the request, counting no further than its `limit`: no sort and no read of
-   * the points, so a caller can refuse an oversized request before the engine orders the whole selection.
-   * `Math.min(perf(request).count, limit)` is a correct implementation.
+   * How many points `perf` answers for the request without its `cap`, counting no further than its `limit`: no
+   * sort and no read of the points. `Math.min(perf({ ...request, cap: undefined }).count, limit)` is a correct
+   * implementation.
    */
   perfCount(request: PerfRequest): Promise<number>;
 }

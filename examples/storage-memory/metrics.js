@@ -133,6 +133,7 @@ export function metricRepositories(view, versionsOf) {
         };
       }),
     );
+    if (request.cap !== undefined && points.length > request.cap) return perfColumns([], request);
     return perfColumns(points.slice(0, request.limit), request);
   }
 

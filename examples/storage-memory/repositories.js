@@ -84,6 +84,42 @@ export function repositories(view) {
         );
         return page(visible, TABLES.projects, options);
       },
+      /**
+       * @param {readonly number[]} projectIds
+       * @param {{ since: Date, regressionStatuses: readonly string[] }} options
+       */
+      async activity(projectIds, { since, regressionStatuses }) {
+        const of = (/** @type {number} */ id) => (/** @type {Row} */ row) => row.project_id === id;
+        return new Map(
+          projectIds.map((id) => {
+            const reports = rows('reports').filter(of(id));
+            const last = reports.reduce(
+              (/** @type {Date | null} */ newest, r) =>
+                newest && newest >= r.start_time ? newest : r.start_time,
+              null,
+            );
+            /** @type {Map<string, number>} */
+            const days = new Map();
+            for (const r of reports) {
+              if (r.start_time < since) continue;
+              const day = r.start_time.toISOString().slice(0, 10);
+              days.set(day, (days.get(day) ?? 0) + 1);
+            }
+            const sorted = [...days].sort(([a], [b]) => (a < b ? -1 : 1));
+            return [
+              id,
+              {
+                last,
+                days: sorted.map(([day, count]) => ({ day, reports: count })),
+                alerts: rows('alerts').filter((a) => of(id)(a) && a.status === 'active').length,
+                regressions: rows('regressions').filter(
+                  (r) => of(id)(r) && regressionStatuses.includes(r.status),
+                ).length,
+              },
+            ];
+          }),
+        );
+      },
       /** @param {number} projectId */
       async deleteWithData(projectId) {
         const ofProject = (/** @type {Row} */ row) => row.project_id === projectId;

@@ -9,6 +9,7 @@ import {
   newOrganizationSchema,
   newProjectSchema,
   organizationSchema,
+  projectListQuerySchema,
   projectSchema,
   updateMemberSchema,
   updateOrganizationSchema,
@@ -232,18 +233,17 @@ export function organizationRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
           summary: "List an organization's projects",
           security,
           params: organizationParams,
-          querystring: listQuerySchema(['name', 'slug', 'created']),
+          querystring: projectListQuerySchema,
           response: { 200: z.array(projectSchema) },
         },
       },
       async (request, reply) =>
         sendPage(
           reply,
-          await ctx.projects.listForOrganization(
-            await request.user(),
-            request.params.organization,
-            listOptions(request.query),
-          ),
+          await ctx.projects.listForOrganization(await request.user(), request.params.organization, {
+            ...listOptions(request.query),
+            summary: request.query.summary,
+          }),
         ),
     );
     app.post(

@@ -1,6 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { allowedSchema, listQuerySchema, projectSchema, updateProjectSchema } from '../../core/index.js';
+import {
+  allowedSchema,
+  projectListQuerySchema,
+  projectSchema,
+  updateProjectSchema,
+} from '../../core/index.js';
 import { listOptions, sendPage, type RouteContext } from '../context.js';
 import { projectParams, projectPermissionParams } from './params.js';
 
@@ -16,12 +21,18 @@ export function projectRoutes(ctx: RouteContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: 'List public projects and those the caller may see',
-          querystring: listQuerySchema(['name', 'slug', 'created']),
+          querystring: projectListQuerySchema,
           response: { 200: z.array(projectSchema) },
         },
       },
       async (request, reply) =>
-        sendPage(reply, await ctx.projects.list(await request.caller(), listOptions(request.query))),
+        sendPage(
+          reply,
+          await ctx.projects.list(await request.caller(), {
+            ...listOptions(request.query),
+            summary: request.query.summary,
+          }),
+        ),
     );
     app.get(
       '/projects/:project',

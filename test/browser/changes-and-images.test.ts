@@ -71,12 +71,26 @@ describe('change points in the console (Chromium)', () => {
 
     await toggle.check();
     await expect.poll(() => new URL(page.url()).searchParams.get('changes')).toBe('true');
+    // A table, one row per change point: series, version (linking to the report), date, levels, change, p-value.
     const list = page.getByTestId('change-list');
-    const items = list.getByRole('listitem');
+    const table = list.getByRole('table', { name: 'Change points' });
+    const items = table.locator('tbody').getByRole('row');
     await items.first().waitFor();
+    const headers = await table.getByRole('columnheader').allTextContents();
+    expect(headers.map((h) => h.trim())).toEqual([
+      'Series',
+      'Version',
+      'Date',
+      'Before → after',
+      'Change',
+      'p-value',
+    ]);
     expect(await items.count()).toBe(1);
-    const text = (await items.first().textContent())!;
-    expect(text).toMatch(/^ ?up: (99|10\d)(\.\d+)? → 1(09|10|11)(\.\d+)? .*\(\+\d+(\.\d)? %\) from #\d+/);
+    const cells = (await items.first().getByRole('cell').allTextContents()).map((c) => c.trim());
+    expect(cells[0]).toBe('up');
+    expect(cells[1]).toMatch(new RegExp(`^#${STEP_AT} [0-9a-f]{7}$`));
+    expect(cells[3]).toMatch(/^(99|10\d)(\.\d+)? → 1(09|10|11)(\.\d+)? /);
+    expect(cells[4]).toMatch(/^\+\d+(\.\d)? %$/);
     expect(await items.first().getByRole('link').getAttribute('href')).toBe(
       `/console/projects/steps/reports/${reports[STEP_AT]}`,
     );

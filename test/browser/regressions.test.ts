@@ -475,6 +475,8 @@ describe('every page fits a 390 px phone screen (Chromium)', () => {
         `${base}/thresholds`,
         `${base}/thresholds/${alert!.threshold.uuid}`,
         `${base}/branches`,
+        `${base}/branches/main`,
+        `${base}/benchmarks/${BENCHMARKS[0]!.replaceAll('_', '-')}`,
         `${base}/plots`,
         `${base}/settings`,
         await perfUrl({ branches: ['main'], benchmarks: BENCHMARKS }),

@@ -87,6 +87,13 @@ describe('regressions in the console (Chromium)', () => {
     expect(first).toContain('▲ Regression');
     expect(first).toMatch(/#44 0{7} → #45 0{7}/);
     expect(first).toMatch(/\+1\d(\.\d)? %/);
+    // the branch and testbed of a row link to their pages
+    expect(await rows.nth(1).getByRole('link', { name: 'main', exact: true }).getAttribute('href')).toBe(
+      '/console/projects/engine/branches/main',
+    );
+    expect(await rows.nth(1).getByRole('link', { name: 'linux', exact: true }).getAttribute('href')).toBe(
+      '/console/projects/engine/testbeds/linux',
+    );
     await expect.poll(() => page.getByTestId('count-open').textContent(), { timeout: 10_000 }).toBe(' 2');
 
     // The kind filter goes to the URL and to the API.

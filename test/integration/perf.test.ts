@@ -318,12 +318,27 @@ describe('perf query', () => {
     expect(plot.numRows).toBe(48);
     for (const name of names) expect(plot.getChild(name)!.toJSON()).toEqual(all.getChild(name)!.toJSON());
     expect(plot.schema.metadata.get('benchtrack.series')).toBe(all.schema.metadata.get('benchtrack.series'));
-    for (const other of ['', '&format=csv']) {
-      const refused = await get(`${P}/perf?${query}${other}&fields=plot`);
-      expect(refused.statusCode).toBe(400);
-      expect(refused.json().message).toContain('fields=plot');
-    }
+    const refused = await get(`${P}/perf?${query}&format=csv&fields=plot`);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toContain('fields=plot');
     expect((await get(`${P}/perf?${query}&fields=lean`)).statusCode).toBe(400);
+  });
+
+  it("leaves each point's metric UUID and end time out of a JSON answer with fields=plot, and nothing else", async () => {
+    const all = await get(`${P}/perf?${query}`);
+    const response = await get(`${P}/perf?${query}&fields=plot`);
+    expect(response.statusCode).toBe(200);
+    const plot = response.json();
+    expect(plot.results.flatMap((s: { metrics: unknown[] }) => s.metrics)).toHaveLength(48);
+    const lean = all.json();
+    for (const series of lean.results)
+      for (const point of series.metrics) {
+        delete point.end_time;
+        delete point.metric.uuid;
+      }
+    expect(plot).toEqual(lean);
+    expect(response.body).toBe(JSON.stringify(lean));
+    expect(response.headers.etag).not.toBe(all.headers.etag);
   });
 });
 

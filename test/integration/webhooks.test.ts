@@ -64,6 +64,21 @@ async function settled(app: TestApp, webhook: string, project = P) {
   }, 15_000);
 }
 
+/** Ada's report of one result into `project` on t (main, ci-box); answers its UUID. */
+async function postReport(project: string): Promise<string> {
+  const now = new Date().toISOString();
+  const response = await call(t, ada.token, 'POST', `/v0/projects/${project}/reports`, {
+    branch: 'main',
+    testbed: 'ci-box',
+    start_time: now,
+    end_time: now,
+    results: [JSON.stringify({ 'sort/1k': { latency: { value: 12 } } })],
+    settings: { adapter: 'json' },
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json().uuid as string;
+}
+
 async function ping(app: TestApp, webhook: string, project = P) {
   const response = await call(app, session(app), 'POST', `/v0/projects/${project}/webhooks/${webhook}/test`);
   expect(response.statusCode, response.body).toBe(202);
@@ -298,17 +313,7 @@ describe('deliveries', () => {
       format: 'slack',
     });
     const quiet = await createWebhook(t, { url: receiver.url('/quiet') });
-    const now = new Date().toISOString();
-    const report = await call(t, ada.token, 'POST', `/v0/projects/${P}/reports`, {
-      branch: 'main',
-      testbed: 'ci-box',
-      start_time: now,
-      end_time: now,
-      results: [JSON.stringify({ 'sort/1k': { latency: { value: 12 } } })],
-      settings: { adapter: 'json' },
-    });
-    expect(report.statusCode, report.body).toBe(201);
-    const uuid = report.json().uuid as string;
+    const uuid = await postReport(P);
     const [body] = await eventually(() => {
       const bodies = receiver.bodies('/reports');
       expect(bodies).toHaveLength(1);
@@ -341,6 +346,34 @@ describe('deliveries', () => {
       }),
     );
     expect(await deliveries(t, quiet.uuid)).toEqual([]);
+  });
+
+  it('follow every change of the webhooks between two reports: created, its events changed, deleted', async () => {
+    const project = 'hooked-later';
+    const { slug } = await createProject(t, ada, 'ada-lovelace', { name: 'Hooked Later', slug: project });
+    const report = () => postReport(slug);
+    const received = () => receiver.bodies('/later').map((body) => body.report?.uuid as string);
+    // a report while the project has no webhook: nothing wants it
+    await report();
+    const hook = await createWebhook(
+      t,
+      { url: receiver.url('/later'), events: ['regression.created'] },
+      slug,
+    );
+    await report();
+    const patched = await call(t, ada.token, 'PATCH', `/v0/projects/${slug}/webhooks/${hook.uuid}`, {
+      events: ['report.created'],
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    const wanted = await report();
+    await eventually(() => expect(received()).toEqual([wanted]), 10_000);
+    const deleted = await call(t, ada.token, 'DELETE', `/v0/projects/${slug}/webhooks/${hook.uuid}`);
+    expect(deleted.statusCode).toBe(204);
+    await report();
+    const again = await createWebhook(t, { url: receiver.url('/later'), events: ['report.created'] }, slug);
+    const last = await report();
+    await eventually(() => expect(received()).toEqual([wanted, last]), 10_000);
+    expect((await deliveries(t, again.uuid, slug)).map((d) => d.event)).toEqual(['report.created']);
   });
 });
 

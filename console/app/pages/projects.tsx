@@ -1,11 +1,12 @@
 import { useState } from 'preact/hooks';
-import { api, segment } from '../api/client.js';
+import { api } from '../api/client.js';
 import type { ProjectJson } from '../api/types.js';
 import { Pager } from '../components/pager.js';
 import { Empty, ErrorMessage, Loading, PageHeader } from '../components/status.js';
-import { formatDate } from '../lib/format.js';
 import { useApi } from '../lib/use-api.js';
 import { SearchBox } from '../components/search-box.js';
+import { ProjectCard } from '../components/project-card.js';
+import { FirstRun } from './first-run.js';
 
 const PER_PAGE = 25;
 
@@ -15,11 +16,13 @@ export function Projects({ console }: { console: boolean }) {
   const [page, setPage] = useState(1);
   const list = useApi(
     (signal) =>
-      api.list<ProjectJson>('/projects', { per_page: PER_PAGE, page, search, sort: 'name' }, signal),
+      api.list<ProjectJson>(
+        '/projects',
+        { per_page: PER_PAGE, page, search, sort: 'name', summary: true },
+        signal,
+      ),
     [search, page],
   );
-  const base = (p: ProjectJson) =>
-    console ? `/console/projects/${segment(p.slug)}` : `/perf/${segment(p.slug)}`;
   return (
     <section>
       <PageHeader title={console ? 'Projects' : 'Public projects'}>
@@ -29,6 +32,7 @@ export function Projects({ console }: { console: boolean }) {
           </a>
         )}
       </PageHeader>
+      {console && <FirstRun />}
       <SearchBox label="Search projects" value={search} onChange={(s) => (setSearch(s), setPage(1))} />
       <ErrorMessage error={list.error} />
       {list.loading && !list.data && <Loading />}
@@ -43,23 +47,7 @@ export function Projects({ console }: { console: boolean }) {
         <>
           <ul class="cards">
             {list.data.data.map((p) => (
-              <li key={p.uuid} class="card">
-                <a href={base(p)} class="card-title">
-                  {p.name}
-                </a>
-                <span class={`badge ${p.visibility}`}>{p.visibility}</span>
-                <p class="muted">
-                  {p.slug} · since {formatDate(p.created)}
-                  {p.url && (
-                    <>
-                      {' · '}
-                      <a href={p.url} rel="noopener noreferrer" target="_blank">
-                        {p.url}
-                      </a>
-                    </>
-                  )}
-                </p>
-              </li>
+              <ProjectCard key={p.uuid} project={p} console={console} />
             ))}
           </ul>
           <Pager page={page} perPage={PER_PAGE} total={list.data.total} onPage={setPage} />

@@ -3,6 +3,7 @@ import { api } from '../api/client.js';
 import { PERF_IMAGE_LINES_MAX, PERF_PERMUTATIONS_MAX, type PerfChangesJson } from '../api/perf-types.js';
 import type { AlertJson, DimensionJson, RegressionJson, ReportJson } from '../api/types.js';
 import { Empty, ErrorMessage, Loading, useTitle } from '../components/status.js';
+import { useMediaQuery } from '../lib/color-scheme.js';
 import { plural } from '../lib/format.js';
 import { useApi } from '../lib/use-api.js';
 import type { ProjectContext } from '../pages/project/context.js';
@@ -76,6 +77,18 @@ async function defaultSelection(
     measures: measure ? [measure] : [],
     benchmarks: [...new Set([...alerted, ...benchmarks.map((b) => b.uuid)])].slice(0, PERF_IMAGE_LINES_MAX),
   };
+}
+
+const SUMMARY_WORDS: Record<DimensionTab, [string, string]> = {
+  branches: ['branch', 'branches'],
+  testbeds: ['testbed', 'testbeds'],
+  benchmarks: ['benchmark', 'benchmarks'],
+  measures: ['measure', 'measures'],
+};
+
+/** What is chosen, in a few words: "1 branch, 1 testbed, 40 benchmarks, 1 measure". */
+function selectionSummary(selection: Selection): string {
+  return DIMENSION_TABS.map((k) => plural(selection[k].length, ...SUMMARY_WORDS[k])).join(', ');
 }
 
 /**
@@ -186,44 +199,61 @@ export function Explorer({ ctx }: { ctx: ProjectContext }) {
     const timer = setTimeout(() => setLegendFor(data));
     return () => clearTimeout(timer);
   }, [data]);
+  // On a narrow screen the picker folds once the selection is complete, so the plot is on the first screen; a person's
+  // choice (the toggle) then holds. Wide screens always show it (the toggle is hidden there).
+  const [pickerChoice, setPickerChoice] = useState<boolean>();
+  // a phone's first screen holds the folded picker, the plot options and a shorter plot
+  const phone = useMediaQuery('(max-width: 560px)');
+  const pickerOpen = pickerChoice ?? count === 0;
   const points = data?.series.reduce((sum, s) => sum + s.source.length, 0) ?? 0;
   const title = data?.series.length === 1 ? data.series[0]!.label : ctx.project.name;
 
   return (
     <div class="explorer">
-      <aside class="explorer-side" aria-label="Choose what to plot">
-        <a
-          class="skip-to-plot"
-          href="#plot"
-          onClick={(event) => {
-            // The plot, without tabbing through every checkbox of the picker.
-            event.preventDefault();
-            document.querySelector<HTMLElement>('.explorer-main [data-testid=perf-plot]')?.focus();
-          }}
+      <aside class={pickerOpen ? 'explorer-side' : 'explorer-side folded'} aria-label="Choose what to plot">
+        <button
+          type="button"
+          class="picker-toggle"
+          aria-expanded={pickerOpen}
+          aria-controls="explorer-picker"
+          onClick={() => setPickerChoice(!pickerOpen)}
         >
-          Skip to the plot
-        </a>
-        <div class="tabs small" role="group" aria-label="Dimension to choose">
-          {DIMENSION_TABS.map((tab) => (
-            <button
-              key={tab}
-              type="button"
-              aria-pressed={selection.tab === tab}
-              onClick={() => update({ tab })}
-            >
-              {TAB_LABELS[tab]} <span class="count">{selection[tab].length}</span>
-            </button>
-          ))}
-        </div>
-        <div role="region" aria-label={`Choose ${TAB_LABELS[selection.tab].toLowerCase()}`}>
-          <Picker
-            key={selection.tab}
-            path={ctx.path}
-            kind={selection.tab}
-            selected={selection[selection.tab]}
-            limit={selection.tab === 'measures' ? 2 : undefined}
-            onChange={(uuids) => update({ [selection.tab]: uuids })}
-          />
+          Choose what to plot <span class="muted small">{selectionSummary(selection)}</span>
+        </button>
+        <div id="explorer-picker" class="picker-body">
+          <a
+            class="skip-to-plot"
+            href="#plot"
+            onClick={(event) => {
+              // The plot, without tabbing through every checkbox of the picker.
+              event.preventDefault();
+              document.querySelector<HTMLElement>('.explorer-main [data-testid=perf-plot]')?.focus();
+            }}
+          >
+            Skip to the plot
+          </a>
+          <div class="tabs small" role="group" aria-label="Dimension to choose">
+            {DIMENSION_TABS.map((tab) => (
+              <button
+                key={tab}
+                type="button"
+                aria-pressed={selection.tab === tab}
+                onClick={() => update({ tab })}
+              >
+                {TAB_LABELS[tab]} <span class="count">{selection[tab].length}</span>
+              </button>
+            ))}
+          </div>
+          <div role="region" aria-label={`Choose ${TAB_LABELS[selection.tab].toLowerCase()}`}>
+            <Picker
+              key={selection.tab}
+              path={ctx.path}
+              kind={selection.tab}
+              selected={selection[selection.tab]}
+              limit={selection.tab === 'measures' ? 2 : undefined}
+              onChange={(uuids) => update({ [selection.tab]: uuids })}
+            />
+          </div>
         </div>
       </aside>
       <section class="explorer-main" aria-label="Plot">
@@ -265,7 +295,7 @@ export function Explorer({ ctx }: { ctx: ProjectContext }) {
           )}
         </div>
         {data && data.series.length > PERF_IMAGE_LINES_MAX && (
-          <p class="muted small">
+          <p class="muted small lines-note">
             The embeddable image draws at most {PERF_IMAGE_LINES_MAX} lines: narrow the selection to copy its
             link.
           </p>
@@ -305,6 +335,7 @@ export function Explorer({ ctx }: { ctx: ProjectContext }) {
               hidden={hidden}
               bounds={selection.bounds}
               yAxis={data.log ? 'log' : 'linear'}
+              height={phone ? 300 : 420}
               reportHref={(uuid) => `${ctx.base}/reports/${uuid}`}
               label={`Perf plot of ${plural(data.series.length, 'series', 'series')}`}
               emphasis={emphasis}

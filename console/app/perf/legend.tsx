@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { breakable } from '../components/dimension-link.js';
 import { formatNumber } from '../lib/format.js';
 import type { PlotData } from './series.js';
 
@@ -107,8 +108,8 @@ export function Legend({
                       <span class="swatch" style={{ background: s.color }} />
                     </label>
                   </td>
-                  <td class="wrap">
-                    {s.source.benchmark.name}
+                  <td>
+                    <span class="name">{breakable(s.source.benchmark.name)}</span>
                     {alerts > 0 && (
                       <span class="badge alert">
                         {alerts} alert{alerts > 1 ? 's' : ''}

@@ -258,6 +258,40 @@ export function describeColumns(open: Opener): void {
       expect(empty.value).toHaveLength(0);
     });
 
+    it('answers a capped selection whole up to its cap, and none of one over it (images alike)', async () => {
+      const storage = await open();
+      const { world, fork } = await history(storage);
+      const request = {
+        series: Int32Array.from([world.series[1], world.series[0]]),
+        heads: Int32Array.from([world.head.id, fork.head.id]),
+      };
+      const { whole, lines, lean } = await storage.read(async (r) => ({
+        whole: await r.metrics.perf(request),
+        lines: await r.metrics.perfLines(request),
+        lean: await r.metrics.perf({ ...request, metricUuids: false }),
+      }));
+      const cap = whole.count;
+      const capped = await storage.read(async (r) => ({
+        at: await r.metrics.perf({ ...request, cap }),
+        atLean: await r.metrics.perf({ ...request, cap, metricUuids: false }),
+        atLimit: await r.metrics.perf({ ...request, cap, limit: 2 }),
+        linesAt: await r.metrics.perfLines({ ...request, cap }),
+        over: await r.metrics.perf({ ...request, cap: cap - 1 }),
+        overLean: await r.metrics.perf({ ...request, cap: cap - 1, metricUuids: false }),
+        linesOver: await r.metrics.perfLines({ ...request, cap: cap - 1 }),
+        counted: await r.metrics.perfCount({ ...request, cap: cap - 1 }),
+      }));
+      expect(capped.at).toEqual(whole);
+      expect(capped.atLean).toEqual(lean);
+      expect(capped.atLimit).toEqual(await storage.read((r) => r.metrics.perf({ ...request, limit: 2 })));
+      expect(capped.linesAt).toEqual(lines);
+      expect(capped.over.count).toBe(0);
+      expect(capped.over.value).toHaveLength(0);
+      expect(capped.overLean.count).toBe(0);
+      expect(capped.linesOver.count).toBe(0);
+      expect(capped.counted).toBe(cap);
+    });
+
     it('answers the same history and perf after maintenance, when the engine offers it', async (context) => {
       const storage = await open();
       if (!storage.maintain) context.skip();

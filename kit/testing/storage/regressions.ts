@@ -76,6 +76,68 @@ async function fourRegressions(storage: Storage) {
 }
 
 export function describeRegressions(open: Opener): void {
+  describe('project activity', () => {
+    it("answers each project's newest report, reports per UTC day since a moment, active alerts and regressions", async () => {
+      const storage = await open();
+      const DAY = 24 * 60;
+      const { world, quiet } = await storage.transaction(async (tx) => {
+        const world = await insertWorld(tx);
+        const version = await insertVersion(tx, world.project.id, world.head.id, 1);
+        // two reports on the first day, none on the second, one on the third, and one long before
+        const reports: Awaited<ReturnType<typeof insertReport>>[] = [];
+        for (const minute of [-10 * DAY, 60, 120, 2 * DAY + 5])
+          reports.push(
+            await insertReport(tx, world, {
+              version,
+              minute,
+              points: [{ series: world.series[0], value: 1 }],
+            }),
+          );
+        const { threshold, model } = await insertThreshold(tx, world);
+        const alert = (stored: (typeof reports)[number]) =>
+          tx.alerts.raise(
+            stored.report,
+            [
+              {
+                metric_id: stored.ids[0]!,
+                threshold_id: threshold.id,
+                model_id: model.id,
+                boundary_limit: 'upper',
+              },
+            ],
+            at(3 * DAY),
+          );
+        await alert(reports[1]!);
+        const [dismissed] = await alert(reports[2]!);
+        await tx.alerts.update({ id: dismissed!.id }, { status: 'dismissed' });
+        for (const [k, status] of (['untriaged', 'acknowledged', 'fixed'] as const).entries())
+          await tx.regressions.insert(regressionValues(world, version.id, status, k));
+        return { world, quiet: await insertWorld(tx) };
+      });
+      const day = (minutes: number) => at(minutes).toISOString().slice(0, 10);
+      const activity = await storage.read((r) =>
+        r.projects.activity([world.project.id, quiet.project.id], {
+          since: at(0),
+          regressionStatuses: ['untriaged', 'acknowledged'],
+        }),
+      );
+      expect(activity.get(world.project.id)).toEqual({
+        last: at(2 * DAY + 5),
+        days: [
+          { day: day(60), reports: 2 },
+          { day: day(2 * DAY + 5), reports: 1 },
+        ],
+        alerts: 1,
+        regressions: 2,
+      });
+      expect(activity.get(quiet.project.id)).toEqual({ last: null, days: [], alerts: 0, regressions: 0 });
+      const none = await storage.read((r) =>
+        r.projects.activity([], { since: at(0), regressionStatuses: [] }),
+      );
+      expect(none).toEqual(new Map());
+    });
+  });
+
   describe('regressions', () => {
     it('lists a project’s regressions filtered by status, kind, benchmark and search, open first', async () => {
       const storage = await open();

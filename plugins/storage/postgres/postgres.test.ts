@@ -421,6 +421,7 @@ describe('postgres: query plans', () => {
             start: String(Date.now() - 86_400_000),
             end: String(Date.now()),
             limit: '1000000',
+            cap: '50000',
           }),
         );
         expect(perf).toMatch(

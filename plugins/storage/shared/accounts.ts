@@ -2,6 +2,7 @@ import type {
   MemberRecord,
   OrganizationRecord,
   OrganizationsReader,
+  ProjectActivity,
   ProjectRecord,
   ProjectsReader,
   ProjectsWriter,
@@ -10,7 +11,7 @@ import type {
 } from '../../../kit/index.js';
 import { PROJECT_NOTIFICATION_DATA } from './notifications.js';
 import { REGRESSION_PRUNE } from './regressions.js';
-import type { Db } from './sql.js';
+import { count, perDialect, type Db, type Params } from './sql.js';
 import { page, pageSql, tableReader, tableSpec, tableWriter, whereSql } from './table.js';
 
 const users = tableSpec('users', { search: ['name', 'slug', 'uuid'] });
@@ -55,9 +56,56 @@ function organizationsReader(db: Db): OrganizationsReader {
   };
 }
 
+const ACTIVITY = perDialect((d) => {
+  const of = d.inList('project_id', '$ids', 'int');
+  return {
+    last: `SELECT project_id, max(${d.epochMs('start_time')}) AS n FROM report WHERE ${of} GROUP BY project_id`,
+    days: `SELECT project_id, ${d.day('start_time')} AS day, count(*) AS reports FROM report
+      WHERE ${of} AND start_time >= $since GROUP BY project_id, ${d.day('start_time')} ORDER BY project_id, day`,
+    alerts: `SELECT project_id, count(*) AS n FROM alert WHERE ${of} AND status = 'active' GROUP BY project_id`,
+    regressions: `SELECT project_id, count(*) AS n FROM regression
+      WHERE ${of} AND ${d.inList('status', '$statuses', 'text')} GROUP BY project_id`,
+  };
+});
+
+/** A page of projects' activity: four grouped reads (see ProjectsReader.activity). */
+async function activity(
+  db: Db,
+  projectIds: readonly number[],
+  options: { since: Date; regressionStatuses: readonly string[] },
+): Promise<Map<number, ProjectActivity>> {
+  if (projectIds.length === 0) return new Map();
+  const ids = [...projectIds];
+  const sql = ACTIVITY(db.dialect);
+  type Count = { project_id: number; n: bigint | number };
+  const counts = async (text: string, params: Params = {}) =>
+    new Map((await db.query<Count>(text, { ids, ...params })).map((row) => [row.project_id, count(row.n)]));
+  const last = await counts(sql.last);
+  const days = new Map<number, { day: string; reports: number }[]>(ids.map((id) => [id, []]));
+  const rows = await db.query<{ project_id: number; day: string; reports: bigint }>(sql.days, {
+    ids,
+    since: options.since,
+  });
+  for (const row of rows) days.get(row.project_id)?.push({ day: row.day, reports: count(row.reports) });
+  const alerts = await counts(sql.alerts);
+  const regressions = await counts(sql.regressions, { statuses: [...options.regressionStatuses] });
+  return new Map(
+    ids.map((id) => [
+      id,
+      {
+        last: last.has(id) ? new Date(last.get(id)!) : null,
+        days: days.get(id)!,
+        alerts: alerts.get(id) ?? 0,
+        regressions: regressions.get(id) ?? 0,
+      },
+    ]),
+  );
+}
+
 function projectsReader(db: Db): ProjectsReader {
   return {
     ...tableReader<ProjectRecord>(db, projects),
+    activity: (projectIds, options) => activity(db, projectIds, options),
     listVisible(viewer, where, options) {
       const w = whereSql(db, projects, where, 'p.');
       const p = pageSql(projects, options, 'p.');

@@ -21,12 +21,36 @@ const selected = (d: Dialect) => `FROM perm
     AND m.end_time <= ${d.fromEpochMs('$end')}
   JOIN head_version hv ON hv.version_id = m.version_id AND hv.head_id = perm.head_id`;
 
-const from = (d: Dialect) => `${selected(d)}
-  JOIN version v ON v.id = m.version_id`;
-
 const scan = (d: Dialect) => `WHERE ${d.scanFilter('m.series_id', '$series')}`;
 
-const tail = (d: Dialect) => `${scan(d)}
+/**
+ * The selection's points `m`, joined to their versions and to `joins`, showing `columns` (given the name of the
+ * permutation's column), in answer order. Capped: the metric scan stops one past `$cap` into a materialized `m`
+ * of the metric columns `kept` (unordered), and the joins and the sort run only when it holds no more than the
+ * cap, so a refusal costs a scan of the cap's worth of points and no statement of its own.
+ */
+const ordered = (
+  d: Dialect,
+  shown: { columns: (pos: string) => string; joins: string; kept: string },
+  capped: boolean,
+) =>
+  capped
+    ? `${points(d)},
+  m AS MATERIALIZED (SELECT perm.pos, m.id, m.version_id, m.start_time, m.iteration, ${shown.kept}
+    ${selected(d)} ${scan(d)} LIMIT $cap::bigint + 1)
+  SELECT ${shown.columns('m.pos')}
+  FROM (SELECT count(*) AS points FROM m) capped
+  JOIN m ON capped.points <= $cap::bigint
+  JOIN version v ON v.id = m.version_id
+  ${shown.joins}
+  ORDER BY m.pos, v.number, m.start_time, m.iteration
+  LIMIT $limit::bigint`
+    : `${points(d)}
+  SELECT ${shown.columns('perm.pos')}
+  ${selected(d)}
+  JOIN version v ON v.id = m.version_id
+  ${shown.joins}
+  ${scan(d)}
   ORDER BY perm.pos, v.number, m.start_time, m.iteration
   LIMIT $limit::bigint`;
 
@@ -36,26 +60,34 @@ const tail = (d: Dialect) => `${scan(d)}
  * statements for reports, versions and alerts cost more than the joins (docs/performance.md).
  */
 const PERF = perDialect((d) => {
-  const sql = (uuids: boolean) => `${points(d)}
-  SELECT perm.pos, r.uuid, m.iteration, ${d.epochMs('m.start_time')}, ${d.epochMs('m.end_time')}, v.number, v.hash,
-    ${uuids ? 'm.uuid, ' : ''}m.value, m.lower_value, m.upper_value, m.threshold_id, m.model_id, m.baseline,
-    m.lower_limit, m.upper_limit, a.uuid::text, a.boundary_limit, a.status, ${d.epochMs('a.modified')}
-  ${from(d)}
-  JOIN report r ON r.id = m.report_id
-  LEFT JOIN alert a ON a.metric_id = m.id
-  ${tail(d)}`;
-  return { uuids: sql(true), plain: sql(false) };
+  const shown = (uuids: boolean) => ({
+    columns: (pos: string) => `${pos}, r.uuid, m.iteration, ${d.epochMs('m.start_time')},
+    ${d.epochMs('m.end_time')}, v.number, v.hash, ${uuids ? 'm.uuid, ' : ''}m.value, m.lower_value, m.upper_value,
+    m.threshold_id, m.model_id, m.baseline, m.lower_limit, m.upper_limit, a.uuid::text, a.boundary_limit, a.status,
+    ${d.epochMs('a.modified')}`,
+    joins: `JOIN report r ON r.id = m.report_id
+  LEFT JOIN alert a ON a.metric_id = m.id`,
+    kept: `m.report_id, m.end_time, ${uuids ? 'm.uuid, ' : ''}m.value, m.lower_value, m.upper_value,
+    m.threshold_id, m.model_id, m.baseline, m.lower_limit, m.upper_limit`,
+  });
+  return {
+    uuids: ordered(d, shown(true), false),
+    plain: ordered(d, shown(false), false),
+    cappedUuids: ordered(d, shown(true), true),
+    cappedPlain: ordered(d, shown(false), true),
+  };
 });
 
 /** What an image draws of the same points: no report, hash, UUID or alert text, so no join to report. */
-const LINES = perDialect(
-  (d) => `${points(d)}
-  SELECT perm.pos, ${d.epochMs('m.start_time')}, v.number, m.value, m.lower_limit, m.upper_limit,
-    (a.metric_id IS NOT NULL)::int
-  ${from(d)}
-  LEFT JOIN alert a ON a.metric_id = m.id
-  ${tail(d)}`,
-);
+const LINES = perDialect((d) => {
+  const shown = {
+    columns: (pos: string) => `${pos}, ${d.epochMs('m.start_time')}, v.number, m.value, m.lower_limit,
+    m.upper_limit, m.baseline, (a.metric_id IS NOT NULL)::int`,
+    joins: 'LEFT JOIN alert a ON a.metric_id = m.id',
+    kept: 'm.value, m.lower_limit, m.upper_limit, m.baseline',
+  };
+  return { plain: ordered(d, shown, false), capped: ordered(d, shown, true) };
+});
 
 /**
  * How many points the perf statement answers, up to its limit: the same selection with no sort and none of the
@@ -67,14 +99,21 @@ const COUNT = perDialect(
 );
 
 /** The statements, for tests and benches that run or explain them. */
-export const perfSql = (d: Dialect) => ({ perf: PERF(d).uuids, lines: LINES(d) });
+export const perfSql = (d: Dialect) => ({
+  perf: PERF(d).uuids,
+  lines: LINES(d).plain,
+  cappedPerf: PERF(d).cappedUuids,
+  cappedLines: LINES(d).capped,
+});
 
 const FAR_PAST = -62_135_596_800_000; // 0001-01-01
 const FAR_FUTURE = 253_402_300_799_000; // 9999-12-31
 
-function params(request: PerfRequest) {
+/** The statement's parameters: `$cap` only for the capped statements, which alone name it. */
+function params(request: PerfRequest, capped = request.cap !== undefined) {
   return {
     limit: request.limit ?? Number.MAX_SAFE_INTEGER,
+    ...(capped ? { cap: request.cap } : {}),
     pos: Int32Array.from(request.series.keys()),
     series: request.series,
     heads: request.heads,
@@ -117,7 +156,9 @@ export async function perf(db: Db, request: PerfRequest): Promise<PerfColumns> {
   if (request.series.length === 0) return out;
   const uuids = request.metricUuids !== false;
   const sql = PERF(db.dialect);
-  await db.columns(uuids ? sql.uuids : sql.plain, params(request), (count) => {
+  const capped = request.cap !== undefined;
+  const statement = uuids ? (capped ? sql.cappedUuids : sql.uuids) : capped ? sql.cappedPlain : sql.plain;
+  await db.columns(statement, params(request), (count) => {
     out = empty(count);
     return [
       out.permutation,
@@ -148,7 +189,7 @@ export async function perf(db: Db, request: PerfRequest): Promise<PerfColumns> {
 /** The number of points {@link perf} answers for the request, counted up to its limit. */
 export async function perfCount(db: Db, request: PerfRequest): Promise<number> {
   if (request.series.length === 0) return 0;
-  const [row] = await db.query<{ points: bigint | number }>(COUNT(db.dialect), params(request));
+  const [row] = await db.query<{ points: bigint | number }>(COUNT(db.dialect), params(request, false));
   return count(row?.points);
 }
 
@@ -157,7 +198,8 @@ export async function perfLines(db: Db, request: PerfRequest): Promise<PerfLines
   let lines = perfLinesOf(empty(0));
   if (request.series.length === 0) return lines;
   let alert = new Int32Array(0);
-  await db.columns(LINES(db.dialect), params(request), (count) => {
+  const sql = LINES(db.dialect);
+  await db.columns(request.cap === undefined ? sql.plain : sql.capped, params(request), (count) => {
     const nan = () => new Float64Array(count).fill(Number.NaN);
     alert = new Int32Array(count);
     lines = {
@@ -168,6 +210,7 @@ export async function perfLines(db: Db, request: PerfRequest): Promise<PerfLines
       value: nan(),
       lowerLimit: nan(),
       upperLimit: nan(),
+      baseline: nan(),
       alert: new Uint8Array(0),
     };
     return [
@@ -177,6 +220,7 @@ export async function perfLines(db: Db, request: PerfRequest): Promise<PerfLines
       lines.value,
       lines.lowerLimit,
       lines.upperLimit,
+      lines.baseline,
       alert,
     ];
   });

@@ -12,6 +12,8 @@ export interface LegendEntry {
   readonly color: string;
   /** Clean text (see cleanText), before truncation. */
   readonly text: string;
+  /** Shown after the text when every entry's fits whole (a series' change from its baseline). */
+  readonly note?: string;
 }
 
 /** Entries placed in a centered grid, filled row by row, with labels shortened to their column. */
@@ -36,18 +38,38 @@ const MAX_COLUMNS = 4;
 /** Eight series and two keys in at most this many rows, so the plot keeps most of the height. */
 const MAX_ROWS = 4;
 
-function entryWidth(entry: LegendEntry): number {
-  return SWATCH + SWATCH_GAP + textWidth(entry.text, LEGEND_FONT) + COLUMN_GAP;
+function entryWidth(text: string): number {
+  return SWATCH + SWATCH_GAP + textWidth(text, LEGEND_FONT) + COLUMN_GAP;
 }
 
 /**
  * The most columns (up to four) in which every label fits whole in `width`; if even one column leaves labels too
  * long, or needs more than four rows, the columns needed for four rows, with long labels shortened part by part
- * (see shortenLabel).
+ * (see shortenLabel). The entries' notes are added when, with them, no label is shortened and the legend takes no
+ * more rows.
  */
 export function layoutLegend(entries: readonly LegendEntry[], width: number): LegendLayout {
   if (entries.length === 0) return { items: [], rows: 0, height: 0 };
-  const widest = Math.max(...entries.map(entryWidth));
+  const plain = place(
+    entries,
+    entries.map((e) => e.text),
+    width,
+  );
+  if (!entries.some((e) => e.note)) return plain.layout;
+  const noted = place(
+    entries,
+    entries.map((e) => (e.note ? `${e.text}  ${e.note}` : e.text)),
+    width,
+  );
+  return !noted.shortened && noted.layout.rows <= plain.layout.rows ? noted.layout : plain.layout;
+}
+
+function place(
+  entries: readonly LegendEntry[],
+  texts: readonly string[],
+  width: number,
+): { layout: LegendLayout; shortened: boolean } {
+  const widest = Math.max(...texts.map(entryWidth));
   let columns = Math.min(entries.length, MAX_COLUMNS);
   while (columns > 1 && widest > width / columns) columns--;
   columns = Math.max(columns, Math.ceil(entries.length / MAX_ROWS));
@@ -58,10 +80,11 @@ export function layoutLegend(entries: readonly LegendEntry[], width: number): Le
     entry,
     x: left + (i % columns) * columnWidth,
     row: Math.floor(i / columns),
-    text: shortenLabel(entry.text, room, LEGEND_FONT),
+    text: shortenLabel(texts[i] as string, room, LEGEND_FONT),
   }));
   const rows = Math.ceil(entries.length / columns);
-  return { items, rows, height: rows * LEGEND_ROW };
+  const shortened = items.some((item, i) => item.text !== texts[i]);
+  return { layout: { items, rows, height: rows * LEGEND_ROW }, shortened };
 }
 
 function swatch(kind: LegendSwatch, color: string, x: number, y: number, ink: Theme): string {

@@ -191,6 +191,25 @@ describe('buildPlotSvg', () => {
     expect(shown.some((t) => t?.includes('…') && t.endsWith('bench_1'))).toBe(true);
   });
 
+  it("adds each line's change from its baseline to the legend where every label still fits whole", () => {
+    const lines = [
+      series('main / linux / parse', [1, 2], { change: 29.0812 }),
+      series('main / linux / sort', [2, 1], { change: -1.5 }),
+      series('main / linux / scan', [2, 2]),
+    ];
+    expect(texts(svgOf({ width: 1200, series: lines }))).toEqual(
+      expect.arrayContaining(['parse  +29.08%', 'sort  -1.50%', 'scan']),
+    );
+    // too narrow for the figures beside whole labels: the labels alone, as without them
+    const long = lines.map((l, i) => ({
+      ...l,
+      label: `main / linux / ${'very_long_benchmark_name_'.repeat(2)}${i}`,
+    }));
+    const narrow = texts(svgOf({ width: 320, series: long }));
+    expect(narrow.filter((t) => t?.includes('%'))).toEqual([]);
+    expect(narrow).toEqual(texts(svgOf({ width: 320, series: long.map(({ change: _, ...l }) => l) })));
+  });
+
   it('is deterministic', () => {
     const input = { title: 't', series: [series('a', [1, 5, 2, 8, 3])] };
     expect(svgOf(input)).toBe(svgOf(input));

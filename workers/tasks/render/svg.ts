@@ -80,7 +80,8 @@ export function buildPlotLayers(image: PlotImage): PlotLayers {
   };
   const labels = splitSharedParts(image.series.map((s, i) => cleanText(s.label) || `Series ${i + 1}`));
   const header = headerSvg(cleanText(image.title ?? ''), labels.shared, width, theme);
-  const legend = layoutLegend(legendEntries(labels.distinct, features, theme), width - 2 * EDGE);
+  const notes = image.series.map((s) => (s.change === undefined ? undefined : changeText(s.change)));
+  const legend = layoutLegend(legendEntries(labels.distinct, notes, features, theme), width - 2 * EDGE);
   const top = header.height;
   const titleOffset = xTitleOffset(image.xAxis);
   const bottom = height - (titleOffset + 10 + legend.height + 8);
@@ -215,8 +216,14 @@ function xTicks(
   return { ...ticks, title: integer ? 'Branch version' : 'Date (UTC, epoch ms)' };
 }
 
+/** A change from the baseline as the CLI writes it: `+29.08%`, `-1.50%`. */
+function changeText(change: number): string {
+  return `${change >= 0 ? '+' : ''}${change.toFixed(2)}%`;
+}
+
 function legendEntries(
   labels: readonly string[],
+  notes: readonly (string | undefined)[],
   features: { hasLimits: boolean; hasAlerts: boolean; hasChanges: boolean },
   theme: Theme,
 ): LegendEntry[] {
@@ -224,6 +231,7 @@ function legendEntries(
     swatch: 'line',
     color: seriesColor(theme, i),
     text,
+    ...(notes[i] === undefined ? {} : { note: notes[i] }),
   }));
   if (features.hasLimits) entries.push({ swatch: 'band', color: theme.muted, text: 'Boundary limits' });
   if (features.hasAlerts) entries.push({ swatch: 'alert', color: theme.muted, text: 'Alert' });

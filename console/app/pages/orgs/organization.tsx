@@ -6,6 +6,7 @@ import { Empty, ErrorMessage, Loading, PageHeader } from '../../components/statu
 import { useApi } from '../../lib/use-api.js';
 import { navigate } from '../../router.js';
 import { OrgTabs } from './org-tabs.js';
+import { ProjectCard } from '../../components/project-card.js';
 
 /** An organization's projects, and a form for a new one. */
 export function Organization({ org }: { org: string }) {
@@ -17,7 +18,7 @@ export function Organization({ org }: { org: string }) {
     (signal) =>
       api.list<ProjectJson>(
         `/organizations/${segment(org)}/projects`,
-        { per_page: 255, sort: 'name' },
+        { per_page: 255, sort: 'name', summary: true },
         signal,
       ),
     [org],
@@ -39,13 +40,7 @@ export function Organization({ org }: { org: string }) {
       {projects.data && projects.data.data.length > 0 && (
         <ul class="cards">
           {projects.data.data.map((p) => (
-            <li key={p.uuid} class="card">
-              <a class="card-title" href={`/console/projects/${segment(p.slug)}`}>
-                {p.name}
-              </a>
-              <span class={`badge ${p.visibility}`}>{p.visibility}</span>
-              <p class="muted">{p.slug}</p>
-            </li>
+            <ProjectCard key={p.uuid} project={p} console={true} />
           ))}
         </ul>
       )}

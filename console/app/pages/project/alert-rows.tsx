@@ -4,6 +4,7 @@ import { formatDateTime, formatNumber, shortHash } from '../../lib/format.js';
 import type { AlertGroup } from './alert-groups.js';
 import { fromBaseline, pastLimit } from './alert-groups.js';
 import type { ProjectContext } from './context.js';
+import { DimensionLink } from '../../components/dimension-link.js';
 
 export type ChangeStatus = (alerts: readonly AlertJson[], status: 'active' | 'dismissed') => Promise<void>;
 
@@ -86,7 +87,8 @@ export function AlertGroupRows({
         </td>
         <td data-label="Measure">{latest.measure.name}</td>
         <td data-label="Branch · testbed">
-          {latest.threshold.branch.name} · {latest.threshold.testbed.name}
+          <DimensionLink ctx={ctx} kind="branches" of={latest.threshold.branch} /> ·{' '}
+          <DimensionLink ctx={ctx} kind="testbeds" of={latest.threshold.testbed} />
         </td>
         <AlertCells ctx={ctx} alert={latest} />
         {change && (

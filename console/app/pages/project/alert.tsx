@@ -10,6 +10,7 @@ import { fromBaseline, pastLimit } from './alert-groups.js';
 import { commitUrl, compareUrl } from './regression-text.js';
 import { tabHref, type ProjectContext } from './context.js';
 import { modelSummary } from './thresholds.js';
+import { DimensionLink } from '../../components/dimension-link.js';
 
 /** The report of the same branch and testbed that ran just before the alert's, if any. */
 async function previousReport(ctx: ProjectContext, alert: AlertJson, signal: AbortSignal) {
@@ -154,11 +155,16 @@ export function Alert({ ctx, uuid }: { ctx: ProjectContext; uuid: string }) {
           {alert.limit === 'upper' ? 'above' : 'below'} the {alert.limit} limit {formatNumber(limit)} by{' '}
           {pastLimit(alert)}
         </dd>
+        <dt>Benchmark</dt>
+        <dd>
+          <DimensionLink ctx={ctx} kind="benchmarks" of={alert.benchmark} />
+        </dd>
         <dt>Measure</dt>
         <dd>{alert.measure.name}</dd>
         <dt>Branch · testbed</dt>
         <dd>
-          {threshold.branch.name} · {threshold.testbed.name}
+          <DimensionLink ctx={ctx} kind="branches" of={threshold.branch} /> ·{' '}
+          <DimensionLink ctx={ctx} kind="testbeds" of={threshold.testbed} />
         </dd>
         <dt>Commit</dt>
         <dd class="mono">

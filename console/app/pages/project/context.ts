@@ -18,3 +18,10 @@ export function tabHref(ctx: ProjectContext, tab: string): string {
   if (tab === 'perf') return ctx.console ? `${ctx.base}/perf` : ctx.base;
   return `${ctx.base}/${tab}`;
 }
+
+export type LinkedDimension = 'branches' | 'testbeds' | 'benchmarks';
+
+/** The page of a branch, testbed or benchmark (by slug: a link that reads as what it names). */
+export function dimensionHref(ctx: ProjectContext, kind: LinkedDimension, slug: string): string {
+  return `${ctx.base}/${kind}/${encodeURIComponent(slug)}`;
+}

@@ -9,6 +9,7 @@ import { formatDate, shortHash } from '../../lib/format.js';
 import { useApi } from '../../lib/use-api.js';
 import { setQuery, useLocation } from '../../router.js';
 import type { ProjectContext } from './context.js';
+import { DimensionLink } from '../../components/dimension-link.js';
 
 export const DIMENSIONS = {
   branches: { title: 'Branches', one: 'branch' },
@@ -110,7 +111,9 @@ export function DimensionList({ ctx, kind }: { ctx: ProjectContext; kind: Dimens
               <tbody>
                 {list.data.data.map((row) => (
                   <tr key={row.uuid}>
-                    <td class="wrap">{row.name}</td>
+                    <td>
+                      {kind === 'measures' ? row.name : <DimensionLink ctx={ctx} kind={kind} of={row} />}
+                    </td>
                     <td class="mono">{row.slug}</td>
                     {kind === 'measures' && <td>{(row as MeasureJson).units}</td>}
                     {kind === 'measures' && (

@@ -6,6 +6,7 @@ import { Empty, ErrorMessage, Loading, PageHeader } from '../../components/statu
 import { formatDuration } from '../../lib/format.js';
 import { useApi } from '../../lib/use-api.js';
 import { PerfPlot, preloadPlot } from '../../perf/lazy-plot.js';
+import { PlotKey } from '../../perf/plot-key.js';
 import { explorerHref } from '../../perf/selection.js';
 import { jsonColumns } from '../../perf/columns.js';
 import { buildPlotData, logAxis } from '../../perf/series.js';
@@ -49,13 +50,7 @@ function PinnedPlot({ ctx, plot }: { ctx: ProjectContext; plot: PlotJson }) {
         reportHref={(uuid) => `${ctx.base}/reports/${uuid}`}
         label={plot.title ?? 'Pinned plot'}
       />
-      <ul class="plot-key" aria-label="Key">
-        {data.series.map((s) => (
-          <li key={s.label}>
-            <span class="swatch" style={{ background: s.color }} /> {s.label}
-          </li>
-        ))}
-      </ul>
+      <PlotKey data={data} />
     </>
   );
 }

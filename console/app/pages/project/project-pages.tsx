@@ -9,6 +9,7 @@ import { useSession } from '../../session.js';
 import { Alert } from './alert.js';
 import { Alerts } from './alerts.js';
 import { tabHref, type ProjectContext } from './context.js';
+import { DimensionPage } from './dimension.js';
 import { DimensionList, DIMENSIONS, type DimensionKind } from './dimensions.js';
 import { Plots } from './plots.js';
 import { RegressionPage } from './regression.js';
@@ -43,6 +44,8 @@ function Page({ ctx, tab, item }: { ctx: ProjectContext; tab: string; item: stri
   if (tab === 'alerts') return item ? <Alert ctx={ctx} uuid={item} /> : <Alerts ctx={ctx} />;
   if (tab === 'jobs') return item ? <Job ctx={ctx} uuid={item} /> : <Jobs ctx={ctx} />;
   if (tab in DIMENSIONS && !item) return <DimensionList ctx={ctx} kind={tab as DimensionKind} />;
+  if ((tab === 'branches' || tab === 'testbeds' || tab === 'benchmarks') && item)
+    return <DimensionPage ctx={ctx} kind={tab} item={item} />;
   if (tab === 'thresholds') {
     if (!item) return <Thresholds ctx={ctx} />;
     return item === 'add' ? <ThresholdNew ctx={ctx} /> : <Threshold ctx={ctx} uuid={item} />;

@@ -1,3 +1,4 @@
+import { DimensionLink } from '../../components/dimension-link.js';
 import { useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
 import type { MemberJson, RegressionEventJson } from '../../api/types.js';
@@ -89,7 +90,8 @@ export function RegressionPage({ ctx, uuid }: { ctx: ProjectContext; uuid: strin
         </dd>
         <dt>Branch · testbed</dt>
         <dd>
-          {r.branch.name} · {r.testbed.name}
+          <DimensionLink ctx={ctx} kind="branches" of={r.branch} /> ·{' '}
+          <DimensionLink ctx={ctx} kind="testbeds" of={r.testbed} />
         </dd>
         {r.reports.first_bad && (
           <>

@@ -1,5 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import { api } from '../../api/client.js';
+import { DimensionLink } from '../../components/dimension-link.js';
 import type { DimensionJson, MemberJson, RegressionCountsJson } from '../../api/types.js';
 import { ActionButton } from '../../components/form.js';
 import { Pager } from '../../components/pager.js';
@@ -330,7 +331,8 @@ function RegressionRows({
           {rangeText(r)}
         </td>
         <td data-label="Branch · testbed">
-          {r.branch.name} · {r.testbed.name}
+          <DimensionLink ctx={ctx} kind="branches" of={r.branch} /> ·{' '}
+          <DimensionLink ctx={ctx} kind="testbeds" of={r.testbed} />
         </td>
         <td data-label="Series" class="num">
           <button
@@ -354,8 +356,9 @@ function RegressionRows({
       {open &&
         r.series.map((s) => (
           <tr key={`${s.benchmark.uuid} ${s.measure.uuid}`} class="sub-row">
-            <td data-label="Benchmark" colSpan={2} class="wrap">
-              {s.benchmark.name} <span class="muted">{s.measure.name}</span>
+            <td data-label="Benchmark" colSpan={2}>
+              <DimensionLink ctx={ctx} kind="benchmarks" of={s.benchmark} />{' '}
+              <span class="muted">{s.measure.name}</span>
             </td>
             <td data-label="Level">
               {formatNumber(s.before)} → {formatNumber(s.after)}{' '}

@@ -1,6 +1,7 @@
 import type { AlertJson, ReportJson } from '../../api/types.js';
 import { formatNumber, formatPercent, percentOf } from '../../lib/format.js';
 import type { ProjectContext } from './context.js';
+import { DimensionLink } from '../../components/dimension-link.js';
 
 type Result = NonNullable<ReportJson['results']>[number][number];
 type Row = Result['measures'][number] & { readonly benchmark: Result['benchmark'] };
@@ -74,8 +75,8 @@ export function ReportResults({
             const alert = alerts.get(m.metric.uuid);
             return (
               <tr key={m.metric.uuid} class={alert?.status === 'active' ? 'row-alert' : undefined}>
-                <td data-label="Benchmark" class="wrap">
-                  {m.benchmark.name}
+                <td data-label="Benchmark">
+                  <DimensionLink ctx={ctx} kind="benchmarks" of={m.benchmark} />
                 </td>
                 <td data-label="Measure">
                   {m.measure.name} <span class="muted small">{m.measure.units}</span>

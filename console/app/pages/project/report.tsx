@@ -8,6 +8,7 @@ import { explorerHref } from '../../perf/selection.js';
 import { pastLimit } from './alert-groups.js';
 import { tabHref, type ProjectContext } from './context.js';
 import { ReportResults } from './report-results.js';
+import { DimensionLink } from '../../components/dimension-link.js';
 
 const SERIES_MAX = 255;
 
@@ -100,6 +101,57 @@ function ConfirmedChanges({ ctx, alerts }: { ctx: ProjectContext; alerts: readon
   );
 }
 
+/** A report's benchmarks (up to the perf query's 255) and its measures. */
+function reportSeries(report: ReportJson) {
+  const results = (report.results ?? []).flat();
+  return {
+    benchmarks: [...new Set(results.map((r) => r.benchmark.uuid))].slice(0, SERIES_MAX),
+    measures: [
+      ...new Map(results.flatMap((r) => r.measures.map((m) => [m.measure.uuid, m.measure]))).values(),
+    ],
+  };
+}
+
+/** A plot per measure of a report's benchmarks on its branch and testbed over `window`, its points ringed. */
+export function ReportPlots({
+  ctx,
+  report,
+  window,
+  caption,
+  label,
+}: {
+  ctx: ProjectContext;
+  report: ReportJson;
+  window: { start_time: number; end_time: number };
+  caption: string;
+  label: (measure: string) => string;
+}) {
+  const { benchmarks, measures } = reportSeries(report);
+  return (
+    <>
+      {measures.map((measure) => (
+        <div key={measure.uuid} class="report-plot">
+          <h2>
+            {measure.name} <span class="muted small">{caption}</span>
+          </h2>
+          <HistoryPlot
+            ctx={ctx}
+            history={{
+              branches: [report.branch.uuid],
+              testbeds: [report.testbed.uuid],
+              benchmarks,
+              measures: [measure.uuid],
+              ...window,
+            }}
+            highlight={report.uuid}
+            label={label(measure.name)}
+          />
+        </div>
+      ))}
+    </>
+  );
+}
+
 /**
  * One report: its alerts, the change points it confirmed, a plot per measure of its benchmarks around it (its points ringed), and every result
  * with its change against the baseline and the limit, alerted rows first.
@@ -116,11 +168,7 @@ export function Report({ ctx, uuid }: { ctx: ProjectContext; uuid: string }) {
   const changes = (report.alerts ?? []).filter((a) => a.change_point !== null);
   const iterations = report.results ?? [];
   const version = report.branch.head.version;
-  const results = iterations.flat();
-  const benchmarks = [...new Set(results.map((r) => r.benchmark.uuid))].slice(0, SERIES_MAX);
-  const measures = [
-    ...new Map(results.flatMap((r) => r.measures.map((m) => [m.measure.uuid, m.measure]))).values(),
-  ];
+  const { benchmarks } = reportSeries(report);
   return (
     <section>
       <PageHeader title={`Report of ${formatDateTime(report.start_time)}`}>
@@ -132,9 +180,13 @@ export function Report({ ctx, uuid }: { ctx: ProjectContext; uuid: string }) {
       </PageHeader>
       <dl class="facts">
         <dt>Branch</dt>
-        <dd>{report.branch.name}</dd>
+        <dd>
+          <DimensionLink ctx={ctx} kind="branches" of={report.branch} />
+        </dd>
         <dt>Testbed</dt>
-        <dd>{report.testbed.name}</dd>
+        <dd>
+          <DimensionLink ctx={ctx} kind="testbeds" of={report.testbed} />
+        </dd>
         <dt>Version</dt>
         <dd class="mono">{version ? `#${version.number} ${version.hash ?? ''}` : '—'}</dd>
         <dt>Ran</dt>
@@ -157,26 +209,13 @@ export function Report({ ctx, uuid }: { ctx: ProjectContext; uuid: string }) {
       </dl>
       {(report.alerts?.length ?? 0) > 0 && <AlertsCallout ctx={ctx} report={report} />}
       {changes.length > 0 && <ConfirmedChanges ctx={ctx} alerts={changes} />}
-      {measures.map((measure) => (
-        <div key={measure.uuid} class="report-plot">
-          <h2>
-            {measure.name}{' '}
-            <span class="muted small">30 days either side of this report, its points ringed</span>
-          </h2>
-          <HistoryPlot
-            ctx={ctx}
-            history={{
-              branches: [report.branch.uuid],
-              testbeds: [report.testbed.uuid],
-              benchmarks,
-              measures: [measure.uuid],
-              ...around(report.start_time),
-            }}
-            highlight={report.uuid}
-            label={`${measure.name} of this report's benchmarks around it`}
-          />
-        </div>
-      ))}
+      <ReportPlots
+        ctx={ctx}
+        report={report}
+        window={around(report.start_time)}
+        caption="30 days either side of this report, its points ringed"
+        label={(measure) => `${measure} of this report's benchmarks around it`}
+      />
       {iterations.length === 0 && <Empty title="This report has no results." />}
       {iterations.map((results, i) => (
         <div key={i}>

@@ -6,6 +6,7 @@ import { formatDateTime, shortHash } from '../../lib/format.js';
 import { useApi } from '../../lib/use-api.js';
 import { setQuery, useLocation } from '../../router.js';
 import type { ProjectContext } from './context.js';
+import { DimensionLink } from '../../components/dimension-link.js';
 
 const PER_PAGE = 25;
 
@@ -148,8 +149,12 @@ export function Reports({ ctx }: { ctx: ProjectContext }) {
                       <td>
                         <a href={`${ctx.base}/reports/${r.uuid}`}>{formatDateTime(r.start_time)}</a>
                       </td>
-                      <td>{r.branch.name}</td>
-                      <td>{r.testbed.name}</td>
+                      <td>
+                        <DimensionLink ctx={ctx} kind="branches" of={r.branch} />
+                      </td>
+                      <td>
+                        <DimensionLink ctx={ctx} kind="testbeds" of={r.testbed} />
+                      </td>
                       <td class="mono">{version ? `#${version.number} ${shortHash(version.hash)}` : '—'}</td>
                       <td class="num">{r.counts.results[0]?.benchmarks ?? 0}</td>
                       <td class="num">

@@ -4,6 +4,7 @@ import { Empty, ErrorMessage, Loading, PageHeader } from '../../components/statu
 import { formatDateTime } from '../../lib/format.js';
 import { useApi } from '../../lib/use-api.js';
 import type { ProjectContext } from './context.js';
+import { DimensionLink } from '../../components/dimension-link.js';
 
 export function modelSummary(model: ModelJson | null): string {
   if (!model) return 'no model (not tested)';
@@ -91,7 +92,9 @@ export function Thresholds({ ctx }: { ctx: ProjectContext }) {
                   <td>
                     <a href={`${ctx.base}/thresholds/${t.uuid}`}>{t.branch.name}</a>
                   </td>
-                  <td>{t.testbed.name}</td>
+                  <td>
+                    <DimensionLink ctx={ctx} kind="testbeds" of={t.testbed} />
+                  </td>
                   <td>{t.measure.name}</td>
                   <td>{modelSummary(t.model)}</td>
                   <td>{t.model ? sampleSize(t.model) : ''}</td>

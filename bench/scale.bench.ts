@@ -24,7 +24,6 @@
  * file, alternating one query with one request to the API (see collect), so a change in the machine's load during
  * the run weighs on both alike.
  *
- *
  * With `--engine postgres` (or both, the default where PostgreSQL is installed), the same history also grows in a
  * throwaway PostgreSQL cluster (tmp directory, 127.0.0.1, a free port, removed after) up to 100 M metrics: generated
  * with generate_series into the month partitions the plugin's own function creates, in time order as ingest writes
@@ -410,7 +409,7 @@ async function onNewApi(
   }
 }
 
-/** Grows the history of `file` from `from` reports to `million` M metrics, then measures it; returns its reports. */
+/** Grows the history of `file` from `from` reports to `million` M metrics, then measures it; returns its reports and figures. */
 async function measureSize(
   report: BenchReport,
   million: number,

@@ -24,9 +24,16 @@
  * file, alternating one query with one request to the API (see collect), so a change in the machine's load during
  * the run weighs on both alike.
  *
+ * With `--engine postgres` (or both, the default where PostgreSQL is installed), the same history also grows in a
+ * throwaway PostgreSQL cluster (tmp directory, 127.0.0.1, a free port, removed after) up to 100 M metrics: generated
+ * with generate_series into the month partitions the plugin's own function creates, in time order as ingest writes
+ * it, the metric indexes rebuilt after each load, then VACUUM ANALYZE. The same figures through a new API process on
+ * it, each alternating with its reference on a bare connection (the plugin's statements through the `postgres`
+ * driver), disk as the whole database's size, and at each size PostgreSQL's figures over DuckDB's of the same run.
+ *
  * Run: nice -n 10 npm run bench -- scale              (1 M to 1 B: about 40 GB in /tmp at 1 B, for the file and
- *                                                     the references' copy)
- *      BENCH_SCALE_MILLIONS=1,10,100 npm run bench -- scale   (some sizes)
+ *                                                     the references' copy; PostgreSQL to 100 M: about 25 GB more)
+ *      BENCH_SCALE_MILLIONS=1,10,100 npm run bench -- scale --engine duckdb,postgres   (some sizes)
  * Figures: docs/performance.md.
  */
 import { copyFileSync, mkdtempSync, rmSync, statfsSync, statSync } from 'node:fs';
@@ -34,15 +41,21 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { createLogger } from '../core/index.js';
+import type { HistoryRequest } from '../kit/index.js';
 import { CLUSTERED_THROUGH, SEALED_THROUGH, SEGMENT_ROWS } from '../plugins/storage/duckdb/compaction.js';
 import { duckdbStorage, DEFAULT_MEMORY_LIMIT } from '../plugins/storage/duckdb/index.js';
 import { history } from '../plugins/storage/duckdb/history.js';
 import { duckDb } from '../plugins/storage/duckdb/sql.js';
+import { history as postgresHistory } from '../plugins/storage/postgres/metrics.js';
+import { postgresDb } from '../plugins/storage/postgres/sql.js';
 import { perf, perfLines } from '../plugins/storage/shared/perf.js';
-import { memory, resetPeak, startApi, type ApiProcess } from './lib/api-process.js';
+import type { Db } from '../plugins/storage/shared/sql.js';
+import { memory, resetPeak, startApi } from './lib/api-process.js';
+import { benchDatabase, onEngine, selectedEngines, type EngineName } from './lib/engines.js';
 import { summarize, type Timing } from './lib/measure.js';
+import { bareConnection, growHistoryPostgres } from './lib/postgres-bare.js';
 import { BenchReport } from './lib/report.js';
 import { growSegmentedHistory, seedRun } from './lib/seed-history.js';
 
@@ -57,6 +70,8 @@ const TAIL_ROWS = 2_000_000;
 /** Larger files are not copied for the references (the copy's time and disk): see measureSize. */
 const COPY_MAX_BYTES = 8 * 2 ** 30;
 const LIMIT_BYTES = 2 ** 30; // DEFAULT_MEMORY_LIMIT
+/** The largest PostgreSQL history grown (its seed and index builds take long past it). */
+const POSTGRES_MAX_MILLIONS = 100;
 const millions = (process.env.BENCH_SCALE_MILLIONS ?? '1,10,100,250,500,1000')
   .split(',')
   .map(Number)
@@ -103,53 +118,51 @@ type BareQuery = () => Promise<unknown>;
 
 /** The perf SQL of (a) and (b), the image's lines statement, and the ingest history query, on a bare connection. */
 async function bare(
-  c: DuckDBConnection,
+  db: Db,
+  history: (request: HistoryRequest) => Promise<unknown>,
   reports: number,
 ): Promise<Record<'a' | 'b' | 'png' | 'history' | 'reports', BareQuery>> {
   const q = queries(reports);
+  const list = (values: readonly string[]) => values.map((value) => `'${value}'`).join(',');
   const seriesOf = async (benchmarks: string[], measures: string[]) =>
     Int32Array.from(
-      (
-        await c.runAndReadAll(
-          `SELECT s.id FROM series s JOIN benchmark b ON b.id = s.benchmark_id JOIN measure m ON m.id = s.measure_id
-           WHERE b.name IN (${benchmarks.map((n) => `'${n}'`).join(',')})
-             AND m.slug IN (${measures.map((m) => `'${m}'`).join(',')}) ORDER BY b.id, m.id`,
-        )
-      ).getRowsJS(),
-      (row) => Number(row[0]),
+      await db.query<{ id: number }>(
+        `SELECT s.id FROM series s JOIN benchmark b ON b.id = s.benchmark_id JOIN measure m ON m.id = s.measure_id
+         WHERE b.name IN (${list(benchmarks)}) AND m.slug IN (${list(measures)}) ORDER BY b.id, m.id`,
+      ),
+      (row) => Number(row.id),
     );
-  const head = Number((await c.runAndReadAll('SELECT head_id FROM branch LIMIT 1')).getRowsJS()[0]?.[0]);
+  const [branch] = await db.query<{ head_id: number }>('SELECT head_id FROM branch LIMIT 1');
+  const head = Number(branch?.head_id);
   const request = (series: Int32Array, window: { start: number; end: number }) => ({
     series,
     heads: new Int32Array(series.length).fill(head),
     ...window,
   });
   const run = (series: Int32Array, window: { start: number; end: number }) => () =>
-    perf(duckDb(c), request(series, window));
+    perf(db, request(series, window));
   const png = request(await seriesOf(names(20, 8), ['latency']), q.window(1000));
   const ingest = await seriesOf(names(0, 100), ['latency', 'throughput']);
   return {
     a: run(await seriesOf(names(10, 4), ['latency', 'throughput']), q.window(1000)),
     b: run(await seriesOf(names(100, 255), ['latency']), q.window(100)),
     // the image reads its points with perfLines (what it draws, no joins to report), not the perf statement
-    png: () => perfLines(duckDb(c), png),
+    png: () => perfLines(db, png),
     // the page's rows, then what the list shows of each report: benchmarks and metrics per iteration, alerts
     reports: async () => {
-      const page = await c.runAndReadAll(
+      const page = await db.query<{ id: number }>(
         `SELECT r.*, b.name, t.name FROM report r JOIN branch b ON b.id = r.branch_id JOIN testbed t ON t.id = r.testbed_id
          WHERE r.project_id = 1 ORDER BY r.start_time DESC, r.id DESC LIMIT 100`,
       );
-      const ids = page.getRows().map((row) => Number(row[0]));
-      await c.runAndReadAll(
+      const ids = page.map((row) => Number(row.id)).join(',');
+      await db.query(
         `SELECT m.report_id, m.iteration, count(DISTINCT s.benchmark_id), count(*)
-         FROM metric m JOIN series s ON s.id = m.series_id WHERE m.report_id IN (${ids.join(',')}) GROUP BY ALL`,
+         FROM metric m JOIN series s ON s.id = m.series_id WHERE m.report_id IN (${ids}) GROUP BY m.report_id, m.iteration`,
       );
-      await c.runAndReadAll(
-        `SELECT report_id, count(*) FROM alert WHERE report_id IN (${ids.join(',')}) GROUP BY 1`,
-      );
+      await db.query(`SELECT report_id, count(*) FROM alert WHERE report_id IN (${ids}) GROUP BY report_id`);
     },
     history: () =>
-      history(c, {
+      history({
         headId: head,
         series: ingest,
         maxSamples: new Int32Array(ingest.length).fill(64),
@@ -157,6 +170,8 @@ async function bare(
       }),
   };
 }
+
+type References = Awaited<ReturnType<typeof bare>>;
 
 /** The service's compaction of the tail, and the same rows sorted with bare SQL, both under the default limit. */
 async function compact(file: string): Promise<{ service: number; bare: number; rows: number }> {
@@ -201,7 +216,7 @@ const FIGURES = ['a', 'b', 'changes', 'png', 'reports', 'ingest'] as const;
 type Figure = (typeof FIGURES)[number];
 /** Requests timed for each figure, and the bare query that is its reference. */
 const COUNTS: Record<Figure, number> = { a: 20, b: 10, changes: 10, png: 10, reports: 10, ingest: 20 };
-const REFERENCE: Record<Figure, keyof Awaited<ReturnType<typeof bare>>> = {
+const REFERENCE: Record<Figure, keyof References> = {
   a: 'a',
   b: 'b',
   changes: 'a',
@@ -250,7 +265,7 @@ async function timeReferences(
   const instance = await DuckDBInstance.create(file, { memory_limit: DEFAULT_MEMORY_LIMIT });
   const c = await instance.connect();
   try {
-    const reference = await bare(c, reports);
+    const reference = await bare(duckDb(c), (request) => history(c, request), reports);
     const result = {} as Record<Figure, number[]>;
     for (const figure of FIGURES) {
       const query = reference[REFERENCE[figure]];
@@ -269,7 +284,7 @@ async function timeReferences(
 async function measureApi(
   base: string,
   reports: number,
-  reference: Awaited<ReturnType<typeof bare>> | undefined,
+  reference: References | undefined,
 ): Promise<Record<Figure, { api: number[]; bare: number[] }>> {
   const q = queries(reports);
   const url = (path: string, query: string) => `${base}/v0/projects/scale/${path}?${query}`;
@@ -332,151 +347,256 @@ function ingestBody(k: number): string {
 const ms = (t: Timing) => ({ value: t.p50Ms * 1e6, upper_value: t.p99Ms * 1e6 });
 const p = (t: Timing) => `p50 ${t.p50Ms.toFixed(1)} ms, p99 ${t.p99Ms.toFixed(1)} ms`;
 
-/** Grows the history of `file` from `from` reports to `million` M metrics, then measures it; returns its reports. */
+type Figures = Record<Figure, { api: Timing; bare: Timing }>;
+
+function summarizeAll(timings: Record<Figure, { api: number[]; bare: number[] }>): Figures {
+  return Object.fromEntries(
+    FIGURES.map((figure) => [
+      figure,
+      { api: summarize(timings[figure].api), bare: summarize(timings[figure].bare) },
+    ]),
+  ) as Figures;
+}
+
+/** The figures through the API with their references, and the API process's memory, on either engine. */
+function addFigures(
+  report: BenchReport,
+  tag: string,
+  t: Figures,
+  mode: string,
+  rss: { peak: number; atRest: number; limit: string },
+): void {
+  const { a, b, changes, png, reports: list, ingest } = t;
+  report
+    .add(`${tag} perf/a`, 'latency', ms(a.api), `${p(a.api)} (8,000 points)`)
+    .ratio(`${tag} perf/a`, `bare SQL (${mode})`, a.api.p50Ms, a.bare.p50Ms)
+    .add(`${tag} perf/b`, 'latency', ms(b.api), `${p(b.api)} (25,500 points)`)
+    .ratio(`${tag} perf/b`, 'bare SQL', b.api.p50Ms, b.bare.p50Ms)
+    .add(`${tag} changes`, 'latency', ms(changes.api), `${p(changes.api)} (uncached)`)
+    .ratio(`${tag} changes`, 'bare SQL of perf/a', changes.api.p50Ms, changes.bare.p50Ms)
+    .add(`${tag} png`, 'latency', ms(png.api), `${p(png.api)} (8 x 1,000, uncached)`)
+    .ratio(`${tag} png`, 'bare perfLines SQL', png.api.p50Ms, png.bare.p50Ms)
+    .add(`${tag} reports`, 'latency', ms(list.api), `${p(list.api)} (a page of 100)`)
+    .ratio(`${tag} reports`, 'bare SQL of the page', list.api.p50Ms, list.bare.p50Ms)
+    .add(`${tag} ingest`, 'latency', ms(ingest.api), `${p(ingest.api)} (200 metrics, t_test)`)
+    .ratio(`${tag} ingest`, 'bare history query', ingest.api.p50Ms, ingest.bare.p50Ms)
+    .add(`${tag} bare perf/a`, 'latency', ms(a.bare), p(a.bare))
+    .add(`${tag} bare history`, 'latency', ms(ingest.bare), p(ingest.bare))
+    .add(
+      `${tag} peak rss`,
+      'bytes',
+      rss.peak,
+      `${(rss.peak / MB).toFixed(0)} MiB (at rest ${(rss.atRest / MB).toFixed(0)} MiB)`,
+    )
+    .ratio(`${tag} peak rss`, rss.limit, rss.peak, LIMIT_BYTES);
+}
+
+/** Every figure through a new API process over `database`, which it stops after; its memory at rest and peak. */
+async function onNewApi(
+  database: Record<string, unknown>,
+  reports: number,
+  reference: References | undefined,
+): Promise<{ timings: Record<Figure, { api: number[]; bare: number[] }>; atRest: number; peak: number }> {
+  const api = await startApi(root, database);
+  try {
+    const pid = api.child.pid as number;
+    const atRest = memory(pid).rss;
+    resetPeak(pid);
+    const timings = await measureApi(api.url, reports, reference);
+    return { timings, atRest, peak: memory(pid).peak };
+  } finally {
+    await api.stop();
+  }
+}
+
+/** Grows the history of `file` from `from` reports to `million` M metrics, then measures it; returns its reports and figures. */
 async function measureSize(
   report: BenchReport,
   million: number,
   file: string,
   from: number,
-): Promise<number> {
+): Promise<{ reports: number; figures: Figures }> {
   const reports = (million * 1_000_000) / SERIES;
   const tag = `scale/${million}M`;
   const dir = dirname(file);
-  let api: ApiProcess | undefined;
-  try {
-    const seeding = performance.now();
-    let reported = 0;
-    await growSegmentedHistory(file, {
-      benchmarks: BENCHMARKS,
-      from,
-      to: reports,
-      startMs: START,
-      stepMs: STEP,
-      segmentRows: SEGMENT_ROWS,
-      tailReports: Math.min(TAIL_ROWS / SERIES, (reports - from) / 2),
-      meta: { clusteredThrough: CLUSTERED_THROUGH, sealedThrough: SEALED_THROUGH },
-      progress: (rows) => {
-        if (rows - reported < 50_000_000 && rows < (reports - from) * SERIES) return;
-        reported = rows;
-        const seconds = ((performance.now() - seeding) / 1000).toFixed(0);
-        const total = ((from * SERIES + rows) / 1e6).toFixed(0);
-        process.stderr.write(`${tag}: ${total} M rows in the history, seeded with bare SQL, ${seconds} s\n`);
-      },
-    });
-    const seedMs = performance.now() - seeding;
-    const seededBytes = fileBytes(file);
-    process.stderr.write(`${tag}: seeded in ${(seedMs / 1000).toFixed(0)} s, compacting\n`);
+  const seeding = performance.now();
+  let reported = 0;
+  await growSegmentedHistory(file, {
+    benchmarks: BENCHMARKS,
+    from,
+    to: reports,
+    startMs: START,
+    stepMs: STEP,
+    segmentRows: SEGMENT_ROWS,
+    tailReports: Math.min(TAIL_ROWS / SERIES, (reports - from) / 2),
+    meta: { clusteredThrough: CLUSTERED_THROUGH, sealedThrough: SEALED_THROUGH },
+    progress: (rows) => {
+      if (rows - reported < 50_000_000 && rows < (reports - from) * SERIES) return;
+      reported = rows;
+      const seconds = ((performance.now() - seeding) / 1000).toFixed(0);
+      const total = ((from * SERIES + rows) / 1e6).toFixed(0);
+      process.stderr.write(`${tag}: ${total} M rows in the history, seeded with bare SQL, ${seconds} s\n`);
+    },
+  });
+  const seedMs = performance.now() - seeding;
+  const seededBytes = fileBytes(file);
+  process.stderr.write(`${tag}: seeded in ${(seedMs / 1000).toFixed(0)} s, compacting\n`);
 
-    const compaction = await compact(file);
-    const compactBytes = fileBytes(file);
-    // The bare references run on a copy, beside the API process that holds the database file, one query of each
-    // in turn (see collect). Where the disk has no room for a copy (1 B), half of them run on the file before the
-    // API starts and half after it stops, and the output says so.
-    const { bavail, bsize } = statfsSync(dir);
-    const interleaved = compactBytes < COPY_MAX_BYTES && bavail * bsize > 1.5 * compactBytes + 4 * 2 ** 30;
-    let timings: Record<Figure, { api: number[]; bare: number[] }>;
-    let atRest: number;
-    let peak: number;
-    // every figure through a new API process over the file, which it stops after; its memory at rest and peak
-    const onApi = async (reference: Awaited<ReturnType<typeof bare>> | undefined) => {
-      api = await startApi(root, { file });
-      const pid = api.child.pid as number;
-      const rest = memory(pid).rss;
-      resetPeak(pid);
-      const measured = await measureApi(api.url, reports, reference);
-      const top = memory(pid).peak;
-      await api.stop();
-      api = undefined;
-      return { timings: measured, atRest: rest, peak: top };
-    };
-    if (interleaved) {
-      const copy = join(dir, 'bare.db');
-      copyFileSync(file, copy);
-      const instance = await DuckDBInstance.create(copy, { memory_limit: DEFAULT_MEMORY_LIMIT });
-      const c = await instance.connect();
-      try {
-        const reference = await bare(c, reports);
-        process.stderr.write(`${tag}: compacted, measuring the API and its references in turn\n`);
-        ({ timings, atRest, peak } = await onApi(reference));
-      } finally {
-        c.closeSync();
-        instance.closeSync();
-      }
-    } else {
-      process.stderr.write(`${tag}: no copy: references before and after the API, on the file\n`);
-      const before = await timeReferences(file, reports, 0.5);
-      ({ timings, atRest, peak } = await onApi(undefined));
-      const after = await timeReferences(file, reports, 0.5);
-      for (const figure of FIGURES) timings[figure].bare = [...before[figure], ...after[figure]];
+  const compaction = await compact(file);
+  const compactBytes = fileBytes(file);
+  // The bare references run on a copy, beside the API process that holds the database file, one query of each
+  // in turn (see collect). Where the disk has no room for a copy (1 B), half of them run on the file before the
+  // API starts and half after it stops, and the output says so.
+  const { bavail, bsize } = statfsSync(dir);
+  const interleaved = compactBytes < COPY_MAX_BYTES && bavail * bsize > 1.5 * compactBytes + 4 * 2 ** 30;
+  let timings: Record<Figure, { api: number[]; bare: number[] }>;
+  let atRest: number;
+  let peak: number;
+  const onApi = (reference: References | undefined) => onNewApi({ file }, reports, reference);
+  if (interleaved) {
+    const copy = join(dir, 'bare.db');
+    copyFileSync(file, copy);
+    const instance = await DuckDBInstance.create(copy, { memory_limit: DEFAULT_MEMORY_LIMIT });
+    const c = await instance.connect();
+    try {
+      const reference = await bare(duckDb(c), (request) => history(c, request), reports);
+      process.stderr.write(`${tag}: compacted, measuring the API and its references in turn\n`);
+      ({ timings, atRest, peak } = await onApi(reference));
+    } finally {
+      c.closeSync();
+      instance.closeSync();
     }
-    const t = Object.fromEntries(
-      FIGURES.map((figure) => [
-        figure,
-        { api: summarize(timings[figure].api), bare: summarize(timings[figure].bare) },
-      ]),
-    ) as Record<Figure, { api: Timing; bare: Timing }>;
-    const { a, b, changes, png, reports: list, ingest } = t;
-    const mode = interleaved ? 'interleaved' : 'before and after';
+  } else {
+    process.stderr.write(`${tag}: no copy: references before and after the API, on the file\n`);
+    const before = await timeReferences(file, reports, 0.5);
+    ({ timings, atRest, peak } = await onApi(undefined));
+    const after = await timeReferences(file, reports, 0.5);
+    for (const figure of FIGURES) timings[figure].bare = [...before[figure], ...after[figure]];
+  }
+  const t = summarizeAll(timings);
+  const mode = interleaved ? 'interleaved' : 'before and after';
+  report
+    .add(`${tag} seed`, 'duration', seedMs * 1e6, `${(seedMs / 1000).toFixed(1)} s (bare SQL)`)
+    .add(
+      `${tag} compaction`,
+      'duration',
+      compaction.service * 1e6,
+      `${(compaction.service / 1000).toFixed(1)} s for ${(compaction.rows / 1e6).toFixed(2)} M rows rewritten`,
+    )
+    .ratio(`${tag} compaction`, 'bare SQL sort of the same rows', compaction.service, compaction.bare)
+    .add(
+      `${tag} disk`,
+      'bytes',
+      compactBytes,
+      `${(compactBytes / MB).toFixed(0)} MiB (${(compactBytes / (million * 1e6)).toFixed(1)} bytes a metric)`,
+    )
+    .ratio(`${tag} disk`, 'the file as seeded', compactBytes, seededBytes);
+  addFigures(report, tag, t, mode, { peak, atRest, limit: `memory_limit ${DEFAULT_MEMORY_LIMIT}` });
+  return { reports, figures: t };
+}
 
+/**
+ * PostgreSQL's twin of measureSize: grows the history of a throwaway cluster's database from `from` reports to
+ * `million` M metrics with generate_series (not the API), then measures every figure through a new API process over
+ * it, each alternating with its reference on a bare connection of the `postgres` driver (the plugin's statements).
+ */
+async function measurePostgresSize(
+  report: BenchReport,
+  million: number,
+  url: string,
+  from: number,
+): Promise<{ reports: number; figures: Figures }> {
+  const reports = (million * 1_000_000) / SERIES;
+  const tag = onEngine('postgres', `scale/${million}M`);
+  const seeding = performance.now();
+  await growHistoryPostgres(url, {
+    benchmarks: BENCHMARKS,
+    from,
+    to: reports,
+    startMs: START,
+    stepMs: STEP,
+    progress: (rows) => {
+      const seconds = ((performance.now() - seeding) / 1000).toFixed(0);
+      const total = ((from * SERIES + rows) / 1e6).toFixed(0);
+      process.stderr.write(`${tag}: ${total} M rows in the history, seeded with bare SQL, ${seconds} s\n`);
+    },
+  });
+  const seedMs = performance.now() - seeding;
+  const sql = bareConnection(url);
+  try {
+    const [size] = await sql.unsafe<{ bytes: string; partitions: string }[]>(
+      `SELECT pg_database_size(current_database())::text AS bytes,
+        (SELECT count(*) FROM pg_inherits WHERE inhparent = 'metric'::regclass)::text AS partitions`,
+    );
+    const bytes = Number(size?.bytes);
+    const db = postgresDb(sql);
+    const reference = await bare(db, (request) => postgresHistory(sql, request), reports);
+    process.stderr.write(`${tag}: seeded, measuring the API and its references in turn\n`);
+    const { timings, atRest, peak } = await onNewApi({ url }, reports, reference);
+    const t = summarizeAll(timings);
     report
-      .add(`${tag} seed`, 'duration', seedMs * 1e6, `${(seedMs / 1000).toFixed(1)} s`)
       .add(
-        `${tag} compaction`,
+        `${tag} seed`,
         'duration',
-        compaction.service * 1e6,
-        `${(compaction.service / 1000).toFixed(1)} s for ${(compaction.rows / 1e6).toFixed(2)} M rows rewritten`,
+        seedMs * 1e6,
+        `${(seedMs / 1000).toFixed(1)} s (bare SQL, indexes rebuilt)`,
       )
-      .ratio(`${tag} compaction`, 'bare SQL sort of the same rows', compaction.service, compaction.bare)
       .add(
         `${tag} disk`,
         'bytes',
-        compactBytes,
-        `${(compactBytes / MB).toFixed(0)} MiB (${(compactBytes / (million * 1e6)).toFixed(1)} bytes a metric)`,
-      )
-      .ratio(`${tag} disk`, 'the file as seeded', compactBytes, seededBytes)
-      .add(`${tag} perf/a`, 'latency', ms(a.api), `${p(a.api)} (8,000 points)`)
-      .ratio(`${tag} perf/a`, `bare SQL (${mode})`, a.api.p50Ms, a.bare.p50Ms)
-      .add(`${tag} perf/b`, 'latency', ms(b.api), `${p(b.api)} (25,500 points)`)
-      .ratio(`${tag} perf/b`, 'bare SQL', b.api.p50Ms, b.bare.p50Ms)
-      .add(`${tag} changes`, 'latency', ms(changes.api), `${p(changes.api)} (uncached)`)
-      .ratio(`${tag} changes`, 'bare SQL of perf/a', changes.api.p50Ms, changes.bare.p50Ms)
-      .add(`${tag} png`, 'latency', ms(png.api), `${p(png.api)} (8 x 1,000, uncached)`)
-      .ratio(`${tag} png`, 'bare perfLines SQL', png.api.p50Ms, png.bare.p50Ms)
-      .add(`${tag} reports`, 'latency', ms(list.api), `${p(list.api)} (a page of 100)`)
-      .ratio(`${tag} reports`, 'bare SQL of the page', list.api.p50Ms, list.bare.p50Ms)
-      .add(`${tag} ingest`, 'latency', ms(ingest.api), `${p(ingest.api)} (200 metrics, t_test)`)
-      .ratio(`${tag} ingest`, 'bare history query', ingest.api.p50Ms, ingest.bare.p50Ms)
-      .add(`${tag} bare perf/a`, 'latency', ms(a.bare), p(a.bare))
-      .add(`${tag} bare history`, 'latency', ms(ingest.bare), p(ingest.bare))
-      .add(
-        `${tag} peak rss`,
-        'bytes',
-        peak,
-        `${(peak / MB).toFixed(0)} MiB (at rest ${(atRest / MB).toFixed(0)} MiB)`,
-      )
-      .ratio(`${tag} peak rss`, `memory_limit ${DEFAULT_MEMORY_LIMIT}`, peak, LIMIT_BYTES);
-    return reports;
+        bytes,
+        `${(bytes / MB).toFixed(0)} MiB, the whole database (${(bytes / (million * 1e6)).toFixed(1)} bytes a metric; ${size?.partitions} metric partitions)`,
+      );
+    addFigures(report, tag, t, 'interleaved', { peak, atRest, limit: "DuckDB's memory_limit 1GiB" });
+    return { reports, figures: t };
   } finally {
-    await api?.stop();
+    await sql.end();
   }
 }
 
-// One file grows through every size; each prints as soon as it is measured, the larger ones taking long enough
-// to want the smaller ones first.
+// One file (and one PostgreSQL database) grows through every size; each prints as soon as it is measured, the
+// larger ones taking long enough to want the smaller ones first. PostgreSQL grows to POSTGRES_MAX_MILLIONS only.
+const engines = selectedEngines();
 const dir = mkdtempSync(join(tmpdir(), 'benchtrack-scale-'));
+const postgres = engines.includes('postgres') ? await benchDatabase('postgres', 'scale') : undefined;
+const cluster = postgres?.engine === 'postgres' ? postgres : undefined;
 try {
   const file = join(dir, 'scale.db');
-  const api = await startApi(root, { file });
-  await seedRun(api.url, 'scale', START);
-  await api.stop();
-  let reports = 0;
+  const databases: { engine: EngineName; database: Record<string, unknown> }[] = [];
+  if (engines.includes('duckdb')) databases.push({ engine: 'duckdb', database: { file } });
+  if (cluster) databases.push({ engine: 'postgres', database: cluster.database });
+  for (const { database } of databases) {
+    const api = await startApi(root, database);
+    await seedRun(api.url, 'scale', START);
+    await api.stop();
+  }
+  const grown: Record<EngineName, number> = { duckdb: 0, postgres: 0 };
   for (const million of millions) {
     const report = new BenchReport(
       `scale: ${million.toLocaleString('en-US')},000,000 metrics (5,000 benchmarks x 2 measures, seeded with bare SQL)`,
     );
-    reports = await measureSize(report, million, file, reports);
+    const figures: Partial<Record<EngineName, Figures>> = {};
+    if (engines.includes('duckdb')) {
+      const measured = await measureSize(report, million, file, grown.duckdb);
+      grown.duckdb = measured.reports;
+      figures.duckdb = measured.figures;
+    }
+    if (cluster && million <= POSTGRES_MAX_MILLIONS) {
+      const measured = await measurePostgresSize(report, million, cluster.url, grown.postgres);
+      grown.postgres = measured.reports;
+      figures.postgres = measured.figures;
+    }
+    if (figures.duckdb && figures.postgres)
+      for (const figure of ['a', 'b', 'png', 'reports', 'ingest'] as const)
+        report.ratio(
+          `scale/${million}M ${figure === 'a' || figure === 'b' ? `perf/${figure}` : figure} postgres/duckdb`,
+          `DuckDB's (same run)`,
+          figures.postgres[figure].api.p50Ms,
+          figures.duckdb[figure].api.p50Ms,
+        );
     report.print();
   }
 } finally {
+  await postgres?.remove();
   rmSync(dir, { recursive: true, force: true });
 }

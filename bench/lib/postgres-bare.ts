@@ -4,7 +4,7 @@ import { postgresDialect } from '../../plugins/storage/postgres/sql.js';
 import { perfSql } from '../../plugins/storage/shared/perf.js';
 
 const PERF_SQL = perfSql(postgresDialect).perf;
-import type { HistoryShape } from './seed-history.js';
+import type { Growth, HistoryShape } from './seed-history.js';
 
 /**
  * The PostgreSQL references and seeds: SQL through the `postgres` driver on a connection of its own, no
@@ -113,7 +113,8 @@ async function bulkLoad(url: string, fill: (sql: Pick<Sql, 'unsafe'>) => Promise
     await sql.begin(async (tx) => {
       for (const index of indexes) await tx.unsafe(`DROP INDEX ${index.name}`);
       await fill(tx);
-      for (const index of indexes) await tx.unsafe(index.definition);
+      // a partitioned table's index reads `ON ONLY metric` (the parent alone): built here on every partition
+      for (const index of indexes) await tx.unsafe(index.definition.replace(' ON ONLY ', ' ON '));
       for (const table of ['version', 'report', 'series', 'metric', 'benchmark'])
         await tx.unsafe(`SELECT setval('${table}_id_seq', (SELECT max(id) FROM ${table}))`);
     });
@@ -185,5 +186,71 @@ export async function seedIngestPostgres(url: string, reports: number): Promise<
       ORDER BY rep.start_time`);
     // the first report, posted through the API, is the newest: its metrics get the highest ids
     await tx.unsafe('UPDATE metric SET id = id + 20000000 WHERE id < 10000000');
+  });
+}
+
+/**
+ * PostgreSQL's twin of `growSegmentedHistory` (seed-history.ts): grows a history from `from` to `to` reports (one a
+ * step, one metric per series and report) with generate_series, in time order as ingest writes it. Each month's
+ * partition is created first with the plugin's own function (so no row lands in the default partition), and the
+ * metric indexes are rebuilt after the load (bulkLoad). Ids go on after those already in the database (reports
+ * posted through the API between two steps keep theirs).
+ */
+export async function growHistoryPostgres(
+  url: string,
+  shape: Omit<Growth, 'segmentRows' | 'tailReports' | 'meta'>,
+): Promise<void> {
+  const { benchmarks, from, to, startMs, stepMs } = shape;
+  const head = '(SELECT head_id FROM branch LIMIT 1)';
+  await bulkLoad(url, async (tx) => {
+    if (from === 0) {
+      await tx.unsafe(
+        'DELETE FROM metric; DELETE FROM report; DELETE FROM head_version; DELETE FROM version',
+      );
+      await tx.unsafe(`INSERT INTO benchmark (uuid, project_id, name, slug, archived, created, modified)
+        SELECT gen_random_uuid(), 1, 'b-' || i, 'b-' || i, false, now(), now() FROM generate_series(1, ${benchmarks - 1}) i`);
+      await tx.unsafe('DELETE FROM series');
+      await tx.unsafe(`INSERT INTO series (id, project_id, testbed_id, benchmark_id, measure_id)
+        SELECT row_number() OVER (), 1, 1, b.id, m.id FROM benchmark b, measure m`);
+    }
+    const next = async (table: string, column = 'id') => {
+      const [row] = await tx.unsafe<{ n: string }[]>(
+        `SELECT (coalesce(max(${column}), -1) + 1)::text AS n FROM ${table}`,
+      );
+      return Number(row?.n);
+    };
+    const [counted] = await tx.unsafe<{ n: string }[]>('SELECT count(*)::text AS n FROM series');
+    const series = Number(counted?.n);
+    const ids = {
+      report: (await next('report')) - from,
+      version: (await next('version')) - from,
+      number: (await next('version', 'number')) - from,
+      metric: await next('metric'),
+    };
+    const time = (offset = 0) => ts(`${startMs} + r::bigint * ${stepMs} + ${offset}`);
+    await tx.unsafe(`SELECT metric_partition(month) FROM generate_series(
+        date_trunc('month', ${ts(`${startMs} + ${from}::bigint * ${stepMs}`)}, 'UTC'),
+        ${ts(`${startMs} + ${to}::bigint * ${stepMs}`)}, interval '1 month') month`);
+    await tx.unsafe(`INSERT INTO version (id, uuid, project_id, number, hash, created)
+      SELECT r + ${ids.version}, gen_random_uuid(), 1, r + ${ids.number}, NULL, now()
+      FROM generate_series(${from}, ${to - 1}) r`);
+    await tx.unsafe(
+      `INSERT INTO head_version SELECT ${head}, r + ${ids.version} FROM generate_series(${from}, ${to - 1}) r`,
+    );
+    await tx.unsafe(`INSERT INTO report (id, uuid, project_id, user_id, branch_id, head_id, version_id, testbed_id,
+        adapter, idempotency_key, start_time, end_time, created)
+      SELECT r + ${ids.report}, gen_random_uuid(), 1, NULL, 1, ${head}, r + ${ids.version}, 1, 'json', NULL,
+        ${time()}, ${time(60_000)}, now()
+      FROM generate_series(${from}, ${to - 1}) r`);
+    // a statement per 1,000 reports (10,000,000 rows), for progress
+    for (let first = from; first < to; first += 1000) {
+      const last = Math.min(first + 1000, to) - 1;
+      await tx.unsafe(`INSERT INTO metric (id, uuid, project_id, report_id, iteration, series_id, head_id, version_id,
+          start_time, end_time, value)
+        SELECT ${ids.metric} + (r - ${from})::bigint * ${series} + s - 1, gen_random_uuid(), 1, r + ${ids.report}, 0,
+          s, ${head}, r + ${ids.version}, ${time()}, ${time(60_000)}, 100 + s % 97 + random()
+        FROM generate_series(${first}, ${last}) r, generate_series(1, ${series}) s`);
+      shape.progress?.((last + 1 - from) * series);
+    }
   });
 }

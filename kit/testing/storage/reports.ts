@@ -340,6 +340,35 @@ export function describeReports(open: Opener): void {
       expect((await storage.read((r) => r.reports.summaries([]))).size).toBe(0);
     });
 
+    it('reads the metrics and summaries of a page of 120 reports, whatever an engine reads them in', async () => {
+      const storage = await open();
+      const { world, ids } = await storage.transaction(async (tx) => {
+        const world = await insertWorld(tx);
+        const version = await insertVersion(tx, world.project.id, world.head.id, 1);
+        const ids = [];
+        for (let k = 0; k < 120; k++) {
+          const points = [{ series: world.series[0]!, value: k }];
+          if (k % 2) points.push({ series: world.series[1]!, value: -k });
+          ids.push((await insertReport(tx, world, { version, minute: k, points })).report.id);
+        }
+        return { world, ids };
+      });
+      // asked for newest first, as a page lists them
+      const page = [...ids].reverse();
+      const rows = await storage.read((r) => r.metrics.byReports(page));
+      expect(rows).toHaveLength(180);
+      expect(rows.map((m) => m.report_id)).toEqual(rows.map((m) => m.report_id).sort((a, b) => a - b));
+      expect(rows.filter((m) => m.benchmark_id === world.benchmarks[0]!.id).map((m) => m.value)).toEqual(
+        ids.map((_, k) => k),
+      );
+      const summaries = await storage.read((r) => r.reports.summaries(page));
+      expect(summaries.size).toBe(120);
+      for (const [k, id] of ids.entries())
+        expect(summaries.get(id)?.iterations).toEqual([
+          { benchmarks: k % 2 ? 2 : 1, measures: k % 2 ? 2 : 1 },
+        ]);
+    });
+
     it("raises alerts on a report's metrics and lists a project's alerts, active first", async () => {
       const storage = await open();
       const { world, raised, stored } = await storage.transaction(async (tx) => {

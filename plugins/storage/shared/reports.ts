@@ -22,6 +22,26 @@ const SUMMARIES = perDialect((d) => ({
     FROM alert WHERE ${d.inList('report_id', '$ids', 'int')} GROUP BY report_id`,
 }));
 
+/**
+ * Report ids a statement reads the metrics of, at most. DuckDB prunes the metric table's row groups by the values a
+ * join takes from the list only while they are at most 50 (its `dynamic_or_filter_threshold`), and past that by
+ * their minimum and maximum alone: a page of reports far apart in id (a backfilled report, one posted with a late
+ * start time) would read every row group between them, the whole history. In batches, the reads follow the page.
+ */
+const REPORTS_A_STATEMENT = 50;
+
+/**
+ * `read` for each batch of at most REPORTS_A_STATEMENT of `ids`, in ascending order, so rows each batch orders by
+ * report come ordered by report in all.
+ */
+async function inBatches<R>(ids: readonly number[], read: (batch: number[]) => Promise<R[]>): Promise<R[]> {
+  const sorted = [...ids].sort((a, b) => a - b);
+  const rows: R[] = [];
+  for (let i = 0; i < sorted.length; i += REPORTS_A_STATEMENT)
+    rows.push(...(await read(sorted.slice(i, i + REPORTS_A_STATEMENT))));
+  return rows;
+}
+
 export function reportsReader(db: Db): ReportsReader {
   return {
     ...tableReader<ReportRecord>(db, reports),
@@ -60,12 +80,13 @@ export function reportsReader(db: Db): ReportsReader {
       const iterations = new Map<number, { benchmarks: number; measures: number }[]>(
         ids.map((id) => [id, []]),
       );
-      for (const row of await db.query<{
-        report_id: number;
-        iteration: number;
-        benchmarks: bigint;
-        measures: bigint;
-      }>(sql.iterations, { ids })) {
+      const rows = await inBatches(ids, (batch) =>
+        db.query<{ report_id: number; iteration: number; benchmarks: bigint; measures: bigint }>(
+          sql.iterations,
+          { ids: batch },
+        ),
+      );
+      for (const row of rows) {
         (iterations.get(row.report_id) as { benchmarks: number; measures: number }[])[row.iteration] = {
           benchmarks: count(row.benchmarks),
           measures: count(row.measures),
@@ -102,8 +123,9 @@ const METRICS = perDialect((d) => ({
 export function metricRows(db: Db) {
   return {
     byReports(reportIds: readonly number[]): Promise<MetricRecord[]> {
-      if (reportIds.length === 0) return Promise.resolve([]);
-      return db.query<MetricRecord>(METRICS(db.dialect).byReports, { reports: [...reportIds] });
+      return inBatches(reportIds, (batch) =>
+        db.query<MetricRecord>(METRICS(db.dialect).byReports, { reports: batch }),
+      );
     },
     byIds(ids: readonly bigint[]): Promise<MetricRecord[]> {
       if (ids.length === 0) return Promise.resolve([]);

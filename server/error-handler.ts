@@ -148,7 +148,7 @@ export function describeError(
 
 /**
  * Fastify error handler: one body shape for every error; only server faults are logged at error level, with the
- * error. An error that knows when to come back (details.retry_after_seconds) sets Retry-After.
+ * error; a 503 that says when to retry is logged at warn level in one line. An error that knows when to come back (details.retry_after_seconds) sets Retry-After.
  */
 export function errorHandler(bodyLimit: () => number) {
   return (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
@@ -157,6 +157,10 @@ export function errorHandler(bodyLimit: () => number) {
     // a client that left (while its request waited for a place, say) is no server fault: nobody reads the answer
     if (status >= 500 && request.raw.destroyed) {
       request.log.info({ status, reason: message }, 'request ended: its client left');
+    } else if (status === 503 && retryAfter !== undefined) {
+      // a refusal that says when to come back (the server busy, a dependency down for a while) is the service
+      // shedding load as designed: one line without a stack, so a storm of them does not bury the faults
+      request.log.warn({ status, reason: message, retry_after: retryAfter }, 'request refused for now');
     } else if (status >= 500) {
       request.log.error({ err: error, request_id: request.id }, 'request failed');
     }

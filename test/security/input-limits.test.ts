@@ -205,6 +205,16 @@ describe('perf answers and lists have size limits', () => {
     expect(expectErrorShape(await refused.json()).message).toContain(
       'the server is busy with heavy requests',
     );
+    // shedding load is logged as a warning in one line, not as a fault with its stack
+    const lines = t
+      .logText()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { level: number; msg: string; reason?: string; err?: unknown });
+    const refusal = lines.find((line) => line.reason?.startsWith('the server is busy with heavy requests'));
+    expect(refusal).toMatchObject({ level: 40, msg: 'request refused for now', retry_after: 2 });
+    expect(refusal?.err).toBeUndefined();
+    expect(lines.filter((line) => line.msg === 'request failed')).toEqual([]);
     // a plain list is not heavy and still answers
     expect((await fetch(`http://127.0.0.1:${port}${P}/reports?per_page=1`)).status).toBe(200);
     held.leave();

@@ -241,7 +241,13 @@ describe('alerts at scale (Chromium)', () => {
       .toBeGreaterThan(8);
     const before = Number(await plot.getAttribute('data-alert-markers'));
     // drag over the first fifth of the plot: reports long before the step (noise may have raised a stray alert)
-    const over = (await page.getByTestId('perf-plot').locator('.u-over').boundingBox())!;
+    // the plot's layer can be replaced by a last drawing after the network went quiet: take it once it is in place
+    const layer = page.getByTestId('perf-plot').locator('.u-over');
+    let over: { x: number; y: number; width: number; height: number } | null = null;
+    await expect
+      .poll(async () => (over = await layer.boundingBox().catch(() => null)), { timeout: 10_000 })
+      .not.toBeNull();
+    over = over!;
     await page.mouse.move(over.x + 2, over.y + over.height / 2);
     await page.mouse.down();
     await page.mouse.move(over.x + over.width / 5, over.y + over.height / 2, { steps: 5 });

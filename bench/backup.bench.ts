@@ -1,5 +1,5 @@
 /**
- * Backups and restore (issue 17) of a database of 1,000,000 metrics (1,000 benchmarks x 2 measures, 500
+ * Backups and restore of a database of 1,000,000 metrics (1,000 benchmarks x 2 measures, 500
  * reports; BACKUP_REPORTS=5000 gives the issue's 10,000,000): time and size of a backup, plain and
  * gzipped; the longest time a writer waited while a backup ran, against the same write loop with no backup; the
  * restore time. The reference is the other way considered, checkpoint-then-copy under the writer lock: its

@@ -1,5 +1,5 @@
 /**
- * Where a DuckDB report's time goes with 1 and then 4 concurrent clients (issue 21), by hand, not part of
+ * Where a DuckDB report's time goes with 1 and then 4 concurrent clients, by hand, not part of
  * `npm run bench`:
  *   node --import tsx bench/ingest-anatomy.ts             (BENCH_ANATOMY_PROFILE=file.cpuprofile keeps the profile)
  * The ingest bench's project (1,000,000 metrics, t_test on both measures, reports of 200 metrics) on the API

@@ -1,5 +1,5 @@
 /**
- * Report ingest, the service's hot path (issue 7): a project seeded with 1,000,000 metrics, then reports of
+ * Report ingest, the service's hot path: a project seeded with 1,000,000 metrics, then reports of
  * 100 benchmarks x 2 measures with t_test thresholds (max sample size 64) posted over HTTP. Prints p50/p99
  * latency, sustained metrics per second with 4 concurrent clients, and the ratio to the raw cost of the same
  * storage work measured in the same run: what a minimal correct ingest of the same report does on a bare DuckDB

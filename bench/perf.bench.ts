@@ -1,5 +1,5 @@
 /**
- * Perf queries and images on a project with 10,000,000 metrics (issue 8): 5,000 benchmarks x 2 measures, 1,000
+ * Perf queries and images on a project with 10,000,000 metrics: 5,000 benchmarks x 2 measures, 1,000
  * reports over one year. Prints p50/p99 and the ratio to the bare DuckDB SQL for the same rows (measured in the
  * same run, before the server opens the file):
  *   (a) 4 benchmarks x 2 measures, one branch and testbed, the whole year (8,000 points)

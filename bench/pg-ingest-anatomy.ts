@@ -1,5 +1,5 @@
 /**
- * Where a report's time goes on PostgreSQL (issue 16), by hand, not part of `npm run bench`:
+ * Where a report's time goes on PostgreSQL, by hand, not part of `npm run bench`:
  *   node --import tsx bench/pg-ingest-anatomy.ts            (add BENCH_PG_PREDICATE=1 for the last figure)
  * In a throwaway cluster with the ingest bench's data (1,000,000 metrics), one API process: the latency of 10
  * reports in a row, the server time of their statements (log_min_duration_statement), the statements per report

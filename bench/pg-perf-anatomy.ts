@@ -1,5 +1,5 @@
 /**
- * Where perf query (a)'s time goes on PostgreSQL (issue 16), by hand, not part of `npm run bench`:
+ * Where perf query (a)'s time goes on PostgreSQL, by hand, not part of `npm run bench`:
  *   node --import tsx bench/pg-perf-anatomy.ts          (BENCH_PG_BENCHMARKS=5000 for the perf bench's 10 M metrics)
  * In a throwaway cluster, the perf bench's history on fewer benchmarks (20 by default: 40,000 metrics, seeded in
  * seconds; (a) reads the same 8 series x 1,000 points): p50 of the bare perf statement, of the stages of

@@ -11,7 +11,7 @@ import { benchImage, copyImage } from './lib/plot-data.js';
 import { BenchReport, formatNumber } from './lib/report.js';
 
 /**
- * Plot images (issue 8, performance item d: "a PNG of 8 lines x 1,000 points: aim under 100 ms uncached"). Seeded
+ * Plot images (aim: a PNG of 8 lines x 1,000 points under 100 ms uncached). Seeded
  * data: 8 series of 1,000 noisy points over a year (3% noise, occasional slow outliers, one step change), 1200 x
  * 600 pixels; once lines only, once with boundary bands, limit lines and alert markers. Each image is timed
  * through the worker pool (one warm thread; the time includes moving the input there and the PNG back), inline on

@@ -1,5 +1,5 @@
 /**
- * Continuous replication (plus.disaster_recovery, issue 17): report ingest p50 with no replica, a `file`
+ * Continuous replication (plus.disaster_recovery): report ingest p50 with no replica, a `file`
  * replica and an `s3` replica (s3rver on 127.0.0.1), then the time to restore each replica (snapshot plus
  * change sets) into a new database. Each configuration is an API process of its own and s3rver runs in another,
  * as in production; the client sends the same seeded reports to each in interleaved blocks (none, file, s3, none,

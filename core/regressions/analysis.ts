@@ -101,7 +101,7 @@ export async function applyDetections(
 
   for (const at of known) {
     // closed regressions keep what they hold: people (or the service) decided
-    if (at.regression.status !== 'suspected' && !isOpen(at.regression.status)) continue;
+    if (!waiting(at)) continue;
     const confirmed: [RegressionSeriesRecord, SeriesChange][] = [];
     const denied: RegressionSeriesRecord[] = [];
     for (const member of at.series.values()) {
@@ -164,8 +164,9 @@ export async function applyDetections(
   return changes;
 }
 
-/** How far a change point is from a regression's first bad version, and whether that is near enough to match. */
+/** How many versions a change point is from a regression's first bad version. */
 const distance = (at: Known, c: SeriesChange) => Math.abs(c.version - at.firstBad);
+/** Suspected or open: a regression later changes may still confirm, join or move into. */
 const waiting = (at: Known) => at.regression.status === 'suspected' || isOpen(at.regression.status);
 /** Among regressions as near to a change, an open one (already confirmed) before a suspected one. */
 const nearer = (a: Known, b: Known, c: SeriesChange) =>
@@ -466,7 +467,7 @@ async function openOrJoin(
   const join = known.find(
     (at) =>
       at.regression.kind === kind &&
-      (at.regression.status === 'suspected' || isOpen(at.regression.status)) &&
+      waiting(at) &&
       Math.abs(at.firstBad - c.version) <= 1 &&
       !at.series.has(a.series.id),
   );

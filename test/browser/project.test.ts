@@ -197,6 +197,8 @@ describe('console project pages (Chromium)', () => {
     await expect.poll(status, { timeout: 10_000 }).toBe('dismissed');
     await row.getByRole('button', { name: 'Reactivate the alert on parse/large' }).click();
     await row.getByText('active').waitFor();
+    // the alert page reads the API: open it once the reactivation is in, not only on screen
+    await expect.poll(status, { timeout: 10_000 }).toBe('active');
 
     // Its own page, where the CLI's links lead.
     await row.getByRole('link', { name: 'parse/large' }).click();

@@ -1,61 +1,45 @@
 import type {
   DimensionKind,
   DimensionsReader,
-  DimensionsWriter,
   HeadRecord,
   HeadsReader,
-  ReadRepositories,
+  TableReader,
   VersionRecord,
   WriteRepositories,
 } from '../../../kit/index.js';
-import { alertsReader, alertsWriter } from './alerts.js';
 import { REGRESSION_PRUNE } from './regressions.js';
 import { count, perDialect, type Db } from './sql.js';
-import { tableReader, tableSpec, tableWriter } from './table.js';
+import { extended, table, tableSpec, tableWriter, type Shared } from './table.js';
 
 const SEARCH = ['name', 'slug', 'uuid'];
 
-const branches = tableSpec('branch', { search: SEARCH });
-const heads = tableSpec('head');
-const versions = tableSpec('version');
-const headVersions = tableSpec('head_version', { key: ['head_id', 'version_id'] });
-const testbeds = tableSpec('testbed', { search: SEARCH });
-const benchmarks = tableSpec('benchmark', { search: SEARCH });
-const measures = tableSpec('measure', { search: SEARCH });
-const series = tableSpec('series');
-const thresholds = tableSpec('threshold', { search: ['uuid'] });
-const models = tableSpec('model');
-
 const HEAD_VERSIONS = 'FROM version v JOIN head_version hv ON hv.version_id = v.id WHERE hv.head_id = $head';
 
-function headsReader(db: Db): HeadsReader {
-  return {
-    ...tableReader<HeadRecord>(db, heads),
-    async latestVersion(headId) {
-      const [row] = await db.query<VersionRecord>(
-        `SELECT v.* ${HEAD_VERSIONS} ORDER BY v.number DESC LIMIT 1`,
-        {
-          head: headId,
-        },
-      );
-      return row;
-    },
-    async versionByHash(headId, hash) {
-      const [row] = await db.query<VersionRecord>(
-        `SELECT v.* ${HEAD_VERSIONS} AND v.hash = $hash ORDER BY v.number DESC LIMIT 1`,
-        { head: headId, hash },
-      );
-      return row;
-    },
-    async versionIds(headId, upTo, limit) {
-      const rows = await db.query<{ id: number }>(
-        `SELECT v.id ${HEAD_VERSIONS} AND v.number <= $upTo ORDER BY v.number DESC LIMIT $limit::bigint`,
-        { head: headId, upTo, limit },
-      );
-      return rows.map((row) => row.id);
-    },
-  };
-}
+const headReads = (db: Db): Omit<HeadsReader, keyof TableReader<HeadRecord>> => ({
+  async latestVersion(headId) {
+    const [row] = await db.query<VersionRecord>(
+      `SELECT v.* ${HEAD_VERSIONS} ORDER BY v.number DESC LIMIT 1`,
+      {
+        head: headId,
+      },
+    );
+    return row;
+  },
+  async versionByHash(headId, hash) {
+    const [row] = await db.query<VersionRecord>(
+      `SELECT v.* ${HEAD_VERSIONS} AND v.hash = $hash ORDER BY v.number DESC LIMIT 1`,
+      { head: headId, hash },
+    );
+    return row;
+  },
+  async versionIds(headId, upTo, limit) {
+    const rows = await db.query<{ id: number }>(
+      `SELECT v.id ${HEAD_VERSIONS} AND v.number <= $upTo ORDER BY v.number DESC LIMIT $limit::bigint`,
+      { head: headId, upTo, limit },
+    );
+    return rows.map((row) => row.id);
+  },
+});
 
 /** SQL selecting the series ids of a dimension (series are testbed x benchmark x measure). */
 const SERIES_OF: Record<Exclude<DimensionKind, 'branch'>, string> = {
@@ -134,45 +118,51 @@ function thresholdStatements(where: string): string[] {
   ];
 }
 
-/** The dimension repositories that are a table and nothing more. */
-export const DIMENSION_TABLES = {
-  branches,
-  versions,
-  testbeds,
-  benchmarks,
-  measures,
-  series,
-  thresholds,
-  models,
+/** The dimension repositories. */
+export const DIMENSIONS: Pick<
+  Shared,
+  | 'branches'
+  | 'heads'
+  | 'versions'
+  | 'testbeds'
+  | 'benchmarks'
+  | 'measures'
+  | 'series'
+  | 'thresholds'
+  | 'models'
+  | 'dimensions'
+> = {
+  branches: table(tableSpec('branch', { search: SEARCH })),
+  heads: extended(tableSpec('head'), headReads, () => ({})),
+  versions: table(tableSpec('version')),
+  testbeds: table(tableSpec('testbed', { search: SEARCH })),
+  benchmarks: table(tableSpec('benchmark', { search: SEARCH })),
+  measures: table(tableSpec('measure', { search: SEARCH })),
+  series: table(tableSpec('series')),
+  thresholds: table(tableSpec('threshold', { search: ['uuid'] })),
+  models: table(tableSpec('model')),
+  dimensions: {
+    reader: dimensionsReader,
+    writer: (db) => ({
+      ...dimensionsReader(db),
+      async deleteWithData(kind, id) {
+        for (const statement of cascade(db.dialect)[kind]) await db.execute(statement, { id });
+        for (const statement of REGRESSION_PRUNE) await db.execute(statement);
+      },
+    }),
+  },
 };
 
-export function dimensionReaders(db: Db): Pick<ReadRepositories, 'heads' | 'alerts' | 'dimensions'> {
-  return { heads: headsReader(db), alerts: alertsReader(db), dimensions: dimensionsReader(db) };
-}
-
-export function dimensionWriters(
-  db: Db,
-): Pick<WriteRepositories, 'heads' | 'headVersions' | 'alerts' | 'dimensions'> {
-  const dimensionsWriter: DimensionsWriter = {
-    ...dimensionsReader(db),
-    async deleteWithData(kind, id) {
-      for (const statement of cascade(db.dialect)[kind]) await db.execute(statement, { id });
-      for (const statement of REGRESSION_PRUNE) await db.execute(statement);
-    },
-  };
+/** The links of heads to versions (written only). */
+export function headVersions(db: Db): WriteRepositories['headVersions'] {
   return {
-    heads: { ...tableWriter(db, heads), ...headsReader(db) },
-    headVersions: {
-      ...tableWriter(db, headVersions),
-      async link(headId, versionIds) {
-        if (versionIds.length === 0) return;
-        await db.execute(
-          'INSERT INTO head_version SELECT $head::int, unnest($versions::int[]) ON CONFLICT DO NOTHING',
-          { head: headId, versions: versionIds },
-        );
-      },
+    ...tableWriter(db, tableSpec('head_version', { key: ['head_id', 'version_id'] })),
+    async link(headId, versionIds) {
+      if (versionIds.length === 0) return;
+      await db.execute(
+        'INSERT INTO head_version SELECT $head::int, unnest($versions::int[]) ON CONFLICT DO NOTHING',
+        { head: headId, versions: versionIds },
+      );
     },
-    alerts: alertsWriter(db),
-    dimensions: dimensionsWriter,
   };
 }

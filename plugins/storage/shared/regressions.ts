@@ -1,22 +1,11 @@
 import type {
-  ReadRepositories,
   RegressionFilter,
   RegressionRecord,
   RegressionStatus,
   RegressionsReader,
-  WriteRepositories,
 } from '../../../kit/index.js';
 import { count, likePattern, type Db, type Param } from './sql.js';
-import { page, tableReader, tableSpec, tableWriter } from './table.js';
-
-const regressions = tableSpec('regression', { search: ['uuid', 'note'] });
-
-/** The regression repositories that are a table and nothing more. */
-export const REGRESSION_TABLES = {
-  regressionSeries: tableSpec('regression_series', { key: ['regression_id', 'series_id'] }),
-  regressionAlerts: tableSpec('regression_alert', { key: ['alert_id'] }),
-  regressionEvents: tableSpec('regression_event'),
-};
+import { extended, page, table, tableSpec, type Shared } from './table.js';
 
 /**
  * Statements that remove what refers to deleted rows (alerts, series, branches, testbeds), run after every
@@ -111,15 +100,17 @@ function countRegressions(db: Db): RegressionsReader['countByStatus'] {
   };
 }
 
-const regressionReads = (db: Db) => ({
-  listFiltered: listRegressions(db),
-  countByStatus: countRegressions(db),
-});
-
-export function regressionReaders(db: Db): Pick<ReadRepositories, 'regressions'> {
-  return { regressions: { ...tableReader(db, regressions), ...regressionReads(db) } };
-}
-
-export function regressionWriters(db: Db): Pick<WriteRepositories, 'regressions'> {
-  return { regressions: { ...tableWriter(db, regressions), ...regressionReads(db) } };
-}
+/** The regression repositories. */
+export const REGRESSIONS: Pick<
+  Shared,
+  'regressions' | 'regressionSeries' | 'regressionAlerts' | 'regressionEvents'
+> = {
+  regressions: extended(
+    tableSpec('regression', { search: ['uuid', 'note'] }),
+    (db) => ({ listFiltered: listRegressions(db), countByStatus: countRegressions(db) }),
+    () => ({}),
+  ),
+  regressionSeries: table(tableSpec('regression_series', { key: ['regression_id', 'series_id'] })),
+  regressionAlerts: table(tableSpec('regression_alert', { key: ['alert_id'] })),
+  regressionEvents: table(tableSpec('regression_event')),
+};

@@ -2,8 +2,10 @@ import {
   StorageError,
   type ListOptions,
   type Page,
+  type ReadRepositories,
   type TableReader,
   type TableWriter,
+  type WriteRepositories,
 } from '../../../kit/index.js';
 import { columnsOf } from './schema.js';
 import { count, ident, isUuid, likePattern, type Db, type Param, type Params } from './sql.js';
@@ -135,12 +137,6 @@ export function tableReader<R>(db: Db, spec: TableSpec): TableReader<R> {
   };
 }
 
-/** A reader, or (`write`) a writer, of each table of `specs`, by its repository's name. */
-export function plainTables<T>(db: Db, specs: Readonly<Record<string, TableSpec>>, write: boolean): T {
-  const make = write ? tableWriter : tableReader;
-  return Object.fromEntries(Object.entries(specs).map(([name, spec]) => [name, make(db, spec)])) as T;
-}
-
 export function tableWriter<R, N>(db: Db, spec: TableSpec): TableWriter<R, N> {
   const table = ident(spec.name);
   return {
@@ -175,5 +171,42 @@ export function tableWriter<R, N>(db: Db, spec: TableSpec): TableWriter<R, N> {
       const w = whereSql(db, spec, where);
       return db.execute(`DELETE FROM ${table} WHERE ${w.sql}`, w.params);
     },
+  };
+}
+
+/** A repository as the engines hand it out: a reader on a snapshot, and a writer (that reads too) in a transaction. */
+export interface Repository<Reader, Writer> {
+  readonly reader: (db: Db) => Reader;
+  readonly writer: (db: Db) => Writer;
+}
+
+/** The repositories both SQL engines share, by name: all but the locks and metrics (partly the engines' own). */
+export type Shared = {
+  readonly [K in Exclude<keyof ReadRepositories, 'metrics'>]: Repository<
+    ReadRepositories[K],
+    WriteRepositories[K]
+  >;
+};
+
+/** The repository of a table and nothing more. */
+export function table<R, N>(spec: TableSpec): Repository<TableReader<R>, TableWriter<R, N>> {
+  return { reader: (db) => tableReader<R>(db, spec), writer: (db) => tableWriter<R, N>(db, spec) };
+}
+
+/**
+ * The repository of a table with more: `reads` makes what its reader adds to the table's generic reads (the
+ * writer has them too), `writes` what its writer adds to the generic writes.
+ */
+export function extended<
+  Reader extends TableReader<unknown>,
+  Writer extends Reader & TableWriter<unknown, never>,
+>(
+  spec: TableSpec,
+  reads: (db: Db) => Omit<Reader, keyof TableReader<unknown>>,
+  writes: (db: Db) => Omit<Writer, keyof Reader | keyof TableWriter<unknown, never>>,
+): Repository<Reader, Writer> {
+  return {
+    reader: (db) => ({ ...tableReader(db, spec), ...reads(db) }) as Reader,
+    writer: (db) => ({ ...tableWriter(db, spec), ...reads(db), ...writes(db) }) as Writer,
   };
 }

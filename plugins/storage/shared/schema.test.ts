@@ -27,7 +27,7 @@ describe('the columns of the schema', () => {
 });
 
 /**
- * Every statement of every released migration on each engine, as `schema.<engine>.sql` records it: a database
+ * Every statement of every released migration on each engine, as `schema.<engine>.txt` records it: a database
  * migrated by an older Benchtrack and a new one must hold the same schema, so any change to the generated DDL fails
  * here. Indentation is left out (it means nothing to SQL and no literal of the schema holds a line's leading or
  * trailing blanks); line breaks are kept, since they end `--` comments.
@@ -52,10 +52,10 @@ describe('the DDL of the released migrations', () => {
       .join('\n');
 
   it('is the same on DuckDB', async () => {
-    await expect(text(duckdb)).toMatchFileSnapshot('./schema.duckdb.sql');
+    await expect(text(duckdb)).toMatchFileSnapshot('./schema.duckdb.txt');
   });
 
   it('is the same on PostgreSQL', async () => {
-    await expect(text(postgres)).toMatchFileSnapshot('./schema.postgres.sql');
+    await expect(text(postgres)).toMatchFileSnapshot('./schema.postgres.txt');
   });
 });

@@ -25,8 +25,9 @@ const organizationReads = (db: Db): Omit<OrganizationsReader, keyof TableReader<
       'o.*',
       `FROM organization o JOIN organization_role r ON r.organization_id = o.id
           WHERE r.user_id = $user AND ${w.sql} AND ${p.search}`,
-      `ORDER BY ${p.order} ${p.limit}`,
+      p.order,
       { ...w.params, ...p.params, user: userId },
+      p.at,
     );
   },
   // bound, not a constant: planned while every license was NULL, DuckDB then read licenses as garbage
@@ -42,8 +43,9 @@ const organizationReads = (db: Db): Omit<OrganizationsReader, keyof TableReader<
       'u.*, r.role, r.created AS role_created, r.modified AS role_modified',
       `FROM organization_role r JOIN users u ON u.id = r.user_id
           WHERE r.organization_id = $organization AND ${p.search}`,
-      `ORDER BY ${p.order} ${p.limit}`,
+      p.order,
       { ...p.params, organization: organizationId },
+      p.at,
     );
   },
 });
@@ -104,8 +106,9 @@ const projectReads = (db: Db): Omit<ProjectsReader, keyof TableReader<ProjectRec
       'p.*',
       `FROM project p WHERE ${w.sql} AND ${p.search} AND (p.visibility = 'public' OR $admin::boolean
           OR p.organization_id IN (SELECT organization_id FROM organization_role WHERE user_id = $viewer::int))`,
-      `ORDER BY ${p.order} ${p.limit}`,
+      p.order,
       { ...w.params, ...p.params, admin: viewer.admin, viewer: viewer.userId ?? -1 },
+      p.at,
     );
   },
 });

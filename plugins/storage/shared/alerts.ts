@@ -1,6 +1,6 @@
 import type { AlertFilter, AlertRecord, AlertsReader, AlertStatus, TableReader } from '../../../kit/index.js';
-import { count, perDialect, type Db, type Param } from './sql.js';
-import { extended, page, tableSpec, type Shared } from './table.js';
+import { perDialect, type Db, type Param } from './sql.js';
+import { countByStatus, extended, page, tableSpec, type Shared } from './table.js';
 
 const alerts = tableSpec('alert', { search: ['uuid'] });
 
@@ -47,21 +47,14 @@ const alertReads = (db: Db): Omit<AlertsReader, keyof TableReader<AlertRecord>> 
       db,
       'a.*',
       `FROM alert a WHERE ${where.sql}`,
-      `ORDER BY ${ORDER[options.sort](direction)} LIMIT $limit::bigint OFFSET $offset::bigint`,
-      {
-        ...where.params,
-        limit: options.perPage,
-        offset: (Math.max(options.page, 1) - 1) * options.perPage,
-      },
+      ORDER[options.sort](direction),
+      where.params,
+      options,
     );
   },
-  async countByStatus(filter) {
+  countByStatus(filter) {
     const where = alertWhere({ ...filter, status: undefined });
-    const rows = await db.query<{ status: AlertStatus; total: bigint }>(
-      `SELECT a.status, count(*) AS total FROM alert a WHERE ${where.sql} GROUP BY a.status`,
-      where.params,
-    );
-    return Object.fromEntries(rows.map((row) => [row.status, count(row.total)]));
+    return countByStatus<AlertStatus>(db, 'a', `FROM alert a WHERE ${where.sql}`, where.params);
   },
   async idsMatching(filter) {
     const where = alertWhere(filter);

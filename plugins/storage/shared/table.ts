@@ -66,12 +66,12 @@ export function whereSql(
   return { sql: parts.length > 0 ? parts.join(' AND ') : 'true', params };
 }
 
-/** ORDER BY, search filter and LIMIT/OFFSET of a list query. */
+/** ORDER BY, search filter and page of a list query. */
 export function pageSql<R>(
   spec: TableSpec,
   options: ListOptions<R>,
   alias = '',
-): { search: string; order: string; limit: string; params: Params } {
+): { search: string; order: string; params: Params; at: Paging } {
   const params: Record<string, Param> = {};
   let search = 'true';
   if (options.search && spec.search && spec.search.length > 0) {
@@ -85,23 +85,46 @@ export function pageSql<R>(
   // nulls last in either direction, so a page is the same on every engine
   const order = [`${alias}${ident(sort)} ${direction} NULLS LAST`, ...keys].join(', ');
   const perPage = Math.min(Math.max(options.perPage ?? PAGE_SIZE_MAX, 1), PAGE_SIZE_MAX);
-  const page = Math.max(options.page ?? 1, 1);
-  params.limit = perPage;
-  params.offset = (page - 1) * perPage;
-  return { search, order, limit: 'LIMIT $limit::bigint OFFSET $offset::bigint', params };
+  return { search, order, params, at: { page: options.page ?? 1, perPage } };
 }
 
-/** `SELECT ${columns} ${from} ${tail}` (`from`: FROM and WHERE; `tail`: ORDER BY and paging), and its total. */
+/** Page `page` (1-based; 0 is the first too) of `perPage` rows. */
+export interface Paging {
+  readonly page: number;
+  readonly perPage: number;
+}
+
+/** A page of `SELECT ${columns} ${from} ORDER BY ${order}` (`from`: FROM and WHERE), and the total of `from`. */
 export async function page<R>(
   db: Db,
   columns: string,
   from: string,
-  tail: string,
+  order: string,
   params: Params,
+  at: Paging,
 ): Promise<Page<R>> {
   const [total] = await db.query<{ total: bigint }>(`SELECT count(*) AS total ${from}`, params);
-  const items = await db.query<R>(`SELECT ${columns} ${from} ${tail}`, params);
+  const items = await db.query<R>(
+    `SELECT ${columns} ${from} ORDER BY ${order} LIMIT $limit::bigint OFFSET $offset::bigint`,
+    { ...params, limit: at.perPage, offset: (Math.max(at.page, 1) - 1) * at.perPage },
+  );
   return { items, total: count(total?.total) };
+}
+
+/** The rows of `from` (FROM and WHERE, its rows named `alias`) counted by their status. */
+export async function countByStatus<S extends string>(
+  db: Db,
+  alias: string,
+  from: string,
+  params: Params,
+): Promise<Partial<Record<S, number>>> {
+  const rows = await db.query<{ status: S; total: bigint }>(
+    `SELECT ${alias}.status, count(*) AS total ${from} GROUP BY ${alias}.status`,
+    params,
+  );
+  const counts: Partial<Record<S, number>> = {};
+  for (const row of rows) counts[row.status] = count(row.total);
+  return counts;
 }
 
 export function tableReader<R>(db: Db, spec: TableSpec): TableReader<R> {
@@ -122,8 +145,9 @@ export function tableReader<R>(db: Db, spec: TableSpec): TableReader<R> {
         db,
         '*',
         `FROM ${table} WHERE ${w.sql} AND ${p.search}`,
-        `ORDER BY ${p.order} ${p.limit}`,
+        p.order,
         { ...w.params, ...p.params },
+        p.at,
       );
     },
     async count(where) {

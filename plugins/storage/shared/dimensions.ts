@@ -8,45 +8,34 @@ import type {
   WriteRepositories,
 } from '../../../kit/index.js';
 import { REGRESSION_PRUNE } from './regressions.js';
-import { count, perDialect, type Db } from './sql.js';
+import { count, perDialect, type Db, type Params } from './sql.js';
 import { extended, table, tableSpec, tableWriter, type Shared } from './table.js';
 
 const SEARCH = ['name', 'slug', 'uuid'];
 
 const HEAD_VERSIONS = 'FROM version v JOIN head_version hv ON hv.version_id = v.id WHERE hv.head_id = $head';
 
-const headReads = (db: Db): Omit<HeadsReader, keyof TableReader<HeadRecord>> => ({
-  async latestVersion(headId) {
-    const [row] = await db.query<VersionRecord>(
-      `SELECT v.* ${HEAD_VERSIONS} ORDER BY v.number DESC LIMIT 1`,
-      {
-        head: headId,
-      },
-    );
-    return row;
-  },
-  async versionByHash(headId, hash) {
-    const [row] = await db.query<VersionRecord>(
-      `SELECT v.* ${HEAD_VERSIONS} AND v.hash = $hash ORDER BY v.number DESC LIMIT 1`,
-      { head: headId, hash },
-    );
-    return row;
-  },
-  async versionIds(headId, upTo, limit) {
-    const rows = await db.query<{ id: number }>(
-      `SELECT v.id ${HEAD_VERSIONS} AND v.number <= $upTo ORDER BY v.number DESC LIMIT $limit::bigint`,
-      { head: headId, upTo, limit },
-    );
-    return rows.map((row) => row.id);
-  },
-});
-
-/** SQL selecting the series ids of a dimension (series are testbed x benchmark x measure). */
-const SERIES_OF: Record<Exclude<DimensionKind, 'branch'>, string> = {
-  testbed: 'SELECT id FROM series WHERE testbed_id = $id',
-  benchmark: 'SELECT id FROM series WHERE benchmark_id = $id',
-  measure: 'SELECT id FROM series WHERE measure_id = $id',
+const headReads = (db: Db): Omit<HeadsReader, keyof TableReader<HeadRecord>> => {
+  // the newest of the head's versions, of those `and` selects
+  const newest = async (headId: number, and = '', params: Params = {}) => {
+    const sql = `SELECT v.* ${HEAD_VERSIONS}${and} ORDER BY v.number DESC LIMIT 1`;
+    return (await db.query<VersionRecord>(sql, { head: headId, ...params }))[0];
+  };
+  return {
+    latestVersion: (headId) => newest(headId),
+    versionByHash: (headId, hash) => newest(headId, ' AND v.hash = $hash', { hash }),
+    async versionIds(headId, upTo, limit) {
+      const rows = await db.query<{ id: number }>(
+        `SELECT v.id ${HEAD_VERSIONS} AND v.number <= $upTo ORDER BY v.number DESC LIMIT $limit::bigint`,
+        { head: headId, upTo, limit },
+      );
+      return rows.map((row) => row.id);
+    },
+  };
 };
+
+/** SQL selecting the series ids of a dimension `$id` (series are testbed x benchmark x measure). */
+const seriesOf = (kind: Exclude<DimensionKind, 'branch'>) => `SELECT id FROM series WHERE ${kind}_id = $id`;
 
 function dimensionsReader(db: Db): DimensionsReader {
   const rows = async (sql: string, id: number) =>
@@ -62,7 +51,7 @@ function dimensionsReader(db: Db): DimensionsReader {
       }
       return {
         reports: kind === 'testbed' ? await rows('report WHERE testbed_id = $id', id) : 0,
-        metrics: await rows(`metric WHERE series_id IN (${SERIES_OF[kind]})`, id),
+        metrics: await rows(`metric WHERE series_id IN (${seriesOf(kind)})`, id),
         thresholds: kind === 'benchmark' ? 0 : await rows(`threshold WHERE ${kind}_id = $id`, id),
       };
     },
@@ -89,11 +78,11 @@ const cascade = perDialect((d) => {
         `DELETE FROM branch WHERE id = $id`,
       ];
     }
-    const metrics = `SELECT id FROM metric WHERE series_id IN (${SERIES_OF[kind]})`;
+    const metrics = `SELECT id FROM metric WHERE series_id IN (${seriesOf(kind)})`;
     const reports = kind === 'testbed' ? 'SELECT id FROM report WHERE testbed_id = $id' : undefined;
     return [
       `DELETE FROM alert WHERE metric_id IN (${metrics})`,
-      `DELETE FROM metric WHERE series_id IN (${SERIES_OF[kind]})`,
+      `DELETE FROM metric WHERE series_id IN (${seriesOf(kind)})`,
       ...(reports
         ? [
             `DELETE FROM alert WHERE report_id IN (${reports})`,
@@ -101,7 +90,7 @@ const cascade = perDialect((d) => {
             `DELETE FROM report WHERE testbed_id = $id`,
           ]
         : []),
-      `DELETE FROM series WHERE id IN (${SERIES_OF[kind]})`,
+      `DELETE FROM series WHERE id IN (${seriesOf(kind)})`,
       ...thresholdsOf,
       plots,
       `DELETE FROM ${kind} WHERE id = $id`,

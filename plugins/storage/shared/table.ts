@@ -31,9 +31,15 @@ export const tableSpec = (name: string, options: Pick<TableSpec, 'search' | 'key
 /** Columns of type UUID (by the schema's naming): a value that is not a UUID matches no row, it is no error. */
 const UUID_COLUMNS = new Set(['uuid', 'idempotency_key']);
 
-function checkColumns(spec: TableSpec, columns: Iterable<string>): void {
-  for (const column of columns)
-    if (!spec.columns.includes(column)) throw new StorageError(`${spec.name} has no column ${column}`);
+function checkColumn(spec: TableSpec, column: string): void {
+  if (!spec.columns.includes(column)) throw new StorageError(`${spec.name} has no column ${column}`);
+}
+
+/** The columns `values` gives a value (undefined gives none), checked against the table's. */
+function definedEntries(spec: TableSpec, values: object): [string, Param][] {
+  const entries = Object.entries(values).filter(([, v]) => v !== undefined) as [string, Param][];
+  for (const [column] of entries) checkColumn(spec, column);
+  return entries;
 }
 
 /** SQL and parameters for an equality filter; unknown columns are a programming error. */
@@ -47,7 +53,7 @@ export function whereSql(
   const params: Record<string, Param> = {};
   for (const [column, value] of Object.entries(where)) {
     if (value === undefined) continue;
-    checkColumns(spec, [column]);
+    checkColumn(spec, column);
     const ref = `${alias}${ident(column)}`;
     const uuid = UUID_COLUMNS.has(column);
     if (value === null) parts.push(`${ref} IS NULL`);
@@ -166,29 +172,21 @@ export function tableWriter<R, N>(db: Db, spec: TableSpec): TableWriter<R, N> {
   return {
     ...tableReader<R>(db, spec),
     async insert(values) {
-      const entries = Object.entries(values as object).filter(([, v]) => v !== undefined);
-      checkColumns(
-        spec,
-        entries.map(([c]) => c),
-      );
+      const entries = definedEntries(spec, values as object);
       const [row] = await db.query<R>(
         `INSERT INTO ${table} (${entries.map(([c]) => ident(c)).join(', ')}) VALUES (${entries.map(([c]) => `$v_${c}`).join(', ')}) RETURNING *`,
-        Object.fromEntries(entries.map(([c, v]) => [`v_${c}`, v as Param])),
+        Object.fromEntries(entries.map(([c, v]) => [`v_${c}`, v])),
       );
       if (!row) throw new StorageError(`insert into ${spec.name} returned no row`);
       return row;
     },
     update(where, patch) {
-      const entries = Object.entries(patch as object).filter(([, v]) => v !== undefined);
+      const entries = definedEntries(spec, patch as object);
       if (entries.length === 0) return Promise.resolve(0);
-      checkColumns(
-        spec,
-        entries.map(([c]) => c),
-      );
       const w = whereSql(db, spec, where);
       return db.execute(
         `UPDATE ${table} SET ${entries.map(([c]) => `${ident(c)} = $s_${c}`).join(', ')} WHERE ${w.sql}`,
-        { ...w.params, ...Object.fromEntries(entries.map(([c, v]) => [`s_${c}`, v as Param])) },
+        { ...w.params, ...Object.fromEntries(entries.map(([c, v]) => [`s_${c}`, v])) },
       );
     },
     delete(where) {

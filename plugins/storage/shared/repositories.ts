@@ -33,6 +33,7 @@ export interface EngineParts {
   readonly append: MetricsWriter['append'];
 }
 
+/** Every repository both engines share, by its name in the kit's `ReadRepositories` and `WriteRepositories`. */
 const SHARED: Shared = {
   meta: { reader: metaReader, writer: metaWriter },
   ...ACCOUNTS,
@@ -47,15 +48,12 @@ const SHARED: Shared = {
   ...NOTIFICATIONS,
 };
 
+type Opened<S extends 'reader' | 'writer'> = { [K in keyof Shared]: ReturnType<Shared[K][S]> };
+
 /** The reader, or the writer, of every shared repository on `db`. */
-function open<S extends 'reader' | 'writer'>(
-  side: S,
-  db: Db,
-): { [K in keyof Shared]: ReturnType<Shared[K][S]> } {
+function open<S extends 'reader' | 'writer'>(side: S, db: Db): Opened<S> {
   const each = Object.entries(SHARED) as [string, Repository<unknown, unknown>][];
-  return Object.fromEntries(each.map(([name, repository]) => [name, repository[side](db)])) as {
-    [K in keyof Shared]: ReturnType<Shared[K][S]>;
-  };
+  return Object.fromEntries(each.map(([name, repository]) => [name, repository[side](db)])) as Opened<S>;
 }
 
 function metricsReader(db: Db, history: MetricsReader['history']): MetricsReader {

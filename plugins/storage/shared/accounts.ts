@@ -138,10 +138,7 @@ const PROJECT_DATA = [
 ];
 
 /** The account repositories. */
-export const ACCOUNTS: Pick<
-  Shared,
-  'users' | 'tokens' | 'organizations' | 'roles' | 'invitations' | 'projects'
-> = {
+export const ACCOUNTS = {
   users: table(users),
   tokens: table(tableSpec('api_token', { search: ['name', 'uuid'] })),
   organizations: extended(organizations, organizationReads, () => ({})),
@@ -153,4 +150,4 @@ export const ACCOUNTS: Pick<
       for (const statement of REGRESSION_PRUNE) await db.execute(statement);
     },
   })),
-};
+} satisfies Partial<Shared>;

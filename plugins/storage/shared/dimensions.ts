@@ -108,19 +108,7 @@ function thresholdStatements(where: string): string[] {
 }
 
 /** The dimension repositories. */
-export const DIMENSIONS: Pick<
-  Shared,
-  | 'branches'
-  | 'heads'
-  | 'versions'
-  | 'testbeds'
-  | 'benchmarks'
-  | 'measures'
-  | 'series'
-  | 'thresholds'
-  | 'models'
-  | 'dimensions'
-> = {
+export const DIMENSIONS = {
   branches: table(tableSpec('branch', { search: SEARCH })),
   heads: extended(tableSpec('head'), headReads, () => ({})),
   versions: table(tableSpec('version')),
@@ -140,7 +128,7 @@ export const DIMENSIONS: Pick<
       },
     }),
   },
-};
+} satisfies Partial<Shared>;
 
 /** The links of heads to versions (written only). */
 export function headVersions(db: Db): WriteRepositories['headVersions'] {

@@ -37,10 +37,7 @@ const CLAIM = perDialect(
 );
 
 /** The notification repositories. */
-export const NOTIFICATIONS: Pick<
-  Shared,
-  'webhooks' | 'notifications' | 'deliveries' | 'deliveryAttempts' | 'notificationPreferences'
-> = {
+export const NOTIFICATIONS = {
   webhooks: table(tableSpec('webhook', { search: ['uuid', 'url'] })),
   notifications: extended(
     tableSpec('notification'),
@@ -83,4 +80,4 @@ export const NOTIFICATIONS: Pick<
   ),
   deliveryAttempts: table(tableSpec('notification_attempt')),
   notificationPreferences: table(tableSpec('notification_preference', { key: ['user_id', 'project_id'] })),
-};
+} satisfies Partial<Shared>;

@@ -61,7 +61,7 @@ function statsReader(db: Db): StatsReader {
 }
 
 /** Metrics stored per organization and day, and daily statistics snapshots. */
-export const PLUS: Pick<Shared, 'usage' | 'stats'> = {
+export const PLUS = {
   usage: {
     reader: usageReader,
     writer: (db) => ({
@@ -88,4 +88,4 @@ export const PLUS: Pick<Shared, 'usage' | 'stats'> = {
       },
     }),
   },
-};
+} satisfies Partial<Shared>;

@@ -93,12 +93,9 @@ const regressionReads = (db: Db): Omit<RegressionsReader, keyof TableReader<Regr
 });
 
 /** The regression repositories. */
-export const REGRESSIONS: Pick<
-  Shared,
-  'regressions' | 'regressionSeries' | 'regressionAlerts' | 'regressionEvents'
-> = {
+export const REGRESSIONS = {
   regressions: extended(tableSpec('regression', { search: ['uuid', 'note'] }), regressionReads, () => ({})),
   regressionSeries: table(tableSpec('regression_series', { key: ['regression_id', 'series_id'] })),
   regressionAlerts: table(tableSpec('regression_alert', { key: ['alert_id'] })),
   regressionEvents: table(tableSpec('regression_event')),
-};
+} satisfies Partial<Shared>;

@@ -23,7 +23,7 @@ const CLAIM = perDialect(
 const scopeParams = (scope: ClaimScope) => ({ specs: [...scope.specs], organization: scope.organizationId });
 
 /** The runner repositories. */
-export const RUNNERS: Pick<Shared, 'runners' | 'runnerSpecs' | 'jobs' | 'jobLogs'> = {
+export const RUNNERS = {
   runners: table(tableSpec('runner', { search: ['name', 'slug', 'uuid'] })),
   runnerSpecs: table(tableSpec('runner_spec', { key: ['runner_id', 'spec'] })),
   jobs: extended(
@@ -69,4 +69,4 @@ export const RUNNERS: Pick<Shared, 'runners' | 'runnerSpecs' | 'jobs' | 'jobLogs
         ),
     }),
   ),
-};
+} satisfies Partial<Shared>;

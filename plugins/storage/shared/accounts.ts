@@ -10,44 +10,32 @@ import type {
 import { PROJECT_NOTIFICATION_DATA } from './notifications.js';
 import { REGRESSION_PRUNE } from './regressions.js';
 import { count, perDialect, type Db, type Params } from './sql.js';
-import { extended, page, pageSql, table, tableSpec, whereSql, type Shared } from './table.js';
+import { extended, listPage, table, tableSpec, type Shared } from './table.js';
 
 const users = tableSpec('users', { search: ['name', 'slug', 'uuid'] });
 const organizations = tableSpec('organization', { search: ['name', 'slug', 'uuid'] });
 const projects = tableSpec('project', { search: ['name', 'slug', 'uuid'] });
 
 const organizationReads = (db: Db): Omit<OrganizationsReader, keyof TableReader<OrganizationRecord>> => ({
-  listForUser(userId, where, options) {
-    const w = whereSql(db, organizations, where, 'o.');
-    const p = pageSql(organizations, options, 'o.');
-    return page<OrganizationRecord>(
-      db,
-      'o.*',
-      `FROM organization o JOIN organization_role r ON r.organization_id = o.id
-          WHERE r.user_id = $user AND ${w.sql} AND ${p.search}`,
-      p.order,
-      { ...w.params, ...p.params, user: userId },
-      p.at,
-    );
-  },
+  listForUser: (userId, where, options) =>
+    listPage<OrganizationRecord>(db, organizations, where, options, {
+      alias: 'o.',
+      from: 'FROM organization o JOIN organization_role r ON r.organization_id = o.id WHERE r.user_id = $user',
+      params: { user: userId },
+    }),
   // bound, not a constant: planned while every license was NULL, DuckDB then read licenses as garbage
   licensed: () =>
     db.query<OrganizationRecord>(
       'SELECT * FROM organization WHERE coalesce(license, $none) <> $none ORDER BY id',
       { none: '' },
     ),
-  members(organizationId, options) {
-    const p = pageSql(users, options, 'u.');
-    return page<MemberRecord>(
-      db,
-      'u.*, r.role, r.created AS role_created, r.modified AS role_modified',
-      `FROM organization_role r JOIN users u ON u.id = r.user_id
-          WHERE r.organization_id = $organization AND ${p.search}`,
-      p.order,
-      { ...p.params, organization: organizationId },
-      p.at,
-    );
-  },
+  members: (organizationId, options) =>
+    listPage<MemberRecord>(db, users, {}, options, {
+      alias: 'u.',
+      columns: 'u.*, r.role, r.created AS role_created, r.modified AS role_modified',
+      from: 'FROM organization_role r JOIN users u ON u.id = r.user_id WHERE r.organization_id = $organization',
+      params: { organization: organizationId },
+    }),
 });
 
 const ACTIVITY = perDialect((d) => {
@@ -98,19 +86,13 @@ async function activity(
 
 const projectReads = (db: Db): Omit<ProjectsReader, keyof TableReader<ProjectRecord>> => ({
   activity: (projectIds, options) => activity(db, projectIds, options),
-  listVisible(viewer, where, options) {
-    const w = whereSql(db, projects, where, 'p.');
-    const p = pageSql(projects, options, 'p.');
-    return page<ProjectRecord>(
-      db,
-      'p.*',
-      `FROM project p WHERE ${w.sql} AND ${p.search} AND (p.visibility = 'public' OR $admin::boolean
-          OR p.organization_id IN (SELECT organization_id FROM organization_role WHERE user_id = $viewer::int))`,
-      p.order,
-      { ...w.params, ...p.params, admin: viewer.admin, viewer: viewer.userId ?? -1 },
-      p.at,
-    );
-  },
+  listVisible: (viewer, where, options) =>
+    listPage<ProjectRecord>(db, projects, where, options, {
+      alias: 'p.',
+      from: `FROM project p WHERE (p.visibility = 'public' OR $admin::boolean
+        OR p.organization_id IN (SELECT organization_id FROM organization_role WHERE user_id = $viewer::int))`,
+      params: { admin: viewer.admin, viewer: viewer.userId ?? -1 },
+    }),
 });
 
 /** Every table holding rows of a project, children before parents. */

@@ -43,7 +43,7 @@ function definedEntries(spec: TableSpec, values: object): [string, Param][] {
 }
 
 /** SQL and parameters for an equality filter; unknown columns are a programming error. */
-export function whereSql(
+function whereSql(
   db: Db,
   spec: TableSpec,
   where: object,
@@ -73,7 +73,7 @@ export function whereSql(
 }
 
 /** ORDER BY, search filter and page of a list query. */
-export function pageSql<R>(
+function pageSql<R>(
   spec: TableSpec,
   options: ListOptions<R>,
   alias = '',
@@ -117,6 +117,25 @@ export async function page<R>(
   return { items, total: count(total?.total) };
 }
 
+/**
+ * A page of the rows of `spec` that `where` and the search of `options` select, sorted and paged by `options`:
+ * `SELECT ${columns} ${from} AND <the selection>` (`from` names the table `alias` and ends in a condition).
+ */
+export function listPage<R>(
+  db: Db,
+  spec: TableSpec,
+  where: object,
+  options: ListOptions<R>,
+  query: { from: string; alias?: string; columns?: string; params?: Params },
+): Promise<Page<R>> {
+  const alias = query.alias ?? '';
+  const w = whereSql(db, spec, where, alias);
+  const p = pageSql(spec, options, alias);
+  const params = { ...w.params, ...p.params, ...query.params };
+  const from = `${query.from} AND ${w.sql} AND ${p.search}`;
+  return page<R>(db, query.columns ?? `${alias}*`, from, p.order, params, p.at);
+}
+
 /** The rows of `from` (FROM and WHERE, its rows named `alias`) counted by their status. */
 export async function countByStatus<S extends string>(
   db: Db,
@@ -144,18 +163,7 @@ export function tableReader<R>(db: Db, spec: TableSpec): TableReader<R> {
       const w = whereSql(db, spec, where);
       return db.query<R>(`SELECT * FROM ${table} WHERE ${w.sql}`, w.params);
     },
-    list(where, options) {
-      const w = whereSql(db, spec, where);
-      const p = pageSql(spec, options);
-      return page<R>(
-        db,
-        '*',
-        `FROM ${table} WHERE ${w.sql} AND ${p.search}`,
-        p.order,
-        { ...w.params, ...p.params },
-        p.at,
-      );
-    },
+    list: (where, options) => listPage<R>(db, spec, where, options, { from: `FROM ${table} WHERE true` }),
     async count(where) {
       const w = whereSql(db, spec, where);
       const [row] = await db.query<{ total: bigint }>(

@@ -51,9 +51,11 @@ const SHARED: Shared = {
 type Opened<S extends 'reader' | 'writer'> = { [K in keyof Shared]: ReturnType<Shared[K][S]> };
 
 /** The reader, or the writer, of every shared repository on `db`. */
+const EACH = Object.entries(SHARED) as [string, Repository<unknown, unknown>][];
 function open<S extends 'reader' | 'writer'>(side: S, db: Db): Opened<S> {
-  const each = Object.entries(SHARED) as [string, Repository<unknown, unknown>][];
-  return Object.fromEntries(each.map(([name, repository]) => [name, repository[side](db)])) as Opened<S>;
+  const opened: Record<string, unknown> = {};
+  for (const [name, repository] of EACH) opened[name] = repository[side](db);
+  return opened as Opened<S>;
 }
 
 function metricsReader(db: Db, history: MetricsReader['history']): MetricsReader {

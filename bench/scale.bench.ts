@@ -34,9 +34,21 @@
  * Run: nice -n 10 npm run bench -- scale              (1 M to 1 B: about 40 GB in /tmp at 1 B, for the file and
  *                                                     the references' copy; PostgreSQL to 100 M: about 25 GB more)
  *      BENCH_SCALE_MILLIONS=1,10,100 npm run bench -- scale --engine duckdb,postgres   (some sizes)
+ *      BENCH_SCALE_KEEP=/tmp/dir BENCH_SCALE_MILLIONS=100 npm run bench -- scale --engine postgres
+ *          keeps the PostgreSQL cluster and its history in that directory after the run, and measures again on
+ *          it in later runs (growing it only to sizes it does not hold yet); remove the directory when done
  * Figures: docs/performance.md.
  */
-import { copyFileSync, mkdtempSync, rmSync, statfsSync, statSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statfsSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -509,18 +521,19 @@ async function measurePostgresSize(
   const reports = (million * 1_000_000) / SERIES;
   const tag = onEngine('postgres', `scale/${million}M`);
   const seeding = performance.now();
-  await growHistoryPostgres(url, {
-    benchmarks: BENCHMARKS,
-    from,
-    to: reports,
-    startMs: START,
-    stepMs: STEP,
-    progress: (rows) => {
-      const seconds = ((performance.now() - seeding) / 1000).toFixed(0);
-      const total = ((from * SERIES + rows) / 1e6).toFixed(0);
-      process.stderr.write(`${tag}: ${total} M rows in the history, seeded with bare SQL, ${seconds} s\n`);
-    },
-  });
+  if (from < reports)
+    await growHistoryPostgres(url, {
+      benchmarks: BENCHMARKS,
+      from,
+      to: reports,
+      startMs: START,
+      stepMs: STEP,
+      progress: (rows) => {
+        const seconds = ((performance.now() - seeding) / 1000).toFixed(0);
+        const total = ((from * SERIES + rows) / 1e6).toFixed(0);
+        process.stderr.write(`${tag}: ${total} M rows in the history, seeded with bare SQL, ${seconds} s\n`);
+      },
+    });
   const seedMs = performance.now() - seeding;
   const sql = bareConnection(url);
   try {
@@ -558,19 +571,28 @@ async function measurePostgresSize(
 // larger ones taking long enough to want the smaller ones first. PostgreSQL grows to POSTGRES_MAX_MILLIONS only.
 const engines = selectedEngines();
 const dir = mkdtempSync(join(tmpdir(), 'benchtrack-scale-'));
-const postgres = engines.includes('postgres') ? await benchDatabase('postgres', 'scale') : undefined;
+const keep = process.env.BENCH_SCALE_KEEP;
+const postgres = engines.includes('postgres') ? await benchDatabase('postgres', 'scale', keep) : undefined;
 const cluster = postgres?.engine === 'postgres' ? postgres : undefined;
+/** What a kept cluster holds: its history's reports and the reports posted through the API so far. */
+const keptFile = keep && join(keep, 'scale.json');
+const kept =
+  keptFile && existsSync(keptFile)
+    ? (JSON.parse(readFileSync(keptFile, 'utf8')) as { reports: number; posted: number })
+    : undefined;
+if (kept) posted = kept.posted;
 try {
   const file = join(dir, 'scale.db');
   const databases: { engine: EngineName; database: Record<string, unknown> }[] = [];
   if (engines.includes('duckdb')) databases.push({ engine: 'duckdb', database: { file } });
   if (cluster) databases.push({ engine: 'postgres', database: cluster.database });
-  for (const { database } of databases) {
+  for (const { engine, database } of databases) {
+    if (engine === 'postgres' && kept) continue;
     const api = await startApi(root, database);
     await seedRun(api.url, 'scale', START);
     await api.stop();
   }
-  const grown: Record<EngineName, number> = { duckdb: 0, postgres: 0 };
+  const grown: Record<EngineName, number> = { duckdb: 0, postgres: kept?.reports ?? 0 };
   for (const million of millions) {
     const report = new BenchReport(
       `scale: ${million.toLocaleString('en-US')},000,000 metrics (5,000 benchmarks x 2 measures, seeded with bare SQL)`,
@@ -581,10 +603,12 @@ try {
       grown.duckdb = measured.reports;
       figures.duckdb = measured.figures;
     }
-    if (cluster && million <= POSTGRES_MAX_MILLIONS) {
+    // a kept cluster holding a larger history than this size measures the sizes from its own up only
+    if (cluster && million <= POSTGRES_MAX_MILLIONS && (million * 1e6) / SERIES >= grown.postgres) {
       const measured = await measurePostgresSize(report, million, cluster.url, grown.postgres);
-      grown.postgres = measured.reports;
+      grown.postgres = Math.max(grown.postgres, measured.reports);
       figures.postgres = measured.figures;
+      if (keptFile) writeFileSync(keptFile, JSON.stringify({ reports: grown.postgres, posted }));
     }
     if (figures.duckdb && figures.postgres)
       for (const figure of ['a', 'b', 'png', 'reports', 'ingest'] as const)

@@ -34,14 +34,19 @@
  * Run: nice -n 10 npm run bench -- scale              (1 M to 1 B: about 40 GB in /tmp at 1 B, for the file and
  *                                                     the references' copy; PostgreSQL to 100 M: about 25 GB more)
  *      BENCH_SCALE_MILLIONS=1,10,100 npm run bench -- scale --engine duckdb,postgres   (some sizes)
- *      BENCH_SCALE_KEEP=/tmp/dir BENCH_SCALE_MILLIONS=100 npm run bench -- scale --engine postgres
- *          keeps the PostgreSQL cluster and its history in that directory after the run, and measures again on
- *          it in later runs (growing it only to sizes it does not hold yet); remove the directory when done
+ * Seeding a billion takes an hour, the measurement minutes, so on a shared machine the two can be apart (DuckDB only):
+ *      BENCH_SCALE_DIR=/tmp/scale1b BENCH_SCALE_SEED_ONLY=1 BENCH_SCALE_MILLIONS=1000 npm run bench -- scale --engine duckdb
+ *      BENCH_SCALE_DIR=/tmp/scale1b BENCH_SCALE_MILLIONS=1000 npm run bench -- scale --engine duckdb   (when quiet)
+ * BENCH_SCALE_DIR keeps the file there (and its progress in scale.json) and takes up where it stopped;
+ * BENCH_SCALE_SEED_ONLY grows the history and stops before compaction and measuring. With PostgreSQL, the cluster
+ * lives in BENCH_SCALE_DIR/postgres, started again on later runs (100 M seeds in 20 minutes, so one database can be
+ * measured again after a change): remove the directory when done.
  * Figures: docs/performance.md.
  */
 import {
   copyFileSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readFileSync,
   rmSync,
@@ -186,7 +191,7 @@ async function bare(
 type References = Awaited<ReturnType<typeof bare>>;
 
 /** The service's compaction of the tail, and the same rows sorted with bare SQL, both under the default limit. */
-async function compact(file: string): Promise<{ service: number; bare: number; rows: number }> {
+async function compact(file: string): Promise<{ service: number; bare: number; rows: number } | undefined> {
   const instance = await DuckDBInstance.create(file, { memory_limit: DEFAULT_MEMORY_LIMIT });
   const c = await instance.connect();
   const sealed = (
@@ -206,7 +211,8 @@ async function compact(file: string): Promise<{ service: number; bare: number; r
   const storage = await duckdbStorage.open({ file }, { logger });
   try {
     const result = await storage.maintain!();
-    if (!result.compacted) throw new Error('compaction did not run');
+    // a kept file measured before has nothing new to compact
+    if (!result.compacted) return undefined;
     return { service: result.ms, bare: bareMs, rows: result.rewrittenRows ?? Number.NaN };
   } finally {
     await storage.close();
@@ -427,32 +433,41 @@ async function measureSize(
   million: number,
   file: string,
   from: number,
-): Promise<{ reports: number; figures: Figures }> {
+): Promise<{ reports: number; figures: Figures | undefined }> {
   const reports = (million * 1_000_000) / SERIES;
   const tag = `scale/${million}M`;
   const dir = dirname(file);
   const seeding = performance.now();
   let reported = 0;
-  await growSegmentedHistory(file, {
-    benchmarks: BENCHMARKS,
-    from,
-    to: reports,
-    startMs: START,
-    stepMs: STEP,
-    segmentRows: SEGMENT_ROWS,
-    tailReports: Math.min(TAIL_ROWS / SERIES, (reports - from) / 2),
-    meta: { clusteredThrough: CLUSTERED_THROUGH, sealedThrough: SEALED_THROUGH },
-    progress: (rows) => {
-      if (rows - reported < 50_000_000 && rows < (reports - from) * SERIES) return;
-      reported = rows;
-      const seconds = ((performance.now() - seeding) / 1000).toFixed(0);
-      const total = ((from * SERIES + rows) / 1e6).toFixed(0);
-      process.stderr.write(`${tag}: ${total} M rows in the history, seeded with bare SQL, ${seconds} s\n`);
-    },
-  });
-  const seedMs = performance.now() - seeding;
+  if (from < reports)
+    await growSegmentedHistory(file, {
+      benchmarks: BENCHMARKS,
+      from,
+      to: reports,
+      startMs: START,
+      stepMs: STEP,
+      segmentRows: SEGMENT_ROWS,
+      tailReports: Math.min(TAIL_ROWS / SERIES, (reports - from) / 2),
+      meta: { clusteredThrough: CLUSTERED_THROUGH, sealedThrough: SEALED_THROUGH },
+      progress: (rows) => {
+        if (rows - reported < 50_000_000 && rows < (reports - from) * SERIES) return;
+        reported = rows;
+        const seconds = ((performance.now() - seeding) / 1000).toFixed(0);
+        const total = ((from * SERIES + rows) / 1e6).toFixed(0);
+        process.stderr.write(`${tag}: ${total} M rows in the history, seeded with bare SQL, ${seconds} s\n`);
+      },
+    });
+  const seedMs = from < reports ? performance.now() - seeding : Number.NaN;
   const seededBytes = fileBytes(file);
-  process.stderr.write(`${tag}: seeded in ${(seedMs / 1000).toFixed(0)} s, compacting\n`);
+  saveProgress({ reports });
+  if (seedOnly) {
+    process.stderr.write(
+      `${tag}: seeded in ${(seedMs / 1000).toFixed(0)} s; not measured (BENCH_SCALE_SEED_ONLY)\n`,
+    );
+    return { reports, figures: undefined };
+  }
+  const seeded = from < reports ? `seeded in ${(seedMs / 1000).toFixed(0)} s` : 'seeded before';
+  process.stderr.write(`${tag}: ${seeded}, compacting\n`);
 
   const compaction = await compact(file);
   const compactBytes = fileBytes(file);
@@ -486,16 +501,20 @@ async function measureSize(
     for (const figure of FIGURES) timings[figure].bare = [...before[figure], ...after[figure]];
   }
   const t = summarizeAll(timings);
+  saveProgress({ reports });
   const mode = interleaved ? 'interleaved' : 'before and after';
+  if (from < reports)
+    report.add(`${tag} seed`, 'duration', seedMs * 1e6, `${(seedMs / 1000).toFixed(1)} s (bare SQL)`);
+  if (compaction)
+    report
+      .add(
+        `${tag} compaction`,
+        'duration',
+        compaction.service * 1e6,
+        `${(compaction.service / 1000).toFixed(1)} s for ${(compaction.rows / 1e6).toFixed(2)} M rows rewritten`,
+      )
+      .ratio(`${tag} compaction`, 'bare SQL sort of the same rows', compaction.service, compaction.bare);
   report
-    .add(`${tag} seed`, 'duration', seedMs * 1e6, `${(seedMs / 1000).toFixed(1)} s (bare SQL)`)
-    .add(
-      `${tag} compaction`,
-      'duration',
-      compaction.service * 1e6,
-      `${(compaction.service / 1000).toFixed(1)} s for ${(compaction.rows / 1e6).toFixed(2)} M rows rewritten`,
-    )
-    .ratio(`${tag} compaction`, 'bare SQL sort of the same rows', compaction.service, compaction.bare)
     .add(
       `${tag} disk`,
       'bytes',
@@ -517,7 +536,7 @@ async function measurePostgresSize(
   million: number,
   url: string,
   from: number,
-): Promise<{ reports: number; figures: Figures }> {
+): Promise<{ reports: number; figures: Figures | undefined }> {
   const reports = (million * 1_000_000) / SERIES;
   const tag = onEngine('postgres', `scale/${million}M`);
   const seeding = performance.now();
@@ -534,7 +553,8 @@ async function measurePostgresSize(
         process.stderr.write(`${tag}: ${total} M rows in the history, seeded with bare SQL, ${seconds} s\n`);
       },
     });
-  const seedMs = performance.now() - seeding;
+  const seedMs = from < reports ? performance.now() - seeding : Number.NaN;
+  saveProgress({ postgres: reports });
   const sql = bareConnection(url);
   try {
     const [size] = await sql.unsafe<{ bytes: string; partitions: string }[]>(
@@ -546,20 +566,21 @@ async function measurePostgresSize(
     const reference = await bare(db, (request) => postgresHistory(sql, request), reports);
     process.stderr.write(`${tag}: seeded, measuring the API and its references in turn\n`);
     const { timings, atRest, peak } = await onNewApi({ url }, reports, reference);
+    saveProgress({});
     const t = summarizeAll(timings);
-    report
-      .add(
+    if (from < reports)
+      report.add(
         `${tag} seed`,
         'duration',
         seedMs * 1e6,
         `${(seedMs / 1000).toFixed(1)} s (bare SQL, indexes rebuilt)`,
-      )
-      .add(
-        `${tag} disk`,
-        'bytes',
-        bytes,
-        `${(bytes / MB).toFixed(0)} MiB, the whole database (${(bytes / (million * 1e6)).toFixed(1)} bytes a metric; ${size?.partitions} metric partitions)`,
       );
+    report.add(
+      `${tag} disk`,
+      'bytes',
+      bytes,
+      `${(bytes / MB).toFixed(0)} MiB, the whole database (${(bytes / (million * 1e6)).toFixed(1)} bytes a metric; ${size?.partitions} metric partitions)`,
+    );
     addFigures(report, tag, t, 'interleaved', { peak, atRest, limit: "DuckDB's memory_limit 1GiB" });
     return { reports, figures: t };
   } finally {
@@ -570,45 +591,66 @@ async function measurePostgresSize(
 // One file (and one PostgreSQL database) grows through every size; each prints as soon as it is measured, the
 // larger ones taking long enough to want the smaller ones first. PostgreSQL grows to POSTGRES_MAX_MILLIONS only.
 const engines = selectedEngines();
-const dir = mkdtempSync(join(tmpdir(), 'benchtrack-scale-'));
-const keep = process.env.BENCH_SCALE_KEEP;
-const postgres = engines.includes('postgres') ? await benchDatabase('postgres', 'scale', keep) : undefined;
+const kept = process.env.BENCH_SCALE_DIR;
+const seedOnly = process.env.BENCH_SCALE_SEED_ONLY === '1';
+if (seedOnly && engines.join() !== 'duckdb')
+  throw new Error('BENCH_SCALE_SEED_ONLY is for DuckDB alone: add --engine duckdb');
+if (kept) mkdirSync(kept, { recursive: true });
+const dir = kept ?? mkdtempSync(join(tmpdir(), 'benchtrack-scale-'));
+/**
+ * How far a kept file (`reports`) and kept cluster (`postgres`) have grown, and the reports posted to them through the
+ * API (so new ones come after them).
+ */
+interface Progress {
+  readonly reports?: number;
+  readonly posted?: number;
+  readonly postgres?: number;
+}
+const progressFile = join(dir, 'scale.json');
+const resumed: Progress | undefined =
+  kept && existsSync(progressFile) ? JSON.parse(readFileSync(progressFile, 'utf8')) : undefined;
+let progress: Progress = resumed ?? {};
+function saveProgress(update: Progress): void {
+  progress = { ...progress, ...update, posted };
+  if (kept) writeFileSync(progressFile, JSON.stringify(progress));
+}
+posted = resumed?.posted ?? 0;
+const postgres = engines.includes('postgres')
+  ? await benchDatabase('postgres', 'scale', kept && join(dir, 'postgres'))
+  : undefined;
 const cluster = postgres?.engine === 'postgres' ? postgres : undefined;
-/** What a kept cluster holds: its history's reports and the reports posted through the API so far. */
-const keptFile = keep && join(keep, 'scale.json');
-const kept =
-  keptFile && existsSync(keptFile)
-    ? (JSON.parse(readFileSync(keptFile, 'utf8')) as { reports: number; posted: number })
-    : undefined;
-if (kept) posted = kept.posted;
 try {
   const file = join(dir, 'scale.db');
   const databases: { engine: EngineName; database: Record<string, unknown> }[] = [];
   if (engines.includes('duckdb')) databases.push({ engine: 'duckdb', database: { file } });
   if (cluster) databases.push({ engine: 'postgres', database: cluster.database });
   for (const { engine, database } of databases) {
-    if (engine === 'postgres' && kept) continue;
+    if ((engine === 'duckdb' ? resumed?.reports : resumed?.postgres) !== undefined) continue;
     const api = await startApi(root, database);
     await seedRun(api.url, 'scale', START);
     await api.stop();
   }
-  const grown: Record<EngineName, number> = { duckdb: 0, postgres: kept?.reports ?? 0 };
+  const grown: Record<EngineName, number> = {
+    duckdb: resumed?.reports ?? 0,
+    postgres: resumed?.postgres ?? 0,
+  };
+  for (const engine of engines)
+    if (grown[engine] > 0)
+      process.stderr.write(`scale: ${dir} holds ${(grown[engine] * SERIES) / 1e6} M metrics (${engine})\n`);
   for (const million of millions) {
     const report = new BenchReport(
       `scale: ${million.toLocaleString('en-US')},000,000 metrics (5,000 benchmarks x 2 measures, seeded with bare SQL)`,
     );
     const figures: Partial<Record<EngineName, Figures>> = {};
-    if (engines.includes('duckdb')) {
+    if (engines.includes('duckdb') && million * 1e6 >= grown.duckdb * SERIES) {
       const measured = await measureSize(report, million, file, grown.duckdb);
       grown.duckdb = measured.reports;
       figures.duckdb = measured.figures;
     }
-    // a kept cluster holding a larger history than this size measures the sizes from its own up only
-    if (cluster && million <= POSTGRES_MAX_MILLIONS && (million * 1e6) / SERIES >= grown.postgres) {
+    if (cluster && million <= POSTGRES_MAX_MILLIONS && million * 1e6 >= grown.postgres * SERIES) {
       const measured = await measurePostgresSize(report, million, cluster.url, grown.postgres);
-      grown.postgres = Math.max(grown.postgres, measured.reports);
+      grown.postgres = measured.reports;
       figures.postgres = measured.figures;
-      if (keptFile) writeFileSync(keptFile, JSON.stringify({ reports: grown.postgres, posted }));
     }
     if (figures.duckdb && figures.postgres)
       for (const figure of ['a', 'b', 'png', 'reports', 'ingest'] as const)
@@ -618,9 +660,9 @@ try {
           figures.postgres[figure].api.p50Ms,
           figures.duckdb[figure].api.p50Ms,
         );
-    report.print();
+    if (!seedOnly) report.print();
   }
 } finally {
   await postgres?.remove();
-  rmSync(dir, { recursive: true, force: true });
+  if (!kept) rmSync(dir, { recursive: true, force: true });
 }

@@ -49,6 +49,14 @@ export function describeUrl(url: string): string {
   }
 }
 
+/**
+ * Every statement is prepared once per connection and planned at each run for its parameters. After five runs
+ * PostgreSQL would otherwise settle on a generic plan, which takes every array parameter for 10 elements and prunes
+ * no metric partition when planning: the perf statement for hundreds of series then counted all its points once
+ * per point (docs/performance.md). Planning a run is cheap next to what these statements read.
+ */
+const PLAN_CACHE_MODE = 'force_custom_plan';
+
 const ISOLATION = {
   serializable: 'isolation level serializable',
   locked: 'isolation level read committed',
@@ -84,7 +92,7 @@ export class Database {
       connect_timeout: options.connectTimeoutSeconds,
       types: { bigint: postgres.BigInt },
       onnotice: () => undefined,
-      connection: { application_name: 'benchtrack' },
+      connection: { application_name: 'benchtrack', plan_cache_mode: PLAN_CACHE_MODE },
       backoff: () => RECONNECT_DELAY_SECONDS,
     };
     const sql = postgres(options.url, settings);

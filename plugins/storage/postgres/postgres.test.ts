@@ -441,7 +441,7 @@ describe('postgres: query plans', () => {
   });
 });
 
-describe('postgres: prepared statements', () => {
+describe("postgres: the pool's sessions", () => {
   // A generic plan takes every array parameter for 10 elements and prunes no partition when planning: it put the
   // perf statement's count of its points inside a loop over those points, quadratic in the points read. PostgreSQL
   // tries one from the sixth run of a prepared statement on a connection, so the pool has a single connection here.
@@ -476,6 +476,31 @@ describe('postgres: prepared statements', () => {
           custom: '8',
         });
     } finally {
+      await database.close();
+      await drop();
+    }
+  });
+
+  // The history statement over 19 monthly partitions was estimated at 100 times its real cost, over the JIT
+  // thresholds: each run compiled for longer than it read.
+  it('compiles no statement with JIT, however high its estimated cost', async () => {
+    const { url, drop } = await cluster.migratedDatabase('jit');
+    const database = await Database.open({ url, maxConnections: 1, connectTimeoutSeconds: 10 }, logger);
+    const bare = postgres(url, { max: 1, onnotice: () => undefined });
+    try {
+      const plan = async (sql: postgres.Sql) =>
+        (
+          await sql.unsafe<{ 'QUERY PLAN': string }[]>(
+            'EXPLAIN SELECT sum(i) FROM generate_series(1, 100000000) i',
+          )
+        )
+          .map((row) => row['QUERY PLAN'])
+          .join('\n');
+      // the server's defaults compile it: the statement is costly enough to tell
+      expect(await plan(bare)).toContain('JIT:');
+      expect(await plan(database.sql)).not.toContain('JIT:');
+    } finally {
+      await bare.end();
       await database.close();
       await drop();
     }

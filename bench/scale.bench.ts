@@ -130,6 +130,15 @@ function fileBytes(file: string): number {
   return size(file) + size(`${file}.wal`);
 }
 
+/** The history both engines grow: reports `from` to `to` of the bench's benchmarks, an hour apart. */
+const shape = (from: number, to: number) => ({
+  benchmarks: BENCHMARKS,
+  from,
+  to,
+  startMs: START,
+  stepMs: STEP,
+});
+
 /** A bare query to time: the perf SQL or the ingest history query (series and head resolved beforehand). */
 type BareQuery = () => Promise<unknown>;
 
@@ -441,11 +450,7 @@ async function measureSize(
   let reported = 0;
   if (from < reports)
     await growSegmentedHistory(file, {
-      benchmarks: BENCHMARKS,
-      from,
-      to: reports,
-      startMs: START,
-      stepMs: STEP,
+      ...shape(from, reports),
       segmentRows: SEGMENT_ROWS,
       tailReports: Math.min(TAIL_ROWS / SERIES, (reports - from) / 2),
       meta: { clusteredThrough: CLUSTERED_THROUGH, sealedThrough: SEALED_THROUGH },
@@ -542,11 +547,7 @@ async function measurePostgresSize(
   const seeding = performance.now();
   if (from < reports)
     await growHistoryPostgres(url, {
-      benchmarks: BENCHMARKS,
-      from,
-      to: reports,
-      startMs: START,
-      stepMs: STEP,
+      ...shape(from, reports),
       progress: (rows) => {
         const seconds = ((performance.now() - seeding) / 1000).toFixed(0);
         const total = ((from * SERIES + rows) / 1e6).toFixed(0);

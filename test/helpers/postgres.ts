@@ -35,7 +35,7 @@ export interface LocalPostgres {
   sql(query: string, database?: string): Promise<string>;
   /** Stops the cluster at once (`immediate`), as a crash would. */
   kill(): Promise<void>;
-  /** Stops the cluster and removes its directory. */
+  /** Stops the cluster and removes its directory (a kept cluster's stays: startKeptPostgres). */
   stop(): Promise<void>;
 }
 

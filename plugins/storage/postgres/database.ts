@@ -53,7 +53,7 @@ export function describeUrl(url: string): string {
  * Settings of every connection. Each run of a prepared statement is planned for its parameters: from the sixth run
  * PostgreSQL may settle on a generic plan, which takes every array parameter for 10 elements and prunes no metric
  * partition when planning (the perf statement for hundreds of series then counted all its points once per point).
- * No JIT: the history and perf statements read a few thousand rows by index, but their estimated cost grows with
+ * No JIT: the history and perf statements read tens of thousands of rows by index, but their estimated cost grows with
  * the partitions and crosses the JIT thresholds, and compiling took longer than reading (docs/performance.md).
  */
 export const SESSION = { plan_cache_mode: 'force_custom_plan', jit: 'off' } as const;

@@ -49,6 +49,15 @@ export function describeUrl(url: string): string {
   }
 }
 
+/**
+ * Settings of every connection. Each run of a prepared statement is planned for its parameters: from the sixth run
+ * PostgreSQL may settle on a generic plan, which takes every array parameter for 10 elements and prunes no metric
+ * partition when planning (the perf statement for hundreds of series then counted all its points once per point).
+ * No JIT: the history and perf statements read tens of thousands of rows by index, but their estimated cost grows with
+ * the partitions and crosses the JIT thresholds, and compiling took longer than reading (docs/performance.md).
+ */
+export const SESSION = { plan_cache_mode: 'force_custom_plan', jit: 'off' } as const;
+
 const ISOLATION = {
   serializable: 'isolation level serializable',
   locked: 'isolation level read committed',
@@ -84,7 +93,7 @@ export class Database {
       connect_timeout: options.connectTimeoutSeconds,
       types: { bigint: postgres.BigInt },
       onnotice: () => undefined,
-      connection: { application_name: 'benchtrack' },
+      connection: { application_name: 'benchtrack', ...SESSION },
       backoff: () => RECONNECT_DELAY_SECONDS,
     };
     const sql = postgres(options.url, settings);

@@ -15,7 +15,7 @@ import {
   type DatabaseOptions,
   type Handle,
 } from './handle.js';
-import { useBeforeStatement, useReadView, useStatementCache } from './sql.js';
+import { useReadView, useWriter } from './sql.js';
 
 /** Files opened by this process: DuckDB must have exactly one instance per file per process. */
 const openFiles = new Set<string>();
@@ -52,7 +52,7 @@ export class Database {
   readonly #stopReopening = new AbortController();
   readonly #pendingWrites: PendingWrite[] = [];
   #writing = false;
-  readonly #idleReaders: DuckDBConnection[];
+  readonly #idleReaders: DuckDBConnection[] = [];
   readonly #waitingReaders: ((connection: DuckDBConnection) => void)[] = [];
   readonly #inFlight = new Set<Promise<unknown>>();
   #nextMetricId: bigint | undefined;
@@ -73,7 +73,6 @@ export class Database {
     handle: Handle,
     readonly logger: Logger,
   ) {
-    this.#idleReaders = [];
     this.#install(handle);
   }
 
@@ -134,7 +133,7 @@ export class Database {
 
   /** The open instance, or the error a new call gets while there is none (closed, or being reopened). */
   #live(): Handle {
-    if (this.#closed) throw this.#closedError();
+    if (this.#closed) throw new StorageError(`database ${this.path} is closed`);
     return this.#current();
   }
 
@@ -309,10 +308,6 @@ export class Database {
     this.logger.debug({ path: this.path }, 'database closed');
   }
 
-  #closedError(): StorageError {
-    return new StorageError(`database ${this.path} is closed`);
-  }
-
   /**
    * Starts a call unless the database is closed or being reopened, tracks it until it settles, and turns a
    * disk-full or fatal engine error into an UnavailableError.
@@ -387,12 +382,11 @@ export class Database {
       this.latestVersions.changed(table);
     };
     this.#nextMetricId = undefined;
-    useStatementCache(handle.writer, this.cache);
     const flush = () => this.deferred.flush();
     const { run, createAppender } = watchWrites(handle.writer, this.cache, flush);
     this.#commitWith = (inserts) => run(`${inserts}COMMIT`);
     this.deferred = new DeferredRows(run, createAppender, (table) => this.cache.noteAppend(table));
-    useBeforeStatement(handle.writer, flush);
+    useWriter(handle.writer, { cache: this.cache, before: flush });
     this.#idleReaders.length = 0;
     for (const reader of handle.readers) this.#releaseReader(reader);
   }
@@ -432,18 +426,15 @@ export class Database {
 
 /**
  * Shows the cache every statement the writer runs outside sql.ts, so no write leaves it stale, after flushing the
- * deferred rows (`flush`) so every statement sees them. Answers the connection's own `run` (no flush, no cache: for
- * the deferred rows themselves) and a `createAppender` that tells the cache but does not flush.
+ * deferred rows (`flush`) so every statement sees them. Answers the connection's own `run` and `createAppender`
+ * (no flush, no cache: for the deferred rows themselves).
  */
 function watchWrites(
   writer: DuckDBConnection,
   cache: StatementCache,
   flush: () => Promise<void>,
-): {
-  run: (sql: string) => ReturnType<DuckDBConnection['run']>;
-  createAppender: (table: string) => ReturnType<DuckDBConnection['createAppender']>;
-} {
-  const run = writer.run.bind(writer);
+): Pick<DuckDBConnection, 'run' | 'createAppender'> {
+  const own = { run: writer.run.bind(writer), createAppender: writer.createAppender.bind(writer) };
   for (const method of [
     'run',
     'runAndRead',
@@ -461,20 +452,15 @@ function watchWrites(
       },
     });
   }
-  const createAppender = writer.createAppender.bind(writer);
-  const noted = (table: string) => {
-    cache.noteAppend(table);
-    return createAppender(table);
-  };
   Object.defineProperty(writer, 'createAppender', {
     value: async (table: string, ...rest: unknown[]) => {
       await flush();
       cache.noteAppend(table);
-      return (createAppender as (...args: unknown[]) => ReturnType<DuckDBConnection['createAppender']>)(
+      return (own.createAppender as (...args: unknown[]) => ReturnType<DuckDBConnection['createAppender']>)(
         table,
         ...rest,
       );
     },
   });
-  return { run: (sql) => run(sql), createAppender: noted };
+  return own;
 }

@@ -4,7 +4,7 @@ import type { ChangeFile, ChangeSet, Replication, ReplicaState, TableState } fro
 import { SCRATCH_TABLES } from './compaction.js';
 import type { Database } from './database.js';
 import { snapshotTo } from './snapshot.js';
-import { ident } from './sql.js';
+import { ident } from '../shared/sql.js';
 
 /**
  * Tables whose rows are only ever inserted and deleted, never updated (compaction.ts): their old rows are counted,

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { Database } from './database.js';
 import { StorageError } from '../../../kit/index.js';
-import { ident } from './sql.js';
+import { ident } from '../shared/sql.js';
 
 /** Attached databases belong to the instance: each snapshot gets an alias of its own. */
 let snapshots = 0;

@@ -11,8 +11,10 @@ import {
   closeHandle,
   connectAll,
   openError,
+  optionsSchema,
   prepareLocation,
   type DatabaseOptions,
+  type DuckDbOptions,
   type Handle,
 } from './handle.js';
 import { useReadView, useWriter } from './sql.js';
@@ -76,7 +78,8 @@ export class Database {
     this.#install(handle);
   }
 
-  static async open(options: DatabaseOptions, logger: Logger): Promise<Database> {
+  static async open(input: DuckDbOptions, logger: Logger): Promise<Database> {
+    const options = optionsSchema.parse(input);
     const path = resolve(options.file);
     if (openFiles.has(path)) {
       throw new StorageError(
@@ -301,7 +304,7 @@ export class Database {
     await this.#reopening;
     await Promise.allSettled([...this.#inFlight]);
     // refused by an instance DuckDB invalidated: closing then checkpoints if it can, as by default
-    if (this.options.checkpointOnClose === false && this.#handle)
+    if (!this.options.checkpoint_on_close && this.#handle)
       await this.#handle.writer.run('PRAGMA disable_checkpoint_on_shutdown').catch(() => undefined);
     this.#release();
     openFiles.delete(this.path);

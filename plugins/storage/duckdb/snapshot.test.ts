@@ -18,7 +18,7 @@ describe('a snapshot DETACH leaves in its WAL file', () => {
       log: { mode: 'file', level: 'debug', path: log, if_exists: 'truncate' },
     });
     const database = await Database.open(
-      { file: join(root, 'source.db'), readers: 1, memoryLimit: '300MiB' },
+      { file: join(root, 'source.db'), readers: 1, memory_limit: '300MiB' },
       logger,
     );
     const target = join(root, 'snapshot.db');

@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { Logger } from '../../../kit/index.js';
+import type { Logger, MaintenanceResult } from '../../../kit/index.js';
 import type { Database } from './database.js';
 
 /** Rows are clustered by series, then time: a perf or history query for a few series reads a few row groups. */
@@ -41,15 +41,6 @@ export async function foldUsage(connection: DuckDBConnection, before: string): P
   );
 }
 
-export interface CompactionResult {
-  readonly compacted: boolean;
-  readonly rows: number;
-  readonly tailRows: number;
-  /** Rows the compaction sorted and rewrote (the open segment and the tail): what its cost follows. */
-  readonly rewrittenRows: number;
-  readonly ms: number;
-}
-
 /** Where the segments end, from `server_meta`, and the rows of the open segment and of the tail. */
 interface Snapshot {
   readonly sealed: bigint;
@@ -74,7 +65,7 @@ interface Snapshot {
 export class MetricCompactor {
   #openRows: number | undefined;
   #tailRows = 0;
-  #running: Promise<CompactionResult> | undefined;
+  #running: Promise<MaintenanceResult> | undefined;
   #connection: DuckDBConnection | undefined;
   #generation = 0;
   #stopped = false;
@@ -119,7 +110,7 @@ export class MetricCompactor {
    * Compacts now when due (or always with `force`); waits for a compaction already running, and with `force`
    * runs again when that one found nothing due.
    */
-  run(force: boolean): Promise<CompactionResult> {
+  run(force: boolean): Promise<MaintenanceResult> {
     const current = this.#running;
     if (current)
       return force ? current.then((result) => (result.compacted ? result : this.run(true))) : current;
@@ -156,7 +147,7 @@ export class MetricCompactor {
     return toCluster >= Math.max(this.#minTailRows, (this.#openRows ?? 0) * TAIL_FRACTION);
   }
 
-  async #run(force: boolean): Promise<CompactionResult> {
+  async #run(force: boolean): Promise<MaintenanceResult> {
     const started = performance.now();
     const connection = await this.#connect();
     await connection.run('BEGIN TRANSACTION');

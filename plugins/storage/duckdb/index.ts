@@ -54,7 +54,7 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
         return result;
       },
       maintain: () => compactor.run(true),
-      backup: (file) => snapshotTo(database, file),
+      backup: (file) => snapshotTo(database, file, () => Promise.resolve()),
       replication: duckdbReplication(database),
       health: () => database.health(),
       read: (fn) =>

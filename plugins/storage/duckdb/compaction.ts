@@ -27,7 +27,7 @@ const TAIL_FRACTION = 1;
 
 /** Folds the usage entries (one per report) of days before `before` into one per organization and day. */
 export async function foldUsage(connection: DuckDBConnection, before: string): Promise<void> {
-  const [last] = (await connection.runAndReadAll('SELECT max(id) FROM usage_entry')).getRows()[0] ?? [];
+  const [last] = await firstRow(connection, 'SELECT max(id) FROM usage_entry');
   if (last === null || last === undefined) return;
   const old = `id <= ${BigInt(last as bigint)} AND day < DATE '${before}'`;
   await connection.run(
@@ -161,16 +161,16 @@ export class MetricCompactor {
     const sealed = snapshot.open >= this.#segmentRows ? snapshot.through : snapshot.sealed;
     this.#openRows = sealed === snapshot.sealed ? snapshot.open : 0;
     this.#tailRows = snapshot.tail;
-    const skipped = () => ({
-      compacted: false,
-      rows: snapshot.rows,
+    const answer = (compacted: boolean, rows: number, rewrittenRows: number) => ({
+      compacted,
+      rows,
       tailRows: snapshot.tail,
-      rewrittenRows: 0,
+      rewrittenRows,
       ms: performance.now() - started,
     });
-    if (!force && !this.#due()) return skipped();
+    if (!force && !this.#due()) return answer(false, snapshot.rows, 0);
     const through = await this.#clusterThrough(connection, snapshot.through);
-    if (through === undefined || through <= snapshot.through) return skipped();
+    if (through === undefined || through <= snapshot.through) return answer(false, snapshot.rows, 0);
 
     this.#checkStopped();
     const range = `id > ${sealed} AND id <= ${through}`;
@@ -194,12 +194,10 @@ export class MetricCompactor {
       this.#checkStopped();
       counts = await this.database.write(async (writer) => {
         // Rows deleted since the copy: equal counts mean none were (ids are never reused).
-        const [live, copied] = (
-          await writer.runAndReadAll(
-            `SELECT (SELECT count(*) FROM metric WHERE ${range})::BIGINT,
-                    (SELECT count(*) FROM metric_compact)::BIGINT`,
-          )
-        ).getRows()[0] as [bigint, bigint];
+        const [live, copied] = await firstRow(
+          writer,
+          `SELECT (SELECT count(*) FROM metric WHERE ${range})::BIGINT, (SELECT count(*) FROM metric_compact)::BIGINT`,
+        );
         if (live !== copied)
           await writer.run(
             `DELETE FROM metric_compact WHERE id NOT IN (SELECT id FROM metric WHERE ${range})`,
@@ -207,18 +205,12 @@ export class MetricCompactor {
         await writer.run(`DELETE FROM metric WHERE ${range}`);
         await writer.run('INSERT INTO metric SELECT * FROM metric_compact');
         await writer.run('DROP TABLE metric_compact');
-        for (const [key, value] of [
-          [CLUSTERED_THROUGH, through],
-          [SEALED_THROUGH, sealed],
-        ] as const)
-          await writer.run(
-            `INSERT INTO server_meta VALUES ('${key}', '${value}')
-             ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
-          );
+        await writer.run(
+          `INSERT INTO server_meta VALUES ('${CLUSTERED_THROUGH}', '${through}'), ('${SEALED_THROUGH}', '${sealed}')
+           ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+        );
         await foldUsage(writer, new Date().toISOString().slice(0, 10));
-        const [rows] = (await writer.runAndReadAll('SELECT count(*)::BIGINT FROM metric')).getRows()[0] as [
-          bigint,
-        ];
+        const [rows] = await firstRow(writer, 'SELECT count(*)::BIGINT FROM metric');
         return { rewritten: Number(live), total: Number(rows) };
       });
     } catch (error) {
@@ -228,18 +220,12 @@ export class MetricCompactor {
     // The tail lost the rows just clustered; rows appended meanwhile were counted by `appended`.
     this.#tailRows = Math.max(0, this.#tailRows - (counts.rewritten - this.#openRows));
     this.#openRows = counts.rewritten;
-    const ms = performance.now() - started;
+    const result = answer(true, counts.total, counts.rewritten);
     this.logger.info(
-      { rows: counts.total, rewritten_rows: counts.rewritten, ms: Math.round(ms) },
+      { rows: result.rows, rewritten_rows: result.rewrittenRows, ms: Math.round(result.ms) },
       'metric table clustered by series',
     );
-    return {
-      compacted: true,
-      rows: counts.total,
-      tailRows: snapshot.tail,
-      rewrittenRows: counts.rewritten,
-      ms,
-    };
+    return result;
   }
 
   /**
@@ -252,7 +238,7 @@ export class MetricCompactor {
         ? `SELECT max(id)::BIGINT FROM metric WHERE id > ${from}`
         : `SELECT CASE WHEN count(*) = ${this.#keepRecentRows} THEN min(id) - 1 END::BIGINT
            FROM (SELECT id FROM metric WHERE id > ${from} ORDER BY id DESC LIMIT ${this.#keepRecentRows})`;
-    const value = (await connection.runAndReadAll(sql)).getRows()[0]?.[0];
+    const [value] = await firstRow(connection, sql);
     return typeof value === 'bigint' ? value : undefined;
   }
 
@@ -264,22 +250,27 @@ export class MetricCompactor {
     const keys = new Map(meta.getRows().map(([key, value]) => [key as string, BigInt(value as string)]));
     const through = keys.get(CLUSTERED_THROUGH) ?? 0n;
     const sealed = keys.get(SEALED_THROUGH) ?? 0n;
-    const reader = await connection.runAndReadAll(
+    const [open, tail, rows] = await firstRow(
+      connection,
       `SELECT count(*) FILTER (WHERE id <= ${through})::BIGINT, count(*) FILTER (WHERE id > ${through})::BIGINT,
               (SELECT count(*) FROM metric)::BIGINT
        FROM metric WHERE id > ${sealed}`,
     );
-    const [open, tail, rows] = reader.getRows()[0] as [bigint, bigint, bigint];
     return { sealed, through, open: Number(open), tail: Number(tail), rows: Number(rows) };
   }
 }
 
 /** The metric table's own DDL, so the copy keeps every column type and constraint of the current schema. */
 async function tableDdl(connection: DuckDBConnection): Promise<string> {
-  const reader = await connection.runAndReadAll(
+  const [sql] = await firstRow(
+    connection,
     `SELECT sql FROM duckdb_tables() WHERE table_name = 'metric' AND schema_name = 'main'`,
   );
-  const sql = reader.getRows()[0]?.[0];
   if (typeof sql !== 'string') throw new Error('metric table DDL not found');
   return sql.replace(/;\s*$/, '');
+}
+
+/** The first row of a query's answer (none: empty). */
+async function firstRow(connection: DuckDBConnection, sql: string): Promise<unknown[]> {
+  return (await connection.runAndReadAll(sql)).getRows()[0] ?? [];
 }

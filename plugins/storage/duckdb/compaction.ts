@@ -1,6 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Logger, MaintenanceResult } from '../../../kit/index.js';
 import type { Database } from './database.js';
+import { inTransaction } from './sql.js';
 
 /** Rows are clustered by series, then time: a perf or history query for a few series reads a few row groups. */
 const CLUSTER_ORDER = 'series_id, start_time, report_id, iteration, id';
@@ -150,13 +151,7 @@ export class MetricCompactor {
   async #run(force: boolean): Promise<MaintenanceResult> {
     const started = performance.now();
     const connection = await this.#connect();
-    await connection.run('BEGIN TRANSACTION');
-    let snapshot: Snapshot;
-    try {
-      snapshot = await this.snapshot(connection);
-    } finally {
-      await connection.run('COMMIT');
-    }
+    const snapshot = await inTransaction(connection, () => this.snapshot(connection));
     // A full open segment is sealed as it is: the next rewrite starts after it.
     const sealed = snapshot.open >= this.#segmentRows ? snapshot.through : snapshot.sealed;
     this.#openRows = sealed === snapshot.sealed ? snapshot.open : 0;
@@ -176,17 +171,12 @@ export class MetricCompactor {
     const range = `id > ${sealed} AND id <= ${through}`;
     const ddl = await tableDdl(connection);
     await connection.run('DROP TABLE IF EXISTS metric_compact');
-    await connection.run('BEGIN TRANSACTION');
-    try {
+    await inTransaction(connection, async () => {
       await connection.run(ddl.replace(/^CREATE TABLE metric\b/i, 'CREATE TABLE metric_compact'));
       await connection.run(
         `INSERT INTO metric_compact SELECT * FROM metric WHERE ${range} ORDER BY ${CLUSTER_ORDER}`,
       );
-      await connection.run('COMMIT');
-    } catch (error) {
-      await connection.run('ROLLBACK').catch(() => undefined);
-      throw error;
-    }
+    });
 
     let counts: { rewritten: number; total: number };
     try {

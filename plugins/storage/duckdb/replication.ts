@@ -5,6 +5,7 @@ import { SCRATCH_TABLES } from './compaction.js';
 import type { Database } from './database.js';
 import { snapshotTo } from './snapshot.js';
 import { ident } from '../shared/sql.js';
+import { inTransaction } from './sql.js';
 
 /**
  * Tables whose rows are only ever inserted and deleted, never updated (compaction.ts): their old rows are counted,
@@ -44,12 +45,7 @@ async function onSnapshot<T>(
 ): Promise<T> {
   const connection = await database.connect();
   try {
-    await connection.run('BEGIN TRANSACTION');
-    try {
-      return await fn(connection);
-    } finally {
-      await connection.run('COMMIT');
-    }
+    return await inTransaction(connection, () => fn(connection));
   } finally {
     database.disconnect(connection);
   }

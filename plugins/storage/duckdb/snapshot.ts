@@ -3,6 +3,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { Database } from './database.js';
 import { StorageError } from '../../../kit/index.js';
 import { ident } from '../shared/sql.js';
+import { inTransaction } from './sql.js';
 
 /** Attached databases belong to the instance: each snapshot gets an alias of its own. */
 let snapshots = 0;
@@ -37,22 +38,19 @@ async function snapshotNow<T>(
     const [source, memoryLimit] = (
       await connection.runAndReadAll("SELECT current_database(), current_setting('memory_limit')")
     ).getRows()[0] as [string, string];
-    await connection.run('BEGIN TRANSACTION');
-    let result: T;
-    try {
+    const result = await inTransaction(connection, async () => {
       // the first read anchors the snapshot before the target exists
       await connection.run('SELECT count(*) FROM schema_migration');
       // before the copy: sequences are not transactional, and what `inside` reads of them must not be ahead of the
       // values the copy takes
-      result = await inside(connection);
+      const read = await inside(connection);
       await connection.run(`ATTACH '${file.replaceAll("'", "''")}' AS ${alias}`);
       await connection.run(`COPY FROM DATABASE ${ident(source)} TO ${alias}`);
-      await connection.run('COMMIT');
-    } catch (error) {
-      await connection.run('ROLLBACK').catch(() => undefined);
+      return read;
+    }).catch(async (error: unknown) => {
       await connection.run(`DETACH DATABASE IF EXISTS ${alias}`).catch(() => undefined);
       throw error;
-    }
+    });
     await connection.run(`DETACH ${alias}`);
     await checkpointAlone(database, file, memoryLimit);
     return result;

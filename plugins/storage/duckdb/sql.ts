@@ -240,3 +240,16 @@ export function duckDb(connection: DuckDBConnection): Db {
     },
   };
 }
+
+/** Runs `fn` in a transaction of `connection` (a connection of its own, not the writer's): COMMIT, or ROLLBACK. */
+export async function inTransaction<T>(connection: DuckDBConnection, fn: () => Promise<T>): Promise<T> {
+  await connection.run('BEGIN TRANSACTION');
+  try {
+    const result = await fn();
+    await connection.run('COMMIT');
+    return result;
+  } catch (error) {
+    await connection.run('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}

@@ -6,7 +6,7 @@
  * statement the writer runs first. A read is served only while the transaction has written no table it reads; a
  * transaction's end drops the answers that read what it wrote (everything, when a write's target is unknown).
  */
-export const CACHED_TABLES = new Set([
+const CACHED_TABLES = new Set([
   'organization',
   'organization_role',
   'project',

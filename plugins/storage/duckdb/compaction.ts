@@ -12,12 +12,12 @@ export const SEALED_THROUGH = 'metric.sealed_through';
 /** Tables compaction builds and drops: not part of the data (replication leaves them out). */
 export const SCRATCH_TABLES: readonly string[] = ['metric_compact'];
 /** Below this many rows to cluster, a rewrite is not worth it (a DuckDB row group holds 122,880 rows). */
-export const MIN_TAIL_ROWS = 250_000;
+const MIN_TAIL_ROWS = 250_000;
 /**
  * The newest rows stay in time order: ingest's history read, bounded below by a start time, then reads the last
  * row groups and skips the clustered part by its min-max index.
  */
-export const KEEP_RECENT_ROWS = 250_000;
+const KEEP_RECENT_ROWS = 250_000;
 /**
  * A clustered segment (a range of metric ids sorted by series and time) of this many rows is sealed: never
  * rewritten again, so compaction's cost follows the rows ingested since, not the history.
@@ -27,7 +27,7 @@ export const SEGMENT_ROWS = 4_000_000;
 const TAIL_FRACTION = 1;
 
 /** Folds the usage entries (one per report) of days before `before` into one per organization and day. */
-export async function foldUsage(connection: DuckDBConnection, before: string): Promise<void> {
+async function foldUsage(connection: DuckDBConnection, before: string): Promise<void> {
   const [last] = await firstRow(connection, 'SELECT max(id) FROM usage_entry');
   if (last === null || last === undefined) return;
   const old = `id <= ${BigInt(last as bigint)} AND day < DATE '${before}'`;

@@ -32,7 +32,7 @@ export interface DeferredTable {
 export type Cell = string | number | Date | null;
 
 /** Columns of one chunk of rows, in table order: typed arrays copied into DuckDB's vectors in one call each. */
-export interface ChunkColumn {
+interface ChunkColumn {
   readonly type: duckdb.Type;
   /** 8 bytes a value for BIGINT, DOUBLE and TIMESTAMP, 4 for INTEGER, 16 for UUID (DuckDB's 128-bit layout). */
   readonly data: ArrayBufferView;
@@ -41,7 +41,7 @@ export interface ChunkColumn {
 }
 
 /** Rows a chunk holds at most (DuckDB's vector size). */
-export const CHUNK_ROWS = 2048;
+const CHUNK_ROWS = 2048;
 
 /** A value as SQL text. Text goes as hex (no quoting to get wrong, whatever it holds). */
 function literal(value: Cell, type: DeferredType): string {

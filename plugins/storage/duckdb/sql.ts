@@ -214,7 +214,7 @@ export async function queryChunks(
 }
 
 /** The SQL DuckDB writes its own way (plugins/storage/shared/sql.ts). */
-export const duckdbDialect: Dialect = {
+const duckdbDialect: Dialect = {
   capabilities: { skipLocked: false },
   timestamp: 'TIMESTAMP',
   inList: (expression, param, type) => `${expression} IN (SELECT unnest(${param}::${type}[]))`,

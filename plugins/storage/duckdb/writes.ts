@@ -54,7 +54,7 @@ const usageRows: DeferredTable = {
  * id from a block of the table's sequence (when it has one), every other column from `values` (absent ones NULL,
  * UUIDs in lower case), which is also the row answered, as the table would show it.
  */
-export async function deferredInsert<R>(
+async function deferredInsert<R>(
   deferred: DeferredRows,
   table: DeferredTable,
   values: object,
@@ -154,7 +154,7 @@ for (let i = 0; i < 22; i++) HEX['0123456789abcdefABCDEF'.charCodeAt(i)] = i < 1
  * UUID texts in DuckDB's layout of a UUID: a 128-bit integer, the low 64 bits (UUID bytes 8-15) first, then the
  * high 64 bits (bytes 0-7) with the sign bit flipped, both little-endian (columns.ts reads the same layout).
  */
-export function uuidColumn(uuids: readonly string[]): Uint8Array {
+function uuidColumn(uuids: readonly string[]): Uint8Array {
   const out = new Uint8Array(uuids.length * 16);
   uuids.forEach((text, row) => {
     let byte = 0;

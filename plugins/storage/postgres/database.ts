@@ -45,7 +45,7 @@ const SAME_KEY_ATTEMPTS = 8;
 const RECONNECT_DELAY_SECONDS = 0.05;
 
 /** Where a URL points, for messages: user, host, port and database, never the password. */
-export function describeUrl(url: string): string {
+function describeUrl(url: string): string {
   try {
     const parsed = new URL(url);
     const user = parsed.username ? `${decodeURIComponent(parsed.username)}@` : '';

@@ -34,9 +34,24 @@
  * Run: nice -n 10 npm run bench -- scale              (1 M to 1 B: about 40 GB in /tmp at 1 B, for the file and
  *                                                     the references' copy; PostgreSQL to 100 M: about 25 GB more)
  *      BENCH_SCALE_MILLIONS=1,10,100 npm run bench -- scale --engine duckdb,postgres   (some sizes)
+ * Seeding a billion takes an hour, the measurement minutes, so on a shared machine the two can be apart (DuckDB only):
+ *      BENCH_SCALE_DIR=/tmp/scale1b BENCH_SCALE_SEED_ONLY=1 BENCH_SCALE_MILLIONS=1000 npm run bench -- scale --engine duckdb
+ *      BENCH_SCALE_DIR=/tmp/scale1b BENCH_SCALE_MILLIONS=1000 npm run bench -- scale --engine duckdb   (when quiet)
+ * BENCH_SCALE_DIR keeps the file there (and its progress in scale.json) and takes up where it stopped;
+ * BENCH_SCALE_SEED_ONLY grows the history and stops before compaction and measuring.
  * Figures: docs/performance.md.
  */
-import { copyFileSync, mkdtempSync, rmSync, statfsSync, statSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statfsSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -174,7 +189,7 @@ async function bare(
 type References = Awaited<ReturnType<typeof bare>>;
 
 /** The service's compaction of the tail, and the same rows sorted with bare SQL, both under the default limit. */
-async function compact(file: string): Promise<{ service: number; bare: number; rows: number }> {
+async function compact(file: string): Promise<{ service: number; bare: number; rows: number } | undefined> {
   const instance = await DuckDBInstance.create(file, { memory_limit: DEFAULT_MEMORY_LIMIT });
   const c = await instance.connect();
   const sealed = (
@@ -194,7 +209,8 @@ async function compact(file: string): Promise<{ service: number; bare: number; r
   const storage = await duckdbStorage.open({ file }, { logger });
   try {
     const result = await storage.maintain!();
-    if (!result.compacted) throw new Error('compaction did not run');
+    // a kept file measured before has nothing new to compact
+    if (!result.compacted) return undefined;
     return { service: result.ms, bare: bareMs, rows: result.rewrittenRows ?? Number.NaN };
   } finally {
     await storage.close();
@@ -415,32 +431,41 @@ async function measureSize(
   million: number,
   file: string,
   from: number,
-): Promise<{ reports: number; figures: Figures }> {
+): Promise<{ reports: number; figures: Figures | undefined }> {
   const reports = (million * 1_000_000) / SERIES;
   const tag = `scale/${million}M`;
   const dir = dirname(file);
   const seeding = performance.now();
   let reported = 0;
-  await growSegmentedHistory(file, {
-    benchmarks: BENCHMARKS,
-    from,
-    to: reports,
-    startMs: START,
-    stepMs: STEP,
-    segmentRows: SEGMENT_ROWS,
-    tailReports: Math.min(TAIL_ROWS / SERIES, (reports - from) / 2),
-    meta: { clusteredThrough: CLUSTERED_THROUGH, sealedThrough: SEALED_THROUGH },
-    progress: (rows) => {
-      if (rows - reported < 50_000_000 && rows < (reports - from) * SERIES) return;
-      reported = rows;
-      const seconds = ((performance.now() - seeding) / 1000).toFixed(0);
-      const total = ((from * SERIES + rows) / 1e6).toFixed(0);
-      process.stderr.write(`${tag}: ${total} M rows in the history, seeded with bare SQL, ${seconds} s\n`);
-    },
-  });
-  const seedMs = performance.now() - seeding;
+  if (from < reports)
+    await growSegmentedHistory(file, {
+      benchmarks: BENCHMARKS,
+      from,
+      to: reports,
+      startMs: START,
+      stepMs: STEP,
+      segmentRows: SEGMENT_ROWS,
+      tailReports: Math.min(TAIL_ROWS / SERIES, (reports - from) / 2),
+      meta: { clusteredThrough: CLUSTERED_THROUGH, sealedThrough: SEALED_THROUGH },
+      progress: (rows) => {
+        if (rows - reported < 50_000_000 && rows < (reports - from) * SERIES) return;
+        reported = rows;
+        const seconds = ((performance.now() - seeding) / 1000).toFixed(0);
+        const total = ((from * SERIES + rows) / 1e6).toFixed(0);
+        process.stderr.write(`${tag}: ${total} M rows in the history, seeded with bare SQL, ${seconds} s\n`);
+      },
+    });
+  const seedMs = from < reports ? performance.now() - seeding : Number.NaN;
   const seededBytes = fileBytes(file);
-  process.stderr.write(`${tag}: seeded in ${(seedMs / 1000).toFixed(0)} s, compacting\n`);
+  saveProgress({ reports, posted });
+  if (seedOnly) {
+    process.stderr.write(
+      `${tag}: seeded in ${(seedMs / 1000).toFixed(0)} s; not measured (BENCH_SCALE_SEED_ONLY)\n`,
+    );
+    return { reports, figures: undefined };
+  }
+  const seeded = from < reports ? `seeded in ${(seedMs / 1000).toFixed(0)} s` : 'seeded before';
+  process.stderr.write(`${tag}: ${seeded}, compacting\n`);
 
   const compaction = await compact(file);
   const compactBytes = fileBytes(file);
@@ -474,16 +499,20 @@ async function measureSize(
     for (const figure of FIGURES) timings[figure].bare = [...before[figure], ...after[figure]];
   }
   const t = summarizeAll(timings);
+  saveProgress({ reports, posted });
   const mode = interleaved ? 'interleaved' : 'before and after';
+  if (from < reports)
+    report.add(`${tag} seed`, 'duration', seedMs * 1e6, `${(seedMs / 1000).toFixed(1)} s (bare SQL)`);
+  if (compaction)
+    report
+      .add(
+        `${tag} compaction`,
+        'duration',
+        compaction.service * 1e6,
+        `${(compaction.service / 1000).toFixed(1)} s for ${(compaction.rows / 1e6).toFixed(2)} M rows rewritten`,
+      )
+      .ratio(`${tag} compaction`, 'bare SQL sort of the same rows', compaction.service, compaction.bare);
   report
-    .add(`${tag} seed`, 'duration', seedMs * 1e6, `${(seedMs / 1000).toFixed(1)} s (bare SQL)`)
-    .add(
-      `${tag} compaction`,
-      'duration',
-      compaction.service * 1e6,
-      `${(compaction.service / 1000).toFixed(1)} s for ${(compaction.rows / 1e6).toFixed(2)} M rows rewritten`,
-    )
-    .ratio(`${tag} compaction`, 'bare SQL sort of the same rows', compaction.service, compaction.bare)
     .add(
       `${tag} disk`,
       'bytes',
@@ -505,7 +534,7 @@ async function measurePostgresSize(
   million: number,
   url: string,
   from: number,
-): Promise<{ reports: number; figures: Figures }> {
+): Promise<{ reports: number; figures: Figures | undefined }> {
   const reports = (million * 1_000_000) / SERIES;
   const tag = onEngine('postgres', `scale/${million}M`);
   const seeding = performance.now();
@@ -557,7 +586,20 @@ async function measurePostgresSize(
 // One file (and one PostgreSQL database) grows through every size; each prints as soon as it is measured, the
 // larger ones taking long enough to want the smaller ones first. PostgreSQL grows to POSTGRES_MAX_MILLIONS only.
 const engines = selectedEngines();
-const dir = mkdtempSync(join(tmpdir(), 'benchtrack-scale-'));
+const kept = process.env.BENCH_SCALE_DIR;
+const seedOnly = process.env.BENCH_SCALE_SEED_ONLY === '1';
+if ((kept || seedOnly) && engines.join() !== 'duckdb')
+  throw new Error('BENCH_SCALE_DIR and BENCH_SCALE_SEED_ONLY are for DuckDB alone: add --engine duckdb');
+if (kept) mkdirSync(kept, { recursive: true });
+const dir = kept ?? mkdtempSync(join(tmpdir(), 'benchtrack-scale-'));
+/** How far a kept file has grown, and the reports posted to it through the API (so new ones come after them). */
+const progressFile = join(dir, 'scale.json');
+const resumed: { reports: number; posted: number } | undefined =
+  kept && existsSync(progressFile) ? JSON.parse(readFileSync(progressFile, 'utf8')) : undefined;
+function saveProgress(progress: { reports: number; posted: number }): void {
+  if (kept) writeFileSync(progressFile, JSON.stringify(progress));
+}
+posted = resumed?.posted ?? 0;
 const postgres = engines.includes('postgres') ? await benchDatabase('postgres', 'scale') : undefined;
 const cluster = postgres?.engine === 'postgres' ? postgres : undefined;
 try {
@@ -565,18 +607,19 @@ try {
   const databases: { engine: EngineName; database: Record<string, unknown> }[] = [];
   if (engines.includes('duckdb')) databases.push({ engine: 'duckdb', database: { file } });
   if (cluster) databases.push({ engine: 'postgres', database: cluster.database });
-  for (const { database } of databases) {
+  for (const { database } of resumed ? [] : databases) {
     const api = await startApi(root, database);
     await seedRun(api.url, 'scale', START);
     await api.stop();
   }
-  const grown: Record<EngineName, number> = { duckdb: 0, postgres: 0 };
+  const grown: Record<EngineName, number> = { duckdb: resumed?.reports ?? 0, postgres: 0 };
+  if (resumed) process.stderr.write(`scale: ${dir} holds ${(resumed.reports * SERIES) / 1e6} M metrics\n`);
   for (const million of millions) {
     const report = new BenchReport(
       `scale: ${million.toLocaleString('en-US')},000,000 metrics (5,000 benchmarks x 2 measures, seeded with bare SQL)`,
     );
     const figures: Partial<Record<EngineName, Figures>> = {};
-    if (engines.includes('duckdb')) {
+    if (engines.includes('duckdb') && million * 1e6 >= grown.duckdb * SERIES) {
       const measured = await measureSize(report, million, file, grown.duckdb);
       grown.duckdb = measured.reports;
       figures.duckdb = measured.figures;
@@ -594,9 +637,9 @@ try {
           figures.postgres[figure].api.p50Ms,
           figures.duckdb[figure].api.p50Ms,
         );
-    report.print();
+    if (!seedOnly) report.print();
   }
 } finally {
   await postgres?.remove();
-  rmSync(dir, { recursive: true, force: true });
+  if (!kept) rmSync(dir, { recursive: true, force: true });
 }

@@ -54,11 +54,7 @@ const usageRows: DeferredTable = {
  * id from a block of the table's sequence (when it has one), every other column from `values` (absent ones NULL,
  * UUIDs in lower case), which is also the row answered, as the table would show it.
  */
-async function deferredInsert<R>(
-  deferred: DeferredRows,
-  table: DeferredTable,
-  values: object,
-): Promise<R> {
+async function deferredInsert<R>(deferred: DeferredRows, table: DeferredTable, values: object): Promise<R> {
   const given = values as Record<string, Cell | undefined>;
   for (const [column, value] of Object.entries(given)) {
     if (value !== undefined && !table.columns.some(([name]) => name === column))

@@ -38,7 +38,9 @@
  *      BENCH_SCALE_DIR=/tmp/scale1b BENCH_SCALE_SEED_ONLY=1 BENCH_SCALE_MILLIONS=1000 npm run bench -- scale --engine duckdb
  *      BENCH_SCALE_DIR=/tmp/scale1b BENCH_SCALE_MILLIONS=1000 npm run bench -- scale --engine duckdb   (when quiet)
  * BENCH_SCALE_DIR keeps the file there (and its progress in scale.json) and takes up where it stopped;
- * BENCH_SCALE_SEED_ONLY grows the history and stops before compaction and measuring.
+ * BENCH_SCALE_SEED_ONLY grows the history and stops before compaction and measuring. With PostgreSQL, the cluster
+ * lives in BENCH_SCALE_DIR/postgres, started again on later runs (100 M seeds in 20 minutes, so one database can be
+ * measured again after a change): remove the directory when done.
  * Figures: docs/performance.md.
  */
 import {
@@ -127,6 +129,15 @@ function fileBytes(file: string): number {
   };
   return size(file) + size(`${file}.wal`);
 }
+
+/** The history both engines grow: reports `from` to `to` of the bench's benchmarks, an hour apart. */
+const shape = (from: number, to: number) => ({
+  benchmarks: BENCHMARKS,
+  from,
+  to,
+  startMs: START,
+  stepMs: STEP,
+});
 
 /** A bare query to time: the perf SQL or the ingest history query (series and head resolved beforehand). */
 type BareQuery = () => Promise<unknown>;
@@ -439,11 +450,7 @@ async function measureSize(
   let reported = 0;
   if (from < reports)
     await growSegmentedHistory(file, {
-      benchmarks: BENCHMARKS,
-      from,
-      to: reports,
-      startMs: START,
-      stepMs: STEP,
+      ...shape(from, reports),
       segmentRows: SEGMENT_ROWS,
       tailReports: Math.min(TAIL_ROWS / SERIES, (reports - from) / 2),
       meta: { clusteredThrough: CLUSTERED_THROUGH, sealedThrough: SEALED_THROUGH },
@@ -457,7 +464,7 @@ async function measureSize(
     });
   const seedMs = from < reports ? performance.now() - seeding : Number.NaN;
   const seededBytes = fileBytes(file);
-  saveProgress({ reports, posted });
+  saveProgress({ reports });
   if (seedOnly) {
     process.stderr.write(
       `${tag}: seeded in ${(seedMs / 1000).toFixed(0)} s; not measured (BENCH_SCALE_SEED_ONLY)\n`,
@@ -499,7 +506,7 @@ async function measureSize(
     for (const figure of FIGURES) timings[figure].bare = [...before[figure], ...after[figure]];
   }
   const t = summarizeAll(timings);
-  saveProgress({ reports, posted });
+  saveProgress({ reports });
   const mode = interleaved ? 'interleaved' : 'before and after';
   if (from < reports)
     report.add(`${tag} seed`, 'duration', seedMs * 1e6, `${(seedMs / 1000).toFixed(1)} s (bare SQL)`);
@@ -538,19 +545,17 @@ async function measurePostgresSize(
   const reports = (million * 1_000_000) / SERIES;
   const tag = onEngine('postgres', `scale/${million}M`);
   const seeding = performance.now();
-  await growHistoryPostgres(url, {
-    benchmarks: BENCHMARKS,
-    from,
-    to: reports,
-    startMs: START,
-    stepMs: STEP,
-    progress: (rows) => {
-      const seconds = ((performance.now() - seeding) / 1000).toFixed(0);
-      const total = ((from * SERIES + rows) / 1e6).toFixed(0);
-      process.stderr.write(`${tag}: ${total} M rows in the history, seeded with bare SQL, ${seconds} s\n`);
-    },
-  });
-  const seedMs = performance.now() - seeding;
+  if (from < reports)
+    await growHistoryPostgres(url, {
+      ...shape(from, reports),
+      progress: (rows) => {
+        const seconds = ((performance.now() - seeding) / 1000).toFixed(0);
+        const total = ((from * SERIES + rows) / 1e6).toFixed(0);
+        process.stderr.write(`${tag}: ${total} M rows in the history, seeded with bare SQL, ${seconds} s\n`);
+      },
+    });
+  const seedMs = from < reports ? performance.now() - seeding : Number.NaN;
+  saveProgress({ postgres: reports });
   const sql = bareConnection(url);
   try {
     const [size] = await sql.unsafe<{ bytes: string; partitions: string }[]>(
@@ -562,20 +567,21 @@ async function measurePostgresSize(
     const reference = await bare(db, (request) => postgresHistory(sql, request), reports);
     process.stderr.write(`${tag}: seeded, measuring the API and its references in turn\n`);
     const { timings, atRest, peak } = await onNewApi({ url }, reports, reference);
+    saveProgress({});
     const t = summarizeAll(timings);
-    report
-      .add(
+    if (from < reports)
+      report.add(
         `${tag} seed`,
         'duration',
         seedMs * 1e6,
         `${(seedMs / 1000).toFixed(1)} s (bare SQL, indexes rebuilt)`,
-      )
-      .add(
-        `${tag} disk`,
-        'bytes',
-        bytes,
-        `${(bytes / MB).toFixed(0)} MiB, the whole database (${(bytes / (million * 1e6)).toFixed(1)} bytes a metric; ${size?.partitions} metric partitions)`,
       );
+    report.add(
+      `${tag} disk`,
+      'bytes',
+      bytes,
+      `${(bytes / MB).toFixed(0)} MiB, the whole database (${(bytes / (million * 1e6)).toFixed(1)} bytes a metric; ${size?.partitions} metric partitions)`,
+    );
     addFigures(report, tag, t, 'interleaved', { peak, atRest, limit: "DuckDB's memory_limit 1GiB" });
     return { reports, figures: t };
   } finally {
@@ -588,32 +594,50 @@ async function measurePostgresSize(
 const engines = selectedEngines();
 const kept = process.env.BENCH_SCALE_DIR;
 const seedOnly = process.env.BENCH_SCALE_SEED_ONLY === '1';
-if ((kept || seedOnly) && engines.join() !== 'duckdb')
-  throw new Error('BENCH_SCALE_DIR and BENCH_SCALE_SEED_ONLY are for DuckDB alone: add --engine duckdb');
+if (seedOnly && engines.join() !== 'duckdb')
+  throw new Error('BENCH_SCALE_SEED_ONLY is for DuckDB alone: add --engine duckdb');
 if (kept) mkdirSync(kept, { recursive: true });
 const dir = kept ?? mkdtempSync(join(tmpdir(), 'benchtrack-scale-'));
-/** How far a kept file has grown, and the reports posted to it through the API (so new ones come after them). */
+/**
+ * How far a kept file (`reports`) and kept cluster (`postgres`) have grown, and the reports posted to them through the
+ * API (so new ones come after them).
+ */
+interface Progress {
+  readonly reports?: number;
+  readonly posted?: number;
+  readonly postgres?: number;
+}
 const progressFile = join(dir, 'scale.json');
-const resumed: { reports: number; posted: number } | undefined =
+const resumed: Progress | undefined =
   kept && existsSync(progressFile) ? JSON.parse(readFileSync(progressFile, 'utf8')) : undefined;
-function saveProgress(progress: { reports: number; posted: number }): void {
+let progress: Progress = resumed ?? {};
+function saveProgress(update: Progress): void {
+  progress = { ...progress, ...update, posted };
   if (kept) writeFileSync(progressFile, JSON.stringify(progress));
 }
 posted = resumed?.posted ?? 0;
-const postgres = engines.includes('postgres') ? await benchDatabase('postgres', 'scale') : undefined;
+const postgres = engines.includes('postgres')
+  ? await benchDatabase('postgres', 'scale', kept && join(dir, 'postgres'))
+  : undefined;
 const cluster = postgres?.engine === 'postgres' ? postgres : undefined;
 try {
   const file = join(dir, 'scale.db');
   const databases: { engine: EngineName; database: Record<string, unknown> }[] = [];
   if (engines.includes('duckdb')) databases.push({ engine: 'duckdb', database: { file } });
   if (cluster) databases.push({ engine: 'postgres', database: cluster.database });
-  for (const { database } of resumed ? [] : databases) {
+  for (const { engine, database } of databases) {
+    if ((engine === 'duckdb' ? resumed?.reports : resumed?.postgres) !== undefined) continue;
     const api = await startApi(root, database);
     await seedRun(api.url, 'scale', START);
     await api.stop();
   }
-  const grown: Record<EngineName, number> = { duckdb: resumed?.reports ?? 0, postgres: 0 };
-  if (resumed) process.stderr.write(`scale: ${dir} holds ${(resumed.reports * SERIES) / 1e6} M metrics\n`);
+  const grown: Record<EngineName, number> = {
+    duckdb: resumed?.reports ?? 0,
+    postgres: resumed?.postgres ?? 0,
+  };
+  for (const engine of engines)
+    if (grown[engine] > 0)
+      process.stderr.write(`scale: ${dir} holds ${(grown[engine] * SERIES) / 1e6} M metrics (${engine})\n`);
   for (const million of millions) {
     const report = new BenchReport(
       `scale: ${million.toLocaleString('en-US')},000,000 metrics (5,000 benchmarks x 2 measures, seeded with bare SQL)`,
@@ -624,7 +648,7 @@ try {
       grown.duckdb = measured.reports;
       figures.duckdb = measured.figures;
     }
-    if (cluster && million <= POSTGRES_MAX_MILLIONS) {
+    if (cluster && million <= POSTGRES_MAX_MILLIONS && million * 1e6 >= grown.postgres * SERIES) {
       const measured = await measurePostgresSize(report, million, cluster.url, grown.postgres);
       grown.postgres = measured.reports;
       figures.postgres = measured.figures;

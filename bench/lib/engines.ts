@@ -2,7 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { postgresBin, startPostgres, type LocalPostgres } from '../../test/helpers/postgres.js';
+import {
+  postgresBin,
+  startKeptPostgres,
+  startPostgres,
+  type LocalPostgres,
+} from '../../test/helpers/postgres.js';
 
 export type EngineName = 'duckdb' | 'postgres';
 
@@ -41,7 +46,12 @@ export type BenchDatabase = (
   remove(): Promise<void>;
 };
 
-export async function benchDatabase(engine: EngineName, name: string): Promise<BenchDatabase> {
+/**
+ * A throwaway database of `engine`, removed by `remove()`. With `keep` (PostgreSQL only), the cluster lives in that
+ * directory and outlives the run: started again from it when it holds one, its database reused, `remove()` only
+ * stopping the server.
+ */
+export async function benchDatabase(engine: EngineName, name: string, keep?: string): Promise<BenchDatabase> {
   if (engine === 'duckdb') {
     const dir = mkdtempSync(join(tmpdir(), `benchtrack-${name}-`));
     const file = join(dir, `${name}.db`);
@@ -52,9 +62,10 @@ export async function benchDatabase(engine: EngineName, name: string): Promise<B
       remove: async () => rmSync(dir, { recursive: true, force: true }),
     };
   }
-  const cluster = await startPostgres();
+  const cluster = keep ? await startKeptPostgres(keep) : await startPostgres();
   try {
-    const url = await cluster.createDatabase(name);
+    const exists = keep && (await cluster.sql(`SELECT 1 FROM pg_database WHERE datname = '${name}'`)).trim();
+    const url = exists ? cluster.url.replace(/\/postgres$/, `/${name}`) : await cluster.createDatabase(name);
     return { engine, url, cluster, database: { url }, remove: () => cluster.stop() };
   } catch (error) {
     await cluster.stop();

@@ -1,4 +1,5 @@
 import postgres, { type Sql } from 'postgres';
+import { SESSION } from '../../plugins/storage/postgres/database.js';
 import { HISTORY_SQL } from '../../plugins/storage/postgres/metrics.js';
 import { postgresDialect } from '../../plugins/storage/postgres/sql.js';
 import { perfSql } from '../../plugins/storage/shared/perf.js';
@@ -11,7 +12,13 @@ import type { Growth, HistoryShape } from './seed-history.js';
  * Benchtrack code (the statements are the plugin's text, so the reference runs the same query).
  */
 export function bareConnection(url: string): Sql {
-  return postgres(url, { max: 1, onnotice: () => undefined, types: { bigint: postgres.BigInt } });
+  // the plugin's session settings, so that a reference runs the plan the plugin's statement gets
+  return postgres(url, {
+    max: 1,
+    onnotice: () => undefined,
+    types: { bigint: postgres.BigInt },
+    connection: { ...SESSION },
+  });
 }
 
 /** A statement with `$name` placeholders as PostgreSQL's `$1, $2, ...` and its values in that order. */

@@ -35,7 +35,7 @@ export interface LocalPostgres {
   sql(query: string, database?: string): Promise<string>;
   /** Stops the cluster at once (`immediate`), as a crash would. */
   kill(): Promise<void>;
-  /** Stops the cluster and removes its directory. */
+  /** Stops the cluster and removes its directory (a kept cluster's stays: startKeptPostgres). */
   stop(): Promise<void>;
 }
 
@@ -125,7 +125,7 @@ async function startCluster(cluster: Cluster): Promise<void> {
   ]);
 }
 
-function handle(cluster: Cluster): LocalPostgres {
+function handle(cluster: Cluster, keep = false): LocalPostgres {
   const url = (database: string) =>
     `postgres://${PG_USER}:${PG_PASSWORD}@127.0.0.1:${cluster.port}/${encodeURIComponent(database)}`;
   let stopped = false;
@@ -159,7 +159,7 @@ function handle(cluster: Cluster): LocalPostgres {
     kill: () => stopWith('immediate'),
     async stop() {
       await stopWith('fast');
-      rmSync(cluster.dir, { recursive: true, force: true });
+      if (!keep) rmSync(cluster.dir, { recursive: true, force: true });
     },
   };
 }
@@ -252,6 +252,21 @@ async function startCopy(template: string, owner: Cluster['owner']): Promise<Loc
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
+}
+
+/**
+ * A cluster whose directory outlives it, for measurements repeated on one large database: started from `dir`'s
+ * data directory when it has one (on a new free port), otherwise from a new copy of the initdb directory there.
+ * `stop()` stops the server and keeps the directory; removing it is the caller's.
+ */
+export async function startKeptPostgres(dir: string): Promise<LocalPostgres> {
+  const owner = clusterOwner();
+  const dataDir = join(dir, 'data');
+  mkdirSync(dir, { recursive: true });
+  if (owner) chownSync(dir, owner.uid, owner.gid);
+  if (!existsSync(dataDir))
+    await run('cp', ['-a', await initializedDataDir(owner), dataDir], { ...(owner ?? {}) });
+  return handle(await startOnFreePort({ dir, dataDir, port: await freePort(), owner }), true);
 }
 
 /**

@@ -11,12 +11,13 @@ import {
   uuid,
 } from '../../../kit/testing/storage/fixtures.js';
 import { postgresCluster as cluster } from '../../../test/helpers/engine.js';
+import { Database } from './database.js';
 import { postgresStorage } from './index.js';
 import { migrate } from './migrate.js';
 import { migrations } from './migrations/index.js';
-import { perfSql } from '../shared/perf.js';
-import { HISTORY_SQL } from './metrics.js';
-import { postgresDialect } from './sql.js';
+import { perf, perfSql } from '../shared/perf.js';
+import { history, HISTORY_SQL } from './metrics.js';
+import { postgresDb, postgresDialect } from './sql.js';
 
 // In the integration-postgres project, on the run's cluster: a new empty database where a test is about
 // migrations; otherwise a database that holds the project's migrated template and nothing else, a new copy or one
@@ -465,6 +466,78 @@ describe('postgres: query plans', () => {
       }
     } finally {
       await closeAll(storages);
+    }
+  });
+});
+
+describe("postgres: the pool's sessions", () => {
+  // A generic plan takes every array parameter for 10 elements and prunes no partition when planning: it put the
+  // perf statement's count of its points inside a loop over those points, quadratic in the points read. PostgreSQL
+  // tries one from the sixth run of a prepared statement on a connection, so the pool has a single connection here.
+  it('plans every run of the history and perf statements for its parameters, never with a generic plan', async () => {
+    const { url, drop } = await cluster.migratedDatabase('plans');
+    const database = await Database.open(
+      { url, max_connections: 1, connect_timeout_seconds: 10, replicas: [] },
+      logger,
+    );
+    try {
+      const series = Int32Array.from({ length: 50 }, (_, i) => i + 1);
+      for (let run = 0; run < 8; run++) {
+        await history(database.sql, {
+          headId: 1,
+          series,
+          maxSamples: new Int32Array(series.length).fill(64),
+          since: new Float64Array(series.length).fill(-Infinity),
+        });
+        await perf(postgresDb(database.sql), {
+          series,
+          heads: new Int32Array(series.length).fill(1),
+          start: Date.now() - 86_400_000,
+          end: Date.now(),
+        });
+      }
+      const statements = await database.sql.unsafe<{ text: string; generic: string; custom: string }[]>(
+        `SELECT statement AS text, generic_plans::text AS generic, custom_plans::text AS custom
+         FROM pg_prepared_statements WHERE statement ~ ' metric m\\s'`,
+      );
+      expect(statements).toHaveLength(2);
+      for (const { text, generic, custom } of statements)
+        expect({ text: text.slice(0, 60), generic, custom }).toEqual({
+          text: text.slice(0, 60),
+          generic: '0',
+          custom: '8',
+        });
+    } finally {
+      await database.close();
+      await drop();
+    }
+  });
+
+  // Over a year of monthly partitions the history statement's estimated cost passes the JIT thresholds, far above
+  // what it reads: each run compiled for longer than it read.
+  it('compiles no statement with JIT, however high its estimated cost', async () => {
+    const { url, drop } = await cluster.migratedDatabase('jit');
+    const database = await Database.open(
+      { url, max_connections: 1, connect_timeout_seconds: 10, replicas: [] },
+      logger,
+    );
+    const bare = postgres(url, { max: 1, onnotice: () => undefined });
+    try {
+      const plan = async (sql: postgres.Sql) =>
+        (
+          await sql.unsafe<{ 'QUERY PLAN': string }[]>(
+            'EXPLAIN SELECT sum(i) FROM generate_series(1, 100000000) i',
+          )
+        )
+          .map((row) => row['QUERY PLAN'])
+          .join('\n');
+      // the server's defaults compile it: the statement is costly enough to tell
+      expect(await plan(bare)).toContain('JIT:');
+      expect(await plan(database.sql)).not.toContain('JIT:');
+    } finally {
+      await bare.end();
+      await database.close();
+      await drop();
     }
   });
 });

@@ -163,7 +163,9 @@ export function tableReader<R>(db: Db, spec: TableSpec): TableReader<R> {
       const w = whereSql(db, spec, where);
       return db.query<R>(`SELECT * FROM ${table} WHERE ${w.sql}`, w.params);
     },
-    list: (where, options) => listPage<R>(db, spec, where, options, { from: `FROM ${table} WHERE true` }),
+    list(where, options) {
+      return listPage<R>(db, spec, where, options, { from: `FROM ${table} WHERE true` });
+    },
     async count(where) {
       const w = whereSql(db, spec, where);
       const [row] = await db.query<{ total: bigint }>(

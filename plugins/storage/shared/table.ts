@@ -212,7 +212,7 @@ export interface Repository<Reader, Writer> {
   readonly writer: (db: Db) => Writer;
 }
 
-/** The repositories both SQL engines share, by name: all but the locks and metrics (partly the engines' own). */
+/** The repositories both SQL engines share, by name: every reader's but metrics (partly the engines' own). */
 export type Shared = {
   readonly [K in Exclude<keyof ReadRepositories, 'metrics'>]: Repository<
     ReadRepositories[K],

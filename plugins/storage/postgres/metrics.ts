@@ -6,17 +6,25 @@ export const HISTORY_CAP = 65_536;
 
 /**
  * Per series its newest n values on the head since its window start, newest first: a lateral backward range scan
- * of the metric (series_id, start_time, report_id, iteration) index per series. Versions are checked by a probe of
- * head_version's key (`OFFSET 0` keeps it from becoming a join, which a head younger than the last ANALYZE would
- * plan as a read and sort of every metric of the series).
+ * of the metric (series_id, start_time, report_id, iteration) index per series, filtered by the head's versions
+ * above the scan and before the limit, so one filter serves every partition.
+ * The filter is a subplan, not a join: `OFFSET 0` keeps the scan a subquery and `IS TRUE` keeps the EXISTS from
+ * becoming a semi-join (a head younger than the last ANALYZE would plan that as a read and sort of every metric of
+ * the series). As a subplan, PostgreSQL chooses by cost between a hash of the head's versions, built once per
+ * statement, and a probe per metric row by head_version's index; without that choice a small head_version (one
+ * page) was probed by a sequential scan of it for each metric row read. The outer query has no ORDER BY of its
+ * own: with one, the subquery is planned to read every row of the series; without, it keeps its order and the
+ * limit's row estimate.
  */
 export const HISTORY_SQL = `SELECT w.pos::int, m.value, m.id
   FROM unnest($series::int[], $n::int[], $since::float8[]) WITH ORDINALITY AS w(series_id, n, since, pos)
   CROSS JOIN LATERAL (
-    SELECT m.value, m.id, m.start_time, m.report_id, m.iteration FROM metric m
-    WHERE m.series_id = w.series_id AND m.start_time >= to_timestamp(w.since / 1000)
-      AND EXISTS (SELECT FROM head_version hv WHERE hv.head_id = $head::int AND hv.version_id = m.version_id OFFSET 0)
-    ORDER BY m.start_time DESC, m.report_id DESC, m.iteration DESC
+    SELECT m.value, m.id, m.start_time, m.report_id, m.iteration FROM (
+      SELECT m.value, m.id, m.start_time, m.report_id, m.iteration, m.version_id FROM metric m
+      WHERE m.series_id = w.series_id AND m.start_time >= to_timestamp(w.since / 1000)
+      ORDER BY m.start_time DESC, m.report_id DESC, m.iteration DESC
+      OFFSET 0) m
+    WHERE EXISTS (SELECT FROM head_version hv WHERE hv.head_id = $head::int AND hv.version_id = m.version_id) IS TRUE
     LIMIT w.n) m
   ORDER BY w.pos, m.start_time DESC, m.report_id DESC, m.iteration DESC`;
 

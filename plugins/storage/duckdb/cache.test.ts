@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../core/index.js';
-import { StatementCache } from './cache.js';
+import { tablesOf } from './cache.js';
 import { Database } from './database.js';
 import { migrate } from './migrate.js';
 import { migrations } from './migrations/index.js';
@@ -25,7 +25,7 @@ describe('which statements the cache may answer', () => {
     // ingest looks up the project's webhooks for every report
     ['SELECT * FROM "webhook" WHERE "project_id" = $w_project_id', ['webhook']],
   ])('caches %s', (sql, tables) => {
-    expect(StatementCache.tablesOf(sql)).toEqual(tables);
+    expect(tablesOf(sql)).toEqual(tables);
   });
 
   it.each([
@@ -37,7 +37,7 @@ describe('which statements the cache may answer', () => {
     'INSERT INTO project (name) VALUES ($n) RETURNING *',
     'WITH x AS (DELETE FROM project RETURNING id) SELECT * FROM x',
   ])('does not cache %s', (sql) => {
-    expect(StatementCache.tablesOf(sql)).toBeUndefined();
+    expect(tablesOf(sql)).toBeUndefined();
   });
 });
 

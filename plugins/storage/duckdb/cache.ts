@@ -6,7 +6,7 @@
  * statement the writer runs first. A read is served only while the transaction has written no table it reads; a
  * transaction's end drops the answers that read what it wrote (everything, when a write's target is unknown).
  */
-export const CACHED_TABLES = new Set([
+const CACHED_TABLES = new Set([
   'organization',
   'organization_role',
   'project',
@@ -78,14 +78,6 @@ export class StatementCache {
   /** Tables written by the running transaction; `'*'` when a write's target could not be told. */
   readonly #written = new Set<string>();
 
-  /** The tables a SELECT reads, or undefined when it reads any the cache does not hold; remembered by text. */
-  static tablesOf(sql: string): readonly string[] | undefined {
-    if (TABLES_OF.has(sql)) return TABLES_OF.get(sql);
-    const tables = tablesRead(sql);
-    if (TABLES_OF.size >= TABLES_OF_MAX) TABLES_OF.clear();
-    TABLES_OF.set(sql, tables);
-    return tables;
-  }
   /** Told of every write statement noted: its target table ('*': unknown) and whether it only inserts. */
   onWrite: (table: string, insert: boolean) => void = () => undefined;
 
@@ -199,11 +191,8 @@ export class ReadCache {
   }
 }
 
-/** Statement texts `tablesOf` remembers at most before it starts again. */
-const TABLES_OF_MAX = 4_096;
-const TABLES_OF = new Map<string, readonly string[] | undefined>();
-
-function tablesRead(sql: string): readonly string[] | undefined {
+/** The tables a SELECT reads, or undefined when it reads any the caches do not hold. */
+export function tablesOf(sql: string): readonly string[] | undefined {
   if (
     !isRead(sql) ||
     /\b(nextval|random|uuid|uuidv7|gen_random_uuid|now)\s*\(|\bcurrent_(date|time)/i.test(sql)

@@ -1,6 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { Logger } from '../../../kit/index.js';
+import type { Logger, MaintenanceResult } from '../../../kit/index.js';
 import type { Database } from './database.js';
+import { inTransaction } from './sql.js';
 
 /** Rows are clustered by series, then time: a perf or history query for a few series reads a few row groups. */
 const CLUSTER_ORDER = 'series_id, start_time, report_id, iteration, id';
@@ -11,12 +12,12 @@ export const SEALED_THROUGH = 'metric.sealed_through';
 /** Tables compaction builds and drops: not part of the data (replication leaves them out). */
 export const SCRATCH_TABLES: readonly string[] = ['metric_compact'];
 /** Below this many rows to cluster, a rewrite is not worth it (a DuckDB row group holds 122,880 rows). */
-export const MIN_TAIL_ROWS = 250_000;
+const MIN_TAIL_ROWS = 250_000;
 /**
  * The newest rows stay in time order: ingest's history read, bounded below by a start time, then reads the last
  * row groups and skips the clustered part by its min-max index.
  */
-export const KEEP_RECENT_ROWS = 250_000;
+const KEEP_RECENT_ROWS = 250_000;
 /**
  * A clustered segment (a range of metric ids sorted by series and time) of this many rows is sealed: never
  * rewritten again, so compaction's cost follows the rows ingested since, not the history.
@@ -26,8 +27,8 @@ export const SEGMENT_ROWS = 4_000_000;
 const TAIL_FRACTION = 1;
 
 /** Folds the usage entries (one per report) of days before `before` into one per organization and day. */
-export async function foldUsage(connection: DuckDBConnection, before: string): Promise<void> {
-  const [last] = (await connection.runAndReadAll('SELECT max(id) FROM usage_entry')).getRows()[0] ?? [];
+async function foldUsage(connection: DuckDBConnection, before: string): Promise<void> {
+  const [last] = await firstRow(connection, 'SELECT max(id) FROM usage_entry');
   if (last === null || last === undefined) return;
   const old = `id <= ${BigInt(last as bigint)} AND day < DATE '${before}'`;
   await connection.run(
@@ -39,15 +40,6 @@ export async function foldUsage(connection: DuckDBConnection, before: string): P
     `DELETE FROM usage_entry u WHERE ${old} AND EXISTS (SELECT 1 FROM usage_entry f
       WHERE f.id > ${BigInt(last as bigint)} AND f.organization_id = u.organization_id AND f.day = u.day)`,
   );
-}
-
-export interface CompactionResult {
-  readonly compacted: boolean;
-  readonly rows: number;
-  readonly tailRows: number;
-  /** Rows the compaction sorted and rewrote (the open segment and the tail): what its cost follows. */
-  readonly rewrittenRows: number;
-  readonly ms: number;
 }
 
 /** Where the segments end, from `server_meta`, and the rows of the open segment and of the tail. */
@@ -74,7 +66,7 @@ interface Snapshot {
 export class MetricCompactor {
   #openRows: number | undefined;
   #tailRows = 0;
-  #running: Promise<CompactionResult> | undefined;
+  #running: Promise<MaintenanceResult> | undefined;
   #connection: DuckDBConnection | undefined;
   #generation = 0;
   #stopped = false;
@@ -119,7 +111,7 @@ export class MetricCompactor {
    * Compacts now when due (or always with `force`); waits for a compaction already running, and with `force`
    * runs again when that one found nothing due.
    */
-  run(force: boolean): Promise<CompactionResult> {
+  run(force: boolean): Promise<MaintenanceResult> {
     const current = this.#running;
     if (current)
       return force ? current.then((result) => (result.compacted ? result : this.run(true))) : current;
@@ -156,46 +148,35 @@ export class MetricCompactor {
     return toCluster >= Math.max(this.#minTailRows, (this.#openRows ?? 0) * TAIL_FRACTION);
   }
 
-  async #run(force: boolean): Promise<CompactionResult> {
+  async #run(force: boolean): Promise<MaintenanceResult> {
     const started = performance.now();
     const connection = await this.#connect();
-    await connection.run('BEGIN TRANSACTION');
-    let snapshot: Snapshot;
-    try {
-      snapshot = await this.snapshot(connection);
-    } finally {
-      await connection.run('COMMIT');
-    }
+    const snapshot = await inTransaction(connection, () => this.snapshot(connection));
     // A full open segment is sealed as it is: the next rewrite starts after it.
     const sealed = snapshot.open >= this.#segmentRows ? snapshot.through : snapshot.sealed;
     this.#openRows = sealed === snapshot.sealed ? snapshot.open : 0;
     this.#tailRows = snapshot.tail;
-    const skipped = () => ({
-      compacted: false,
-      rows: snapshot.rows,
+    const answer = (compacted: boolean, rows: number, rewrittenRows: number) => ({
+      compacted,
+      rows,
       tailRows: snapshot.tail,
-      rewrittenRows: 0,
+      rewrittenRows,
       ms: performance.now() - started,
     });
-    if (!force && !this.#due()) return skipped();
+    if (!force && !this.#due()) return answer(false, snapshot.rows, 0);
     const through = await this.#clusterThrough(connection, snapshot.through);
-    if (through === undefined || through <= snapshot.through) return skipped();
+    if (through === undefined || through <= snapshot.through) return answer(false, snapshot.rows, 0);
 
     this.#checkStopped();
     const range = `id > ${sealed} AND id <= ${through}`;
     const ddl = await tableDdl(connection);
     await connection.run('DROP TABLE IF EXISTS metric_compact');
-    await connection.run('BEGIN TRANSACTION');
-    try {
+    await inTransaction(connection, async () => {
       await connection.run(ddl.replace(/^CREATE TABLE metric\b/i, 'CREATE TABLE metric_compact'));
       await connection.run(
         `INSERT INTO metric_compact SELECT * FROM metric WHERE ${range} ORDER BY ${CLUSTER_ORDER}`,
       );
-      await connection.run('COMMIT');
-    } catch (error) {
-      await connection.run('ROLLBACK').catch(() => undefined);
-      throw error;
-    }
+    });
 
     let counts: { rewritten: number; total: number };
     try {
@@ -203,12 +184,10 @@ export class MetricCompactor {
       this.#checkStopped();
       counts = await this.database.write(async (writer) => {
         // Rows deleted since the copy: equal counts mean none were (ids are never reused).
-        const [live, copied] = (
-          await writer.runAndReadAll(
-            `SELECT (SELECT count(*) FROM metric WHERE ${range})::BIGINT,
-                    (SELECT count(*) FROM metric_compact)::BIGINT`,
-          )
-        ).getRows()[0] as [bigint, bigint];
+        const [live, copied] = await firstRow(
+          writer,
+          `SELECT (SELECT count(*) FROM metric WHERE ${range})::BIGINT, (SELECT count(*) FROM metric_compact)::BIGINT`,
+        );
         if (live !== copied)
           await writer.run(
             `DELETE FROM metric_compact WHERE id NOT IN (SELECT id FROM metric WHERE ${range})`,
@@ -216,18 +195,12 @@ export class MetricCompactor {
         await writer.run(`DELETE FROM metric WHERE ${range}`);
         await writer.run('INSERT INTO metric SELECT * FROM metric_compact');
         await writer.run('DROP TABLE metric_compact');
-        for (const [key, value] of [
-          [CLUSTERED_THROUGH, through],
-          [SEALED_THROUGH, sealed],
-        ] as const)
-          await writer.run(
-            `INSERT INTO server_meta VALUES ('${key}', '${value}')
-             ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
-          );
+        await writer.run(
+          `INSERT INTO server_meta VALUES ('${CLUSTERED_THROUGH}', '${through}'), ('${SEALED_THROUGH}', '${sealed}')
+           ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+        );
         await foldUsage(writer, new Date().toISOString().slice(0, 10));
-        const [rows] = (await writer.runAndReadAll('SELECT count(*)::BIGINT FROM metric')).getRows()[0] as [
-          bigint,
-        ];
+        const [rows] = await firstRow(writer, 'SELECT count(*)::BIGINT FROM metric');
         return { rewritten: Number(live), total: Number(rows) };
       });
     } catch (error) {
@@ -237,18 +210,12 @@ export class MetricCompactor {
     // The tail lost the rows just clustered; rows appended meanwhile were counted by `appended`.
     this.#tailRows = Math.max(0, this.#tailRows - (counts.rewritten - this.#openRows));
     this.#openRows = counts.rewritten;
-    const ms = performance.now() - started;
+    const result = answer(true, counts.total, counts.rewritten);
     this.logger.info(
-      { rows: counts.total, rewritten_rows: counts.rewritten, ms: Math.round(ms) },
+      { rows: result.rows, rewritten_rows: result.rewrittenRows, ms: Math.round(result.ms) },
       'metric table clustered by series',
     );
-    return {
-      compacted: true,
-      rows: counts.total,
-      tailRows: snapshot.tail,
-      rewrittenRows: counts.rewritten,
-      ms,
-    };
+    return result;
   }
 
   /**
@@ -261,7 +228,7 @@ export class MetricCompactor {
         ? `SELECT max(id)::BIGINT FROM metric WHERE id > ${from}`
         : `SELECT CASE WHEN count(*) = ${this.#keepRecentRows} THEN min(id) - 1 END::BIGINT
            FROM (SELECT id FROM metric WHERE id > ${from} ORDER BY id DESC LIMIT ${this.#keepRecentRows})`;
-    const value = (await connection.runAndReadAll(sql)).getRows()[0]?.[0];
+    const [value] = await firstRow(connection, sql);
     return typeof value === 'bigint' ? value : undefined;
   }
 
@@ -273,22 +240,27 @@ export class MetricCompactor {
     const keys = new Map(meta.getRows().map(([key, value]) => [key as string, BigInt(value as string)]));
     const through = keys.get(CLUSTERED_THROUGH) ?? 0n;
     const sealed = keys.get(SEALED_THROUGH) ?? 0n;
-    const reader = await connection.runAndReadAll(
+    const [open, tail, rows] = await firstRow(
+      connection,
       `SELECT count(*) FILTER (WHERE id <= ${through})::BIGINT, count(*) FILTER (WHERE id > ${through})::BIGINT,
               (SELECT count(*) FROM metric)::BIGINT
        FROM metric WHERE id > ${sealed}`,
     );
-    const [open, tail, rows] = reader.getRows()[0] as [bigint, bigint, bigint];
     return { sealed, through, open: Number(open), tail: Number(tail), rows: Number(rows) };
   }
 }
 
 /** The metric table's own DDL, so the copy keeps every column type and constraint of the current schema. */
 async function tableDdl(connection: DuckDBConnection): Promise<string> {
-  const reader = await connection.runAndReadAll(
+  const [sql] = await firstRow(
+    connection,
     `SELECT sql FROM duckdb_tables() WHERE table_name = 'metric' AND schema_name = 'main'`,
   );
-  const sql = reader.getRows()[0]?.[0];
   if (typeof sql !== 'string') throw new Error('metric table DDL not found');
   return sql.replace(/;\s*$/, '');
+}
+
+/** The first row of a query's answer (none: empty). */
+async function firstRow(connection: DuckDBConnection, sql: string): Promise<unknown[]> {
+  return (await connection.runAndReadAll(sql)).getRows()[0] ?? [];
 }

@@ -11,11 +11,13 @@ import {
   closeHandle,
   connectAll,
   openError,
+  optionsSchema,
   prepareLocation,
   type DatabaseOptions,
+  type DuckDbOptions,
   type Handle,
 } from './handle.js';
-import { useBeforeStatement, useReadView, useStatementCache } from './sql.js';
+import { useReadView, useWriter } from './sql.js';
 
 /** Files opened by this process: DuckDB must have exactly one instance per file per process. */
 const openFiles = new Set<string>();
@@ -52,7 +54,7 @@ export class Database {
   readonly #stopReopening = new AbortController();
   readonly #pendingWrites: PendingWrite[] = [];
   #writing = false;
-  readonly #idleReaders: DuckDBConnection[];
+  readonly #idleReaders: DuckDBConnection[] = [];
   readonly #waitingReaders: ((connection: DuckDBConnection) => void)[] = [];
   readonly #inFlight = new Set<Promise<unknown>>();
   #nextMetricId: bigint | undefined;
@@ -73,11 +75,11 @@ export class Database {
     handle: Handle,
     readonly logger: Logger,
   ) {
-    this.#idleReaders = [];
     this.#install(handle);
   }
 
-  static async open(options: DatabaseOptions, logger: Logger): Promise<Database> {
+  static async open(input: DuckDbOptions, logger: Logger): Promise<Database> {
+    const options = optionsSchema.parse(input);
     const path = resolve(options.file);
     if (openFiles.has(path)) {
       throw new StorageError(
@@ -134,7 +136,7 @@ export class Database {
 
   /** The open instance, or the error a new call gets while there is none (closed, or being reopened). */
   #live(): Handle {
-    if (this.#closed) throw this.#closedError();
+    if (this.#closed) throw new StorageError(`database ${this.path} is closed`);
     return this.#current();
   }
 
@@ -302,15 +304,11 @@ export class Database {
     await this.#reopening;
     await Promise.allSettled([...this.#inFlight]);
     // refused by an instance DuckDB invalidated: closing then checkpoints if it can, as by default
-    if (this.options.checkpointOnClose === false && this.#handle)
+    if (!this.options.checkpoint_on_close && this.#handle)
       await this.#handle.writer.run('PRAGMA disable_checkpoint_on_shutdown').catch(() => undefined);
     this.#release();
     openFiles.delete(this.path);
     this.logger.debug({ path: this.path }, 'database closed');
-  }
-
-  #closedError(): StorageError {
-    return new StorageError(`database ${this.path} is closed`);
   }
 
   /**
@@ -387,12 +385,11 @@ export class Database {
       this.latestVersions.changed(table);
     };
     this.#nextMetricId = undefined;
-    useStatementCache(handle.writer, this.cache);
     const flush = () => this.deferred.flush();
     const { run, createAppender } = watchWrites(handle.writer, this.cache, flush);
     this.#commitWith = (inserts) => run(`${inserts}COMMIT`);
     this.deferred = new DeferredRows(run, createAppender, (table) => this.cache.noteAppend(table));
-    useBeforeStatement(handle.writer, flush);
+    useWriter(handle.writer, { cache: this.cache, before: flush });
     this.#idleReaders.length = 0;
     for (const reader of handle.readers) this.#releaseReader(reader);
   }
@@ -432,18 +429,15 @@ export class Database {
 
 /**
  * Shows the cache every statement the writer runs outside sql.ts, so no write leaves it stale, after flushing the
- * deferred rows (`flush`) so every statement sees them. Answers the connection's own `run` (no flush, no cache: for
- * the deferred rows themselves) and a `createAppender` that tells the cache but does not flush.
+ * deferred rows (`flush`) so every statement sees them. Answers the connection's own `run` and `createAppender`
+ * (no flush, no cache: for the deferred rows themselves).
  */
 function watchWrites(
   writer: DuckDBConnection,
   cache: StatementCache,
   flush: () => Promise<void>,
-): {
-  run: (sql: string) => ReturnType<DuckDBConnection['run']>;
-  createAppender: (table: string) => ReturnType<DuckDBConnection['createAppender']>;
-} {
-  const run = writer.run.bind(writer);
+): Pick<DuckDBConnection, 'run' | 'createAppender'> {
+  const own = { run: writer.run.bind(writer), createAppender: writer.createAppender.bind(writer) };
   for (const method of [
     'run',
     'runAndRead',
@@ -461,20 +455,15 @@ function watchWrites(
       },
     });
   }
-  const createAppender = writer.createAppender.bind(writer);
-  const noted = (table: string) => {
-    cache.noteAppend(table);
-    return createAppender(table);
-  };
   Object.defineProperty(writer, 'createAppender', {
     value: async (table: string, ...rest: unknown[]) => {
       await flush();
       cache.noteAppend(table);
-      return (createAppender as (...args: unknown[]) => ReturnType<DuckDBConnection['createAppender']>)(
+      return (own.createAppender as (...args: unknown[]) => ReturnType<DuckDBConnection['createAppender']>)(
         table,
         ...rest,
       );
     },
   });
-  return { run: (sql) => run(sql), createAppender: noted };
+  return own;
 }

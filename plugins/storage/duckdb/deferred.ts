@@ -13,7 +13,7 @@
 import duckdb from '@duckdb/node-bindings';
 import type { DuckDBAppender, DuckDBMaterializedResult } from '@duckdb/node-api';
 import { StorageError } from '../../../kit/index.js';
-import { ident } from './sql.js';
+import { ident } from '../shared/sql.js';
 
 /** Ids drawn from a sequence at once: one statement per this many rows. */
 const ID_BLOCK = 64;
@@ -32,7 +32,7 @@ export interface DeferredTable {
 export type Cell = string | number | Date | null;
 
 /** Columns of one chunk of rows, in table order: typed arrays copied into DuckDB's vectors in one call each. */
-export interface ChunkColumn {
+interface ChunkColumn {
   readonly type: duckdb.Type;
   /** 8 bytes a value for BIGINT, DOUBLE and TIMESTAMP, 4 for INTEGER, 16 for UUID (DuckDB's 128-bit layout). */
   readonly data: ArrayBufferView;
@@ -41,7 +41,7 @@ export interface ChunkColumn {
 }
 
 /** Rows a chunk holds at most (DuckDB's vector size). */
-export const CHUNK_ROWS = 2048;
+const CHUNK_ROWS = 2048;
 
 /** A value as SQL text. Text goes as hex (no quoting to get wrong, whatever it holds). */
 function literal(value: Cell, type: DeferredType): string {
@@ -89,20 +89,15 @@ export class DeferredRows {
   #flushing = false;
 
   /**
-   * `run`: runs statements on the writer without flushing and without showing them to the caches (they only move
-   * rows the caches were told of already, or draw ids). `createAppender`: the writer's own, which tells
-   * the statement cache the table is written. `note`: tells the statement cache a table is written.
+   * `run` and `createAppender`: the writer's own, without flushing and without showing them to the caches (they
+   * only move rows the caches were told of already, or draw ids). `note`: tells the statement cache a table is
+   * written.
    */
   constructor(
     private readonly run: (sql: string) => Promise<DuckDBMaterializedResult>,
     private readonly createAppender: (table: string) => Promise<DuckDBAppender>,
     private readonly note: (table: string) => void,
   ) {}
-
-  /** True while rows wait. */
-  get pending(): boolean {
-    return this.#rows.size > 0 || this.#appenders.size > 0;
-  }
 
   /** The next id of `sequence`, from a block drawn ahead. */
   async nextId(sequence: string): Promise<number> {
@@ -148,7 +143,7 @@ export class DeferredRows {
 
   /** Moves every waiting row into its table (throws what the first failing INSERT or Appender threw). */
   async flush(): Promise<void> {
-    if (this.#flushing || !this.pending) return;
+    if (this.#flushing || (this.#rows.size === 0 && this.#appenders.size === 0)) return;
     this.#flushing = true;
     try {
       const inserts = this.take();
@@ -200,6 +195,7 @@ export class DeferredRows {
     if (open) return open;
     let opening = this.#opening.get(table);
     if (!opening) {
+      this.note(table);
       opening = this.createAppender(table);
       this.#opening.set(table, opening);
     }

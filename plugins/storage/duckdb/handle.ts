@@ -2,19 +2,32 @@
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { z } from 'zod';
 import { StorageError } from '../../../kit/index.js';
 
-export interface DatabaseOptions {
-  readonly file: string;
+/** The engine's memory ceiling when database.memory_limit is not set. */
+export const DEFAULT_MEMORY_LIMIT = '1GiB';
+
+export const optionsSchema = z.strictObject({
+  file: z.string().min(1, { error: 'database file must not be empty' }),
   /** Connections that serve reads concurrently with the single writer. */
-  readonly readers: number;
-  /** DuckDB's checkpoint_threshold: the WAL size at which a commit checkpoints (DuckDB's default: 16MB). */
-  readonly checkpointThreshold?: string;
-  /** DuckDB's memory_limit ('1GiB'; DuckDB's default: 80% of the machine's memory). */
-  readonly memoryLimit?: string;
-  /** Whether closing folds the WAL into the file (DuckDB's default); false only for files deleted after. */
-  readonly checkpointOnClose?: boolean;
-}
+  readers: z.number().int().min(1).max(64).default(4),
+  /** WAL size at which a commit checkpoints, in DuckDB's notation ('16MB', its default); small for tests. */
+  checkpoint_threshold: z
+    .string()
+    .regex(/^\d+(\.\d+)?\s*(B|KB|MB|GB|KiB|MiB|GiB)$/i, { error: 'checkpoint_threshold must look like 16MB' })
+    .optional(),
+  /** DuckDB's memory_limit: the most its buffer manager holds; larger sorts and joins spill to `<file>.tmp`. */
+  memory_limit: z
+    .string()
+    .regex(/^\d+(\.\d+)?\s*(MB|GB|TB|MiB|GiB|TiB)$/, { error: 'memory_limit must look like 1GiB' })
+    .default(DEFAULT_MEMORY_LIMIT),
+  /** Whether closing checkpoints (DuckDB's default); false for throwaway files deleted after closing (tests). */
+  checkpoint_on_close: z.boolean().default(true),
+});
+
+export type DuckDbOptions = z.input<typeof optionsSchema>;
+export type DatabaseOptions = z.output<typeof optionsSchema>;
 
 /** An open instance and its connections; replaced as a whole when the database is reopened. */
 export interface Handle {
@@ -30,8 +43,8 @@ export async function connectAll(path: string, options: DatabaseOptions): Promis
   const instance = await DuckDBInstance.create(path, {
     autoinstall_known_extensions: 'false',
     autoload_known_extensions: 'false',
-    ...(options.memoryLimit ? { memory_limit: options.memoryLimit } : {}),
-    ...(options.checkpointThreshold ? { checkpoint_threshold: options.checkpointThreshold } : {}),
+    memory_limit: options.memory_limit,
+    ...(options.checkpoint_threshold ? { checkpoint_threshold: options.checkpoint_threshold } : {}),
   });
   try {
     const writer = await instance.connect();

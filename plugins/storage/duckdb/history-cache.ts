@@ -11,7 +11,7 @@
  */
 
 /** Values kept at most over all entries (about 40 bytes each); the least recently used entries go first. */
-export const HISTORY_CACHE_SAMPLES = 1_000_000;
+const HISTORY_CACHE_SAMPLES = 1_000_000;
 
 /** Tables whose rows, changed other than by an insert, change some series' history. */
 const HISTORY_TABLES = ['metric', 'report', 'version', 'head_version'];

@@ -4,7 +4,8 @@ import type { ChangeFile, ChangeSet, Replication, ReplicaState, TableState } fro
 import { SCRATCH_TABLES } from './compaction.js';
 import type { Database } from './database.js';
 import { snapshotTo } from './snapshot.js';
-import { ident } from './sql.js';
+import { ident } from '../shared/sql.js';
+import { inTransaction } from './sql.js';
 
 /**
  * Tables whose rows are only ever inserted and deleted, never updated (compaction.ts): their old rows are counted,
@@ -44,12 +45,7 @@ async function onSnapshot<T>(
 ): Promise<T> {
   const connection = await database.connect();
   try {
-    await connection.run('BEGIN TRANSACTION');
-    try {
-      return await fn(connection);
-    } finally {
-      await connection.run('COMMIT');
-    }
+    return await inTransaction(connection, () => fn(connection));
   } finally {
     database.disconnect(connection);
   }
@@ -93,7 +89,7 @@ async function changes(
     } else {
       await copyTo(connection, `SELECT * FROM ${ident(table)}`, join(directory, file));
       files.push({ table, mode: 'replace', file });
-      tables[table] = await fingerprint(connection, table, idTables);
+      tables[table] = whole(now.get(table) as Scan, idTables.has(table));
     }
   }
   const sequences = await sequencesOf(connection);
@@ -158,25 +154,18 @@ async function scan(
 /** The state of the database the connection's transaction sees (the default database of the connection). */
 async function stateOf(connection: DuckDBConnection): Promise<ReplicaState> {
   const idTables = await idTablesOf(connection);
-  const tables: Record<string, TableState> = {};
-  for (const table of await tablesOf(connection))
-    tables[table] = await fingerprint(connection, table, idTables);
-  return { tables, sequences: await sequencesOf(connection) };
+  const names = await tablesOf(connection);
+  // nothing shipped yet: every row of a table with an id is fresh, and hashed
+  const now = await scan(connection, names, { tables: {}, sequences: {} }, idTables);
+  const tables = names.map((table) => [table, whole(now.get(table) as Scan, idTables.has(table))]);
+  return { tables: Object.fromEntries(tables), sequences: await sequencesOf(connection) };
 }
 
-async function fingerprint(
-  connection: DuckDBConnection,
-  table: string,
-  idTables: ReadonlySet<string>,
-): Promise<TableState> {
-  const withId = idTables.has(table);
-  const [row] = await rowsOf(
-    connection,
-    `SELECT count(*)::VARCHAR, coalesce(sum(hash(t)), 0)::VARCHAR, ${withId ? 'max(id)::VARCHAR' : 'NULL'}
-     FROM ${ident(table)} t`,
-  );
-  const [rows, hash, max] = row as [string, string, string | null];
-  return withId ? { rows, hash, max_id: max } : { rows, hash };
+/** A table's state from its scan, old and fresh rows together (the old ones hashed: not append-only). */
+function whole({ old, fresh }: Scan, withId: boolean): TableState {
+  const rows = String(BigInt(old.rows) + BigInt(fresh.rows));
+  const hash = String(BigInt(old.hash ?? '0') + BigInt(fresh.hash ?? '0'));
+  return withId ? { rows, hash, max_id: fresh.max_id ?? null } : { rows, hash };
 }
 
 /** Tables with an integer id: their new rows are the rows past the highest id shipped. */

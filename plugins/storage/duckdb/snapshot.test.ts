@@ -18,7 +18,7 @@ describe('a snapshot DETACH leaves in its WAL file', () => {
       log: { mode: 'file', level: 'debug', path: log, if_exists: 'truncate' },
     });
     const database = await Database.open(
-      { file: join(root, 'source.db'), readers: 1, memoryLimit: '300MiB' },
+      { file: join(root, 'source.db'), readers: 1, memory_limit: '300MiB' },
       logger,
     );
     const target = join(root, 'snapshot.db');
@@ -28,7 +28,7 @@ describe('a snapshot DETACH leaves in its WAL file', () => {
       );
       // DETACH then leaves the copy in the target's WAL, as it does when a transaction holds the target
       await database.setupConnection.run('PRAGMA disable_checkpoint_on_shutdown');
-      await snapshotTo(database, target);
+      await snapshotTo(database, target, () => Promise.resolve());
     } finally {
       await database.close();
     }

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { Database } from './database.js';
 import { StorageError } from '../../../kit/index.js';
-import { ident } from './sql.js';
+import { ident } from '../shared/sql.js';
+import { inTransaction } from './sql.js';
 
 /** Attached databases belong to the instance: each snapshot gets an alias of its own. */
 let snapshots = 0;
@@ -12,21 +13,15 @@ let previous: Promise<unknown> = Promise.resolve();
 
 /**
  * Copies the database into a new DuckDB file with `COPY FROM DATABASE` in one read transaction of its own (the
- * writer never waits). Sequences are copied at their current value, at least the snapshot's, so ids handed out
- * after a restore never collide with copied rows.
+ * writer never waits), running `inside` on that transaction before the copy (replication reads the state the copy
+ * holds). Sequences are copied at their current value, at least the snapshot's, so ids handed out after a restore
+ * never collide with copied rows.
  */
-export async function snapshotTo(database: Database, file: string): Promise<void>;
-/** The same, running `inside` on the snapshot's transaction before the copy (replication reads the state the copy holds). */
 export async function snapshotTo<T>(
   database: Database,
   file: string,
   inside: (connection: DuckDBConnection) => Promise<T>,
-): Promise<T>;
-export async function snapshotTo<T>(
-  database: Database,
-  file: string,
-  inside?: (connection: DuckDBConnection) => Promise<T>,
-): Promise<T | undefined> {
+): Promise<T> {
   const turn = previous.then(() => snapshotNow(database, file, inside));
   previous = turn.catch(() => undefined);
   return turn;
@@ -35,18 +30,27 @@ export async function snapshotTo<T>(
 async function snapshotNow<T>(
   database: Database,
   file: string,
-  inside: ((connection: DuckDBConnection) => Promise<T>) | undefined,
-): Promise<T | undefined> {
+  inside: (connection: DuckDBConnection) => Promise<T>,
+): Promise<T> {
   const connection = await database.connect();
+  const alias = `benchtrack_backup_${++snapshots}`;
   try {
-    const rows = (
+    const [source, memoryLimit] = (
       await connection.runAndReadAll("SELECT current_database(), current_setting('memory_limit')")
-    ).getRows();
-    const source = String(rows[0]?.[0]);
-    const memoryLimit = String(rows[0]?.[1]);
-    const alias = `benchtrack_backup_${++snapshots}`;
-    await connection.run('BEGIN TRANSACTION');
-    const result = await copyInTransaction(connection, source, file, alias, inside);
+    ).getRows()[0] as [string, string];
+    const result = await inTransaction(connection, async () => {
+      // the first read anchors the snapshot before the target exists
+      await connection.run('SELECT count(*) FROM schema_migration');
+      // before the copy: sequences are not transactional, and what `inside` reads of them must not be ahead of the
+      // values the copy takes
+      const read = await inside(connection);
+      await connection.run(`ATTACH '${file.replaceAll("'", "''")}' AS ${alias}`);
+      await connection.run(`COPY FROM DATABASE ${ident(source)} TO ${alias}`);
+      return read;
+    }).catch(async (error: unknown) => {
+      await connection.run(`DETACH DATABASE IF EXISTS ${alias}`).catch(() => undefined);
+      throw error;
+    });
     await connection.run(`DETACH ${alias}`);
     await checkpointAlone(database, file, memoryLimit);
     return result;
@@ -80,28 +84,4 @@ async function checkpointAlone(database: Database, file: string, memoryLimit: st
   }
   if (existsSync(`${file}.wal`))
     throw new StorageError(`the snapshot ${file} was not checkpointed: its copy is still in its WAL file`);
-}
-
-async function copyInTransaction<T>(
-  connection: DuckDBConnection,
-  source: string,
-  file: string,
-  alias: string,
-  inside: ((connection: DuckDBConnection) => Promise<T>) | undefined,
-): Promise<T | undefined> {
-  try {
-    // the first read anchors the snapshot before the target exists
-    await connection.run('SELECT count(*) FROM schema_migration');
-    // before the copy: sequences are not transactional, and what `inside` reads of them must not be ahead of the
-    // values the copy takes
-    const result = await inside?.(connection);
-    await connection.run(`ATTACH '${file.replaceAll("'", "''")}' AS ${alias}`);
-    await connection.run(`COPY FROM DATABASE ${ident(source)} TO ${alias}`);
-    await connection.run('COMMIT');
-    return result;
-  } catch (error) {
-    await connection.run('ROLLBACK').catch(() => undefined);
-    await connection.run(`DETACH DATABASE IF EXISTS ${alias}`).catch(() => undefined);
-    throw error;
-  }
 }

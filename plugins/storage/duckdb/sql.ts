@@ -1,5 +1,5 @@
 import type { Db, Dialect, Params } from '../shared/sql.js';
-import { isRead, StatementCache, type ReadCache, type ReadView } from './cache.js';
+import { isRead, tablesOf, type ReadCache, type ReadView, type StatementCache } from './cache.js';
 import { readColumns } from './columns.js';
 import {
   BIGINT,
@@ -16,8 +16,6 @@ import {
   type DuckDBType,
   type DuckDBValue,
 } from '@duckdb/node-api';
-
-export type { Param, Params } from '../shared/sql.js';
 
 /**
  * JavaScript parameters as DuckDB values, typed where DuckDB cannot infer them. Only those the statement mentions
@@ -58,18 +56,16 @@ function bind(
 /** Prepared statements per connection and SQL text: planning costs more than running most small statements. */
 const statements = new WeakMap<DuckDBConnection, Map<string, DuckDBPreparedStatement>>();
 
-/** The statement cache of a connection (only the writer's has one; see cache.ts). */
-const caches = new WeakMap<DuckDBConnection, StatementCache>();
-
-export function useStatementCache(connection: DuckDBConnection, cache: StatementCache): void {
-  caches.set(connection, cache);
+/** The writer's statement cache (cache.ts), and what runs before each of its statements (deferred.ts's flush). */
+interface Writer {
+  readonly cache: StatementCache;
+  readonly before: () => Promise<void>;
 }
 
-/** What must run before any statement on a connection: the writer flushes its deferred rows (deferred.ts). */
-const beforeStatements = new WeakMap<DuckDBConnection, () => Promise<void>>();
+const writers = new WeakMap<DuckDBConnection, Writer>();
 
-export function useBeforeStatement(connection: DuckDBConnection, before: () => Promise<void>): void {
-  beforeStatements.set(connection, before);
+export function useWriter(connection: DuckDBConnection, writer: Writer): void {
+  writers.set(connection, writer);
 }
 
 /** A read running on a reader connection (Database.read): its read cache and view, and its snapshot to come. */
@@ -95,10 +91,14 @@ export function useReadView(connection: DuckDBConnection, read: ReadContext | un
   else readViews.delete(connection);
 }
 
-/** What a statement text is, learned once per text: the parameters it names, and whether it only reads. */
+/**
+ * What a statement text is, learned once per text: the parameters it names, whether it only reads, and the cached
+ * tables it reads (cache.ts).
+ */
 interface Shape {
   readonly named: ReadonlySet<string>;
   readonly read: boolean;
+  readonly tables: readonly string[] | undefined;
 }
 
 /** Statement texts `shapeOf` remembers at most before it starts again. */
@@ -112,6 +112,7 @@ function shapeOf(sql: string): Shape {
     shape = {
       named: new Set(Array.from(sql.matchAll(/\$(\w+)/g), (m) => m[1] as string)),
       read: isRead(sql),
+      tables: tablesOf(sql),
     };
     shapes.set(sql, shape);
   }
@@ -131,24 +132,23 @@ async function prepared<T>(
   params: Params,
   run: (statement: DuckDBPreparedStatement) => Promise<T>,
 ): Promise<T> {
-  await beforeStatements.get(connection)?.();
+  const writer = writers.get(connection);
+  await writer?.before();
   await anchorRead(connection);
   const shape = shapeOf(sql);
   const { values, types } = bind(shape.named, params);
   // DuckDB plans a statement without parameters once, folding constant filters with the table's statistics of
   // then (on an empty table it answers no rows ever after): only statements with parameters are kept.
-  if (Object.keys(values).length === 0) {
-    if (!shape.read) caches.get(connection)?.noteWrite(sql);
-    return run(await connection.prepare(sql));
-  }
+  const keep = Object.keys(values).length > 0;
   let cache = statements.get(connection);
   if (!cache) statements.set(connection, (cache = new Map()));
-  let statement = cache.get(sql);
+  let statement = keep ? cache.get(sql) : undefined;
   if (!statement) {
     statement = await connection.prepare(sql);
-    cache.set(sql, statement);
+    if (keep) cache.set(sql, statement);
   }
-  if (!shape.read) caches.get(connection)?.noteWrite(sql);
+  if (!shape.read) writer?.cache.noteWrite(sql);
+  if (!keep) return run(statement);
   const ready = statement;
   const result = (running.get(ready) ?? Promise.resolve()).then(() => {
     ready.clearBindings();
@@ -164,9 +164,9 @@ async function prepared<T>(
 
 /** Runs a query and returns its rows as plain objects (UUIDs as strings, timestamps as Dates). */
 export async function query<R>(connection: DuckDBConnection, sql: string, params: Params = {}): Promise<R[]> {
-  const cache = caches.get(connection);
+  const cache = writers.get(connection)?.cache;
   const read = cache ? undefined : readViews.get(connection);
-  const tables = (cache || read) && StatementCache.tablesOf(sql);
+  const tables = (cache || read) && shapeOf(sql).tables;
   const key = tables && `${sql}\u0000${JSON.stringify(params, paramText)}`;
   if (key) {
     const rows = cache ? cache.get(key, tables) : read?.cache.get(key, tables, read.view);
@@ -214,7 +214,7 @@ export async function queryChunks(
 }
 
 /** The SQL DuckDB writes its own way (plugins/storage/shared/sql.ts). */
-export const duckdbDialect: Dialect = {
+const duckdbDialect: Dialect = {
   capabilities: { skipLocked: false },
   timestamp: 'TIMESTAMP',
   inList: (expression, param, type) => `${expression} IN (SELECT unnest(${param}::${type}[]))`,
@@ -240,4 +240,16 @@ export function duckDb(connection: DuckDBConnection): Db {
     },
   };
 }
-export { ident, likePattern } from '../shared/sql.js';
+
+/** Runs `fn` in a transaction of `connection` (a connection of its own, not the writer's): COMMIT, or ROLLBACK. */
+export async function inTransaction<T>(connection: DuckDBConnection, fn: () => Promise<T>): Promise<T> {
+  await connection.run('BEGIN TRANSACTION');
+  try {
+    const result = await fn();
+    await connection.run('COMMIT');
+    return result;
+  } catch (error) {
+    await connection.run('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}

@@ -10,7 +10,7 @@ import {
 import { StorageError, type RowBatch, type StorageTransfer, type TransferValue } from '../../../kit/index.js';
 import { checkColumns, exportTables, requireEmpty, type TableSource } from '../shared/transfer.js';
 import type { Database } from './database.js';
-import { ident } from './sql.js';
+import { ident } from '../shared/sql.js';
 
 /** The engine's own bookkeeping, not part of the data model. */
 const BOOKKEEPING = 'schema_migration';

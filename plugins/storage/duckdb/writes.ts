@@ -54,11 +54,7 @@ const usageRows: DeferredTable = {
  * id from a block of the table's sequence (when it has one), every other column from `values` (absent ones NULL,
  * UUIDs in lower case), which is also the row answered, as the table would show it.
  */
-export async function deferredInsert<R>(
-  deferred: DeferredRows,
-  table: DeferredTable,
-  values: object,
-): Promise<R> {
+async function deferredInsert<R>(deferred: DeferredRows, table: DeferredTable, values: object): Promise<R> {
   const given = values as Record<string, Cell | undefined>;
   for (const [column, value] of Object.entries(given)) {
     if (value !== undefined && !table.columns.some(([name]) => name === column))
@@ -139,29 +135,22 @@ export function duckdbWriter(
 
 const T = duckdb.Type;
 
-/** NULL where a number is NaN (the writers' "no value"). */
-function nansOf(values: Float64Array): Uint8Array {
+/** NULL (1) where `isNull` holds of a value: NaN is the writers' "no value", an id of 0 their "none". */
+function nullsWhere(values: Float64Array | Int32Array, isNull: (value: number) => boolean): Uint8Array {
   const nulls = new Uint8Array(values.length);
-  for (let i = 0; i < values.length; i++) if (Number.isNaN(values[i])) nulls[i] = 1;
+  for (let i = 0; i < values.length; i++) if (isNull(values[i] as number)) nulls[i] = 1;
   return nulls;
 }
-
-/** NULL where an id is 0 (the writers' "no threshold"). */
-function zerosOf(ids: Int32Array): Uint8Array {
-  const nulls = new Uint8Array(ids.length);
-  for (let i = 0; i < ids.length; i++) if (ids[i] === 0) nulls[i] = 1;
-  return nulls;
-}
+const isZero = (value: number) => value === 0;
 
 const HEX = new Int8Array(128).fill(-1);
-for (let i = 0; i < 16; i++) HEX['0123456789abcdefABCDEF'.charCodeAt(i)] = i;
-for (let i = 10; i < 16; i++) HEX['ABCDEF'.charCodeAt(i - 10)] = i;
+for (let i = 0; i < 22; i++) HEX['0123456789abcdefABCDEF'.charCodeAt(i)] = i < 16 ? i : i - 6;
 
 /**
  * UUID texts in DuckDB's layout of a UUID: a 128-bit integer, the low 64 bits (UUID bytes 8-15) first, then the
  * high 64 bits (bytes 0-7) with the sign bit flipped, both little-endian (columns.ts reads the same layout).
  */
-export function uuidColumn(uuids: readonly string[]): Uint8Array {
+function uuidColumn(uuids: readonly string[]): Uint8Array {
   const out = new Uint8Array(uuids.length * 16);
   uuids.forEach((text, row) => {
     let byte = 0;
@@ -200,7 +189,11 @@ function append(
       type: T.TIMESTAMP,
       data: new BigInt64Array(count).fill(BigInt(date.getTime()) * 1000n),
     });
-    const double = (values: Float64Array) => ({ type: T.DOUBLE, data: values, nulls: nansOf(values) });
+    const double = (values: Float64Array) => ({
+      type: T.DOUBLE,
+      data: values,
+      nulls: nullsWhere(values, Number.isNaN),
+    });
     // the metric table's columns, in order
     await deferred.appendChunk('metric', count, [
       { type: T.BIGINT, data: ids },
@@ -216,8 +209,8 @@ function append(
       { type: T.DOUBLE, data: m.value },
       double(m.lower),
       double(m.upper),
-      { type: T.INTEGER, data: m.threshold, nulls: zerosOf(m.threshold) },
-      { type: T.INTEGER, data: m.model, nulls: zerosOf(m.model) },
+      { type: T.INTEGER, data: m.threshold, nulls: nullsWhere(m.threshold, isZero) },
+      { type: T.INTEGER, data: m.model, nulls: nullsWhere(m.model, isZero) },
       double(m.baseline),
       double(m.lowerLimit),
       double(m.upperLimit),

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import postgres, { type ReservedSql, type Sql } from 'postgres';
+import { z } from 'zod';
 import {
   StorageError,
   type LockKey,
@@ -11,16 +12,21 @@ import { connectionDropped, connectionLost, retryable, unavailable, uniqueKey } 
 import { LOCK_KINDS } from './locks.js';
 import type { Connection } from './sql.js';
 
-export interface DatabaseOptions {
-  /** postgres:// or postgresql:// URL; its password never appears in a message or a log line. */
-  readonly url: string;
-  /** Connections of this process's pool at most. */
-  readonly maxConnections: number;
-  /** Seconds to wait for a connection to open before the call fails as unavailable. */
-  readonly connectTimeoutSeconds: number;
-  /** The configuration key that gave the URL, for messages (`database.url` unless said otherwise). */
-  readonly key?: string;
-}
+const url = z.string().regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// or postgresql:// URL' });
+
+export const optionsSchema = z.strictObject({
+  /** Its password never appears in a message or a log line. */
+  url,
+  /** Connections of this process's pool at most (the server's max_connections is shared by every process). */
+  max_connections: z.number().int().min(1).max(1000).default(10),
+  /** Seconds to wait for a new connection before a call fails with 503. */
+  connect_timeout_seconds: z.number().int().min(1).max(600).default(10),
+  /** Streaming read replicas of the same database (database.replicas); reads go there once they caught up. */
+  replicas: z.array(url).max(16).default([]),
+});
+
+export type PostgresOptions = z.input<typeof optionsSchema>;
+export type DatabaseOptions = z.output<typeof optionsSchema>;
 
 /** Attempts of a write transaction that keeps failing for a retryable reason (serialization, deadlock, race). */
 const MAX_ATTEMPTS = 40;
@@ -39,7 +45,7 @@ const SAME_KEY_ATTEMPTS = 8;
 const RECONNECT_DELAY_SECONDS = 0.05;
 
 /** Where a URL points, for messages: user, host, port and database, never the password. */
-export function describeUrl(url: string): string {
+function describeUrl(url: string): string {
   try {
     const parsed = new URL(url);
     const user = parsed.username ? `${decodeURIComponent(parsed.username)}@` : '';
@@ -86,11 +92,12 @@ export class Database {
     private readonly maxConnections: number,
   ) {}
 
-  static async open(options: DatabaseOptions, logger: Logger): Promise<Database> {
+  /** `key`: the configuration key that gave the URL, for messages. */
+  static async open(options: DatabaseOptions, logger: Logger, key = 'database.url'): Promise<Database> {
     const where = describeUrl(options.url);
     const settings = {
-      max: options.maxConnections,
-      connect_timeout: options.connectTimeoutSeconds,
+      max: options.max_connections,
+      connect_timeout: options.connect_timeout_seconds,
       types: { bigint: postgres.BigInt },
       onnotice: () => undefined,
       connection: { application_name: 'benchtrack', ...SESSION },
@@ -102,7 +109,6 @@ export class Database {
     } catch (error) {
       await sql.end({ timeout: 0 });
       const reason = (error as { code?: string }).code ?? (error as Error).message;
-      const key = options.key ?? 'database.url';
       throw new StorageError(
         `cannot connect to the PostgreSQL database of ${key} (${where}): ${reason}; check ${key} (host, port, user, password, database name) and that the server is running and accepts connections`,
         {},
@@ -111,7 +117,7 @@ export class Database {
     }
     // opened only when a transaction names exclusive keys
     const lockSessions = postgres(options.url, settings);
-    return new Database(sql, lockSessions, where, logger, options.maxConnections);
+    return new Database(sql, lockSessions, where, logger, options.max_connections);
   }
 
   /**

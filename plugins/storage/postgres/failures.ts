@@ -47,7 +47,7 @@ export function connectionDropped(error: unknown): boolean {
 }
 
 /** Seconds a client is asked to wait (Retry-After) while the database server cannot be reached. */
-export const RETRY_AFTER_SECONDS = 5;
+const RETRY_AFTER_SECONDS = 5;
 
 /** What a caller gets while the database server cannot be reached. It never quotes the driver: the log has it. */
 export function unavailable(cause: unknown): UnavailableError {

@@ -1,9 +1,8 @@
-import { z } from 'zod';
 import { defineStorage, type Storage } from '../../../kit/index.js';
 import { logMigrations, orClose, within } from '../shared/lifecycle.js';
 import { readRepositories, writeRepositories } from '../shared/repositories.js';
 import { postgresCounters } from './counters.js';
-import { Database } from './database.js';
+import { Database, optionsSchema, type PostgresOptions } from './database.js';
 import { migrate, recordedVersion } from './migrate.js';
 import { migrations } from './migrations/index.js';
 import { keepPartitionsAhead } from './partitions.js';
@@ -13,20 +12,7 @@ import { postgresDb, type Connection } from './sql.js';
 import { ReplicaReads } from './replicas.js';
 import { postgresTransfer } from './transfer.js';
 
-const optionsSchema = z.strictObject({
-  url: z.string().regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// or postgresql:// URL' }),
-  /** Connections of this process's pool at most (the server's max_connections is shared by every process). */
-  max_connections: z.number().int().min(1).max(1000).default(10),
-  /** Seconds to wait for a new connection before a call fails with 503. */
-  connect_timeout_seconds: z.number().int().min(1).max(600).default(10),
-  /** Streaming read replicas of the same database (database.replicas); reads go there once they caught up. */
-  replicas: z
-    .array(z.string().regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// or postgresql:// URL' }))
-    .max(16)
-    .default([]),
-});
-
-export type PostgresOptions = z.input<typeof optionsSchema>;
+export type { PostgresOptions } from './database.js';
 
 const writer = (connection: Connection) =>
   writeRepositories(postgresDb(connection), {
@@ -47,14 +33,7 @@ export const postgresStorage = defineStorage<PostgresOptions>({
   schemes: ['postgres', 'postgresql'],
   async open(options, { logger }): Promise<Storage> {
     const parsed = optionsSchema.parse(options);
-    const database = await Database.open(
-      {
-        url: parsed.url,
-        maxConnections: parsed.max_connections,
-        connectTimeoutSeconds: parsed.connect_timeout_seconds,
-      },
-      logger.child({ plugin: 'postgres' }),
-    );
+    const database = await Database.open(parsed, logger.child({ plugin: 'postgres' }));
     const log = logger.child({ plugin: 'postgres', database: database.where });
     const close = () => database.close();
     const appliedMigrations = await orClose(() => migrate(database.sql, migrations, database.where), close);
@@ -64,12 +43,7 @@ export const postgresStorage = defineStorage<PostgresOptions>({
         [
           await keepPartitionsAhead(database, log),
           await postgresCounters(database),
-          await ReplicaReads.open(
-            database,
-            parsed.replicas,
-            { maxConnections: parsed.max_connections, connectTimeoutSeconds: parsed.connect_timeout_seconds },
-            log,
-          ),
+          await ReplicaReads.open(database, parsed, log),
         ] as const,
       close,
     );

@@ -2,7 +2,7 @@ import type { HistoryColumns, HistoryRequest, MetricsWriter } from '../../../kit
 import { query, queryValues, type Connection } from './sql.js';
 
 /** When a threshold sets no max_sample_size, history is still capped so one query stays bounded. */
-export const HISTORY_CAP = 65_536;
+const HISTORY_CAP = 65_536;
 
 /**
  * Per series its newest n values on the head since its window start, newest first: a lateral backward range scan

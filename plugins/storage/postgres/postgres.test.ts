@@ -499,7 +499,10 @@ describe("postgres: the pool's sessions", () => {
   // tries one from the sixth run of a prepared statement on a connection, so the pool has a single connection here.
   it('plans every run of the history and perf statements for its parameters, never with a generic plan', async () => {
     const { url, drop } = await cluster.migratedDatabase('plans');
-    const database = await Database.open({ url, maxConnections: 1, connectTimeoutSeconds: 10 }, logger);
+    const database = await Database.open(
+      { url, max_connections: 1, connect_timeout_seconds: 10, replicas: [] },
+      logger,
+    );
     try {
       const series = Int32Array.from({ length: 50 }, (_, i) => i + 1);
       for (let run = 0; run < 8; run++) {
@@ -537,7 +540,10 @@ describe("postgres: the pool's sessions", () => {
   // what it reads: each run compiled for longer than it read.
   it('compiles no statement with JIT, however high its estimated cost', async () => {
     const { url, drop } = await cluster.migratedDatabase('jit');
-    const database = await Database.open({ url, maxConnections: 1, connectTimeoutSeconds: 10 }, logger);
+    const database = await Database.open(
+      { url, max_connections: 1, connect_timeout_seconds: 10, replicas: [] },
+      logger,
+    );
     const bare = postgres(url, { max: 1, onnotice: () => undefined });
     try {
       const plan = async (sql: postgres.Sql) =>

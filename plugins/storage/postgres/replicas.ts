@@ -1,5 +1,5 @@
 import type { Logger } from '../../../kit/index.js';
-import { Database } from './database.js';
+import { Database, type DatabaseOptions } from './database.js';
 import type { Connection } from './sql.js';
 
 /** A WAL position ('16/B374D848') as a number, so positions compare. */
@@ -31,16 +31,11 @@ export class ReplicaReads {
     private readonly logger: Logger,
   ) {}
 
-  static async open(
-    primary: Database,
-    urls: readonly string[],
-    options: { maxConnections: number; connectTimeoutSeconds: number },
-    logger: Logger,
-  ): Promise<ReplicaReads> {
+  static async open(primary: Database, options: DatabaseOptions, logger: Logger): Promise<ReplicaReads> {
     const replicas: Replica[] = [];
     try {
-      for (const [i, url] of urls.entries()) {
-        const database = await Database.open({ url, ...options, key: `database.replicas[${i}]` }, logger);
+      for (const [i, url] of options.replicas.entries()) {
+        const database = await Database.open({ ...options, url }, logger, `database.replicas[${i}]`);
         replicas.push({ database, replayed: 0n });
       }
     } catch (error) {

@@ -1,8 +1,6 @@
 import type { Sql } from 'postgres';
 import { UuidColumn, type Column, type Db, type Dialect, type Param, type Params } from '../shared/sql.js';
 
-export type { Param, Params } from '../shared/sql.js';
-
 /** The pool, or the connection a transaction or read holds: all the repositories need is to run statements. */
 export type Connection = Pick<Sql, 'unsafe'>;
 
@@ -133,4 +131,3 @@ function putUuid(words: Uint32Array, count: number, i: number, text: string): vo
     words[k * count + i] = word;
   }
 }
-export { ident, isUuid, likePattern } from '../shared/sql.js';

@@ -6,15 +6,13 @@ const HISTORY_CAP = 65_536;
 
 /**
  * Per series its newest n values on the head since its window start, newest first: a lateral backward range scan
- * of the metric (series_id, start_time, report_id, iteration) index per series, filtered by the head's versions
- * above the scan and before the limit, so one filter serves every partition.
- * The filter is a subplan, not a join: `OFFSET 0` keeps the scan a subquery and `IS TRUE` keeps the EXISTS from
- * becoming a semi-join (a head younger than the last ANALYZE would plan that as a read and sort of every metric of
- * the series). As a subplan, PostgreSQL chooses by cost between a hash of the head's versions, built once per
- * statement, and a probe per metric row by head_version's index; without that choice a small head_version (one
- * page) was probed by a sequential scan of it for each metric row read. The outer query has no ORDER BY of its
- * own: with one, the subquery is planned to read every row of the series; without, it keeps its order and the
- * limit's row estimate.
+ * of the metric (series_id, start_time, report_id, iteration) index per series, its rows checked against the head's
+ * versions before the limit. The check is a subplan over the scan (kept a subquery by `OFFSET 0`); `IS TRUE` keeps
+ * the EXISTS from becoming a semi-join, which for a head younger than the last ANALYZE plans as a read and sort of
+ * every metric of the series. PostgreSQL then chooses by cost between one hash of the head's versions per statement
+ * and an index probe per row (a probe alone is planned, on a one-page head_version, as a sequential scan of it for
+ * every row read). No ORDER BY above the subquery: the limit takes the subquery's order, and with one the subquery
+ * would be planned to read the whole series.
  */
 export const HISTORY_SQL = `SELECT w.pos::int, m.value, m.id
   FROM unnest($series::int[], $n::int[], $since::float8[]) WITH ORDINALITY AS w(series_id, n, since, pos)

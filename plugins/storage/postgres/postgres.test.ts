@@ -337,23 +337,29 @@ describe('postgres: query plans', () => {
   /** The statement with its parameters written in as literals, for EXPLAIN through psql. */
   const literal = (sql: string, params: Record<string, string>) =>
     sql.replace(/\$([a-z_]+)/g, (_match, name: string) => params[name] ?? `$${name}`);
+  /** A world and one report of no metrics, its version on the world's head. */
+  const reportOnHead = async (storage: Storage) => {
+    const world = await storage.transaction((tx) => insertWorld(tx));
+    const { report } = await storage.transaction(async (tx) => {
+      const version = await tx.versions.insert({
+        uuid: uuid(),
+        project_id: world.project.id,
+        number: 1,
+        hash: null,
+        created: at(0),
+      });
+      await tx.headVersions.link(world.head.id, [version.id]);
+      return insertReport(tx, world, { version, minute: 0, points: [] });
+    });
+    return { world, report };
+  };
 
   it('reads history, perf and perf lines as index range scans of metric per series, never a scan of the table', async () => {
     const { name, storages } = await processes(1, { migrated: true });
     const [storage] = storages as [Storage];
     try {
-      const world = await storage.transaction((tx) => insertWorld(tx));
-      const { report, head } = await storage.transaction(async (tx) => {
-        const version = await tx.versions.insert({
-          uuid: uuid(),
-          project_id: world.project.id,
-          number: 1,
-          hash: null,
-          created: at(0),
-        });
-        await tx.headVersions.link(world.head.id, [version.id]);
-        return { ...(await insertReport(tx, world, { version, minute: 0, points: [] })), head: world.head };
-      });
+      const { world, report } = await reportOnHead(storage);
+      const head = world.head;
       // 200,000 metrics over 400 series, 2,000 more versions on the head, then fresh statistics
       await cluster.sql(
         `WITH v AS (INSERT INTO version (uuid, project_id, number, hash, created)
@@ -444,18 +450,7 @@ describe('postgres: query plans', () => {
     const { name, storages } = await processes(1, { migrated: true });
     const [storage] = storages as [Storage];
     try {
-      const world = await storage.transaction((tx) => insertWorld(tx));
-      const { report } = await storage.transaction(async (tx) => {
-        const version = await tx.versions.insert({
-          uuid: uuid(),
-          project_id: world.project.id,
-          number: 1,
-          hash: null,
-          created: at(0),
-        });
-        await tx.headVersions.link(world.head.id, [version.id]);
-        return insertReport(tx, world, { version, minute: 0, points: [] });
-      });
+      const { world, report } = await reportOnHead(storage);
       // a project's first weeks: 120 versions on the head (head_version fits in one page), 20 series of 240 metrics
       await cluster.sql(
         `WITH v AS (INSERT INTO version (uuid, project_id, number, hash, created)

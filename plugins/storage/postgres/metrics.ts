@@ -6,17 +6,23 @@ const HISTORY_CAP = 65_536;
 
 /**
  * Per series its newest n values on the head since its window start, newest first: a lateral backward range scan
- * of the metric (series_id, start_time, report_id, iteration) index per series. Versions are checked by a probe of
- * head_version's key (`OFFSET 0` keeps it from becoming a join, which a head younger than the last ANALYZE would
- * plan as a read and sort of every metric of the series).
+ * of the metric (series_id, start_time, report_id, iteration) index per series, its rows checked against the head's
+ * versions before the limit. The check is a subplan over the scan (kept a subquery by `OFFSET 0`); `IS TRUE` keeps
+ * the EXISTS from becoming a semi-join, which for a head younger than the last ANALYZE plans as a read and sort of
+ * every metric of the series. PostgreSQL then chooses by cost between one hash of the head's versions per statement
+ * and an index probe per row (a probe alone is planned, on a one-page head_version, as a sequential scan of it for
+ * every row read). No ORDER BY above the subquery: the limit takes the subquery's order, and with one the subquery
+ * would be planned to read the whole series.
  */
 export const HISTORY_SQL = `SELECT w.pos::int, m.value, m.id
   FROM unnest($series::int[], $n::int[], $since::float8[]) WITH ORDINALITY AS w(series_id, n, since, pos)
   CROSS JOIN LATERAL (
-    SELECT m.value, m.id, m.start_time, m.report_id, m.iteration FROM metric m
-    WHERE m.series_id = w.series_id AND m.start_time >= to_timestamp(w.since / 1000)
-      AND EXISTS (SELECT FROM head_version hv WHERE hv.head_id = $head::int AND hv.version_id = m.version_id OFFSET 0)
-    ORDER BY m.start_time DESC, m.report_id DESC, m.iteration DESC
+    SELECT m.value, m.id, m.start_time, m.report_id, m.iteration FROM (
+      SELECT m.value, m.id, m.start_time, m.report_id, m.iteration, m.version_id FROM metric m
+      WHERE m.series_id = w.series_id AND m.start_time >= to_timestamp(w.since / 1000)
+      ORDER BY m.start_time DESC, m.report_id DESC, m.iteration DESC
+      OFFSET 0) m
+    WHERE EXISTS (SELECT FROM head_version hv WHERE hv.head_id = $head::int AND hv.version_id = m.version_id) IS TRUE
     LIMIT w.n) m
   ORDER BY w.pos, m.start_time DESC, m.report_id DESC, m.iteration DESC`;
 

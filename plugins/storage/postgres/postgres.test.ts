@@ -366,23 +366,29 @@ describe('postgres: query plans', () => {
   /** The statement with its parameters written in as literals, for EXPLAIN through psql. */
   const literal = (sql: string, params: Record<string, string>) =>
     sql.replace(/\$([a-z_]+)/g, (_match, name: string) => params[name] ?? `$${name}`);
+  /** A world and one report of no metrics, its version on the world's head. */
+  const reportOnHead = async (storage: Storage) => {
+    const world = await storage.transaction((tx) => insertWorld(tx));
+    const { report } = await storage.transaction(async (tx) => {
+      const version = await tx.versions.insert({
+        uuid: uuid(),
+        project_id: world.project.id,
+        number: 1,
+        hash: null,
+        created: at(0),
+      });
+      await tx.headVersions.link(world.head.id, [version.id]);
+      return insertReport(tx, world, { version, minute: 0, points: [] });
+    });
+    return { world, report };
+  };
 
   it('reads history, perf and perf lines as index range scans of metric per series, never a scan of the table', async () => {
     const { name, storages } = await processes(1, { migrated: true });
     const [storage] = storages as [Storage];
     try {
-      const world = await storage.transaction((tx) => insertWorld(tx));
-      const { report, head } = await storage.transaction(async (tx) => {
-        const version = await tx.versions.insert({
-          uuid: uuid(),
-          project_id: world.project.id,
-          number: 1,
-          hash: null,
-          created: at(0),
-        });
-        await tx.headVersions.link(world.head.id, [version.id]);
-        return { ...(await insertReport(tx, world, { version, minute: 0, points: [] })), head: world.head };
-      });
+      const { world, report } = await reportOnHead(storage);
+      const head = world.head;
       // 200,000 metrics over 400 series, 2,000 more versions on the head, then fresh statistics
       await cluster.sql(
         `WITH v AS (INSERT INTO version (uuid, project_id, number, hash, created)
@@ -464,6 +470,50 @@ describe('postgres: query plans', () => {
         const read = new Set([...perf.matchAll(/ on (metric_\d{4}_\d{2})/g)].map((m) => m[1]));
         expect([...read].every((name) => months.has(name as string))).toBe(true);
       }
+    } finally {
+      await closeAll(storages);
+    }
+  });
+
+  it('reads the versions of a small head once into a hash or by index, not by a scan of head_version per metric row', async () => {
+    const { name, storages } = await processes(1, { migrated: true });
+    const [storage] = storages as [Storage];
+    try {
+      const { world, report } = await reportOnHead(storage);
+      // a project's first weeks: 120 versions on the head (head_version fits in one page), 20 series of 240 metrics
+      await cluster.sql(
+        `WITH v AS (INSERT INTO version (uuid, project_id, number, hash, created)
+             SELECT gen_random_uuid(), ${report.project_id}, 1 + i, NULL, now() FROM generate_series(1, 120) i
+             RETURNING id, number),
+           hv AS (INSERT INTO head_version SELECT ${world.head.id}, v.id FROM v)
+         INSERT INTO metric (id, uuid, project_id, report_id, iteration, series_id, head_id, version_id, start_time,
+           end_time, value)
+         SELECT nextval('metric_id_seq'), gen_random_uuid(), ${report.project_id}, ${report.id}, i, s,
+           ${world.head.id}, v.id, now() - v.number * interval '1 minute', now(), i
+         FROM v, generate_series(1, 20) AS s, generate_series(0, 1) AS i`,
+        name,
+      );
+      // a database given back by an earlier test keeps the pages of the rows it deleted: rewritten, one page again
+      await cluster.sql('VACUUM FULL head_version', name);
+      await cluster.sql('ANALYZE', name);
+      expect((await cluster.sql(`SELECT pg_relation_size('head_version')`, name)).trim()).toBe('8192');
+      const all = (value: string) => `'{${new Array(20).fill(value).join(',')}}'`;
+      const plan = await cluster.sql(
+        `EXPLAIN (ANALYZE, COSTS OFF) ${literal(HISTORY_SQL, {
+          series: `'{${Array.from({ length: 20 }, (_, i) => i + 1).join(',')}}'`,
+          n: all('64'),
+          since: all('-Infinity'),
+          head: String(world.head.id),
+        })}`,
+        name,
+      );
+      expect(plan).toMatch(SERIES_SCAN_BACKWARD);
+      expect(plan).toMatch(/rows=1280 loops=1/);
+      // each node that reads head_version more than once is a probe of one of its indexes
+      const reads = [...plan.matchAll(/(\w[\w ]*?) on head_version hv .*loops=(\d+)/g)];
+      expect(reads.length, plan).toBeGreaterThan(0);
+      for (const [, node, loops] of reads)
+        if (Number(loops) > 1) expect(node, plan).toMatch(/^Index (Only )?Scan using head_version_\w+$/);
     } finally {
       await closeAll(storages);
     }

@@ -43,31 +43,16 @@ export async function migrate(
   path: string,
 ): Promise<AppliedMigration[]> {
   await refuseForeign(connection, path);
-  await connection.run(`CREATE TABLE IF NOT EXISTS schema_migration (
-    version INTEGER PRIMARY KEY,
-    name VARCHAR NOT NULL,
-    applied_at TIMESTAMP NOT NULL
-  )`);
   const applied = await applyMigrations(
     {
-      version: () => recordedVersion(connection),
-      async apply(migration) {
-        await connection.run('BEGIN TRANSACTION');
-        try {
-          for (const statement of migration.statements) await connection.run(statement);
-          await connection.run(`INSERT INTO schema_migration VALUES ($version, $name, now()::TIMESTAMP)`, {
-            version: migration.version,
-            name: migration.name,
-          });
-          await connection.run('COMMIT');
-        } catch (error) {
-          await connection.run('ROLLBACK');
-          throw error;
-        }
+      where: path,
+      timestamp: 'TIMESTAMP',
+      async run(statements) {
+        for (const statement of statements) await connection.run(statement);
       },
+      version: () => recordedVersion(connection),
     },
     migrations,
-    path,
   );
   // schema changes must not stay in the WAL: DuckDB cannot replay an ALTER TABLE from it, so a crash before the
   // next checkpoint would leave a database that no longer opens

@@ -15,49 +15,27 @@ export async function migrate(
 ): Promise<AppliedMigration[]> {
   const connection = await sql.reserve();
   try {
+    await connection.unsafe('SET client_min_messages = warning');
     await connection.unsafe('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     try {
-      return await migrateLocked(connection, migrations, where);
+      return await applyMigrations(
+        {
+          where,
+          timestamp: 'TIMESTAMPTZ',
+          async run(statements) {
+            // the simple protocol runs many statements in one message, and skips those after a failure
+            await connection.unsafe(statements.join(';\n'));
+          },
+          version: () => recordedVersion(connection),
+        },
+        migrations,
+      );
     } finally {
       await connection.unsafe('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
     }
   } finally {
     connection.release();
   }
-}
-
-async function migrateLocked(
-  connection: Connection,
-  migrations: readonly Migration[],
-  where: string,
-): Promise<AppliedMigration[]> {
-  await connection.unsafe(`SET client_min_messages = warning;
-    CREATE TABLE IF NOT EXISTS schema_migration (
-      version INTEGER PRIMARY KEY,
-      name TEXT NOT NULL,
-      applied_at TIMESTAMPTZ NOT NULL
-    )`);
-  return applyMigrations(
-    {
-      version: () => recordedVersion(connection),
-      async apply(migration) {
-        try {
-          // one round trip for the whole migration (the simple protocol runs many statements in one message)
-          await connection.unsafe(['BEGIN', ...migration.statements].join(';\n'));
-          await connection.unsafe('INSERT INTO schema_migration VALUES ($1, $2, now())', [
-            migration.version,
-            migration.name,
-          ]);
-          await connection.unsafe('COMMIT');
-        } catch (error) {
-          await connection.unsafe('ROLLBACK').catch(() => undefined);
-          throw error;
-        }
-      },
-    },
-    migrations,
-    where,
-  );
 }
 
 export async function recordedVersion(connection: Connection): Promise<number> {

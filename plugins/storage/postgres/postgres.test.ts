@@ -204,6 +204,35 @@ describe('postgres: migration 4', () => {
   });
 });
 
+describe('postgres: migrate', () => {
+  it('rolls a failing migration back whole, keeps the earlier ones and records their names as they are', async () => {
+    const { url, drop } = await cluster.createDatabase('migrate');
+    const sql = postgres(url, { max: 1, onnotice: () => undefined });
+    const first = { version: 1, name: "the team's first", statements: ['CREATE TABLE a (x INTEGER)'] };
+    const broken = {
+      version: 2,
+      name: 'broken',
+      statements: ['CREATE TABLE c (z INTEGER)', 'INSERT INTO c VALUES (1)', 'SELECT * FROM no_such_table'],
+    };
+    try {
+      const error = await migrate(sql, [first, broken], 'm').catch((e: unknown) => e);
+      expect((error as Error).message).toMatch(/^migration 2 \(broken\) failed on m: .*left at version 1$/s);
+      expect(await sql.unsafe('SELECT version, name FROM schema_migration')).toEqual([
+        { version: 1, name: "the team's first" },
+      ]);
+      expect(await sql.unsafe(`SELECT to_regclass('a')::text AS a, to_regclass('c')::text AS c`)).toEqual([
+        { a: 'a', c: null },
+      ]);
+      expect(
+        await migrate(sql, [first, { ...broken, statements: ['CREATE TABLE c (z INTEGER)'] }], 'm'),
+      ).toEqual([{ version: 2, name: 'broken' }]);
+    } finally {
+      await sql.end();
+      await drop();
+    }
+  });
+});
+
 describe('postgres: connection lost', () => {
   it('fails the transaction with 503 and Retry-After, rolls it back, and reconnects by itself', async () => {
     const { name, storages } = await processes(1, { migrated: true });

@@ -5,56 +5,38 @@ import type {
   ProjectActivity,
   ProjectRecord,
   ProjectsReader,
-  ProjectsWriter,
-  ReadRepositories,
-  WriteRepositories,
+  TableReader,
 } from '../../../kit/index.js';
 import { PROJECT_NOTIFICATION_DATA } from './notifications.js';
 import { REGRESSION_PRUNE } from './regressions.js';
 import { count, perDialect, type Db, type Params } from './sql.js';
-import { page, pageSql, tableReader, tableSpec, tableWriter, whereSql } from './table.js';
+import { extended, listPage, table, tableSpec, type Shared } from './table.js';
 
 const users = tableSpec('users', { search: ['name', 'slug', 'uuid'] });
-const tokens = tableSpec('api_token', { search: ['name', 'uuid'] });
 const organizations = tableSpec('organization', { search: ['name', 'slug', 'uuid'] });
-const roles = tableSpec('organization_role', { key: ['organization_id', 'user_id'] });
-const invitations = tableSpec('invitation', { search: ['email', 'uuid'] });
 const projects = tableSpec('project', { search: ['name', 'slug', 'uuid'] });
 
-function organizationsReader(db: Db): OrganizationsReader {
-  return {
-    ...tableReader<OrganizationRecord>(db, organizations),
-    listForUser(userId, where, options) {
-      const w = whereSql(db, organizations, where, 'o.');
-      const p = pageSql(organizations, options, 'o.');
-      return page<OrganizationRecord>(
-        db,
-        'o.*',
-        `FROM organization o JOIN organization_role r ON r.organization_id = o.id
-          WHERE r.user_id = $user AND ${w.sql} AND ${p.search}`,
-        `ORDER BY ${p.order} ${p.limit}`,
-        { ...w.params, ...p.params, user: userId },
-      );
-    },
-    // bound, not a constant: planned while every license was NULL, DuckDB then read licenses as garbage
-    licensed: () =>
-      db.query<OrganizationRecord>(
-        'SELECT * FROM organization WHERE coalesce(license, $none) <> $none ORDER BY id',
-        { none: '' },
-      ),
-    members(organizationId, options) {
-      const p = pageSql(users, options, 'u.');
-      return page<MemberRecord>(
-        db,
-        'u.*, r.role, r.created AS role_created, r.modified AS role_modified',
-        `FROM organization_role r JOIN users u ON u.id = r.user_id
-          WHERE r.organization_id = $organization AND ${p.search}`,
-        `ORDER BY ${p.order} ${p.limit}`,
-        { ...p.params, organization: organizationId },
-      );
-    },
-  };
-}
+const organizationReads = (db: Db): Omit<OrganizationsReader, keyof TableReader<OrganizationRecord>> => ({
+  listForUser: (userId, where, options) =>
+    listPage<OrganizationRecord>(db, organizations, where, options, {
+      alias: 'o.',
+      from: 'FROM organization o JOIN organization_role r ON r.organization_id = o.id WHERE r.user_id = $user',
+      params: { user: userId },
+    }),
+  // bound, not a constant: planned while every license was NULL, DuckDB then read licenses as garbage
+  licensed: () =>
+    db.query<OrganizationRecord>(
+      'SELECT * FROM organization WHERE coalesce(license, $none) <> $none ORDER BY id',
+      { none: '' },
+    ),
+  members: (organizationId, options) =>
+    listPage<MemberRecord>(db, users, {}, options, {
+      alias: 'u.',
+      columns: 'u.*, r.role, r.created AS role_created, r.modified AS role_modified',
+      from: 'FROM organization_role r JOIN users u ON u.id = r.user_id WHERE r.organization_id = $organization',
+      params: { organization: organizationId },
+    }),
+});
 
 const ACTIVITY = perDialect((d) => {
   const of = d.inList('project_id', '$ids', 'int');
@@ -102,24 +84,16 @@ async function activity(
   );
 }
 
-function projectsReader(db: Db): ProjectsReader {
-  return {
-    ...tableReader<ProjectRecord>(db, projects),
-    activity: (projectIds, options) => activity(db, projectIds, options),
-    listVisible(viewer, where, options) {
-      const w = whereSql(db, projects, where, 'p.');
-      const p = pageSql(projects, options, 'p.');
-      return page<ProjectRecord>(
-        db,
-        'p.*',
-        `FROM project p WHERE ${w.sql} AND ${p.search} AND (p.visibility = 'public' OR $admin::boolean
-          OR p.organization_id IN (SELECT organization_id FROM organization_role WHERE user_id = $viewer::int))`,
-        `ORDER BY ${p.order} ${p.limit}`,
-        { ...w.params, ...p.params, admin: viewer.admin, viewer: viewer.userId ?? -1 },
-      );
-    },
-  };
-}
+const projectReads = (db: Db): Omit<ProjectsReader, keyof TableReader<ProjectRecord>> => ({
+  activity: (projectIds, options) => activity(db, projectIds, options),
+  listVisible: (viewer, where, options) =>
+    listPage<ProjectRecord>(db, projects, where, options, {
+      alias: 'p.',
+      from: `FROM project p WHERE (p.visibility = 'public' OR $admin::boolean
+        OR p.organization_id IN (SELECT organization_id FROM organization_role WHERE user_id = $viewer::int))`,
+      params: { admin: viewer.admin, viewer: viewer.userId ?? -1 },
+    }),
+});
 
 /** Every table holding rows of a project, children before parents. */
 const PROJECT_DATA = [
@@ -145,24 +119,17 @@ const PROJECT_DATA = [
   `DELETE FROM project WHERE id = $project`,
 ];
 
-/** The account repositories that are a table and nothing more. */
-export const ACCOUNT_TABLES = { users, tokens, roles, invitations };
-
-export function accountReaders(db: Db): Pick<ReadRepositories, 'organizations' | 'projects'> {
-  return { organizations: organizationsReader(db), projects: projectsReader(db) };
-}
-
-export function accountWriters(db: Db): Pick<WriteRepositories, 'organizations' | 'projects'> {
-  const projectsWriter: ProjectsWriter = {
-    ...tableWriter<ProjectRecord, never>(db, projects),
-    ...projectsReader(db),
+/** The account repositories. */
+export const ACCOUNTS = {
+  users: table(users),
+  tokens: table(tableSpec('api_token', { search: ['name', 'uuid'] })),
+  organizations: extended(organizations, organizationReads, () => ({})),
+  roles: table(tableSpec('organization_role', { key: ['organization_id', 'user_id'] })),
+  invitations: table(tableSpec('invitation', { search: ['email', 'uuid'] })),
+  projects: extended(projects, projectReads, (db) => ({
     async deleteWithData(projectId) {
       for (const statement of PROJECT_DATA) await db.execute(statement, { project: projectId });
       for (const statement of REGRESSION_PRUNE) await db.execute(statement);
     },
-  };
-  return {
-    organizations: { ...tableWriter(db, organizations), ...organizationsReader(db) },
-    projects: projectsWriter,
-  };
-}
+  })),
+} satisfies Partial<Shared>;

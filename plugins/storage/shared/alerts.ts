@@ -1,14 +1,8 @@
-import type {
-  AlertFilter,
-  AlertRecord,
-  AlertsReader,
-  AlertStatus,
-  WriteRepositories,
-} from '../../../kit/index.js';
-import { count, perDialect, type Db, type Param } from './sql.js';
-import { page, tableReader, tableSpec, tableWriter } from './table.js';
+import type { AlertFilter, AlertRecord, AlertsReader, AlertStatus, TableReader } from '../../../kit/index.js';
+import { perDialect, type Db, type Param } from './sql.js';
+import { countByStatus, extended, page, tableSpec, type Shared } from './table.js';
 
-export const alerts = tableSpec('alert', { search: ['uuid'] });
+const alerts = tableSpec('alert', { search: ['uuid'] });
 
 /** `active` sorts before `dismissed` and `silenced`: the default order shows what needs attention first. */
 const ORDER = {
@@ -45,42 +39,29 @@ function alertWhere(filter: AlertFilter): { sql: string; params: Record<string, 
   return { sql: where.join(' AND '), params };
 }
 
-export function alertsReader(db: Db): AlertsReader {
-  return {
-    ...tableReader<AlertRecord>(db, alerts),
-    listForProject(filter, options) {
-      const where = alertWhere(filter);
-      const direction = options.direction === 'desc' ? 'DESC' : 'ASC';
-      return page<AlertRecord>(
-        db,
-        'a.*',
-        `FROM alert a WHERE ${where.sql}`,
-        `ORDER BY ${ORDER[options.sort](direction)} LIMIT $limit::bigint OFFSET $offset::bigint`,
-        {
-          ...where.params,
-          limit: options.perPage,
-          offset: (Math.max(options.page, 1) - 1) * options.perPage,
-        },
-      );
-    },
-    async countByStatus(filter) {
-      const where = alertWhere({ ...filter, status: undefined });
-      const rows = await db.query<{ status: AlertStatus; total: bigint }>(
-        `SELECT a.status, count(*) AS total FROM alert a WHERE ${where.sql} GROUP BY a.status`,
-        where.params,
-      );
-      return Object.fromEntries(rows.map((row) => [row.status, count(row.total)]));
-    },
-    async idsMatching(filter) {
-      const where = alertWhere(filter);
-      const rows = await db.query<{ id: number }>(
-        `SELECT a.id FROM alert a WHERE ${where.sql}`,
-        where.params,
-      );
-      return rows.map((row) => Number(row.id));
-    },
-  };
-}
+const alertReads = (db: Db): Omit<AlertsReader, keyof TableReader<AlertRecord>> => ({
+  listForProject(filter, options) {
+    const where = alertWhere(filter);
+    const direction = options.direction === 'desc' ? 'DESC' : 'ASC';
+    return page<AlertRecord>(
+      db,
+      'a.*',
+      `FROM alert a WHERE ${where.sql}`,
+      ORDER[options.sort](direction),
+      where.params,
+      options,
+    );
+  },
+  countByStatus(filter) {
+    const where = alertWhere({ ...filter, status: undefined });
+    return countByStatus<AlertStatus>(db, 'a', `FROM alert a WHERE ${where.sql}`, where.params);
+  },
+  async idsMatching(filter) {
+    const where = alertWhere(filter);
+    const rows = await db.query<{ id: number }>(`SELECT a.id FROM alert a WHERE ${where.sql}`, where.params);
+    return rows.map((row) => Number(row.id));
+  },
+});
 
 const RAISE = perDialect(
   (d) => `INSERT INTO alert (uuid, project_id, report_id, metric_id, head_id, threshold_id, model_id,
@@ -100,26 +81,23 @@ const RAISE = perDialect(
     RETURNING *`,
 );
 
-export function alertsWriter(db: Db): WriteRepositories['alerts'] {
-  return {
-    ...tableWriter<AlertRecord, never>(db, alerts),
-    ...alertsReader(db),
-    async raise(report, raised, now) {
-      if (raised.length === 0) return [];
-      return db.query<AlertRecord>(RAISE(db.dialect), {
-        project: report.project_id,
-        report: report.id,
-        head: report.head_id,
-        metrics: raised.map((a) => a.metric_id),
-        thresholds: raised.map((a) => a.threshold_id),
-        models: raised.map((a) => a.model_id),
-        limits: raised.map((a) => a.boundary_limit),
-        // NaN for "not a change point": NULL in the table
-        before: Float64Array.from(raised, (a) => a.change?.before ?? Number.NaN),
-        after: Float64Array.from(raised, (a) => a.change?.after ?? Number.NaN),
-        p: Float64Array.from(raised, (a) => a.change?.p_value ?? Number.NaN),
-        now,
-      });
-    },
-  };
-}
+/** The alerts of a project, raised in bulk. */
+export const ALERTS: Shared['alerts'] = extended(alerts, alertReads, (db) => ({
+  async raise(report, raised, now) {
+    if (raised.length === 0) return [];
+    return db.query<AlertRecord>(RAISE(db.dialect), {
+      project: report.project_id,
+      report: report.id,
+      head: report.head_id,
+      metrics: raised.map((a) => a.metric_id),
+      thresholds: raised.map((a) => a.threshold_id),
+      models: raised.map((a) => a.model_id),
+      limits: raised.map((a) => a.boundary_limit),
+      // NaN for "not a change point": NULL in the table
+      before: Float64Array.from(raised, (a) => a.change?.before ?? Number.NaN),
+      after: Float64Array.from(raised, (a) => a.change?.after ?? Number.NaN),
+      p: Float64Array.from(raised, (a) => a.change?.p_value ?? Number.NaN),
+      now,
+    });
+  },
+}));

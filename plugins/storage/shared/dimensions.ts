@@ -1,52 +1,29 @@
 import type {
   DimensionKind,
   DimensionsReader,
-  DimensionsWriter,
   HeadRecord,
   HeadsReader,
-  ReadRepositories,
+  TableReader,
   VersionRecord,
   WriteRepositories,
 } from '../../../kit/index.js';
-import { alertsReader, alertsWriter } from './alerts.js';
 import { REGRESSION_PRUNE } from './regressions.js';
-import { count, perDialect, type Db } from './sql.js';
-import { tableReader, tableSpec, tableWriter } from './table.js';
+import { count, perDialect, type Db, type Params } from './sql.js';
+import { extended, table, tableSpec, tableWriter, type Shared } from './table.js';
 
 const SEARCH = ['name', 'slug', 'uuid'];
 
-const branches = tableSpec('branch', { search: SEARCH });
-const heads = tableSpec('head');
-const versions = tableSpec('version');
-const headVersions = tableSpec('head_version', { key: ['head_id', 'version_id'] });
-const testbeds = tableSpec('testbed', { search: SEARCH });
-const benchmarks = tableSpec('benchmark', { search: SEARCH });
-const measures = tableSpec('measure', { search: SEARCH });
-const series = tableSpec('series');
-const thresholds = tableSpec('threshold', { search: ['uuid'] });
-const models = tableSpec('model');
-
 const HEAD_VERSIONS = 'FROM version v JOIN head_version hv ON hv.version_id = v.id WHERE hv.head_id = $head';
 
-function headsReader(db: Db): HeadsReader {
+const headReads = (db: Db): Omit<HeadsReader, keyof TableReader<HeadRecord>> => {
+  // the newest of the head's versions, of those `and` selects
+  const newest = async (headId: number, and = '', params: Params = {}) => {
+    const sql = `SELECT v.* ${HEAD_VERSIONS}${and} ORDER BY v.number DESC LIMIT 1`;
+    return (await db.query<VersionRecord>(sql, { head: headId, ...params }))[0];
+  };
   return {
-    ...tableReader<HeadRecord>(db, heads),
-    async latestVersion(headId) {
-      const [row] = await db.query<VersionRecord>(
-        `SELECT v.* ${HEAD_VERSIONS} ORDER BY v.number DESC LIMIT 1`,
-        {
-          head: headId,
-        },
-      );
-      return row;
-    },
-    async versionByHash(headId, hash) {
-      const [row] = await db.query<VersionRecord>(
-        `SELECT v.* ${HEAD_VERSIONS} AND v.hash = $hash ORDER BY v.number DESC LIMIT 1`,
-        { head: headId, hash },
-      );
-      return row;
-    },
+    latestVersion: (headId) => newest(headId),
+    versionByHash: (headId, hash) => newest(headId, ' AND v.hash = $hash', { hash }),
     async versionIds(headId, upTo, limit) {
       const rows = await db.query<{ id: number }>(
         `SELECT v.id ${HEAD_VERSIONS} AND v.number <= $upTo ORDER BY v.number DESC LIMIT $limit::bigint`,
@@ -55,14 +32,10 @@ function headsReader(db: Db): HeadsReader {
       return rows.map((row) => row.id);
     },
   };
-}
-
-/** SQL selecting the series ids of a dimension (series are testbed x benchmark x measure). */
-const SERIES_OF: Record<Exclude<DimensionKind, 'branch'>, string> = {
-  testbed: 'SELECT id FROM series WHERE testbed_id = $id',
-  benchmark: 'SELECT id FROM series WHERE benchmark_id = $id',
-  measure: 'SELECT id FROM series WHERE measure_id = $id',
 };
+
+/** SQL selecting the series ids of a dimension `$id` (series are testbed x benchmark x measure). */
+const seriesOf = (kind: Exclude<DimensionKind, 'branch'>) => `SELECT id FROM series WHERE ${kind}_id = $id`;
 
 function dimensionsReader(db: Db): DimensionsReader {
   const rows = async (sql: string, id: number) =>
@@ -78,7 +51,7 @@ function dimensionsReader(db: Db): DimensionsReader {
       }
       return {
         reports: kind === 'testbed' ? await rows('report WHERE testbed_id = $id', id) : 0,
-        metrics: await rows(`metric WHERE series_id IN (${SERIES_OF[kind]})`, id),
+        metrics: await rows(`metric WHERE series_id IN (${seriesOf(kind)})`, id),
         thresholds: kind === 'benchmark' ? 0 : await rows(`threshold WHERE ${kind}_id = $id`, id),
       };
     },
@@ -105,11 +78,11 @@ const cascade = perDialect((d) => {
         `DELETE FROM branch WHERE id = $id`,
       ];
     }
-    const metrics = `SELECT id FROM metric WHERE series_id IN (${SERIES_OF[kind]})`;
+    const metrics = `SELECT id FROM metric WHERE series_id IN (${seriesOf(kind)})`;
     const reports = kind === 'testbed' ? 'SELECT id FROM report WHERE testbed_id = $id' : undefined;
     return [
       `DELETE FROM alert WHERE metric_id IN (${metrics})`,
-      `DELETE FROM metric WHERE series_id IN (${SERIES_OF[kind]})`,
+      `DELETE FROM metric WHERE series_id IN (${seriesOf(kind)})`,
       ...(reports
         ? [
             `DELETE FROM alert WHERE report_id IN (${reports})`,
@@ -117,7 +90,7 @@ const cascade = perDialect((d) => {
             `DELETE FROM report WHERE testbed_id = $id`,
           ]
         : []),
-      `DELETE FROM series WHERE id IN (${SERIES_OF[kind]})`,
+      `DELETE FROM series WHERE id IN (${seriesOf(kind)})`,
       ...thresholdsOf,
       plots,
       `DELETE FROM ${kind} WHERE id = $id`,
@@ -134,45 +107,39 @@ function thresholdStatements(where: string): string[] {
   ];
 }
 
-/** The dimension repositories that are a table and nothing more. */
-export const DIMENSION_TABLES = {
-  branches,
-  versions,
-  testbeds,
-  benchmarks,
-  measures,
-  series,
-  thresholds,
-  models,
-};
-
-export function dimensionReaders(db: Db): Pick<ReadRepositories, 'heads' | 'alerts' | 'dimensions'> {
-  return { heads: headsReader(db), alerts: alertsReader(db), dimensions: dimensionsReader(db) };
-}
-
-export function dimensionWriters(
-  db: Db,
-): Pick<WriteRepositories, 'heads' | 'headVersions' | 'alerts' | 'dimensions'> {
-  const dimensionsWriter: DimensionsWriter = {
-    ...dimensionsReader(db),
-    async deleteWithData(kind, id) {
-      for (const statement of cascade(db.dialect)[kind]) await db.execute(statement, { id });
-      for (const statement of REGRESSION_PRUNE) await db.execute(statement);
-    },
-  };
-  return {
-    heads: { ...tableWriter(db, heads), ...headsReader(db) },
-    headVersions: {
-      ...tableWriter(db, headVersions),
-      async link(headId, versionIds) {
-        if (versionIds.length === 0) return;
-        await db.execute(
-          'INSERT INTO head_version SELECT $head::int, unnest($versions::int[]) ON CONFLICT DO NOTHING',
-          { head: headId, versions: versionIds },
-        );
+/** The dimension repositories. */
+export const DIMENSIONS = {
+  branches: table(tableSpec('branch', { search: SEARCH })),
+  heads: extended(tableSpec('head'), headReads, () => ({})),
+  versions: table(tableSpec('version')),
+  testbeds: table(tableSpec('testbed', { search: SEARCH })),
+  benchmarks: table(tableSpec('benchmark', { search: SEARCH })),
+  measures: table(tableSpec('measure', { search: SEARCH })),
+  series: table(tableSpec('series')),
+  thresholds: table(tableSpec('threshold', { search: ['uuid'] })),
+  models: table(tableSpec('model')),
+  dimensions: {
+    reader: dimensionsReader,
+    writer: (db) => ({
+      ...dimensionsReader(db),
+      async deleteWithData(kind, id) {
+        for (const statement of cascade(db.dialect)[kind]) await db.execute(statement, { id });
+        for (const statement of REGRESSION_PRUNE) await db.execute(statement);
       },
+    }),
+  },
+} satisfies Partial<Shared>;
+
+/** The links of heads to versions (written only). */
+export function headVersions(db: Db): WriteRepositories['headVersions'] {
+  return {
+    ...tableWriter(db, tableSpec('head_version', { key: ['head_id', 'version_id'] })),
+    async link(headId, versionIds) {
+      if (versionIds.length === 0) return;
+      await db.execute(
+        'INSERT INTO head_version SELECT $head::int, unnest($versions::int[]) ON CONFLICT DO NOTHING',
+        { head: headId, versions: versionIds },
+      );
     },
-    alerts: alertsWriter(db),
-    dimensions: dimensionsWriter,
   };
 }

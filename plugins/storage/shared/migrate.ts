@@ -1,37 +1,55 @@
 import { StorageError, type AppliedMigration } from '../../../kit/index.js';
 import type { Migration } from './schema.js';
 
-/** An engine's `schema_migration` ledger. */
+/** An engine's connection to a database being migrated, and its `schema_migration` ledger. */
 export interface Ledger {
+  /** The database, as messages name it. */
+  readonly where: string;
+  /** The type of timestamp columns. */
+  readonly timestamp: string;
+  /** Runs the statements in order, up to the first that fails (in one round trip where the engine can). */
+  run(statements: readonly string[]): Promise<void>;
   /** The newest version recorded, 0 for none. */
   version(): Promise<number>;
-  /** Runs the migration's statements and records it in one transaction, rolled back whole when one fails. */
-  apply(migration: Migration): Promise<void>;
 }
 
 /**
- * Applies every migration newer than the ledger's version, in order, each in its own transaction. A database
- * written by a newer Benchtrack is refused; a failure names the migration and the version the database stays at.
+ * Applies every migration newer than the ledger's version, in order, each in one transaction with its ledger row,
+ * rolled back whole when a statement fails. A database written by a newer Benchtrack is refused; a failure names
+ * the migration and the version the database stays at.
  */
 export async function applyMigrations(
   ledger: Ledger,
   migrations: readonly Migration[],
-  where: string,
 ): Promise<AppliedMigration[]> {
+  await ledger.run([
+    `CREATE TABLE IF NOT EXISTS schema_migration (
+      version INTEGER PRIMARY KEY,
+      name TEXT NOT NULL,
+      applied_at ${ledger.timestamp} NOT NULL
+    )`,
+  ]);
   const current = await ledger.version();
   const latest = migrations.at(-1)?.version ?? 0;
   if (current > latest)
     throw new StorageError(
-      `database ${where} has schema version ${current}, newer than this Benchtrack knows (${latest}); upgrade Benchtrack or restore a backup taken before the upgrade`,
+      `database ${ledger.where} has schema version ${current}, newer than this Benchtrack knows (${latest}); upgrade Benchtrack or restore a backup taken before the upgrade`,
     );
   const applied: AppliedMigration[] = [];
   for (const migration of migrations) {
     if (migration.version <= current) continue;
+    const name = migration.name.replaceAll("'", "''");
     try {
-      await ledger.apply(migration);
+      await ledger.run([
+        'BEGIN TRANSACTION',
+        ...migration.statements,
+        `INSERT INTO schema_migration VALUES (${migration.version}, '${name}', now()::${ledger.timestamp})`,
+        'COMMIT',
+      ]);
     } catch (error) {
+      await ledger.run(['ROLLBACK']).catch(() => undefined);
       throw new StorageError(
-        `migration ${migration.version} (${migration.name}) failed on ${where}: ${(error as Error).message}; the database was left at version ${applied.at(-1)?.version ?? current}`,
+        `migration ${migration.version} (${migration.name}) failed on ${ledger.where}: ${(error as Error).message}; the database was left at version ${applied.at(-1)?.version ?? current}`,
         {},
         { cause: error },
       );

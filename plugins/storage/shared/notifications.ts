@@ -1,26 +1,6 @@
-import type {
-  New,
-  DeliveriesReader,
-  DeliveriesWriter,
-  DeliveryRecord,
-  NotificationRecord,
-  NotificationsReader,
-  NotificationsWriter,
-  ReadRepositories,
-  WriteRepositories,
-} from '../../../kit/index.js';
-import { perDialect, type Db } from './sql.js';
-import { tableReader, tableSpec, tableWriter } from './table.js';
-
-const notifications = tableSpec('notification');
-const deliveries = tableSpec('notification_delivery');
-
-/** The notification repositories that are a table and nothing more. */
-export const NOTIFICATION_TABLES = {
-  webhooks: tableSpec('webhook', { search: ['uuid', 'url'] }),
-  deliveryAttempts: tableSpec('notification_attempt'),
-  notificationPreferences: tableSpec('notification_preference', { key: ['user_id', 'project_id'] }),
-};
+import type { DeliveryRecord, NotificationRecord } from '../../../kit/index.js';
+import { perDialect } from './sql.js';
+import { extended, table, tableSpec, type Shared } from './table.js';
 
 /** Statements that delete a project's notification rows, children before parents (`$project`: its id). */
 export const PROJECT_NOTIFICATION_DATA: readonly string[] = [
@@ -56,59 +36,48 @@ const CLAIM = perDialect(
     RETURNING *`,
 );
 
-function notificationsReader(db: Db): NotificationsReader {
-  return {
-    ...tableReader<NotificationRecord>(db, notifications),
-    async waiting() {
-      const rows = await db.query(`SELECT 1 AS one FROM notification WHERE NOT fanned LIMIT 1`);
-      return rows.length > 0;
-    },
-  };
-}
-
-function notificationsWriter(db: Db): NotificationsWriter {
-  return {
-    ...tableWriter<NotificationRecord, New<NotificationRecord>>(db, notifications),
-    ...notificationsReader(db),
-    takeNew: (limit) => db.query<NotificationRecord>(TAKE_NEW(db.dialect), { limit }),
-    async prune(before) {
-      const doomed = DOOMED(db.dialect);
-      await db.execute(
-        `DELETE FROM notification_attempt WHERE delivery_id IN
-          (SELECT d.id FROM notification_delivery d WHERE d.notification_id IN (${doomed}))`,
-        { before },
-      );
-      await db.execute(`DELETE FROM notification_delivery WHERE notification_id IN (${doomed})`, { before });
-      return db.execute(`DELETE FROM notification WHERE id IN (${doomed})`, { before });
-    },
-  };
-}
-
-function deliveriesReader(db: Db): DeliveriesReader {
-  return {
-    ...tableReader<DeliveryRecord>(db, deliveries),
-    async nextDue() {
-      const [row] = await db.query<{ due: Date | null }>(
-        `SELECT min(next_attempt) AS due FROM notification_delivery WHERE state = 'pending'`,
-      );
-      return row?.due ?? undefined;
-    },
-  };
-}
-
-function deliveriesWriter(db: Db): DeliveriesWriter {
-  return {
-    ...tableWriter<DeliveryRecord, New<DeliveryRecord>>(db, deliveries),
-    ...deliveriesReader(db),
-    claim: (now, leaseUntil, limit) =>
-      db.query<DeliveryRecord>(CLAIM(db.dialect), { now, lease: leaseUntil, limit }),
-  };
-}
-
-export function notificationReaders(db: Db): Pick<ReadRepositories, 'notifications' | 'deliveries'> {
-  return { notifications: notificationsReader(db), deliveries: deliveriesReader(db) };
-}
-
-export function notificationWriters(db: Db): Pick<WriteRepositories, 'notifications' | 'deliveries'> {
-  return { notifications: notificationsWriter(db), deliveries: deliveriesWriter(db) };
-}
+/** The notification repositories. */
+export const NOTIFICATIONS = {
+  webhooks: table(tableSpec('webhook', { search: ['uuid', 'url'] })),
+  notifications: extended(
+    tableSpec('notification'),
+    (db) => ({
+      async waiting() {
+        const rows = await db.query(`SELECT 1 AS one FROM notification WHERE NOT fanned LIMIT 1`);
+        return rows.length > 0;
+      },
+    }),
+    (db) => ({
+      takeNew: (limit) => db.query<NotificationRecord>(TAKE_NEW(db.dialect), { limit }),
+      async prune(before) {
+        const doomed = DOOMED(db.dialect);
+        await db.execute(
+          `DELETE FROM notification_attempt WHERE delivery_id IN
+            (SELECT d.id FROM notification_delivery d WHERE d.notification_id IN (${doomed}))`,
+          { before },
+        );
+        await db.execute(`DELETE FROM notification_delivery WHERE notification_id IN (${doomed})`, {
+          before,
+        });
+        return db.execute(`DELETE FROM notification WHERE id IN (${doomed})`, { before });
+      },
+    }),
+  ),
+  deliveries: extended(
+    tableSpec('notification_delivery'),
+    (db) => ({
+      async nextDue() {
+        const [row] = await db.query<{ due: Date | null }>(
+          `SELECT min(next_attempt) AS due FROM notification_delivery WHERE state = 'pending'`,
+        );
+        return row?.due ?? undefined;
+      },
+    }),
+    (db) => ({
+      claim: (now, leaseUntil, limit) =>
+        db.query<DeliveryRecord>(CLAIM(db.dialect), { now, lease: leaseUntil, limit }),
+    }),
+  ),
+  deliveryAttempts: table(tableSpec('notification_attempt')),
+  notificationPreferences: table(tableSpec('notification_preference', { key: ['user_id', 'project_id'] })),
+} satisfies Partial<Shared>;

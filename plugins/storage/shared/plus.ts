@@ -1,5 +1,6 @@
-import type { StatsReader, StatsWriter, UsageReader, UsageWriter } from '../../../kit/index.js';
+import type { StatsReader, UsageReader } from '../../../kit/index.js';
 import { count, type Db } from './sql.js';
+import type { Shared } from './table.js';
 
 function usageReader(db: Db): UsageReader {
   return {
@@ -59,11 +60,11 @@ function statsReader(db: Db): StatsReader {
   };
 }
 
-export const plusReaders = (db: Db) => ({ usage: usageReader(db), stats: statsReader(db) });
-
-export function plusWriters(db: Db): { usage: UsageWriter; stats: StatsWriter } {
-  return {
-    usage: {
+/** Metrics stored per organization and day, and daily statistics snapshots. */
+export const PLUS = {
+  usage: {
+    reader: usageReader,
+    writer: (db) => ({
       ...usageReader(db),
       async recordMetrics(organizationId, day, metrics) {
         // a row of the report's own: concurrent reports of one organization never write the same row
@@ -72,8 +73,11 @@ export function plusWriters(db: Db): { usage: UsageWriter; stats: StatsWriter } 
           { organization: organizationId, day, metrics },
         );
       },
-    },
-    stats: {
+    }),
+  },
+  stats: {
+    reader: statsReader,
+    writer: (db) => ({
       ...statsReader(db),
       async saveSnapshot(day, stats) {
         const changed = await db.execute(
@@ -82,6 +86,6 @@ export function plusWriters(db: Db): { usage: UsageWriter; stats: StatsWriter } 
         );
         return changed > 0;
       },
-    },
-  };
-}
+    }),
+  },
+} satisfies Partial<Shared>;

@@ -1,22 +1,12 @@
 import type {
-  ReadRepositories,
   RegressionFilter,
   RegressionRecord,
   RegressionStatus,
   RegressionsReader,
-  WriteRepositories,
+  TableReader,
 } from '../../../kit/index.js';
-import { count, likePattern, type Db, type Param } from './sql.js';
-import { page, tableReader, tableSpec, tableWriter } from './table.js';
-
-const regressions = tableSpec('regression', { search: ['uuid', 'note'] });
-
-/** The regression repositories that are a table and nothing more. */
-export const REGRESSION_TABLES = {
-  regressionSeries: tableSpec('regression_series', { key: ['regression_id', 'series_id'] }),
-  regressionAlerts: tableSpec('regression_alert', { key: ['alert_id'] }),
-  regressionEvents: tableSpec('regression_event'),
-};
+import { likePattern, type Db, type Param } from './sql.js';
+import { countByStatus, extended, page, table, tableSpec, type Shared } from './table.js';
 
 /**
  * Statements that remove what refers to deleted rows (alerts, series, branches, testbeds), run after every
@@ -77,9 +67,8 @@ function regressionWhere(db: Db, filter: RegressionFilter): { sql: string; param
   return { sql: where.join(' AND '), params };
 }
 
-/** `listFiltered` of the regressions reader. */
-function listRegressions(db: Db): RegressionsReader['listFiltered'] {
-  return (filter, options) => {
+const regressionReads = (db: Db): Omit<RegressionsReader, keyof TableReader<RegressionRecord>> => ({
+  listFiltered(filter, options) {
     const where = regressionWhere(db, filter);
     const dir = options.direction === 'asc' ? 'ASC' : 'DESC';
     const order = {
@@ -88,38 +77,25 @@ function listRegressions(db: Db): RegressionsReader['listFiltered'] {
       modified: `r.modified ${dir}, r.id ${dir}`,
       version: `v.number ${dir}, r.id ${dir}`,
     }[options.sort];
-    const perPage = Math.min(Math.max(options.perPage, 1), 255);
     return page<RegressionRecord>(
       db,
       'r.*',
       `FROM regression r JOIN version v ON v.id = r.first_bad_version_id WHERE ${where.sql}`,
-      `ORDER BY ${order} LIMIT $limit::bigint OFFSET $offset::bigint`,
-      { ...where.params, limit: perPage, offset: (Math.max(options.page, 1) - 1) * perPage },
-    );
-  };
-}
-
-/** `countByStatus` of the regressions reader: one grouped count. */
-function countRegressions(db: Db): RegressionsReader['countByStatus'] {
-  return async (filter) => {
-    const where = regressionWhere(db, filter);
-    const rows = await db.query<{ status: RegressionStatus; total: bigint }>(
-      `SELECT r.status, count(*) AS total FROM regression r WHERE ${where.sql} GROUP BY r.status`,
+      order,
       where.params,
+      { page: options.page, perPage: Math.min(Math.max(options.perPage, 1), 255) },
     );
-    return Object.fromEntries(rows.map((row) => [row.status, count(row.total)]));
-  };
-}
-
-const regressionReads = (db: Db) => ({
-  listFiltered: listRegressions(db),
-  countByStatus: countRegressions(db),
+  },
+  countByStatus(filter) {
+    const where = regressionWhere(db, filter);
+    return countByStatus<RegressionStatus>(db, 'r', `FROM regression r WHERE ${where.sql}`, where.params);
+  },
 });
 
-export function regressionReaders(db: Db): Pick<ReadRepositories, 'regressions'> {
-  return { regressions: { ...tableReader(db, regressions), ...regressionReads(db) } };
-}
-
-export function regressionWriters(db: Db): Pick<WriteRepositories, 'regressions'> {
-  return { regressions: { ...tableWriter(db, regressions), ...regressionReads(db) } };
-}
+/** The regression repositories. */
+export const REGRESSIONS = {
+  regressions: extended(tableSpec('regression', { search: ['uuid', 'note'] }), regressionReads, () => ({})),
+  regressionSeries: table(tableSpec('regression_series', { key: ['regression_id', 'series_id'] })),
+  regressionAlerts: table(tableSpec('regression_alert', { key: ['alert_id'] })),
+  regressionEvents: table(tableSpec('regression_event')),
+} satisfies Partial<Shared>;

@@ -59,7 +59,7 @@ export function reportsReader(db: Db): ReportsReader {
         db,
         'r.*',
         `FROM report r JOIN branch b ON b.id = r.branch_id JOIN testbed t ON t.id = r.testbed_id WHERE ${where}`,
-        `ORDER BY r.start_time ${direction}, r.id ${direction} LIMIT $limit::bigint OFFSET $offset::bigint`,
+        `r.start_time ${direction}, r.id ${direction}`,
         {
           project: filter.project_id,
           branch: filter.branch_id,
@@ -67,9 +67,8 @@ export function reportsReader(db: Db): ReportsReader {
           from: filter.from,
           to: filter.to,
           archived: filter.archived,
-          limit: options.perPage,
-          offset: (Math.max(options.page, 1) - 1) * options.perPage,
         },
+        options,
       );
     },
     async summaries(reportIds) {
@@ -150,20 +149,14 @@ export async function deleteReport(db: Db, reportId: number): Promise<void> {
   for (const statement of REGRESSION_PRUNE) await db.execute(statement);
 }
 
-const TABLE_OF = {
-  branch: 'branch',
-  testbed: 'testbed',
-  benchmark: 'benchmark',
-  measure: 'measure',
-} as const;
-
+/** Dimensions of every kind by batch; a kind is the name of its table. */
 export function namedReader(db: Db): NamedBatchReader {
   const d = db.dialect;
   return {
     byIds(kind, ids) {
       if (ids.length === 0) return Promise.resolve([]);
       return db.query<DimensionRecord>(
-        `SELECT * FROM ${ident(TABLE_OF[kind])} WHERE ${d.inList('id', '$ids', 'int')}`,
+        `SELECT * FROM ${ident(kind)} WHERE ${d.inList('id', '$ids', 'int')}`,
         { ids: [...ids] },
       );
     },
@@ -171,7 +164,7 @@ export function namedReader(db: Db): NamedBatchReader {
       if (keys.length === 0) return Promise.resolve([]);
       const uuids = keys.filter(isUuid);
       return db.query<DimensionRecord>(
-        `SELECT * FROM ${ident(TABLE_OF[kind])} WHERE project_id = $project AND (${d.inList('name', '$keys', 'text')}
+        `SELECT * FROM ${ident(kind)} WHERE project_id = $project AND (${d.inList('name', '$keys', 'text')}
            OR ${d.inList('slug', '$keys', 'text')}${uuids.length > 0 ? ` OR ${d.inList('uuid', '$uuids', 'uuid')}` : ''})`,
         { keys: [...keys], uuids, project: projectId },
       );
@@ -193,7 +186,7 @@ export function namedWriter(db: Db): NamedBatchWriter {
       if (rows.length === 0) return Promise.resolve([]);
       const units = kind === 'measure';
       return db.query<DimensionRecord>(
-        `INSERT INTO ${ident(TABLE_OF[kind])} (uuid, project_id, name, slug, archived, created, modified${units ? ', units' : ''})
+        `INSERT INTO ${ident(kind)} (uuid, project_id, name, slug, archived, created, modified${units ? ', units' : ''})
          SELECT gen_random_uuid(), $project::int, r.name, r.slug, false, $now::${d.timestamp}, $now::${d.timestamp}${units ? ', r.units' : ''}
          FROM ${d.rows('r', [
            ['name', '$names', 'text'],

@@ -3,15 +3,15 @@ import type {
   MetricsReader,
   MetricsWriter,
   ReadRepositories,
-  ReportRecord,
   WriteRepositories,
 } from '../../../kit/index.js';
-import { ACCOUNT_TABLES, accountReaders, accountWriters } from './accounts.js';
-import { DIMENSION_TABLES, dimensionReaders, dimensionWriters } from './dimensions.js';
+import { ACCOUNTS } from './accounts.js';
+import { ALERTS } from './alerts.js';
+import { DIMENSIONS, headVersions } from './dimensions.js';
 import { metaReader, metaWriter } from './meta.js';
-import { NOTIFICATION_TABLES, notificationReaders, notificationWriters } from './notifications.js';
+import { NOTIFICATIONS } from './notifications.js';
 import { perf, perfCount, perfLines } from './perf.js';
-import { plusReaders, plusWriters } from './plus.js';
+import { PLUS } from './plus.js';
 import {
   deleteReport,
   metricRows,
@@ -21,10 +21,10 @@ import {
   reports,
   reportsReader,
 } from './reports.js';
-import { REGRESSION_TABLES, regressionReaders, regressionWriters } from './regressions.js';
-import { RUNNER_TABLES, runnerReaders, runnerWriters } from './runners.js';
+import { REGRESSIONS } from './regressions.js';
+import { RUNNERS } from './runners.js';
 import type { Db } from './sql.js';
-import { plainTables, tableWriter } from './table.js';
+import { table, tableWriter, type Repository, type Shared } from './table.js';
 
 /** What each engine does its own way: its locks, its history read and its bulk write of metrics. */
 export interface EngineParts {
@@ -33,16 +33,30 @@ export interface EngineParts {
   readonly append: MetricsWriter['append'];
 }
 
-/** The repositories that are a table and nothing more. */
-const PLAIN = {
-  ...ACCOUNT_TABLES,
-  ...DIMENSION_TABLES,
-  ...RUNNER_TABLES,
-  ...REGRESSION_TABLES,
-  ...NOTIFICATION_TABLES,
-  plots,
+/** Every repository both engines share, by its name in the kit's `ReadRepositories` and `WriteRepositories`. */
+const SHARED: Shared = {
+  meta: { reader: metaReader, writer: metaWriter },
+  ...ACCOUNTS,
+  ...DIMENSIONS,
+  alerts: ALERTS,
+  reports: { reader: reportsReader, writer: (db) => ({ ...tableWriter(db, reports), ...reportsReader(db) }) },
+  named: { reader: namedReader, writer: namedWriter },
+  plots: table(plots),
+  ...PLUS,
+  ...REGRESSIONS,
+  ...RUNNERS,
+  ...NOTIFICATIONS,
 };
-type Plain = keyof typeof PLAIN;
+
+type Opened<S extends 'reader' | 'writer'> = { [K in keyof Shared]: ReturnType<Shared[K][S]> };
+
+/** The reader, or the writer, of every shared repository on `db`. */
+const EACH = Object.entries(SHARED) as [string, Repository<unknown, unknown>][];
+function open<S extends 'reader' | 'writer'>(side: S, db: Db): Opened<S> {
+  const opened: Record<string, unknown> = {};
+  for (const [name, repository] of EACH) opened[name] = repository[side](db);
+  return opened as Opened<S>;
+}
 
 function metricsReader(db: Db, history: MetricsReader['history']): MetricsReader {
   return {
@@ -55,38 +69,18 @@ function metricsReader(db: Db, history: MetricsReader['history']): MetricsReader
 }
 
 export function readRepositories(db: Db, history: MetricsReader['history']): ReadRepositories {
-  return {
-    ...plainTables<Pick<ReadRepositories, Plain>>(db, PLAIN, false),
-    meta: metaReader(db),
-    ...accountReaders(db),
-    ...dimensionReaders(db),
-    ...plusReaders(db),
-    ...runnerReaders(db),
-    ...regressionReaders(db),
-    ...notificationReaders(db),
-    reports: reportsReader(db),
-    metrics: metricsReader(db, history),
-    named: namedReader(db),
-  };
+  return { ...open('reader', db), metrics: metricsReader(db, history) };
 }
 
 export function writeRepositories(db: Db, own: EngineParts): WriteRepositories {
   return {
-    ...plainTables<Pick<WriteRepositories, Plain>>(db, PLAIN, true),
-    meta: metaWriter(db),
+    ...open('writer', db),
     locks: own.locks,
-    ...accountWriters(db),
-    ...dimensionWriters(db),
-    ...plusWriters(db),
-    ...runnerWriters(db),
-    ...regressionWriters(db),
-    ...notificationWriters(db),
-    reports: { ...tableWriter<ReportRecord, never>(db, reports), ...reportsReader(db) },
+    headVersions: headVersions(db),
     metrics: {
       ...metricsReader(db, own.history),
       append: own.append,
       deleteReport: (reportId) => deleteReport(db, reportId),
     },
-    named: namedWriter(db),
   };
 }

@@ -17,28 +17,32 @@ export interface Ddl {
   utcDate(column: string): string;
 }
 
-/** A table whose rows have an id from the table's own sequence and a UUID, then `columns`. */
-const entity = (table: string, columns: string) => [
-  `CREATE SEQUENCE ${table}_id_seq`,
-  `CREATE TABLE ${table} (
-    id INTEGER PRIMARY KEY DEFAULT nextval('${table}_id_seq'),
-    uuid UUID NOT NULL UNIQUE,
-    ${columns.trim()}
-  )`,
-];
+/** A table's CREATE statement with `columns` first after its opening parenthesis. */
+const prepend = (create: string, columns: string) => create.replace('(\n', `(\n${columns}\n`);
 
-/** A dimension of a project: named, with a slug, archivable (testbed, benchmark, measure). */
+/** A table whose rows have an id from the sequence `<table>_id_seq` (made before it): `create` without the id. */
+const withId = (create: string) => {
+  const sequence = `${/^CREATE TABLE (\w+)/.exec(create)?.[1]}_id_seq`;
+  return [
+    `CREATE SEQUENCE ${sequence}`,
+    prepend(create, `id INTEGER PRIMARY KEY DEFAULT nextval('${sequence}'),`),
+  ];
+};
+
+/** A table whose rows have an id from the table's own sequence and a UUID: `create` without the two. */
+const entity = (create: string) => withId(prepend(create, 'uuid UUID NOT NULL UNIQUE,'));
+
+/** A dimension of a project: named, with a slug, archivable (branch, testbed, benchmark, measure). */
 const named = (times: string, table: string, extra = '') =>
-  entity(
-    table,
-    `project_id INTEGER NOT NULL,
+  entity(`CREATE TABLE ${table} (
+    project_id INTEGER NOT NULL,
     name TEXT NOT NULL,
     slug TEXT NOT NULL,${extra}
     archived BOOLEAN NOT NULL DEFAULT false,
     ${times},
     UNIQUE (project_id, slug),
-    UNIQUE (project_id, name)`,
-  );
+    UNIQUE (project_id, name)
+  )`);
 
 /**
  * Every migration, in version order: the same tables, columns and sequence names on every engine, so data moves
@@ -71,30 +75,24 @@ export function migrations(ddl: Ddl): Migration[] {
       ${times}
     )`,
 
-        ...entity(
-          'api_token',
-          `
+        ...entity(`CREATE TABLE api_token (
       user_id INTEGER NOT NULL,
       name TEXT NOT NULL,
       token_hash TEXT NOT NULL UNIQUE,
       creation ${t} NOT NULL,
       expiration ${t} NOT NULL,
       revoked ${t}
-    `,
-        ),
+    )`),
         ...index(`CREATE INDEX api_token_user ON api_token (user_id)`),
 
-        ...entity(
-          'organization',
-          `
+        ...entity(`CREATE TABLE organization (
       name TEXT NOT NULL,
       slug TEXT NOT NULL UNIQUE,
       personal_user_id INTEGER,
       claimed ${t},
       license TEXT,
       ${times}
-    `,
-        ),
+    )`),
         `CREATE TABLE organization_role (
       organization_id INTEGER NOT NULL,
       user_id INTEGER NOT NULL,
@@ -103,9 +101,7 @@ export function migrations(ddl: Ddl): Migration[] {
       PRIMARY KEY (organization_id, user_id)
     )`,
         ...index(`CREATE INDEX organization_role_user ON organization_role (user_id)`),
-        ...entity(
-          'invitation',
-          `
+        ...entity(`CREATE TABLE invitation (
       organization_id INTEGER NOT NULL,
       email TEXT NOT NULL,
       role TEXT NOT NULL,
@@ -113,12 +109,9 @@ export function migrations(ddl: Ddl): Migration[] {
       created ${t} NOT NULL,
       expiration ${t} NOT NULL,
       accepted ${t}
-    `,
-        ),
+    )`),
 
-        ...entity(
-          'project',
-          `
+        ...entity(`CREATE TABLE project (
       organization_id INTEGER NOT NULL,
       name TEXT NOT NULL,
       slug TEXT NOT NULL UNIQUE,
@@ -126,8 +119,7 @@ export function migrations(ddl: Ddl): Migration[] {
       visibility TEXT NOT NULL,
       ${times},
       UNIQUE (organization_id, name)
-    `,
-        ),
+    )`),
         `CREATE TABLE project_role (
       project_id INTEGER NOT NULL,
       user_id INTEGER NOT NULL,
@@ -136,22 +128,8 @@ export function migrations(ddl: Ddl): Migration[] {
       PRIMARY KEY (project_id, user_id)
     )`,
 
-        ...entity(
-          'branch',
-          `
-      project_id INTEGER NOT NULL,
-      name TEXT NOT NULL,
-      slug TEXT NOT NULL,
-      head_id INTEGER,
-      archived BOOLEAN NOT NULL DEFAULT false,
-      ${times},
-      UNIQUE (project_id, slug),
-      UNIQUE (project_id, name)
-    `,
-        ),
-        ...entity(
-          'head',
-          `
+        ...named(times, 'branch', '\n    head_id INTEGER,'),
+        ...entity(`CREATE TABLE head (
       branch_id INTEGER NOT NULL,
       start_point_branch_id INTEGER,
       start_point_head_id INTEGER,
@@ -159,18 +137,14 @@ export function migrations(ddl: Ddl): Migration[] {
       max_versions INTEGER,
       created ${t} NOT NULL,
       replaced ${t}
-    `,
-        ),
+    )`),
         ...index(`CREATE INDEX head_branch ON head (branch_id)`),
-        ...entity(
-          'version',
-          `
+        ...entity(`CREATE TABLE version (
       project_id INTEGER NOT NULL,
       number INTEGER NOT NULL,
       hash TEXT,
       created ${t} NOT NULL
-    `,
-        ),
+    )`),
         ...index(`CREATE INDEX version_project ON version (project_id)`),
         `CREATE TABLE head_version (
       head_id INTEGER NOT NULL,
@@ -182,22 +156,18 @@ export function migrations(ddl: Ddl): Migration[] {
         ...named(times, 'testbed'),
         ...named(times, 'benchmark'),
         ...named(times, 'measure', '\n    units TEXT NOT NULL,'),
-        `CREATE SEQUENCE series_id_seq`,
-        `CREATE TABLE series (
-      id INTEGER PRIMARY KEY DEFAULT nextval('series_id_seq'),
+        ...withId(`CREATE TABLE series (
       project_id INTEGER NOT NULL,
       testbed_id INTEGER NOT NULL,
       benchmark_id INTEGER NOT NULL,
       measure_id INTEGER NOT NULL,
       UNIQUE (testbed_id, benchmark_id, measure_id)
-    )`,
+    )`),
         ...index(`CREATE INDEX series_project ON series (project_id)`),
         ...index(`CREATE INDEX series_benchmark ON series (benchmark_id)`),
         ...index(`CREATE INDEX series_measure ON series (measure_id)`),
 
-        ...entity(
-          'threshold',
-          `
+        ...entity(`CREATE TABLE threshold (
       project_id INTEGER NOT NULL,
       branch_id INTEGER NOT NULL,
       testbed_id INTEGER NOT NULL,
@@ -205,12 +175,9 @@ export function migrations(ddl: Ddl): Migration[] {
       model_id INTEGER,
       ${times},
       UNIQUE (branch_id, testbed_id, measure_id)
-    `,
-        ),
+    )`),
         ...index(`CREATE INDEX threshold_project ON threshold (project_id)`),
-        ...entity(
-          'model',
-          `
+        ...entity(`CREATE TABLE model (
       threshold_id INTEGER NOT NULL,
       test TEXT NOT NULL,
       min_sample_size INTEGER,
@@ -220,13 +187,10 @@ export function migrations(ddl: Ddl): Migration[] {
       upper_boundary DOUBLE PRECISION,
       created ${t} NOT NULL,
       replaced ${t}
-    `,
-        ),
+    )`),
         ...index(`CREATE INDEX model_threshold ON model (threshold_id)`),
 
-        ...entity(
-          'report',
-          `
+        ...entity(`CREATE TABLE report (
       project_id INTEGER NOT NULL,
       user_id INTEGER,
       branch_id INTEGER NOT NULL,
@@ -239,8 +203,7 @@ export function migrations(ddl: Ddl): Migration[] {
       end_time ${t} NOT NULL,
       created ${t} NOT NULL,
       UNIQUE (project_id, idempotency_key)
-    `,
-        ),
+    )`),
         ...index(`CREATE INDEX report_project_start ON report (project_id, start_time)`),
         ...index(`CREATE INDEX report_branch ON report (branch_id)`),
         ...index(`CREATE INDEX report_testbed ON report (testbed_id)`),
@@ -265,9 +228,7 @@ export function migrations(ddl: Ddl): Migration[] {
         ...index(`CREATE INDEX metric_series_time ON metric (series_id, start_time, report_id, iteration)`),
         ...index(`CREATE INDEX metric_report ON metric (report_id)`),
         ...index(`CREATE INDEX metric_project_uuid ON metric (project_id, uuid)`),
-        ...entity(
-          'alert',
-          `
+        ...entity(`CREATE TABLE alert (
       project_id INTEGER NOT NULL,
       report_id INTEGER NOT NULL,
       metric_id BIGINT NOT NULL,
@@ -277,16 +238,13 @@ export function migrations(ddl: Ddl): Migration[] {
       boundary_limit TEXT NOT NULL,
       status TEXT NOT NULL,
       ${times}
-    `,
-        ),
+    )`),
         ...index(`CREATE INDEX alert_project_status ON alert (project_id, status)`),
         ...index(`CREATE INDEX alert_report ON alert (report_id)`),
         ...index(`CREATE INDEX alert_metric ON alert (metric_id)`),
         ...index(`CREATE INDEX alert_threshold ON alert (threshold_id)`),
 
-        ...entity(
-          'plot',
-          `
+        ...entity(`CREATE TABLE plot (
       project_id INTEGER NOT NULL,
       rank INTEGER NOT NULL,
       title TEXT,
@@ -302,8 +260,7 @@ export function migrations(ddl: Ddl): Migration[] {
       benchmark_ids INTEGER[] NOT NULL,
       measure_ids INTEGER[] NOT NULL,
       ${times}
-    `,
-        ),
+    )`),
       ],
     },
     {
@@ -359,10 +316,7 @@ export function migrations(ddl: Ddl): Migration[] {
       // one row per change on a branch and testbed, its series, alerts and status history; a measure's direction
       statements: [
         `ALTER TABLE measure ADD COLUMN direction TEXT`,
-        `CREATE SEQUENCE regression_id_seq`,
-        `CREATE TABLE regression (
-      id INTEGER PRIMARY KEY DEFAULT nextval('regression_id_seq'),
-      uuid UUID NOT NULL UNIQUE,
+        ...entity(`CREATE TABLE regression (
       project_id INTEGER NOT NULL,
       branch_id INTEGER NOT NULL,
       head_id INTEGER NOT NULL,
@@ -377,7 +331,7 @@ export function migrations(ddl: Ddl): Migration[] {
       assignee_id INTEGER,
       reason TEXT,
       ${times}
-    )`,
+    )`),
         ...index(`CREATE INDEX regression_project_status ON regression (project_id, status)`),
         ...index(`CREATE INDEX regression_branch_testbed ON regression (branch_id, testbed_id)`),
         `CREATE TABLE regression_series (
@@ -401,9 +355,7 @@ export function migrations(ddl: Ddl): Migration[] {
       series_id INTEGER NOT NULL
     )`,
         ...index(`CREATE INDEX regression_alert_regression ON regression_alert (regression_id)`),
-        `CREATE SEQUENCE regression_event_id_seq`,
-        `CREATE TABLE regression_event (
-      id INTEGER PRIMARY KEY DEFAULT nextval('regression_event_id_seq'),
+        ...withId(`CREATE TABLE regression_event (
       regression_id INTEGER NOT NULL,
       project_id INTEGER NOT NULL,
       user_id INTEGER,
@@ -412,7 +364,7 @@ export function migrations(ddl: Ddl): Migration[] {
       changes TEXT,
       reason TEXT,
       created ${t} NOT NULL
-    )`,
+    )`),
         ...index(`CREATE INDEX regression_event_regression ON regression_event (regression_id)`),
       ],
     },
@@ -421,9 +373,7 @@ export function migrations(ddl: Ddl): Migration[] {
       name: 'runners and jobs',
       // a job's log is kept in pieces, so a heartbeat appends a row instead of rewriting a growing text
       statements: [
-        ...entity(
-          'runner',
-          `
+        ...entity(`CREATE TABLE runner (
       organization_id INTEGER,
       name TEXT NOT NULL,
       slug TEXT NOT NULL UNIQUE,
@@ -431,16 +381,13 @@ export function migrations(ddl: Ddl): Migration[] {
       archived BOOLEAN NOT NULL DEFAULT false,
       last_seen ${t},
       ${times}
-    `,
-        ),
+    )`),
         `CREATE TABLE runner_spec (
       runner_id INTEGER NOT NULL,
       spec TEXT NOT NULL,
       PRIMARY KEY (runner_id, spec)
     )`,
-        ...entity(
-          'job',
-          `
+        ...entity(`CREATE TABLE job (
       project_id INTEGER NOT NULL,
       user_id INTEGER,
       spec TEXT NOT NULL,
@@ -458,20 +405,17 @@ export function migrations(ddl: Ddl): Migration[] {
       ${times},
       started ${t},
       finished ${t}
-    `,
-        ),
+    )`),
         ...index(`CREATE INDEX job_queue ON job (spec, created, id) WHERE state = 'queued'`),
         ...index(`CREATE INDEX job_running ON job (runner_id) WHERE state = 'running'`),
         ...index(`CREATE INDEX job_project ON job (project_id, id)`),
         ...index(`CREATE INDEX job_report ON job (report_id)`),
-        `CREATE SEQUENCE job_log_id_seq`,
-        `CREATE TABLE job_log (
-      id INTEGER PRIMARY KEY DEFAULT nextval('job_log_id_seq'),
+        ...withId(`CREATE TABLE job_log (
       job_id INTEGER NOT NULL,
       attempt INTEGER NOT NULL,
       text TEXT NOT NULL,
       created ${t} NOT NULL
-    )`,
+    )`),
         ...index(`CREATE INDEX job_log_job ON job_log (job_id, id)`),
       ],
     },
@@ -481,9 +425,7 @@ export function migrations(ddl: Ddl): Migration[] {
       // Webhooks, the outbox (written in the transaction of the change it tells), deliveries with every attempt,
       // and e-mail choices; partial indexes keep the delivery loop's reads small whatever the history.
       statements: [
-        ...entity(
-          'webhook',
-          `
+        ...entity(`CREATE TABLE webhook (
       project_id INTEGER NOT NULL,
       url TEXT NOT NULL,
       secret TEXT,
@@ -491,12 +433,9 @@ export function migrations(ddl: Ddl): Migration[] {
       events TEXT NOT NULL,
       user_id INTEGER,
       ${times}
-    `,
-        ),
+    )`),
         ...index(`CREATE INDEX webhook_project ON webhook (project_id)`),
-        ...entity(
-          'notification',
-          `
+        ...entity(`CREATE TABLE notification (
       project_id INTEGER NOT NULL,
       event TEXT NOT NULL,
       regression_id INTEGER,
@@ -505,13 +444,10 @@ export function migrations(ddl: Ddl): Migration[] {
       payload TEXT,
       fanned BOOLEAN NOT NULL,
       created ${t} NOT NULL
-    `,
-        ),
+    )`),
         ...index(`CREATE INDEX notification_new ON notification (id) WHERE NOT fanned`),
         ...index(`CREATE INDEX notification_project ON notification (project_id, created)`),
-        ...entity(
-          'notification_delivery',
-          `
+        ...entity(`CREATE TABLE notification_delivery (
       notification_id INTEGER NOT NULL,
       project_id INTEGER NOT NULL,
       webhook_id INTEGER,
@@ -523,8 +459,7 @@ export function migrations(ddl: Ddl): Migration[] {
       error TEXT,
       ${times},
       finished ${t}
-    `,
-        ),
+    )`),
         ...index(
           `CREATE INDEX notification_delivery_due ON notification_delivery (next_attempt, id) WHERE state = 'pending'`,
         ),
@@ -532,9 +467,7 @@ export function migrations(ddl: Ddl): Migration[] {
         ...index(
           `CREATE INDEX notification_delivery_notification ON notification_delivery (notification_id)`,
         ),
-        `CREATE SEQUENCE notification_attempt_id_seq`,
-        `CREATE TABLE notification_attempt (
-      id INTEGER PRIMARY KEY DEFAULT nextval('notification_attempt_id_seq'),
+        ...withId(`CREATE TABLE notification_attempt (
       delivery_id INTEGER NOT NULL,
       project_id INTEGER NOT NULL,
       status INTEGER,
@@ -542,7 +475,7 @@ export function migrations(ddl: Ddl): Migration[] {
       error TEXT,
       response TEXT,
       created ${t} NOT NULL
-    )`,
+    )`),
         ...index(`CREATE INDEX notification_attempt_delivery ON notification_attempt (delivery_id, id)`),
         `CREATE TABLE notification_preference (
       user_id INTEGER NOT NULL,

@@ -2,8 +2,10 @@ import {
   StorageError,
   type ListOptions,
   type Page,
+  type ReadRepositories,
   type TableReader,
   type TableWriter,
+  type WriteRepositories,
 } from '../../../kit/index.js';
 import { columnsOf } from './schema.js';
 import { count, ident, isUuid, likePattern, type Db, type Param, type Params } from './sql.js';
@@ -29,13 +31,19 @@ export const tableSpec = (name: string, options: Pick<TableSpec, 'search' | 'key
 /** Columns of type UUID (by the schema's naming): a value that is not a UUID matches no row, it is no error. */
 const UUID_COLUMNS = new Set(['uuid', 'idempotency_key']);
 
-function checkColumns(spec: TableSpec, columns: Iterable<string>): void {
-  for (const column of columns)
-    if (!spec.columns.includes(column)) throw new StorageError(`${spec.name} has no column ${column}`);
+function checkColumn(spec: TableSpec, column: string): void {
+  if (!spec.columns.includes(column)) throw new StorageError(`${spec.name} has no column ${column}`);
+}
+
+/** The columns `values` gives a value (undefined gives none), checked against the table's. */
+function definedEntries(spec: TableSpec, values: object): [string, Param][] {
+  const entries = Object.entries(values).filter(([, v]) => v !== undefined) as [string, Param][];
+  for (const [column] of entries) checkColumn(spec, column);
+  return entries;
 }
 
 /** SQL and parameters for an equality filter; unknown columns are a programming error. */
-export function whereSql(
+function whereSql(
   db: Db,
   spec: TableSpec,
   where: object,
@@ -45,7 +53,7 @@ export function whereSql(
   const params: Record<string, Param> = {};
   for (const [column, value] of Object.entries(where)) {
     if (value === undefined) continue;
-    checkColumns(spec, [column]);
+    checkColumn(spec, column);
     const ref = `${alias}${ident(column)}`;
     const uuid = UUID_COLUMNS.has(column);
     if (value === null) parts.push(`${ref} IS NULL`);
@@ -64,12 +72,12 @@ export function whereSql(
   return { sql: parts.length > 0 ? parts.join(' AND ') : 'true', params };
 }
 
-/** ORDER BY, search filter and LIMIT/OFFSET of a list query. */
-export function pageSql<R>(
+/** ORDER BY, search filter and page of a list query. */
+function pageSql<R>(
   spec: TableSpec,
   options: ListOptions<R>,
   alias = '',
-): { search: string; order: string; limit: string; params: Params } {
+): { search: string; order: string; params: Params; at: Paging } {
   const params: Record<string, Param> = {};
   let search = 'true';
   if (options.search && spec.search && spec.search.length > 0) {
@@ -83,23 +91,65 @@ export function pageSql<R>(
   // nulls last in either direction, so a page is the same on every engine
   const order = [`${alias}${ident(sort)} ${direction} NULLS LAST`, ...keys].join(', ');
   const perPage = Math.min(Math.max(options.perPage ?? PAGE_SIZE_MAX, 1), PAGE_SIZE_MAX);
-  const page = Math.max(options.page ?? 1, 1);
-  params.limit = perPage;
-  params.offset = (page - 1) * perPage;
-  return { search, order, limit: 'LIMIT $limit::bigint OFFSET $offset::bigint', params };
+  return { search, order, params, at: { page: options.page ?? 1, perPage } };
 }
 
-/** `SELECT ${columns} ${from} ${tail}` (`from`: FROM and WHERE; `tail`: ORDER BY and paging), and its total. */
+/** Page `page` (1-based; 0 is the first too) of `perPage` rows. */
+export interface Paging {
+  readonly page: number;
+  readonly perPage: number;
+}
+
+/** A page of `SELECT ${columns} ${from} ORDER BY ${order}` (`from`: FROM and WHERE), and the total of `from`. */
 export async function page<R>(
   db: Db,
   columns: string,
   from: string,
-  tail: string,
+  order: string,
   params: Params,
+  at: Paging,
 ): Promise<Page<R>> {
   const [total] = await db.query<{ total: bigint }>(`SELECT count(*) AS total ${from}`, params);
-  const items = await db.query<R>(`SELECT ${columns} ${from} ${tail}`, params);
+  const items = await db.query<R>(
+    `SELECT ${columns} ${from} ORDER BY ${order} LIMIT $limit::bigint OFFSET $offset::bigint`,
+    { ...params, limit: at.perPage, offset: (Math.max(at.page, 1) - 1) * at.perPage },
+  );
   return { items, total: count(total?.total) };
+}
+
+/**
+ * A page of the rows of `spec` that `where` and the search of `options` select, sorted and paged by `options`:
+ * `SELECT ${columns} ${from} AND <the selection>` (`from` names the table `alias` and ends in a condition).
+ */
+export function listPage<R>(
+  db: Db,
+  spec: TableSpec,
+  where: object,
+  options: ListOptions<R>,
+  query: { from: string; alias?: string; columns?: string; params?: Params },
+): Promise<Page<R>> {
+  const alias = query.alias ?? '';
+  const w = whereSql(db, spec, where, alias);
+  const p = pageSql(spec, options, alias);
+  const params = { ...w.params, ...p.params, ...query.params };
+  const from = `${query.from} AND ${w.sql} AND ${p.search}`;
+  return page<R>(db, query.columns ?? `${alias}*`, from, p.order, params, p.at);
+}
+
+/** The rows of `from` (FROM and WHERE, its rows named `alias`) counted by their status. */
+export async function countByStatus<S extends string>(
+  db: Db,
+  alias: string,
+  from: string,
+  params: Params,
+): Promise<Partial<Record<S, number>>> {
+  const rows = await db.query<{ status: S; total: bigint }>(
+    `SELECT ${alias}.status, count(*) AS total ${from} GROUP BY ${alias}.status`,
+    params,
+  );
+  const counts: Partial<Record<S, number>> = {};
+  for (const row of rows) counts[row.status] = count(row.total);
+  return counts;
 }
 
 export function tableReader<R>(db: Db, spec: TableSpec): TableReader<R> {
@@ -114,15 +164,7 @@ export function tableReader<R>(db: Db, spec: TableSpec): TableReader<R> {
       return db.query<R>(`SELECT * FROM ${table} WHERE ${w.sql}`, w.params);
     },
     list(where, options) {
-      const w = whereSql(db, spec, where);
-      const p = pageSql(spec, options);
-      return page<R>(
-        db,
-        '*',
-        `FROM ${table} WHERE ${w.sql} AND ${p.search}`,
-        `ORDER BY ${p.order} ${p.limit}`,
-        { ...w.params, ...p.params },
-      );
+      return listPage<R>(db, spec, where, options, { from: `FROM ${table} WHERE true` });
     },
     async count(where) {
       const w = whereSql(db, spec, where);
@@ -135,45 +177,68 @@ export function tableReader<R>(db: Db, spec: TableSpec): TableReader<R> {
   };
 }
 
-/** A reader, or (`write`) a writer, of each table of `specs`, by its repository's name. */
-export function plainTables<T>(db: Db, specs: Readonly<Record<string, TableSpec>>, write: boolean): T {
-  const make = write ? tableWriter : tableReader;
-  return Object.fromEntries(Object.entries(specs).map(([name, spec]) => [name, make(db, spec)])) as T;
-}
-
 export function tableWriter<R, N>(db: Db, spec: TableSpec): TableWriter<R, N> {
   const table = ident(spec.name);
   return {
     ...tableReader<R>(db, spec),
     async insert(values) {
-      const entries = Object.entries(values as object).filter(([, v]) => v !== undefined);
-      checkColumns(
-        spec,
-        entries.map(([c]) => c),
-      );
+      const entries = definedEntries(spec, values as object);
       const [row] = await db.query<R>(
         `INSERT INTO ${table} (${entries.map(([c]) => ident(c)).join(', ')}) VALUES (${entries.map(([c]) => `$v_${c}`).join(', ')}) RETURNING *`,
-        Object.fromEntries(entries.map(([c, v]) => [`v_${c}`, v as Param])),
+        Object.fromEntries(entries.map(([c, v]) => [`v_${c}`, v])),
       );
       if (!row) throw new StorageError(`insert into ${spec.name} returned no row`);
       return row;
     },
     update(where, patch) {
-      const entries = Object.entries(patch as object).filter(([, v]) => v !== undefined);
+      const entries = definedEntries(spec, patch as object);
       if (entries.length === 0) return Promise.resolve(0);
-      checkColumns(
-        spec,
-        entries.map(([c]) => c),
-      );
       const w = whereSql(db, spec, where);
       return db.execute(
         `UPDATE ${table} SET ${entries.map(([c]) => `${ident(c)} = $s_${c}`).join(', ')} WHERE ${w.sql}`,
-        { ...w.params, ...Object.fromEntries(entries.map(([c, v]) => [`s_${c}`, v as Param])) },
+        { ...w.params, ...Object.fromEntries(entries.map(([c, v]) => [`s_${c}`, v])) },
       );
     },
     delete(where) {
       const w = whereSql(db, spec, where);
       return db.execute(`DELETE FROM ${table} WHERE ${w.sql}`, w.params);
     },
+  };
+}
+
+/** A repository as the engines hand it out: a reader on a snapshot, and a writer (that reads too) in a transaction. */
+export interface Repository<Reader, Writer> {
+  readonly reader: (db: Db) => Reader;
+  readonly writer: (db: Db) => Writer;
+}
+
+/** The repositories both SQL engines share, by name: every reader's but metrics (partly the engines' own). */
+export type Shared = {
+  readonly [K in Exclude<keyof ReadRepositories, 'metrics'>]: Repository<
+    ReadRepositories[K],
+    WriteRepositories[K]
+  >;
+};
+
+/** The repository of a table and nothing more. */
+export function table<R, N>(spec: TableSpec): Repository<TableReader<R>, TableWriter<R, N>> {
+  return { reader: (db) => tableReader<R>(db, spec), writer: (db) => tableWriter<R, N>(db, spec) };
+}
+
+/**
+ * The repository of a table with more: `reads` makes what its reader adds to the table's generic reads (the
+ * writer has them too), `writes` what its writer adds to the generic writes.
+ */
+export function extended<
+  Reader extends TableReader<unknown>,
+  Writer extends Reader & TableWriter<unknown, never>,
+>(
+  spec: TableSpec,
+  reads: (db: Db) => Omit<Reader, keyof TableReader<unknown>>,
+  writes: (db: Db) => Omit<Writer, keyof Reader | keyof TableWriter<unknown, never>>,
+): Repository<Reader, Writer> {
+  return {
+    reader: (db) => ({ ...tableReader(db, spec), ...reads(db) }) as Reader,
+    writer: (db) => ({ ...tableWriter(db, spec), ...reads(db), ...writes(db) }) as Writer,
   };
 }

@@ -16,8 +16,9 @@
  *   png         8 lines x 1,000 points, uncached
  *   reports     a page of 100 reports (the report list); reference: the page's rows and its reports' summaries
  *               (metrics and alerts per report) with bare SQL
- *   ingest      a report of 100 benchmarks x 2 measures with t_test thresholds; reference: the bare history
- *               query for its 200 series (the part of ingest that reads the history)
+ *   ingest      a report of 100 benchmarks x 2 measures with t_test thresholds, its values drawn as the seed's (no
+ *               alert, at every size and run); reference: the bare history query for its 200 series (the part of
+ *               ingest that reads the history)
  *   peak RSS    the API process's peak resident memory over all of the above; reference: the memory limit
  * References for perf and changes: the perf SQL for the same rows on a bare connection; for png, the statement the
  * image reads its points with (perfLines: the drawn columns only). Each reference runs on a copy of the compacted
@@ -199,6 +200,18 @@ async function bare(
 
 type References = Awaited<ReturnType<typeof bare>>;
 
+/** `fn` on a bare connection to the DuckDB file, closed after. */
+async function onFile<T>(file: string, fn: (db: Db) => Promise<T>): Promise<T> {
+  const instance = await DuckDBInstance.create(file, { memory_limit: DEFAULT_MEMORY_LIMIT });
+  const c = await instance.connect();
+  try {
+    return await fn(duckDb(c));
+  } finally {
+    c.closeSync();
+    instance.closeSync();
+  }
+}
+
 /** The service's compaction of the tail, and the same rows sorted with bare SQL, both under the default limit. */
 async function compact(file: string): Promise<{ service: number; bare: number; rows: number } | undefined> {
   const instance = await DuckDBInstance.create(file, { memory_limit: DEFAULT_MEMORY_LIMIT });
@@ -312,6 +325,7 @@ async function measureApi(
   base: string,
   reports: number,
   reference: References | undefined,
+  levels: Levels,
 ): Promise<Record<Figure, { api: number[]; bare: number[] }>> {
   const q = queries(reports);
   const url = (path: string, query: string) => `${base}/v0/projects/scale/${path}?${query}`;
@@ -328,7 +342,7 @@ async function measureApi(
       fetchTimed(`${base}/v0/run`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: ingestBody(posted++),
+        body: ingestBody(posted++, levels),
       }),
   };
   const result = {} as Record<Figure, { api: number[]; bare: number[] }>;
@@ -345,13 +359,39 @@ async function measureApi(
 /** Reports posted through the API so far, at every size. */
 let posted = 0;
 
+/** The seeded level of each series a posted report writes, by benchmark and measure (`b-0/latency`). */
+type Levels = ReadonlyMap<string, number>;
+
+/**
+ * The level the seed gives each series of the posted reports (100 + its id mod 97, plus up to 1: see seed-history
+ * and postgres-bare): posted values drawn the same way raise no alert, at every size and on every run over a kept
+ * file. Values off that level alert only on the first dozen reports after the seed (then enough of them are in the
+ * t_test sample), each with a regression analysis of the alerted series beside the next report, so the figure
+ * would depend on how many reports earlier runs posted to the file.
+ */
+async function seededLevels(db: Db): Promise<Levels> {
+  const rows = await db.query<{ name: string; slug: string; id: number }>(
+    `SELECT b.name, m.slug, s.id FROM series s JOIN benchmark b ON b.id = s.benchmark_id
+     JOIN measure m ON m.id = s.measure_id
+     WHERE b.name IN (${names(0, 100)
+       .map((name) => `'${name}'`)
+       .join(',')}) AND m.slug IN ('latency', 'throughput')`,
+  );
+  return new Map(rows.map((row) => [`${row.name}/${row.slug}`, 100 + (Number(row.id) % 97)]));
+}
+
 /** A report of 100 benchmarks x 2 measures with t_test thresholds, newer than everything seeded at any size. */
-function ingestBody(k: number): string {
+function ingestBody(k: number, levels: Levels): string {
   const time = new Date(START + (FINAL_REPORTS + k) * STEP).toISOString();
+  const value = (name: string, measure: string) => {
+    const level = levels.get(`${name}/${measure}`);
+    if (level === undefined) throw new Error(`no seeded series for ${name}/${measure}`);
+    return { value: level + Math.random() };
+  };
   const results = Object.fromEntries(
-    names(0, 100).map((name, i) => [
+    names(0, 100).map((name) => [
       name,
-      { latency: { value: 100 + i + Math.random() }, throughput: { value: 100 + i + Math.random() } },
+      { latency: value(name, 'latency'), throughput: value(name, 'throughput') },
     ]),
   );
   return JSON.stringify({
@@ -423,13 +463,14 @@ async function onNewApi(
   database: Record<string, unknown>,
   reports: number,
   reference: References | undefined,
+  levels: Levels,
 ): Promise<{ timings: Record<Figure, { api: number[]; bare: number[] }>; atRest: number; peak: number }> {
   const api = await startApi(root, database);
   try {
     const pid = api.child.pid as number;
     const atRest = memory(pid).rss;
     resetPeak(pid);
-    const timings = await measureApi(api.url, reports, reference);
+    const timings = await measureApi(api.url, reports, reference, levels);
     return { timings, atRest, peak: memory(pid).peak };
   } finally {
     await api.stop();
@@ -484,7 +525,8 @@ async function measureSize(
   let timings: Record<Figure, { api: number[]; bare: number[] }>;
   let atRest: number;
   let peak: number;
-  const onApi = (reference: References | undefined) => onNewApi({ file }, reports, reference);
+  const levels = await onFile(file, seededLevels);
+  const onApi = (reference: References | undefined) => onNewApi({ file }, reports, reference, levels);
   if (interleaved) {
     const copy = join(dir, 'bare.db');
     copyFileSync(file, copy);
@@ -566,7 +608,7 @@ async function measurePostgresSize(
     const db = postgresDb(sql);
     const reference = await bare(db, (request) => postgresHistory(sql, request), reports);
     process.stderr.write(`${tag}: seeded, measuring the API and its references in turn\n`);
-    const { timings, atRest, peak } = await onNewApi({ url }, reports, reference);
+    const { timings, atRest, peak } = await onNewApi({ url }, reports, reference, await seededLevels(db));
     saveProgress({});
     const t = summarizeAll(timings);
     if (from < reports)

@@ -685,6 +685,9 @@ try {
       `scale: ${million.toLocaleString('en-US')},000,000 metrics (5,000 benchmarks x 2 measures, seeded with bare SQL)`,
     );
     const figures: Partial<Record<EngineName, Figures>> = {};
+    for (const engine of engines)
+      if (million * 1e6 < grown[engine] * SERIES)
+        process.stderr.write(`scale/${million}M: not measured on ${engine}: ${dir} holds more already\n`);
     if (engines.includes('duckdb') && million * 1e6 >= grown.duckdb * SERIES) {
       const measured = await measureSize(report, million, file, grown.duckdb);
       grown.duckdb = measured.reports;

@@ -60,13 +60,13 @@ export class Database {
   #nextMetricId: bigint | undefined;
   #commits = 0;
   /** The caches beside the writer and the readers (cache.ts, history-cache.ts, latest-versions.ts). */
-  cache = new QueryCache();
-  historyCache = new HistoryCache();
-  latestVersions = new LatestVersions();
+  cache!: QueryCache;
+  historyCache!: HistoryCache;
+  latestVersions!: LatestVersions;
   /** Rows of the running write transaction waiting to be inserted (deferred.ts); replaced with the instance. */
   deferred!: DeferredRows;
   /** Sends the waiting rows' INSERT statements and COMMIT in one call, shown to no cache (they know of them). */
-  #commitWith: (inserts: string) => Promise<unknown> = () => Promise.resolve();
+  #commitWith!: (inserts: string) => Promise<unknown>;
 
   private constructor(
     readonly path: string,
@@ -86,12 +86,9 @@ export class Database {
       );
     }
     prepareLocation(path);
-    let handle: Handle;
-    try {
-      handle = await connectAll(path, options);
-    } catch (error) {
+    const handle = await connectAll(path, options).catch((error: unknown) => {
       throw openError(path, error);
-    }
+    });
     openFiles.add(path);
     const setting = await handle.writer.runAndReadAll(`SELECT current_setting('memory_limit')`);
     logger.info({ path, memory_limit: setting.getRows()[0]?.[0] }, 'database opened');

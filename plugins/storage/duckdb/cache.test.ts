@@ -8,7 +8,7 @@ import { tablesOf } from './cache.js';
 import { Database } from './database.js';
 import { migrate } from './migrate.js';
 import { migrations } from './migrations/index.js';
-import { execute, query } from './sql.js';
+import { duckDb, query } from './sql.js';
 
 describe('which statements the cache may answer', () => {
   it.each([
@@ -50,8 +50,7 @@ function organizationDatabase(readers: number): () => Database {
     database = await Database.open({ file: join(root, 'cache.db'), readers }, logger);
     await migrate(database.setupConnection, migrations, database.path);
     await database.write((c) =>
-      execute(
-        c,
+      duckDb(c).execute(
         `INSERT INTO organization (uuid, name, slug, claimed, created, modified)
          VALUES (uuid(), 'Acme', 'acme', now()::TIMESTAMP, now()::TIMESTAMP, now()::TIMESTAMP)`,
       ),
@@ -69,7 +68,7 @@ describe('the statement cache of the writer', () => {
   const FIND = 'SELECT name FROM "organization" WHERE "id" = $id';
   const name = () => db().write((c) => query<{ name: string }>(c, FIND, { id: 1 }));
   const rename = (to: string) =>
-    db().write((c) => execute(c, 'UPDATE "organization" SET name = $name WHERE id = 1', { name: to }));
+    db().write((c) => duckDb(c).execute('UPDATE "organization" SET name = $name WHERE id = 1', { name: to }));
 
   it('answers a repeated read from memory, and a committed write replaces it', async () => {
     expect(await name()).toEqual([{ name: 'Acme' }]);
@@ -83,7 +82,7 @@ describe('the statement cache of the writer', () => {
   it('shows a transaction its own writes, and forgets them when it rolls back', async () => {
     await name();
     const failed = db().write(async (c) => {
-      await execute(c, `UPDATE "organization" SET name = 'Inside' WHERE id = 1`);
+      await duckDb(c).execute(`UPDATE "organization" SET name = 'Inside' WHERE id = 1`);
       expect(await query(c, FIND, { id: 1 })).toEqual([{ name: 'Inside' }]);
       throw new Error('roll back');
     });
@@ -136,9 +135,8 @@ describe('the read cache of the reader connections', () => {
   /** Renames the organization and adds a version (a table the cache does not hold) in one commit. */
   const change = (to: string) =>
     db().write(async (c) => {
-      await execute(c, 'UPDATE "organization" SET name = $name WHERE id = 1', { name: to });
-      await execute(
-        c,
+      await duckDb(c).execute('UPDATE "organization" SET name = $name WHERE id = 1', { name: to });
+      await duckDb(c).execute(
         `INSERT INTO version (uuid, project_id, number, created) VALUES (uuid(), 1, 1, now()::TIMESTAMP)`,
       );
     });
@@ -220,8 +218,7 @@ describe('the read cache of the reader connections', () => {
     // a version only: the organization the read was answered from is as it was
     const { seen, runs } = await nameThenVersions(() =>
       db().write((c) =>
-        execute(
-          c,
+        duckDb(c).execute(
           `INSERT INTO version (uuid, project_id, number, created) VALUES (uuid(), 1, 2, now()::TIMESTAMP)`,
         ),
       ),

@@ -310,12 +310,8 @@ export class Database {
    * Starts a call unless the database is closed or being reopened, tracks it until it settles, and turns a
    * disk-full or fatal engine error into an UnavailableError.
    */
-  #track<T>(start: () => Promise<T>): Promise<T> {
-    try {
-      this.#live();
-    } catch (error) {
-      return Promise.reject(error);
-    }
+  async #track<T>(start: () => Promise<T>): Promise<T> {
+    this.#live();
     const tracked = start().catch((error: unknown) => {
       throw this.#failed(error);
     });

@@ -210,16 +210,6 @@ function paramText(_key: string, value: unknown): unknown {
   return typeof value === 'bigint' ? `${value}n` : value;
 }
 
-/** Runs a statement and returns the number of rows it changed. */
-export async function execute(
-  connection: DuckDBConnection,
-  sql: string,
-  params: Params = {},
-): Promise<number> {
-  const result = await prepared(connection, sql, params, (statement) => statement.run());
-  return Number(result.rowsChanged);
-}
-
 /** Runs a query and returns its result chunks and row count, for `readColumns` (columns.ts). */
 export async function queryChunks(
   connection: DuckDBConnection,
@@ -252,7 +242,10 @@ export function duckDb(connection: DuckDBConnection): Db {
   return {
     dialect: duckdbDialect,
     query: (sql, params) => query(connection, sql, params),
-    execute: (sql, params) => execute(connection, sql, params),
+    async execute(sql, params = {}) {
+      const result = await prepared(connection, sql, params, (statement) => statement.run());
+      return Number(result.rowsChanged);
+    },
     async columns(sql, params, allocate) {
       const { result, chunks, count } = await queryChunks(connection, sql, params);
       readColumns(result, chunks, allocate(count));

@@ -36,6 +36,16 @@ interface Entry {
 /** The commit generation of each cached table when a read transaction began. */
 export type ReadView = ReadonlyMap<string, number>;
 
+/** The value of `key`, moved to the newest end of `map` (the caches keep their maps least recently used first). */
+export function touch<K, V>(map: Map<K, V>, key: K): V | undefined {
+  const value = map.get(key);
+  if (value !== undefined) {
+    map.delete(key);
+    map.set(key, value);
+  }
+  return value;
+}
+
 /** A statement that only reads (anything else is noted as a write). */
 export function isRead(sql: string): boolean {
   return /^\s*(SELECT|WITH)\b/i.test(sql) && !/\b(INSERT|UPDATE|DELETE)\b/i.test(sql);
@@ -76,15 +86,10 @@ export class QueryCache {
 
   get(key: string, tables: readonly string[], view?: ReadView): readonly unknown[] | undefined {
     if (!this.#usable(tables, view)) return undefined;
-    const entry = this.#entries.get(key);
-    if (!entry) {
-      this.#misses++;
-      return undefined;
-    }
-    this.#hits++;
-    this.#entries.delete(key);
-    this.#entries.set(key, entry);
-    return entry.rows;
+    const entry = touch(this.#entries, key);
+    if (entry) this.#hits++;
+    else this.#misses++;
+    return entry?.rows;
   }
 
   set(key: string, tables: readonly string[], rows: readonly unknown[], view?: ReadView): void {

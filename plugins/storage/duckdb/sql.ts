@@ -117,7 +117,10 @@ export function useReadView(connection: DuckDBConnection, read: Use | undefined)
   else uses.delete(connection);
 }
 
-/** Anchors the snapshot of the read running on `connection`: call it before running on the connection directly. */
+/**
+ * Anchors the snapshot of the read running on `connection` (flushes the deferred rows on the writer): call it before
+ * running on the connection directly.
+ */
 export async function anchorRead(connection: DuckDBConnection): Promise<void> {
   await uses.get(connection)?.before();
 }

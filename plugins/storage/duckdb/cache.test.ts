@@ -63,7 +63,7 @@ function organizationDatabase(readers: number): () => Database {
   return () => database;
 }
 
-describe('the statement cache of the writer', () => {
+describe('the cache on the writer', () => {
   const db = organizationDatabase(1);
   const FIND = 'SELECT name FROM "organization" WHERE "id" = $id';
   const name = () => db().write((c) => query<{ name: string }>(c, FIND, { id: 1 }));
@@ -125,7 +125,7 @@ describe('the statement cache of the writer', () => {
   });
 });
 
-describe('the read cache of the reader connections', () => {
+describe('the cache on the reader connections', () => {
   const db = organizationDatabase(2);
   const FIND = 'SELECT name FROM "organization" WHERE "id" = $id';
   const VERSIONS = 'SELECT count(*)::INTEGER AS n FROM version';

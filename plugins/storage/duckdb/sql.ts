@@ -62,10 +62,7 @@ const statements = new WeakMap<
   Map<string, { readonly statement: DuckDBPreparedStatement; turn: Promise<unknown> }>
 >();
 
-/**
- * How the statements of a connection of the Database meet its cache (cache.ts): on the writer, as its transaction
- * writes; on a reader, as of the read's view.
- */
+/** How the statements on a connection of the Database use its cache (cache.ts): as the writer, or as a read. */
 export interface Use {
   readonly cache: QueryCache;
   /** Runs before each statement: flushes the writer's deferred rows (deferred.ts), or anchors a read's snapshot. */

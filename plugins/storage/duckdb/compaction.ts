@@ -23,8 +23,6 @@ const KEEP_RECENT_ROWS = 250_000;
  * rewritten again, so compaction's cost follows the rows ingested since, not the history.
  */
 export const SEGMENT_ROWS = 4_000_000;
-/** The tail is clustered once it is as large as the open segment, which therefore doubles: O(log) rewrites a row. */
-const TAIL_FRACTION = 1;
 
 /** Folds the usage entries (one per report) of days before `before` into one per organization and day. */
 async function foldUsage(connection: DuckDBConnection, before: string): Promise<void> {
@@ -40,16 +38,6 @@ async function foldUsage(connection: DuckDBConnection, before: string): Promise<
     `DELETE FROM usage_entry u WHERE ${old} AND EXISTS (SELECT 1 FROM usage_entry f
       WHERE f.id > ${BigInt(last as bigint)} AND f.organization_id = u.organization_id AND f.day = u.day)`,
   );
-}
-
-/** Where the segments end, from `server_meta`, and the rows of the open segment and of the tail. */
-interface Snapshot {
-  readonly sealed: bigint;
-  readonly through: bigint;
-  readonly open: number;
-  readonly tail: number;
-  /** Every metric row. */
-  readonly rows: number;
 }
 
 /**
@@ -143,15 +131,16 @@ export class MetricCompactor {
     if (this.#stopped) throw new Error('metric compaction interrupted: the storage is closing');
   }
 
+  /** The tail is due once it is as large as the open segment, which therefore doubles: O(log) rewrites a row. */
   #due(): boolean {
     const toCluster = this.#tailRows - this.#keepRecentRows;
-    return toCluster >= Math.max(this.#minTailRows, (this.#openRows ?? 0) * TAIL_FRACTION);
+    return toCluster >= Math.max(this.#minTailRows, this.#openRows ?? 0);
   }
 
   async #run(force: boolean): Promise<MaintenanceResult> {
     const started = performance.now();
     const connection = await this.#connect();
-    const snapshot = await inTransaction(connection, () => this.snapshot(connection));
+    const snapshot = await inTransaction(connection, () => this.#snapshot(connection));
     // A full open segment is sealed as it is: the next rewrite starts after it.
     const sealed = snapshot.open >= this.#segmentRows ? snapshot.through : snapshot.sealed;
     this.#openRows = sealed === snapshot.sealed ? snapshot.open : 0;
@@ -165,7 +154,7 @@ export class MetricCompactor {
     });
     if (!force && !this.#due()) return answer(false, snapshot.rows, 0);
     const through = await this.#clusterThrough(connection, snapshot.through);
-    if (through === undefined || through <= snapshot.through) return answer(false, snapshot.rows, 0);
+    if (through === undefined) return answer(false, snapshot.rows, 0);
 
     this.#checkStopped();
     const range = `id > ${sealed} AND id <= ${through}`;
@@ -219,21 +208,22 @@ export class MetricCompactor {
   }
 
   /**
-   * The id after which the newest `keepRecentRows` rows start (ids grow, with gaps); none when fewer rows. Only
-   * the tail past `from` is read: the min-max index on id skips the clustered segments.
+   * The newest id past `from` but the newest `keepRecentRows` (ids grow, with gaps); none when fewer rows. Only the
+   * tail past `from` is read: the min-max index on id skips the clustered segments.
    */
   async #clusterThrough(connection: DuckDBConnection, from: bigint): Promise<bigint | undefined> {
-    const sql =
-      this.#keepRecentRows === 0
-        ? `SELECT max(id)::BIGINT FROM metric WHERE id > ${from}`
-        : `SELECT CASE WHEN count(*) = ${this.#keepRecentRows} THEN min(id) - 1 END::BIGINT
-           FROM (SELECT id FROM metric WHERE id > ${from} ORDER BY id DESC LIMIT ${this.#keepRecentRows})`;
-    const [value] = await firstRow(connection, sql);
+    const [value] = await firstRow(
+      connection,
+      `SELECT id FROM metric WHERE id > ${from} ORDER BY id DESC LIMIT 1 OFFSET ${this.#keepRecentRows}`,
+    );
     return typeof value === 'bigint' ? value : undefined;
   }
 
-  /** Counts only the open segment and the tail (the sealed segments are skipped by their min-max index on id). */
-  private async snapshot(connection: DuckDBConnection): Promise<Snapshot> {
+  /**
+   * Where the segments end (`server_meta`), the rows of the open segment, of the tail and of the table. Counts only
+   * the open segment and the tail: the sealed segments are skipped by their min-max index on id.
+   */
+  async #snapshot(connection: DuckDBConnection) {
     const meta = await connection.runAndReadAll(
       `SELECT key, value FROM server_meta WHERE key IN ('${CLUSTERED_THROUGH}', '${SEALED_THROUGH}')`,
     );

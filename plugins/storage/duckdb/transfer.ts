@@ -8,25 +8,19 @@ import {
   type DuckDBConnection,
 } from '@duckdb/node-api';
 import { StorageError, type RowBatch, type StorageTransfer, type TransferValue } from '../../../kit/index.js';
-import { checkColumns, exportTables, requireEmpty, type TableSource } from '../shared/transfer.js';
+import { exportTables, importTables, type TableSource } from '../shared/transfer.js';
 import type { Database } from './database.js';
 import { ident } from '../shared/sql.js';
 
 /** The engine's own bookkeeping, not part of the data model. */
 const BOOKKEEPING = 'schema_migration';
 
-interface TargetColumn {
-  readonly name: string;
-  readonly type: string;
-  /** The sequence of `nextval('...')` in the column's default, if any. */
-  readonly sequence: string | undefined;
-}
-
 async function rowsOf(connection: DuckDBConnection, sql: string): Promise<unknown[][]> {
   return (await connection.runAndReadAll(sql)).getRowsJS() as unknown[][];
 }
 
-async function columnsOf(connection: DuckDBConnection, table: string): Promise<TargetColumn[]> {
+/** A table's columns in order, each with its type and the sequence its default draws from, if any. */
+async function columnsOf(connection: DuckDBConnection, table: string) {
   const rows = await rowsOf(
     connection,
     `SELECT column_name, data_type, column_default FROM duckdb_columns()
@@ -113,40 +107,29 @@ async function importRows(
   connection: DuckDBConnection,
   batches: AsyncIterable<RowBatch>,
 ): Promise<number> {
-  await requireEmpty(source(connection), database.path);
   const written = new Set<string>();
-  let appender: Awaited<ReturnType<typeof openAppender>> | undefined;
-  let rows = 0;
-  for await (const batch of batches) {
-    if (appender?.table !== batch.table) {
-      appender?.appender.closeSync();
-      appender = await openAppender(connection, batch);
+  let appender: DuckDBAppender | undefined;
+  // each target column's type and place in the batch (in any order)
+  let columns: { type: string; from: number }[] = [];
+  const rows = await importTables(source(connection), database.path, batches, async (batch, first) => {
+    if (first) {
+      appender?.closeSync();
+      appender = await connection.createAppender(batch.table);
+      columns = (await columnsOf(connection, batch.table)).map(({ name, type }) => ({
+        type,
+        from: batch.columns.indexOf(name),
+      }));
       written.add(batch.table);
     }
-    const { types, from } = appender;
     for (const row of batch.rows) {
-      types.forEach((type, k) => appendValue(appender!.appender, type, row[from[k] as number] ?? null));
-      appender.appender.endRow();
+      for (const { type, from } of columns) appendValue(appender!, type, row[from] ?? null);
+      appender!.endRow();
     }
-    rows += batch.rows.length;
-  }
-  appender?.appender.closeSync();
+  });
+  appender?.closeSync();
   await advanceSequences(connection, written);
   database.forgetMetricIds();
   return rows;
-}
-
-/** An appender for `batch.table`, with each target column's type and place in the batch (in any order). */
-async function openAppender(connection: DuckDBConnection, batch: RowBatch) {
-  const columns = await columnsOf(connection, batch.table);
-  const names = columns.map((column) => column.name);
-  checkColumns(batch, names);
-  return {
-    table: batch.table,
-    appender: await connection.createAppender(batch.table),
-    types: columns.map((column) => column.type),
-    from: names.map((name) => batch.columns.indexOf(name)),
-  };
 }
 
 /** Bulk export and import of a DuckDB database, for moving it to another engine and back. */

@@ -158,14 +158,10 @@ export class MetricCompactor {
 
     this.#checkStopped();
     const range = `id > ${sealed} AND id <= ${through}`;
-    const ddl = await tableDdl(connection);
     await connection.run('DROP TABLE IF EXISTS metric_compact');
-    await inTransaction(connection, async () => {
-      await connection.run(ddl.replace(/^CREATE TABLE metric\b/i, 'CREATE TABLE metric_compact'));
-      await connection.run(
-        `INSERT INTO metric_compact SELECT * FROM metric WHERE ${range} ORDER BY ${CLUSTER_ORDER}`,
-      );
-    });
+    await connection.run(
+      `CREATE TABLE metric_compact AS SELECT * FROM metric WHERE ${range} ORDER BY ${CLUSTER_ORDER}`,
+    );
 
     let counts: { rewritten: number; total: number };
     try {
@@ -238,16 +234,6 @@ export class MetricCompactor {
     );
     return { sealed, through, open: Number(open), tail: Number(tail), rows: Number(rows) };
   }
-}
-
-/** The metric table's own DDL, so the copy keeps every column type and constraint of the current schema. */
-async function tableDdl(connection: DuckDBConnection): Promise<string> {
-  const [sql] = await firstRow(
-    connection,
-    `SELECT sql FROM duckdb_tables() WHERE table_name = 'metric' AND schema_name = 'main'`,
-  );
-  if (typeof sql !== 'string') throw new Error('metric table DDL not found');
-  return sql.replace(/;\s*$/, '');
 }
 
 /** The first row of a query's answer (none: empty). */

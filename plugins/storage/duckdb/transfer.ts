@@ -53,19 +53,6 @@ function source(connection: DuckDBConnection): TableSource {
   };
 }
 
-/** Every table of the data model, batch by batch, from one read transaction of its own (writers never wait). */
-async function* exportRows(database: Database): AsyncGenerator<RowBatch> {
-  const connection = await database.connect();
-  try {
-    // the first read anchors the snapshot
-    await connection.run('BEGIN TRANSACTION');
-    yield* exportTables(source(connection));
-    await connection.run('COMMIT');
-  } finally {
-    database.disconnect(connection);
-  }
-}
-
 function appendValue(appender: DuckDBAppender, type: string, value: TransferValue): void {
   if (value === null) return appender.appendNull();
   switch (type) {
@@ -89,37 +76,24 @@ function appendValue(appender: DuckDBAppender, type: string, value: TransferValu
   }
 }
 
-/** Moves each sequence past the highest id copied into its table, so ids handed out next never collide. */
-async function advanceSequences(connection: DuckDBConnection, tables: ReadonlySet<string>): Promise<void> {
-  for (const table of tables) {
-    for (const column of await columnsOf(connection, table)) {
-      if (!column.sequence) continue;
-      await connection.run(
-        `SELECT max(nextval('${column.sequence}')) FROM range((SELECT coalesce(max(${ident(column.name)}), 0) FROM ${ident(table)}))`,
-      );
-    }
-  }
-}
-
 /** Appends the batches table by table with the Appender, in one write transaction. */
 async function importRows(
   database: Database,
   connection: DuckDBConnection,
   batches: AsyncIterable<RowBatch>,
 ): Promise<number> {
-  const written = new Set<string>();
   let appender: DuckDBAppender | undefined;
   // each target column's type and place in the batch (in any order)
   let columns: { type: string; from: number }[] = [];
+  const sequences: { sequence: string; table: string; column: string }[] = [];
   const rows = await importTables(source(connection), database.path, batches, async (batch, first) => {
     if (first) {
       appender?.closeSync();
       appender = await connection.createAppender(batch.table);
-      columns = (await columnsOf(connection, batch.table)).map(({ name, type }) => ({
-        type,
-        from: batch.columns.indexOf(name),
-      }));
-      written.add(batch.table);
+      const target = await columnsOf(connection, batch.table);
+      columns = target.map(({ name, type }) => ({ type, from: batch.columns.indexOf(name) }));
+      for (const { name, sequence } of target)
+        if (sequence) sequences.push({ sequence, table: batch.table, column: name });
     }
     for (const row of batch.rows) {
       for (const { type, from } of columns) appendValue(appender!, type, row[from] ?? null);
@@ -127,7 +101,11 @@ async function importRows(
     }
   });
   appender?.closeSync();
-  await advanceSequences(connection, written);
+  // each sequence past the highest id copied into its table, so ids handed out next never collide
+  for (const { sequence, table, column } of sequences)
+    await connection.run(
+      `SELECT max(nextval('${sequence}')) FROM range((SELECT coalesce(max(${ident(column)}), 0) FROM ${ident(table)}))`,
+    );
   database.forgetMetricIds();
   return rows;
 }
@@ -135,7 +113,18 @@ async function importRows(
 /** Bulk export and import of a DuckDB database, for moving it to another engine and back. */
 export function duckdbTransfer(database: Database): StorageTransfer {
   return {
-    exportRows: () => exportRows(database),
+    /** Every table of the data model, batch by batch, from one read transaction of its own (writers never wait). */
+    async *exportRows() {
+      const connection = await database.connect();
+      try {
+        // the first read anchors the snapshot
+        await connection.run('BEGIN TRANSACTION');
+        yield* exportTables(source(connection));
+        await connection.run('COMMIT');
+      } finally {
+        database.disconnect(connection);
+      }
+    },
     importRows(batches) {
       let started = false;
       return database.write((connection) => {

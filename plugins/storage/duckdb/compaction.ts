@@ -27,8 +27,8 @@ export const SEGMENT_ROWS = 4_000_000;
 /** Folds the usage entries (one per report) of days before `before` into one per organization and day. */
 async function foldUsage(connection: DuckDBConnection, before: string): Promise<void> {
   const [last] = await firstRow(connection, 'SELECT max(id) FROM usage_entry');
-  if (last === null || last === undefined) return;
-  const old = `id <= ${BigInt(last as bigint)} AND day < DATE '${before}'`;
+  if (typeof last !== 'bigint') return;
+  const old = `id <= ${last} AND day < DATE '${before}'`;
   await connection.run(
     `INSERT INTO usage_entry (organization_id, day, metrics)
       SELECT organization_id, day, sum(metrics) FROM usage_entry WHERE ${old}
@@ -36,7 +36,7 @@ async function foldUsage(connection: DuckDBConnection, before: string): Promise<
   );
   await connection.run(
     `DELETE FROM usage_entry u WHERE ${old} AND EXISTS (SELECT 1 FROM usage_entry f
-      WHERE f.id > ${BigInt(last as bigint)} AND f.organization_id = u.organization_id AND f.day = u.day)`,
+      WHERE f.id > ${last} AND f.organization_id = u.organization_id AND f.day = u.day)`,
   );
 }
 
@@ -236,7 +236,6 @@ export class MetricCompactor {
   }
 }
 
-/** The first row of a query's answer (none: empty). */
 async function firstRow(connection: DuckDBConnection, sql: string): Promise<unknown[]> {
   return (await connection.runAndReadAll(sql)).getRows()[0] ?? [];
 }

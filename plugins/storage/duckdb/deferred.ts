@@ -17,7 +17,6 @@ import { ident } from '../shared/sql.js';
 /** Ids drawn from a sequence at once: one statement per this many rows. */
 const ID_BLOCK = 64;
 
-/** The SQL types of the columns of deferred tables. */
 export type DeferredType = 'INTEGER' | 'BIGINT' | 'UUID' | 'VARCHAR' | 'TIMESTAMP' | 'DATE';
 
 /** A table whose rows may be deferred: its columns in table order, each with its type, and its id sequence. */

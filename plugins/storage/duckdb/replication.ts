@@ -64,32 +64,23 @@ async function changes(
   const tables: Record<string, TableState> = {};
   for (const [table, withId] of withIds) {
     const before = since.tables[table] as TableState;
-    const { old, fresh } = now.get(table) as Scan;
-    const oldSame = old.rows === before.rows && (old.hash === null || old.hash === before.hash);
-    const file = `${table}.parquet`;
-    if (oldSame && fresh.rows === '0') {
+    const scanned = now.get(table) as Scan;
+    const oldSame = scanned.old.rows === before.rows && (scanned.old.hash ?? before.hash) === before.hash;
+    if (oldSame && scanned.fresh.rows === '0') {
       tables[table] = before;
-    } else if (oldSame && withId) {
-      const through = before.max_id ?? null;
-      const where = through === null ? 'true' : `id > ${BigInt(through)}`;
-      await copyTo(
-        connection,
-        `SELECT * FROM ${ident(table)} WHERE ${where} ORDER BY id`,
-        join(directory, file),
-      );
-      files.push({ table, mode: 'append', file });
-      tables[table] = {
-        rows: String(BigInt(before.rows) + BigInt(fresh.rows)),
-        hash: String(BigInt(before.hash) + BigInt(fresh.hash ?? '0')),
-        max_id: fresh.max_id ?? null,
-      };
-    } else if (APPEND_ONLY.has(table)) {
-      return 'snapshot';
-    } else {
-      await copyTo(connection, `SELECT * FROM ${ident(table)}`, join(directory, file));
-      files.push({ table, mode: 'replace', file });
-      tables[table] = whole(now.get(table) as Scan, withId);
+      continue;
     }
+    const append = oldSame && withId;
+    if (!append && APPEND_ONLY.has(table)) return 'snapshot';
+    const through = append ? (before.max_id ?? null) : null;
+    const fresh = through === null ? '' : ` WHERE id > ${BigInt(through)}`;
+    const query = `SELECT * FROM ${ident(table)}${fresh}${append ? ' ORDER BY id' : ''}`;
+    const file = `${table}.parquet`;
+    await connection.run(
+      `COPY (${query}) TO ${literal(join(directory, file))} (FORMAT parquet, COMPRESSION zstd)`,
+    );
+    files.push({ table, mode: append ? 'append' : 'replace', file });
+    tables[table] = whole(scanned, withId, append ? before.hash : undefined);
   }
   const sequences = await sequencesOf(connection);
   return { files, state: { tables, sequences } };
@@ -152,10 +143,10 @@ async function stateOf(connection: DuckDBConnection): Promise<ReplicaState> {
   return { tables: Object.fromEntries(tables), sequences: await sequencesOf(connection) };
 }
 
-/** A table's state from its scan, old and fresh rows together (the old ones hashed: not append-only). */
-function whole({ old, fresh }: Scan, withId: boolean): TableState {
+/** A table's state from its scan, old and fresh rows together (`oldHash` where the scan did not hash the old). */
+function whole({ old, fresh }: Scan, withId: boolean, oldHash = old.hash ?? '0'): TableState {
   const rows = String(BigInt(old.rows) + BigInt(fresh.rows));
-  const hash = String(BigInt(old.hash ?? '0') + BigInt(fresh.hash ?? '0'));
+  const hash = String(BigInt(oldHash) + BigInt(fresh.hash ?? '0'));
   return withId ? { rows, hash, max_id: fresh.max_id ?? null } : { rows, hash };
 }
 
@@ -198,10 +189,6 @@ async function advanceSequences(connection: DuckDBConnection, state: ReplicaStat
     const behind = BigInt(value) - BigInt(current[name] ?? '0');
     if (behind > 0n) await connection.run(`SELECT nextval(${literal(name)}) FROM range(${behind + 1n})`);
   }
-}
-
-async function copyTo(connection: DuckDBConnection, query: string, file: string): Promise<void> {
-  await connection.run(`COPY (${query}) TO ${literal(file)} (FORMAT parquet, COMPRESSION zstd)`);
 }
 
 async function rowsOf(connection: DuckDBConnection, sql: string): Promise<unknown[][]> {

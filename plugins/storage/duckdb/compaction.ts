@@ -9,8 +9,6 @@ const CLUSTER_ORDER = 'series_id, start_time, report_id, iteration, id';
 export const CLUSTERED_THROUGH = 'metric.clustered_through';
 /** The `server_meta` key holding the highest metric id of the sealed segments, which are never rewritten. */
 export const SEALED_THROUGH = 'metric.sealed_through';
-/** Tables compaction builds and drops: not part of the data (replication leaves them out). */
-export const SCRATCH_TABLES: readonly string[] = ['metric_compact'];
 /** Below this many rows to cluster, a rewrite is not worth it (a DuckDB row group holds 122,880 rows). */
 const MIN_TAIL_ROWS = 250_000;
 /**
@@ -234,6 +232,22 @@ export class MetricCompactor {
     );
     return { sealed, through, open: Number(open), tail: Number(tail), rows: Number(rows) };
   }
+}
+
+/**
+ * The tables of the data (every table of the database but compaction's scratch copy), in name order, each with
+ * whether it has an integer id.
+ */
+export async function dataTables(connection: DuckDBConnection): Promise<Map<string, boolean>> {
+  const reader = await connection.runAndReadAll(
+    `SELECT table_name, EXISTS (SELECT 1 FROM duckdb_columns() c WHERE c.table_oid = t.table_oid
+         AND c.column_name = 'id' AND c.data_type IN ('INTEGER', 'BIGINT'))
+     FROM duckdb_tables() t
+     WHERE database_name = current_database() AND schema_name = 'main' AND NOT temporary
+       AND table_name <> 'metric_compact'
+     ORDER BY table_name`,
+  );
+  return new Map(reader.getRows().map(([name, withId]) => [String(name), withId === true]));
 }
 
 async function firstRow(connection: DuckDBConnection, sql: string): Promise<unknown[]> {

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ChangeFile, ChangeSet, Replication, ReplicaState, TableState } from '../../../kit/index.js';
-import { SCRATCH_TABLES } from './compaction.js';
+import { dataTables } from './compaction.js';
 import type { Database } from './database.js';
 import { snapshotTo } from './snapshot.js';
 import { ident } from '../shared/sql.js';
@@ -56,7 +56,7 @@ async function changes(
   since: ReplicaState,
   directory: string,
 ): Promise<ChangeSet | 'snapshot'> {
-  const withIds = await tablesOf(connection);
+  const withIds = await dataTables(connection);
   const known = Object.keys(since.tables);
   if (withIds.size !== known.length || known.some((name) => !withIds.has(name))) return 'snapshot';
   const now = await scan(connection, withIds, since);
@@ -136,7 +136,7 @@ async function scan(
 
 /** The state of the database the connection's transaction sees (the default database of the connection). */
 async function stateOf(connection: DuckDBConnection): Promise<ReplicaState> {
-  const withIds = await tablesOf(connection);
+  const withIds = await dataTables(connection);
   // nothing shipped yet: every row of a table with an id is fresh, and hashed
   const now = await scan(connection, withIds, { tables: {}, sequences: {} });
   const tables = [...withIds].map(([table, withId]) => [table, whole(now.get(table) as Scan, withId)]);
@@ -148,25 +148,6 @@ function whole({ old, fresh }: Scan, withId: boolean, oldHash = old.hash ?? '0')
   const rows = String(BigInt(old.rows) + BigInt(fresh.rows));
   const hash = String(BigInt(oldHash) + BigInt(fresh.hash ?? '0'));
   return withId ? { rows, hash, max_id: fresh.max_id ?? null } : { rows, hash };
-}
-
-/**
- * The tables of the data, in name order, each with whether it has an integer id (its new rows are the rows past the
- * highest id shipped).
- */
-async function tablesOf(connection: DuckDBConnection): Promise<Map<string, boolean>> {
-  const rows = await rowsOf(
-    connection,
-    `SELECT table_name, EXISTS (SELECT 1 FROM duckdb_columns() c WHERE c.table_oid = t.table_oid
-         AND c.column_name = 'id' AND c.data_type IN ('INTEGER', 'BIGINT'))
-     FROM duckdb_tables() t
-     WHERE database_name = current_database() AND schema_name = 'main' AND NOT temporary ORDER BY table_name`,
-  );
-  return new Map(
-    rows
-      .filter(([name]) => !SCRATCH_TABLES.includes(String(name)))
-      .map(([name, withId]) => [String(name), withId === true]),
-  );
 }
 
 async function sequencesOf(connection: DuckDBConnection): Promise<Record<string, string>> {

@@ -9,6 +9,7 @@ import {
 } from '@duckdb/node-api';
 import { StorageError, type RowBatch, type StorageTransfer, type TransferValue } from '../../../kit/index.js';
 import { exportTables, importTables, type TableSource } from '../shared/transfer.js';
+import { dataTables } from './compaction.js';
 import type { Database } from './database.js';
 import { ident } from '../shared/sql.js';
 
@@ -24,7 +25,8 @@ async function columnsOf(connection: DuckDBConnection, table: string) {
   const rows = await rowsOf(
     connection,
     `SELECT column_name, data_type, column_default FROM duckdb_columns()
-      WHERE schema_name = 'main' AND table_name = '${table}' ORDER BY column_index`,
+      WHERE database_name = current_database() AND schema_name = 'main' AND table_name = '${table}'
+      ORDER BY column_index`,
   );
   return rows.map(([name, type, fallback]) => ({
     name: String(name),
@@ -36,13 +38,7 @@ async function columnsOf(connection: DuckDBConnection, table: string) {
 /** The tables of a connection's transaction, for the shared export and checks. */
 function source(connection: DuckDBConnection): TableSource {
   return {
-    tables: async () =>
-      (
-        await rowsOf(
-          connection,
-          `SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' AND table_name <> '${BOOKKEEPING}' ORDER BY table_name`,
-        )
-      ).map((row) => String(row[0])),
+    tables: async () => [...(await dataTables(connection)).keys()].filter((name) => name !== BOOKKEEPING),
     columns: async (table) => (await columnsOf(connection, table)).map((column) => column.name),
     count: async (table) =>
       Number((await rowsOf(connection, `SELECT count(*) FROM ${ident(table)}`))[0]?.[0]),

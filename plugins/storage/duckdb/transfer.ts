@@ -13,22 +13,14 @@ import { dataTables } from './compaction.js';
 import type { Database } from './database.js';
 import { ident } from '../shared/sql.js';
 
-/** The engine's own bookkeeping, not part of the data model. */
-const BOOKKEEPING = 'schema_migration';
-
-async function rowsOf(connection: DuckDBConnection, sql: string): Promise<unknown[][]> {
-  return (await connection.runAndReadAll(sql)).getRowsJS() as unknown[][];
-}
-
 /** A table's columns in order, each with its type and the sequence its default draws from, if any. */
 async function columnsOf(connection: DuckDBConnection, table: string) {
-  const rows = await rowsOf(
-    connection,
+  const reader = await connection.runAndReadAll(
     `SELECT column_name, data_type, column_default FROM duckdb_columns()
       WHERE database_name = current_database() AND schema_name = 'main' AND table_name = '${table}'
       ORDER BY column_index`,
   );
-  return rows.map(([name, type, fallback]) => ({
+  return reader.getRows().map(([name, type, fallback]) => ({
     name: String(name),
     type: String(type),
     sequence: /nextval\('([a-z_]+)'\)/.exec(String(fallback ?? ''))?.[1],
@@ -38,10 +30,12 @@ async function columnsOf(connection: DuckDBConnection, table: string) {
 /** The tables of a connection's transaction, for the shared export and checks. */
 function source(connection: DuckDBConnection): TableSource {
   return {
-    tables: async () => [...(await dataTables(connection)).keys()].filter((name) => name !== BOOKKEEPING),
+    // the migrations' ledger is the engine's own bookkeeping, not part of the data model
+    tables: async () =>
+      [...(await dataTables(connection)).keys()].filter((name) => name !== 'schema_migration'),
     columns: async (table) => (await columnsOf(connection, table)).map((column) => column.name),
     count: async (table) =>
-      Number((await rowsOf(connection, `SELECT count(*) FROM ${ident(table)}`))[0]?.[0]),
+      Number((await connection.runAndReadAll(`SELECT count(*) FROM ${ident(table)}`)).getRows()[0]?.[0]),
     async *rows(sql) {
       for await (const chunk of (await connection.stream(sql)).yieldRowsJs())
         yield chunk as TransferValue[][];

@@ -129,7 +129,7 @@ export class MetricCompactor {
     if (this.#stopped) throw new Error('metric compaction interrupted: the storage is closing');
   }
 
-  /** The tail is due once it is as large as the open segment, which therefore doubles: O(log) rewrites a row. */
+  /** Due once the tail is as large as the open segment, which therefore doubles: O(log) rewrites a row. */
   #due(): boolean {
     const toCluster = this.#tailRows - this.#keepRecentRows;
     return toCluster >= Math.max(this.#minTailRows, this.#openRows ?? 0);
@@ -202,8 +202,9 @@ export class MetricCompactor {
   }
 
   /**
-   * The newest id past `from` but the newest `keepRecentRows` (ids grow, with gaps); none when fewer rows. Only the
-   * tail past `from` is read: the min-max index on id skips the clustered segments.
+   * The highest id to cluster: the newest past `from` that is not one of the newest `keepRecentRows` (ids grow, with
+   * gaps); none when there is none. Only the tail past `from` is read: the min-max index on id skips the clustered
+   * segments.
    */
   async #clusterThrough(connection: DuckDBConnection, from: bigint): Promise<bigint | undefined> {
     const [value] = await firstRow(

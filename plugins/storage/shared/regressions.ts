@@ -3,9 +3,10 @@ import type {
   RegressionRecord,
   RegressionStatus,
   RegressionsReader,
+  RegressionWrites,
   TableReader,
 } from '../../../kit/index.js';
-import { likePattern, type Db, type Param } from './sql.js';
+import { likePattern, perDialect, type Db, type Dialect, type ListType, type Param } from './sql.js';
 import { countByStatus, extended, page, table, tableSpec, type Shared } from './table.js';
 
 /**
@@ -92,9 +93,89 @@ const regressionReads = (db: Db): Omit<RegressionsReader, keyof TableReader<Regr
   },
 });
 
+/** Columns of the lists `write` inserts, `name` or `name:type` (int by default); floats' NaN is NULL. */
+const LISTS = {
+  regression_series: `regression_id project_id series_id benchmark_id measure_id state:text before_value:float8
+    after_value:float8 p_value:float8`,
+  regression_alert: 'alert_id regression_id project_id series_id',
+  regression_event:
+    'regression_id project_id user_id status:text previous_status:text changes:text reason:text',
+} as const;
+const listColumns = (table: keyof typeof LISTS) =>
+  LISTS[table].split(/\s+/).map((c) => c.split(':') as [string, ListType?]);
+
+/** `INSERT INTO table` the rows of its list parameters (one per column), `$now` in its columns `times`. */
+const insertLists = (d: Dialect, table: keyof typeof LISTS, times: readonly string[], tail = '') => {
+  const columns = listColumns(table);
+  const values = columns.map(([c, type]) => (type === 'float8' ? `nullif(x.${c}, 'NaN')` : `x.${c}`));
+  return `INSERT INTO ${table} (${[...columns.map(([c]) => c), ...times].join(', ')})
+    SELECT ${[...values, ...times.map(() => `$now::${d.timestamp}`)].join(', ')}
+    FROM ${d.rows(
+      'x',
+      columns.map(([c, type]) => [c, `$${c}`, type ?? 'int']),
+    )} ${tail}`;
+};
+
+/** The list parameters of `rows` for {@link insertLists}. */
+function lists(table: keyof typeof LISTS, rows: readonly object[], now: Date): Record<string, Param> {
+  const value = (row: object, column: string) => (row as Record<string, unknown>)[column];
+  return Object.fromEntries([
+    ['now', now],
+    ...listColumns(table).map(([c, type]) => [
+      c,
+      type === 'float8'
+        ? Float64Array.from(rows, (row) => (value(row, c) as number | null) ?? Number.NaN)
+        : (rows.map((row) => value(row, c)) as Param),
+    ]),
+  ]);
+}
+
+const WRITE = perDialect((d) => {
+  const detached = d.rows('d', [
+    ['regression', '$regression', 'int'],
+    ['series', '$series', 'int'],
+    ['into', '$into', 'int'],
+  ]);
+  const of = (t: string) => `d.regression = ${t}.regression_id AND d.series = ${t}.series_id`;
+  return {
+    detach: [
+      `UPDATE regression_alert SET regression_id = d.into FROM ${detached}
+        WHERE ${of('regression_alert')} AND d.into IS NOT NULL`,
+      `DELETE FROM regression_alert
+        WHERE EXISTS (SELECT 1 FROM ${detached} WHERE ${of('regression_alert')} AND d.into IS NULL)`,
+      `DELETE FROM regression_series WHERE EXISTS (SELECT 1 FROM ${detached} WHERE ${of('regression_series')})`,
+    ],
+    series: insertLists(
+      d,
+      'regression_series',
+      ['created', 'modified'],
+      `ON CONFLICT (regression_id, series_id) DO UPDATE SET state = excluded.state,
+        before_value = excluded.before_value, after_value = excluded.after_value, p_value = excluded.p_value,
+        modified = excluded.modified`,
+    ),
+    alerts: insertLists(d, 'regression_alert', []),
+    events: insertLists(d, 'regression_event', ['created']),
+  };
+});
+
 /** The regression repositories. */
 export const REGRESSIONS = {
-  regressions: extended(tableSpec('regression', { search: ['uuid', 'note'] }), regressionReads, () => ({})),
+  regressions: extended(tableSpec('regression', { search: ['uuid', 'note'] }), regressionReads, (db) => ({
+    async write({ now, detached, series, alerts, events }: RegressionWrites) {
+      const sql = WRITE(db.dialect);
+      if (detached.length > 0) {
+        const params = {
+          regression: detached.map((x) => x.regression_id),
+          series: detached.map((x) => x.series_id),
+          into: detached.map((x) => x.into),
+        } as Record<string, Param>;
+        for (const statement of sql.detach) await db.execute(statement, params);
+      }
+      if (series.length > 0) await db.execute(sql.series, lists('regression_series', series, now));
+      if (alerts.length > 0) await db.execute(sql.alerts, lists('regression_alert', alerts, now));
+      if (events.length > 0) await db.execute(sql.events, lists('regression_event', events, now));
+    },
+  })),
   regressionSeries: table(tableSpec('regression_series', { key: ['regression_id', 'series_id'] })),
   regressionAlerts: table(tableSpec('regression_alert', { key: ['alert_id'] })),
   regressionEvents: table(tableSpec('regression_event')),

@@ -102,7 +102,7 @@ export class RegressionWriter {
           ? [{ ...a, regression_id: into.id }]
           : [],
     );
-    this.#detached.push({ regression_id: regression.id, series_id: seriesId, into: into?.id ?? null });
+    this.#detached.push({ regression_id: regression.id, series_id: seriesId, moved_to: into?.id ?? null });
   }
 
   event(event: RegressionWrites['events'][number]): void {

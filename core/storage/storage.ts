@@ -248,8 +248,8 @@ export interface RegressionsReader extends TableReader<RegressionRecord> {
 export interface RegressionWrites {
   /** The time of the change: the `modified` of every series written, the `created` of new ones and of events. */
   readonly now: Date;
-  /** Series leaving a regression: their rows go; their alerts move to the regression `into`, or go when it is null. */
-  readonly detached: readonly { regression_id: number; series_id: number; into: number | null }[];
+  /** Series leaving a regression: their rows go; their alerts move to the regression `moved_to`, or go when it is null. */
+  readonly detached: readonly { regression_id: number; series_id: number; moved_to: number | null }[];
   /** Series rows to insert, or to update (state, values) where the regression holds the series already. */
   readonly series: readonly Omit<RegressionSeriesRecord, 'created' | 'modified'>[];
   readonly alerts: readonly RegressionAlertRecord[];

@@ -85,9 +85,9 @@ export function regressionRepositories(view) {
       async write({ now, detached, series, alerts, events }) {
         const seriesTable = table(view, 'regressionSeries');
         const alertTable = table(view, 'regressionAlerts');
-        for (const { regression_id, series_id, into } of detached) {
-          if (into === null) await alertTable.delete({ regression_id, series_id });
-          else await alertTable.update({ regression_id, series_id }, { regression_id: into });
+        for (const { regression_id, series_id, moved_to } of detached) {
+          if (moved_to === null) await alertTable.delete({ regression_id, series_id });
+          else await alertTable.update({ regression_id, series_id }, { regression_id: moved_to });
           await seriesTable.delete({ regression_id, series_id });
         }
         for (const s of series) {

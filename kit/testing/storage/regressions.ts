@@ -281,8 +281,8 @@ export function describeRegressions(open: Opener): void {
         await tx.regressions.write({
           now: at(30),
           detached: [
-            { regression_id: from.id, series_id: s0, into: into.id },
-            { regression_id: left.id, series_id: s0, into: null },
+            { regression_id: from.id, series_id: s0, moved_to: into.id },
+            { regression_id: left.id, series_id: s0, moved_to: null },
           ],
           // a series that leaves and comes back in one write is new again
           series: [

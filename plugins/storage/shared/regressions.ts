@@ -93,87 +93,63 @@ const regressionReads = (db: Db): Omit<RegressionsReader, keyof TableReader<Regr
   },
 });
 
-/** Columns of the lists `write` inserts, `name` or `name:type` (int by default); floats' NaN is NULL. */
+/** The lists `write` takes, in the order it writes them: `column:type` (int when none; a float's NaN is NULL). */
 const LISTS = {
-  regression_series: `regression_id project_id series_id benchmark_id measure_id state:text before_value:float8
+  detached: 'regression_id series_id moved_to',
+  series: `regression_id project_id series_id benchmark_id measure_id state:text before_value:float8
     after_value:float8 p_value:float8`,
-  regression_alert: 'alert_id regression_id project_id series_id',
-  regression_event:
-    'regression_id project_id user_id status:text previous_status:text changes:text reason:text',
-} as const;
-const listColumns = (table: keyof typeof LISTS) =>
-  LISTS[table].split(/\s+/).map((c) => c.split(':') as [string, ListType?]);
-
-/** `INSERT INTO table` the rows of its list parameters (one per column), `$now` in its columns `times`. */
-const insertLists = (d: Dialect, table: keyof typeof LISTS, times: readonly string[], tail = '') => {
-  const columns = listColumns(table);
-  const values = columns.map(([c, type]) => (type === 'float8' ? `nullif(x.${c}, 'NaN')` : `x.${c}`));
-  return `INSERT INTO ${table} (${[...columns.map(([c]) => c), ...times].join(', ')})
-    SELECT ${[...values, ...times.map(() => `$now::${d.timestamp}`)].join(', ')}
-    FROM ${d.rows(
-      'x',
-      columns.map(([c, type]) => [c, `$${c}`, type ?? 'int']),
-    )} ${tail}`;
+  alerts: 'alert_id regression_id project_id series_id',
+  events: 'regression_id project_id user_id status:text previous_status:text changes:text reason:text',
 };
+type List = keyof typeof LISTS;
+const columns = (list: List) => LISTS[list].split(/\s+/).map((c) => c.split(':') as [string, ListType?]);
+const rows = (d: Dialect, list: List) =>
+  d.rows(
+    'x',
+    columns(list).map(([c, t]) => [c, `$${c}`, t ?? 'int']),
+  );
 
-/** The list parameters of `rows` for {@link insertLists}. */
-function lists(table: keyof typeof LISTS, rows: readonly object[], now: Date): Record<string, Param> {
-  const value = (row: object, column: string) => (row as Record<string, unknown>)[column];
-  return Object.fromEntries([
-    ['now', now],
-    ...listColumns(table).map(([c, type]) => [
-      c,
-      type === 'float8'
-        ? Float64Array.from(rows, (row) => (value(row, c) as number | null) ?? Number.NaN)
-        : (rows.map((row) => value(row, c)) as Param),
-    ]),
-  ]);
-}
+/** `INSERT INTO table` the rows of `list`, with `$now` in the columns `times`. */
+const insert = (d: Dialect, list: List, table: string, times: string[], tail = '') =>
+  `INSERT INTO ${table} (${[...columns(list).map(([c]) => c), ...times].join(', ')})
+    SELECT ${[...columns(list).map(([c, t]) => (t === 'float8' ? `nullif(x.${c}, 'NaN')` : `x.${c}`))]}
+      ${times.map(() => `, $now::${d.timestamp}`).join('')} FROM ${rows(d, list)} ${tail}`;
 
-const WRITE = perDialect((d) => {
-  const detached = d.rows('d', [
-    ['regression', '$regression', 'int'],
-    ['series', '$series', 'int'],
-    ['into', '$into', 'int'],
-  ]);
-  const of = (t: string) => `d.regression = ${t}.regression_id AND d.series = ${t}.series_id`;
+/** The statements that write each list. */
+const WRITE = perDialect((d): Record<List, string[]> => {
+  const match = (t: string) => `x.regression_id = ${t}.regression_id AND x.series_id = ${t}.series_id`;
   return {
-    detach: [
-      `UPDATE regression_alert SET regression_id = d.into FROM ${detached}
-        WHERE ${of('regression_alert')} AND d.into IS NOT NULL`,
-      `DELETE FROM regression_alert
-        WHERE EXISTS (SELECT 1 FROM ${detached} WHERE ${of('regression_alert')} AND d.into IS NULL)`,
-      `DELETE FROM regression_series WHERE EXISTS (SELECT 1 FROM ${detached} WHERE ${of('regression_series')})`,
+    detached: [
+      `UPDATE regression_alert SET regression_id = x.moved_to FROM ${rows(d, 'detached')}
+        WHERE ${match('regression_alert')} AND x.moved_to IS NOT NULL`,
+      `DELETE FROM regression_alert WHERE EXISTS
+        (SELECT 1 FROM ${rows(d, 'detached')} WHERE ${match('regression_alert')} AND x.moved_to IS NULL)`,
+      `DELETE FROM regression_series WHERE EXISTS (SELECT 1 FROM ${rows(d, 'detached')} WHERE ${match('regression_series')})`,
     ],
-    series: insertLists(
-      d,
-      'regression_series',
-      ['created', 'modified'],
-      `ON CONFLICT (regression_id, series_id) DO UPDATE SET state = excluded.state,
-        before_value = excluded.before_value, after_value = excluded.after_value, p_value = excluded.p_value,
-        modified = excluded.modified`,
-    ),
-    alerts: insertLists(d, 'regression_alert', []),
-    events: insertLists(d, 'regression_event', ['created']),
+    series: [insert(d, 'series', 'regression_series', ['created', 'modified'], UPSERT)],
+    alerts: [insert(d, 'alerts', 'regression_alert', [])],
+    events: [insert(d, 'events', 'regression_event', ['created'])],
   };
 });
+const UPSERT = `ON CONFLICT (regression_id, series_id) DO UPDATE SET state = excluded.state,
+  before_value = excluded.before_value, after_value = excluded.after_value, p_value = excluded.p_value,
+  modified = excluded.modified`;
 
 /** The regression repositories. */
 export const REGRESSIONS = {
   regressions: extended(tableSpec('regression', { search: ['uuid', 'note'] }), regressionReads, (db) => ({
-    async write({ now, detached, series, alerts, events }: RegressionWrites) {
-      const sql = WRITE(db.dialect);
-      if (detached.length > 0) {
-        const params = {
-          regression: detached.map((x) => x.regression_id),
-          series: detached.map((x) => x.series_id),
-          into: detached.map((x) => x.into),
-        } as Record<string, Param>;
-        for (const statement of sql.detach) await db.execute(statement, params);
+    async write(writes: RegressionWrites) {
+      for (const [list, statements] of Object.entries(WRITE(db.dialect)) as [List, string[]][]) {
+        const values = (c: string) => writes[list].map((row) => (row as Record<string, unknown>)[c] ?? null);
+        const params = Object.fromEntries(
+          columns(list).map(([c, t]) => [
+            c,
+            t === 'float8' ? Float64Array.from(values(c), (v) => (v === null ? NaN : Number(v))) : values(c),
+          ]),
+        ) as Record<string, Param>;
+        if (writes[list].length > 0)
+          for (const statement of statements) await db.execute(statement, { ...params, now: writes.now });
       }
-      if (series.length > 0) await db.execute(sql.series, lists('regression_series', series, now));
-      if (alerts.length > 0) await db.execute(sql.alerts, lists('regression_alert', alerts, now));
-      if (events.length > 0) await db.execute(sql.events, lists('regression_event', events, now));
     },
   })),
   regressionSeries: table(tableSpec('regression_series', { key: ['regression_id', 'series_id'] })),

@@ -4,16 +4,17 @@
  * first. Each cycle posts, one after the other and waiting for the regression analyzer between them:
  *   step     90 series of testbed `alerting` step to a new level (three times the last): 90 alerts that open one
  *            regression (one opened, 89 joined);
- *   repeat   the same values again, four times: 90 alerts of the known change each, attached to that regression
- *            (the analyzer confirms the change meanwhile: 90 series confirmed);
+ *   repeat   the same values again, nine times: the first ones raise 90 alerts each, of the known change, which
+ *            attach to that regression; the analyzer confirms the change among them (90 series in one pass);
  *   quiet    testbed `quiet`, every series at its level: no alert (the reference, measured in the same run).
  * Prints, per kind, the client's latency, the time in the grouping of the alerts into regressions (from the end
  * of the alerts' insert to the end of ingest's transaction function, where the grouping is the last step) with the
- * repository calls it made, and the analyzer's pass after the commit (its read and detection, its write
- * transaction and the repository calls in it). The storage and the analyzer are wrapped from outside; the code
- * under test is unchanged.
+ * repository calls made there (the reads of the report's answer in the transaction included: 3 without alerts),
+ * and the analyzer's pass after the commit (its read and detection, its write transaction, the repository calls in
+ * it and the changes it made). The storage and the analyzer are wrapped from outside; the code under test is
+ * unchanged, so the bench runs on an earlier commit as it is.
  *
- * Run: npm run bench -- alert-grouping [--engine duckdb,postgres]   (BENCH_GROUPING_CYCLES, default 6)
+ * Run: npm run bench -- alert-grouping [--engine duckdb,postgres]   (BENCH_GROUPING_CYCLES, default 4; BENCH_GROUPING_REPEATS, default 9)
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { loadavg } from 'node:os';
@@ -27,10 +28,10 @@ import { startBenchServer } from './lib/server.js';
 const BENCHMARKS = 200;
 const STEPPED = 90;
 const HISTORY = 30;
-const CYCLES = Number(process.env.BENCH_GROUPING_CYCLES ?? 6);
+const CYCLES = Number(process.env.BENCH_GROUPING_CYCLES ?? 4);
 const KINDS = ['step', 'repeat', 'quiet'] as const;
 /** Repeat reports a cycle posts after its step (the analyzer confirms the change among them). */
-const REPEATS = 4;
+const REPEATS = Number(process.env.BENCH_GROUPING_REPEATS ?? 9);
 type Kind = (typeof KINDS)[number];
 
 /** What one report cost, by stage. */
@@ -41,6 +42,8 @@ interface Cost {
   analyzerReadMs: number;
   analyzerWriteMs: number;
   analyzerWriteCalls: number;
+  /** Changes of regressions the analyzer's pass made (confirmed, moved, fixed...). */
+  analyzerChanges: number;
 }
 
 const context = new AsyncLocalStorage<{ role: 'ingest' | 'analyzer'; cost: Cost }>();
@@ -167,6 +170,7 @@ async function measure(engine: EngineName): Promise<Record<string, unknown>> {
         for (const testbed of ['alerting', 'quiet']) await post(server.url, body(testbed, k));
       await analyzer.idle();
       instrument(server.api.storage, analyzer, server.api.container.resolve(ReportsService));
+      analyzer.onChanges((changes) => current && (current.analyzerChanges += changes.length));
       const costs = new Map<Kind, Cost[]>(KINDS.map((kind) => [kind, []]));
       const alerts = new Map<Kind, number[]>(KINDS.map((kind) => [kind, []]));
       for (let j = 1; j <= CYCLES; j++) {
@@ -178,6 +182,7 @@ async function measure(engine: EngineName): Promise<Record<string, unknown>> {
             analyzerReadMs: 0,
             analyzerWriteMs: 0,
             analyzerWriteCalls: 0,
+            analyzerChanges: 0,
           };
           const text = kind === 'quiet' ? body('quiet', null) : body('alerting', HISTORY + j, 3 ** j);
           current = cost;
@@ -217,7 +222,7 @@ function report(engine: EngineName, costs: Map<Kind, Cost[]>, alerts: Map<Kind, 
         `ingest p50 ${ingest.p50Ms.toFixed(1)} p99 ${ingest.p99Ms.toFixed(1)} ms (${(ingest.p50Ms / quiet.p50Ms).toFixed(2)}x quiet); ` +
         `grouping p50 ${grouping.p50Ms.toFixed(1)} p99 ${grouping.p99Ms.toFixed(1)} ms, ${calls((c) => c.groupingCalls)} calls; ` +
         `analyzer read+detect p50 ${readMs.p50Ms.toFixed(1)} ms, write p50 ${write.p50Ms.toFixed(1)} p99 ${write.p99Ms.toFixed(1)} ms, ` +
-        `${calls((c) => c.analyzerWriteCalls)} calls\n`,
+        `${calls((c) => c.analyzerWriteCalls)} calls, ${calls((c) => c.analyzerChanges)} changes\n`,
     );
     bmf[onEngine(engine, `alert grouping: ${kind} report`)] = {
       latency: { value: ingest.p50Ms * 1e6, upper_value: ingest.p99Ms * 1e6 },

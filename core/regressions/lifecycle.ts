@@ -58,7 +58,8 @@ export type SeriesValues = Omit<RegressionSeriesRecord, 'regression_id' | 'creat
  */
 export class RegressionWriter {
   readonly #series = new Map<string, RegressionWrites['series'][number]>();
-  readonly #detached: RegressionWrites['detached'][number][] = [];
+  /** Series leaving regressions, by the regression they leave and the one their alerts move to (or none). */
+  readonly #detached = new Map<string, { from: number; into: number | null; series: number[] }>();
   #alerts: RegressionAlertRecord[] = [];
   #events: RegressionWrites['events'][number][] = [];
   readonly #patches = new Map<number, RegressionPatch>();
@@ -102,7 +103,9 @@ export class RegressionWriter {
           ? [{ ...a, regression_id: into.id }]
           : [],
     );
-    this.#detached.push({ regression_id: regression.id, series_id: seriesId, moved_to: into?.id ?? null });
+    const key = `${regression.id}:${into?.id}`;
+    const detached = this.#detached.get(key) ?? { from: regression.id, into: into?.id ?? null, series: [] };
+    this.#detached.set(key, { ...detached, series: [...detached.series, seriesId] });
   }
 
   event(event: RegressionWrites['events'][number]): void {
@@ -133,9 +136,15 @@ export class RegressionWriter {
   async flush(): Promise<void> {
     const { tx, now } = this;
     for (const [id, patch] of this.#patches) await tx.regressions.update({ id }, { ...patch, modified: now });
+    // first, so that a series may leave a regression and join it again
+    for (const { from, into, series } of this.#detached.values()) {
+      const where = { regression_id: from, series_id: series };
+      if (into === null) await tx.regressionAlerts.delete(where);
+      else await tx.regressionAlerts.update(where, { regression_id: into });
+      await tx.regressionSeries.delete(where);
+    }
     await tx.regressions.write({
       now,
-      detached: this.#detached,
       series: [...this.#series.values()],
       alerts: this.#alerts,
       events: this.#events,
@@ -153,7 +162,7 @@ export class RegressionWriter {
     }
     this.#patches.clear();
     this.#series.clear();
-    this.#detached.length = 0;
+    this.#detached.clear();
     this.#alerts = [];
     this.#events = [];
     this.#told = [];

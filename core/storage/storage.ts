@@ -241,15 +241,12 @@ export interface RegressionsReader extends TableReader<RegressionRecord> {
 }
 
 /**
- * What one grouping of a report's alerts, or one analysis, changed in regressions' series, alerts and history, in
- * the order written: `detached` first (so a series may leave a regression and come back to it), then `series`,
- * `alerts` and `events` (in their order, which is the history's).
+ * What one grouping of a report's alerts, one analysis or one person's change added to regressions: series, alerts
+ * and history, written in this order (events in theirs, which is the history's).
  */
 export interface RegressionWrites {
   /** The time of the change: the `modified` of every series written, the `created` of new ones and of events. */
   readonly now: Date;
-  /** Series leaving a regression: their rows go; their alerts move to the regression `moved_to`, or go when it is null. */
-  readonly detached: readonly { regression_id: number; series_id: number; moved_to: number | null }[];
   /** Series rows to insert, or to update (state, values) where the regression holds the series already. */
   readonly series: readonly Omit<RegressionSeriesRecord, 'created' | 'modified'>[];
   readonly alerts: readonly RegressionAlertRecord[];

@@ -79,17 +79,12 @@ export function regressionRepositories(view) {
         return counts;
       },
       /**
-       * What one grouping or analysis changed, in the order the contract gives.
+       * What one grouping or analysis added, in the order the contract gives.
        * @param {import('benchtrack/plugin-kit').RegressionWrites} writes
        */
-      async write({ now, detached, series, alerts, events }) {
+      async write({ now, series, alerts, events }) {
         const seriesTable = table(view, 'regressionSeries');
         const alertTable = table(view, 'regressionAlerts');
-        for (const { regression_id, series_id, moved_to } of detached) {
-          if (moved_to === null) await alertTable.delete({ regression_id, series_id });
-          else await alertTable.update({ regression_id, series_id }, { regression_id: moved_to });
-          await seriesTable.delete({ regression_id, series_id });
-        }
         for (const s of series) {
           const key = { regression_id: s.regression_id, series_id: s.series_id };
           const { state, before_value, after_value, p_value } = s;

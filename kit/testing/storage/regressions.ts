@@ -238,7 +238,7 @@ export function describeRegressions(open: Opener): void {
       ]);
     });
 
-    it('writes a grouping’s changes set-based: series leave (their alerts moved or gone), join, update, events in order', async () => {
+    it('writes a grouping’s series, alerts and events set-based: new series, updated ones, events in order', async () => {
       const storage = await open();
       const { world, regressions } = await fourRegressions(storage);
       const [from, into, left] = regressions as [RegressionRecord, RegressionRecord, RegressionRecord];
@@ -277,14 +277,18 @@ export function describeRegressions(open: Opener): void {
       await storage.transaction(async (tx) => {
         for (const a of [alert(51, from, s0), alert(52, into, s1), alert(53, left, s0)])
           await tx.regressionAlerts.insert(a);
-        await tx.regressions.write({ now: at(30), detached: [], series: [], alerts: [], events: [] });
+        await tx.regressions.write({ now: at(30), series: [], alerts: [], events: [] });
+        // series leave (alerts moved, or gone), as the service removes them, before the write in one transaction
+        await tx.regressionAlerts.update(
+          { regression_id: from.id, series_id: [s0] },
+          { regression_id: into.id },
+        );
+        await tx.regressionSeries.delete({ regression_id: from.id, series_id: [s0] });
+        await tx.regressionAlerts.delete({ regression_id: left.id, series_id: [s0] });
+        await tx.regressionSeries.delete({ regression_id: left.id, series_id: [s0] });
         await tx.regressions.write({
           now: at(30),
-          detached: [
-            { regression_id: from.id, series_id: s0, moved_to: into.id },
-            { regression_id: left.id, series_id: s0, moved_to: null },
-          ],
-          // a series that leaves and comes back in one write is new again
+          // a series that left and comes back is new again
           series: [
             series(into, 0, 'suspected', null),
             series(into, 1, 'confirmed', 0.001),

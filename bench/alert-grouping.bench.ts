@@ -19,7 +19,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import type { Storage, WriteRepositories } from '../core/index.js';
+import type { Storage } from '../core/index.js';
+import { watchedRepositories } from '../test/helpers/repository-calls.js';
 import { RegressionAnalyzer, ReportsService } from '../core/index.js';
 import { benchDatabase, onEngine, selectedEngines, type EngineName } from './lib/engines.js';
 import { summarize } from './lib/measure.js';
@@ -37,6 +38,10 @@ type Kind = (typeof KINDS)[number];
 /** What one report cost, by stage. */
 interface Cost {
   ingestMs: number;
+  /** Ingest's write transaction function (the grouping is its last step). */
+  transactionMs: number;
+  /** The reads of the answer after the commit. */
+  answerMs: number;
   groupingMs: number;
   groupingCalls: number;
   analyzerReadMs: number;
@@ -47,33 +52,6 @@ interface Cost {
 }
 
 const context = new AsyncLocalStorage<{ role: 'ingest' | 'analyzer'; cost: Cost }>();
-
-/** Counts the repository calls of `tx` made while `counting()` holds, and notes when `alerts.raise` resolves. */
-function watched(
-  tx: WriteRepositories,
-  counting: () => boolean,
-  raised: (at: number) => void,
-  count: () => void,
-) {
-  return new Proxy(tx, {
-    get(target, name: string) {
-      const repository = Reflect.get(target, name) as object;
-      if (typeof repository !== 'object' || repository === null) return repository;
-      return new Proxy(repository, {
-        get(inner, method: string) {
-          const value = Reflect.get(inner, method) as unknown;
-          if (typeof value !== 'function') return value;
-          return async (...args: unknown[]) => {
-            if (counting()) count();
-            const result = (await value.apply(inner, args)) as unknown;
-            if (name === 'alerts' && method === 'raise') raised(performance.now());
-            return result;
-          };
-        },
-      });
-    },
-  });
-}
 
 /** The cost of the report being posted (one at a time). */
 let current: Cost | undefined;
@@ -89,18 +67,20 @@ function instrument(storage: Storage, analyzer: RegressionAnalyzer, service: Rep
     return transaction(async (tx) => {
       const started = performance.now();
       let raisedAt: number | undefined;
-      const wrapped = watched(
-        tx,
-        () => store.role === 'analyzer' || raisedAt !== undefined,
-        (at) => (raisedAt = at),
-        () => (store.role === 'analyzer' ? store.cost.analyzerWriteCalls++ : store.cost.groupingCalls++),
-      );
+      const wrapped = watchedRepositories(tx, {
+        start() {
+          if (store.role === 'analyzer') store.cost.analyzerWriteCalls++;
+          else if (raisedAt !== undefined) store.cost.groupingCalls++;
+        },
+        end: (call) => call === 'alerts.raise' && (raisedAt = performance.now()),
+      });
       try {
         return await fn(wrapped);
       } finally {
         const ended = performance.now();
         if (store.role === 'analyzer') store.cost.analyzerWriteMs += ended - started;
-        else if (raisedAt !== undefined) store.cost.groupingMs += ended - raisedAt;
+        else store.cost.transactionMs += ended - started;
+        if (store.role === 'ingest' && raisedAt !== undefined) store.cost.groupingMs += ended - raisedAt;
       }
     }, options);
   };
@@ -111,6 +91,7 @@ function instrument(storage: Storage, analyzer: RegressionAnalyzer, service: Rep
       return await read(fn);
     } finally {
       if (store?.role === 'analyzer') store.cost.analyzerReadMs += performance.now() - started;
+      else if (store) store.cost.answerMs += performance.now() - started;
     }
   };
   // the analyzer's pass runs in the async context of the request that started it
@@ -177,6 +158,8 @@ async function measure(engine: EngineName): Promise<Record<string, unknown>> {
         for (const kind of ['step', ...Array<Kind>(REPEATS).fill('repeat'), 'quiet'] as const) {
           const cost: Cost = {
             ingestMs: 0,
+            transactionMs: 0,
+            answerMs: 0,
             groupingMs: 0,
             groupingCalls: 0,
             analyzerReadMs: 0,
@@ -210,19 +193,28 @@ function report(engine: EngineName, costs: Map<Kind, Cost[]>, alerts: Map<Kind, 
     const rows = costs.get(kind)!;
     const stat = (pick: (c: Cost) => number) => summarize(rows.map(pick));
     const ingest = stat((c) => c.ingestMs);
+    const transaction = stat((c) => c.transactionMs);
+    const answer = stat((c) => c.answerMs);
     const grouping = stat((c) => c.groupingMs);
     const readMs = stat((c) => c.analyzerReadMs);
     const write = stat((c) => c.analyzerWriteMs);
-    const calls = (pick: (c: Cost) => number) => {
-      const values = rows.map(pick);
-      return `${Math.min(...values)}-${Math.max(...values)}`;
+    const range = (pick: (c: Cost) => number, of = rows) => {
+      const values = of.map(pick);
+      return values.length === 0 ? '-' : `${Math.min(...values)}-${Math.max(...values)}`;
     };
+    // the passes that changed regressions (the confirmation of a step): their write transactions
+    const changing = rows.filter((c) => c.analyzerChanges > 0);
+    const ms = (t: { p50Ms: number; p99Ms: number }) =>
+      `p50 ${t.p50Ms.toFixed(1)} p99 ${t.p99Ms.toFixed(1)} ms`;
     process.stderr.write(
-      `  ${kind.padEnd(6)} alerts ${[...new Set(alerts.get(kind))].join('/')}: ` +
-        `ingest p50 ${ingest.p50Ms.toFixed(1)} p99 ${ingest.p99Ms.toFixed(1)} ms (${(ingest.p50Ms / quiet.p50Ms).toFixed(2)}x quiet); ` +
-        `grouping p50 ${grouping.p50Ms.toFixed(1)} p99 ${grouping.p99Ms.toFixed(1)} ms, ${calls((c) => c.groupingCalls)} calls; ` +
-        `analyzer read+detect p50 ${readMs.p50Ms.toFixed(1)} ms, write p50 ${write.p50Ms.toFixed(1)} p99 ${write.p99Ms.toFixed(1)} ms, ` +
-        `${calls((c) => c.analyzerWriteCalls)} calls, ${calls((c) => c.analyzerChanges)} changes\n`,
+      `  ${kind.padEnd(6)} alerts ${[...new Set(alerts.get(kind))].join('/')}: ingest ${ms(ingest)} ` +
+        `(${(ingest.p50Ms / quiet.p50Ms).toFixed(2)}x quiet; its transaction p50 ${transaction.p50Ms.toFixed(1)}, ` +
+        `the answer's read p50 ${answer.p50Ms.toFixed(1)});\n` +
+        `         grouping ${ms(grouping)}, ${range((c) => c.groupingCalls)} calls; ` +
+        `analyzer read+detect p50 ${readMs.p50Ms.toFixed(1)} ms, write ${ms(write)}, ` +
+        `${range((c) => c.analyzerWriteCalls)} calls; passes that changed regressions: ${changing.length}, ` +
+        `write ${changing.map((c) => c.analyzerWriteMs.toFixed(1)).join('/') || '-'} ms, ` +
+        `${range((c) => c.analyzerWriteCalls, changing)} calls\n`,
     );
     bmf[onEngine(engine, `alert grouping: ${kind} report`)] = {
       latency: { value: ingest.p50Ms * 1e6, upper_value: ingest.p99Ms * 1e6 },

@@ -71,10 +71,6 @@ export class RegressionWriter {
     readonly now: Date,
   ) {}
 
-  async insert(values: New<RegressionRecord>): Promise<RegressionRecord> {
-    return this.tx.regressions.insert(values);
-  }
-
   patch(regression: RegressionRecord, patch: RegressionPatch): void {
     this.#patches.set(regression.id, { ...this.#patches.get(regression.id), ...patch });
   }
@@ -179,7 +175,7 @@ export async function openRegression(
   series: readonly SeriesValues[],
   alerts: readonly { alert_id: number; series_id: number }[],
 ): Promise<RegressionChange> {
-  const regression = await w.insert({
+  const regression = await w.tx.regressions.insert({
     ...values,
     uuid: randomUUID(),
     note: null,

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Storage, WriteRepositories } from '../../core/index.js';
+import type { Storage } from '../../core/index.js';
 import { bearer, createProject, signUp, type Session } from '../helpers/accounts.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { watchedRepositories } from '../helpers/repository-calls.js';
 import { seedSteps, stepHash, T_TEST_BOTH } from '../helpers/steps.js';
 
 // One commit makes 30 benchmarks 50% slower and 10 others 40% faster: its report alerts on 40 series that group
@@ -23,24 +24,10 @@ function countGroupingCalls(storage: Storage): void {
   (storage as { transaction: Storage['transaction'] }).transaction = (fn, options) =>
     transaction((tx) => {
       let calls: number | undefined;
-      const counted = new Proxy(tx, {
-        get(target, name: string) {
-          const repository = Reflect.get(target, name) as object;
-          if (typeof repository !== 'object' || repository === null) return repository;
-          return new Proxy(repository, {
-            get(inner, method: string) {
-              const value = Reflect.get(inner, method) as unknown;
-              if (typeof value !== 'function') return value;
-              return async (...args: unknown[]) => {
-                if (calls !== undefined) calls++;
-                const result = (await value.apply(inner, args)) as unknown;
-                if (name === 'alerts' && method === 'raise') calls = 0;
-                return result;
-              };
-            },
-          });
-        },
-      }) as WriteRepositories;
+      const counted = watchedRepositories(tx, {
+        start: () => calls !== undefined && calls++,
+        end: (call) => call === 'alerts.raise' && (calls = 0),
+      });
       return fn(counted).finally(() => calls !== undefined && groupingCalls.push(calls));
     }, options);
 }

@@ -9,7 +9,7 @@
  *   quiet    testbed `quiet`, every series at its level: no alert (the reference, measured in the same run).
  * Prints, per kind, the client's latency, the time in the grouping of the alerts into regressions (from the end
  * of the alerts' insert to the end of ingest's transaction function, where the grouping is the last step) with the
- * repository calls made there (the reads of the report's answer in the transaction included: 3 without alerts),
+ * repository calls made there (3 without alerts: lookups of change-point alerts' metrics, none, no statement),
  * and the analyzer's pass after the commit (its read and detection, its write transaction, the repository calls in
  * it and the changes it made). The storage and the analyzer are wrapped from outside; the code under test is
  * unchanged, so the bench runs on an earlier commit as it is.

@@ -7,9 +7,8 @@ import { seedSteps, stepHash, T_TEST_BOTH } from '../helpers/steps.js';
 
 // One commit makes 30 benchmarks 50% slower and 10 others 40% faster: its report alerts on 40 series that group
 // into two regressions (one of each kind), and the next report's 40 alerts attach to them. The grouping is counted
-// in repository calls (those of ingest's transaction after the alerts' insert, the report's answer read in it
-// included): a few per report and per regression it touches, however many alerts, where one or more per alert
-// would grow with them.
+// in repository calls (those of ingest's transaction after the alerts' insert): a few per report and per
+// regression it touches, however many alerts, where one or more per alert would grow with them.
 let t: TestApp;
 let ada: Session;
 const SLOWER = Array.from({ length: 30 }, (_, i) => `slower_${i}`);

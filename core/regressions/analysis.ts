@@ -273,7 +273,6 @@ async function confirm(
     before_value: change.before,
     after_value: change.after,
     p_value: change.pValue,
-    modified: w.now,
   };
   if (at.regression.status === 'suspected') {
     // A series whose threshold alerted a few reports late raised a suspected regression of its own; when the
@@ -292,11 +291,12 @@ async function confirm(
         (!into || nearer(other, into, change) < 0)
       )
         into = other;
-    if (into) return moveSeries(w, at, into, { ...member, ...confirmed }, change, version, record);
+    if (into)
+      return moveSeries(w, at, into, { ...member, ...confirmed, modified: w.now }, change, version, record);
   }
   const { regression_id: _id, created: _created, modified: _modified, ...values } = member;
   w.addSeries(at.regression, { ...values, ...confirmed });
-  at.series.set(member.series_id, { ...member, ...confirmed });
+  at.series.set(member.series_id, { ...member, ...confirmed, modified: w.now });
   if (at.regression.status !== 'suspected') return;
   record(
     changeRegression(

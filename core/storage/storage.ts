@@ -537,7 +537,7 @@ export interface WriteRepositories extends ReadRepositories {
   readonly stats: StatsWriter;
   readonly regressions: RegressionsReader &
     TableWriter<RegressionRecord, New<RegressionRecord>> & {
-      /** Writes what one grouping or analysis changed, set-based (a few statements whatever the counts). */
+      /** Writes what one grouping, analysis or change added, set-based: a few statements whatever the counts. */
       write(writes: RegressionWrites): Promise<void>;
     };
   readonly regressionSeries: TableWriter<RegressionSeriesRecord, RegressionSeriesRecord>;

@@ -72,18 +72,15 @@ async function deferredInsert<R>(deferred: DeferredRows, table: DeferredTable, v
 
 /**
  * The write repositories of a transaction on the writer connection: the shared ones, with the rows every report
- * writes going through the deferred rows and the Appender, and, when this process is the database's only writer
- * (`exclusive`), the history cache and the newest versions of heads kept beside the writer.
+ * writes going through the deferred rows and the Appender, and the history cache and the newest versions of heads
+ * kept beside the writer (exact because this process is the file's only writer).
  */
 export function duckdbWriter(
   connection: DuckDBConnection,
   database: Database,
-  exclusive: boolean,
   appended: (count: number) => void,
 ): WriteRepositories {
-  const { deferred } = database;
-  const cache = exclusive ? database.historyCache : undefined;
-  const latest = exclusive ? database.latestVersions : undefined;
+  const { deferred, historyCache: cache, latestVersions: latest } = database;
   const shared = writeRepositories(duckDb(connection), {
     locks: ONE_WRITER_LOCKS,
     history: (request) => history(connection, request, cache),
@@ -97,10 +94,10 @@ export function duckdbWriter(
     heads: {
       ...shared.heads,
       async latestVersion(headId) {
-        const known = latest?.get(headId);
+        const known = latest.get(headId);
         if (known !== undefined) return known ?? undefined;
         const row = await shared.heads.latestVersion(headId);
-        latest?.set(headId, row ?? null);
+        latest.set(headId, row ?? null);
         return row;
       },
     },
@@ -108,7 +105,7 @@ export function duckdbWriter(
       ...shared.headVersions,
       async insert(values) {
         const row = await deferredInsert<HeadVersionRecord>(deferred, headVersionRows, values);
-        latest?.linked(row.head_id, row.version_id);
+        latest.linked(row.head_id, row.version_id);
         return row;
       },
     },
@@ -116,7 +113,7 @@ export function duckdbWriter(
       ...shared.versions,
       async insert(values) {
         const row = await deferredInsert<VersionRecord>(deferred, versionRows, values);
-        latest?.inserted(row);
+        latest.inserted(row);
         return row;
       },
     },
@@ -175,7 +172,7 @@ function uuidColumn(uuids: readonly string[]): Uint8Array {
  */
 function append(
   deferred: DeferredRows,
-  cache: HistoryCache | undefined,
+  cache: HistoryCache,
   reserveIds: (count: number) => Promise<bigint>,
 ): MetricsWriter['append'] {
   return async (report, m) => {
@@ -215,7 +212,7 @@ function append(
       double(m.lowerLimit),
       double(m.upperLimit),
     ]);
-    cache?.appended(
+    cache.appended(
       report.head_id,
       m.series,
       Array.from(ids, (id, i) => ({

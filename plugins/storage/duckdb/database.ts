@@ -325,22 +325,16 @@ export class Database {
   #failed(error: unknown): unknown {
     const failure = failureOf(error);
     if (failure === undefined) return error;
-    if (failure === 'fatal') this.#invalidated(error);
-    else if (this.#state.status === 'ok') {
+    const log = { err: error, path: this.path };
+    if (failure === 'fatal' && !this.#closed && !this.#reopening) {
+      this.#state = { status: 'reopening', since: new Date() };
+      this.logger.error(log, 'database invalidated by a fatal error: reopening it');
+      this.#reopening = this.#reopen().finally(() => (this.#reopening = undefined));
+    } else if (failure === 'disk_full' && this.#state.status === 'ok') {
       this.#state = { status: 'disk_full', since: new Date() };
-      this.logger.error(
-        { err: error, path: this.path },
-        'database disk full: writes fail until space is freed',
-      );
+      this.logger.error(log, 'database disk full: writes fail until space is freed');
     }
     return unavailable(failure, error);
-  }
-
-  #invalidated(error: unknown): void {
-    if (this.#closed || this.#reopening) return;
-    this.#state = { status: 'reopening', since: new Date() };
-    this.logger.error({ err: error, path: this.path }, 'database invalidated by a fatal error: reopening it');
-    this.#reopening = this.#reopen().finally(() => (this.#reopening = undefined));
   }
 
   /** Waits for the calls in flight, closes the instance, and opens the file again until that works or closes. */

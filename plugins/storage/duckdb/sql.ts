@@ -116,14 +116,6 @@ export function useReadView(connection: DuckDBConnection, read: Use | undefined)
 }
 
 /**
- * Anchors the snapshot of the read running on `connection` (flushes the deferred rows on the writer): call it before
- * running on the connection directly.
- */
-export async function anchorRead(connection: DuckDBConnection): Promise<void> {
-  await uses.get(connection)?.before();
-}
-
-/**
  * What a statement text is, learned once per text: the parameters it names, whether it only reads, and the cached
  * tables it reads (cache.ts).
  */

@@ -46,7 +46,6 @@ const ANCHORED_BEGIN = 'BEGIN TRANSACTION; SELECT NULL FROM duckdb_schemas() LIM
 export class Database {
   #closed = false;
   #handle: Handle | undefined;
-  /** Bumped when the database is reopened: connections of an older generation belong to a closed instance. */
   #generation = 0;
   #state: { readonly status: 'ok' | 'disk_full' | 'reopening'; readonly since?: Date } = { status: 'ok' };
   #reopened = 0;
@@ -205,15 +204,14 @@ export class Database {
     const changed = this.cache.beginCommit();
     try {
       await this.#commitWith(inserts);
-      this.#commits += 1;
       if (this.#state.status === 'disk_full') this.#state = { status: 'ok' };
     } catch (error) {
       if (!committedAnyway(error)) throw error;
-      this.#commits += 1;
       this.#failed(error);
     } finally {
       this.cache.endCommit(changed);
     }
+    this.#commits += 1;
   }
 
   /**

@@ -158,7 +158,7 @@ async function run(
   const { values, types } = bind(shape.named, params);
   // DuckDB plans a prepared statement without parameters once, folding constant filters with the table's
   // statistics of then (on an empty table it answers no rows ever after): such a statement runs unprepared, through
-  // the connection's `run` (the writer's notes what it writes, useWriter).
+  // the connection's `run` (on the writer, useWriter's, which notes what it writes).
   if (Object.keys(values).length === 0) return connection.run(sql);
   if (!shape.read) use?.cache.noteWrite(sql);
   let prepared = statements.get(connection);

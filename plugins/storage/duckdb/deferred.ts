@@ -19,11 +19,10 @@ const ID_BLOCK = 64;
 
 export type DeferredType = 'INTEGER' | 'BIGINT' | 'UUID' | 'VARCHAR' | 'TIMESTAMP' | 'DATE';
 
-/** A table whose rows may be deferred: its columns in table order, each with its type, and its id sequence. */
+/** A table whose rows may be deferred: its columns in table order, each with its type. */
 export interface DeferredTable {
   readonly name: string;
   readonly columns: readonly (readonly [name: string, type: DeferredType])[];
-  readonly sequence?: string;
 }
 
 /** A row's value: numbers for integers, text for UUIDs, text and dates, Date for timestamps. */

@@ -19,40 +19,34 @@ import { duckDb } from './sql.js';
 /** One writer at a time already orders every write transaction: a lock has nothing left to order. */
 const ONE_WRITER_LOCKS: LocksWriter = { hold: () => Promise.resolve(), tryHold: () => Promise.resolve(true) };
 
-/** `name TYPE, ...` as the columns of a deferred table, in table order. */
-const typed = (list: string) =>
-  list.split(',').map((column) => column.trim().split(/\s+/) as [string, DeferredType]);
-
-/** The tables every report writes, as ingest inserts into them through the writer's deferred rows (deferred.ts). */
-const reportRows: DeferredTable = {
-  name: 'report',
-  sequence: 'report_id_seq',
-  columns:
-    typed(`id INTEGER, uuid UUID, project_id INTEGER, user_id INTEGER, branch_id INTEGER, head_id INTEGER,
-    version_id INTEGER, testbed_id INTEGER, adapter VARCHAR, idempotency_key UUID, start_time TIMESTAMP,
-    end_time TIMESTAMP, created TIMESTAMP`),
-};
-const versionRows: DeferredTable = {
-  name: 'version',
-  sequence: 'version_id_seq',
-  columns: typed(
-    'id INTEGER, uuid UUID, project_id INTEGER, number INTEGER, hash VARCHAR, created TIMESTAMP',
-  ),
-};
-const headVersionRows: DeferredTable = {
-  name: 'head_version',
-  columns: typed('head_id INTEGER, version_id INTEGER'),
-};
-const usageRows: DeferredTable = {
-  name: 'usage_entry',
-  sequence: 'usage_entry_id_seq',
-  columns: typed('id BIGINT, organization_id INTEGER, day DATE, metrics BIGINT'),
-};
+/**
+ * A table every report writes, as ingest inserts into it through the writer's deferred rows (deferred.ts): its
+ * columns as `name TYPE, ...`, in table order.
+ */
+const deferredTable = (name: string, columns: string): DeferredTable => ({
+  name,
+  columns: columns.split(',').map((column) => column.trim().split(/\s+/) as [string, DeferredType]),
+});
+const reportRows = deferredTable(
+  'report',
+  `id INTEGER, uuid UUID, project_id INTEGER, user_id INTEGER, branch_id INTEGER, head_id INTEGER,
+   version_id INTEGER, testbed_id INTEGER, adapter VARCHAR, idempotency_key UUID, start_time TIMESTAMP,
+   end_time TIMESTAMP, created TIMESTAMP`,
+);
+const versionRows = deferredTable(
+  'version',
+  'id INTEGER, uuid UUID, project_id INTEGER, number INTEGER, hash VARCHAR, created TIMESTAMP',
+);
+const headVersionRows = deferredTable('head_version', 'head_id INTEGER, version_id INTEGER');
+const usageRows = deferredTable(
+  'usage_entry',
+  'id BIGINT, organization_id INTEGER, day DATE, metrics BIGINT',
+);
 
 /**
- * `insert` into a table that every report writes, through the deferred rows instead of an INSERT statement: the
- * id from a block of the table's sequence (when it has one), every other column from `values` (absent ones NULL,
- * UUIDs in lower case), which is also the row answered, as the table would show it.
+ * `insert` into a table that every report writes, through the deferred rows instead of an INSERT statement: an
+ * absent id from a block of the table's sequence (`<table>_id_seq`, shared/schema.ts), every other column from
+ * `values` (absent ones NULL, UUIDs in lower case), which is also the row answered, as the table would show it.
  */
 async function deferredInsert<R>(deferred: DeferredRows, table: DeferredTable, values: object): Promise<R> {
   const given = values as Record<string, Cell | undefined>;
@@ -63,7 +57,7 @@ async function deferredInsert<R>(deferred: DeferredRows, table: DeferredTable, v
   const row: Record<string, Cell> = {};
   for (const [column, type] of table.columns) {
     const value = given[column] ?? null;
-    if (column === 'id' && table.sequence && value === null) row.id = await deferred.nextId(table.sequence);
+    if (column === 'id' && value === null) row.id = await deferred.nextId(`${table.name}_id_seq`);
     else row[column] = type === 'UUID' && typeof value === 'string' ? value.toLowerCase() : value;
   }
   deferred.insert(table, row);

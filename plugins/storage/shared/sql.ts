@@ -18,8 +18,7 @@ export type Param =
   | readonly string[]
   | readonly bigint[]
   | Float64Array
-  | Int32Array
-  | Uint32Array;
+  | Int32Array;
 export type Params = Readonly<Record<string, Param>>;
 
 /** Element types of list parameters, by the names both engines accept in a cast. */

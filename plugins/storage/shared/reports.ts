@@ -9,10 +9,9 @@ import type {
 } from '../../../kit/index.js';
 import { REGRESSION_PRUNE } from './regressions.js';
 import { count, ident, isUuid, perDialect, type Db } from './sql.js';
-import { page, tableReader, tableSpec } from './table.js';
+import { page, table, tableReader, tableSpec, tableWriter, type Shared } from './table.js';
 
-export const reports = tableSpec('report', { search: ['uuid'] });
-export const plots = tableSpec('plot', { search: ['title', 'uuid'], key: ['rank', 'id'] });
+const reports = tableSpec('report', { search: ['uuid'] });
 
 const SUMMARIES = perDialect((d) => ({
   iterations: `SELECT m.report_id, m.iteration, count(DISTINCT s.benchmark_id) AS benchmarks, count(*) AS measures
@@ -147,7 +146,7 @@ export async function deleteReport(db: Db, reportId: number): Promise<void> {
 }
 
 /** Dimensions of every kind by batch; a kind is the name of its table. */
-export function namedReader(db: Db): NamedBatchReader {
+function namedReader(db: Db): NamedBatchReader {
   const d = db.dialect;
   return {
     byIds(kind, ids) {
@@ -186,7 +185,7 @@ const SERIES = perDialect((d) => {
   };
 });
 
-export function namedWriter(db: Db): NamedBatchWriter {
+function namedWriter(db: Db): NamedBatchWriter {
   const d = db.dialect;
   return {
     ...namedReader(db),
@@ -239,3 +238,10 @@ export function namedWriter(db: Db): NamedBatchWriter {
     },
   };
 }
+
+/** Reports, the named dimensions of ingest, and plots. */
+export const REPORTS = {
+  reports: { reader: reportsReader, writer: (db) => ({ ...tableWriter(db, reports), ...reportsReader(db) }) },
+  named: { reader: namedReader, writer: namedWriter },
+  plots: table(tableSpec('plot', { search: ['title', 'uuid'], key: ['rank', 'id'] })),
+} satisfies Partial<Shared>;

@@ -4,18 +4,13 @@ import { UuidColumn, type Column, type Db, type Dialect, type Param, type Params
 /** The pool, or the connection a transaction or read holds: all the repositories need is to run statements. */
 export type Connection = Pick<Sql, 'unsafe'>;
 
-interface Compiled {
-  readonly text: string;
-  readonly names: readonly string[];
-}
-
-const compiled = new Map<string, Compiled>();
+const compiled = new Map<string, { readonly text: string; readonly names: readonly string[] }>();
 
 /**
  * Turns `$name` placeholders into `$1, $2, ...` (one number per name). The server types each parameter from the
  * statement, so the SQL casts where the context does not say (`unnest($ids::int[])`).
  */
-function compile(sql: string): Compiled {
+function compile(sql: string) {
   let done = compiled.get(sql);
   if (done) return done;
   const names: string[] = [];

@@ -111,7 +111,6 @@ const PROJECT_DATA = [
   `DELETE FROM project WHERE id = $project`,
 ];
 
-/** The account repositories. */
 export const ACCOUNTS = {
   users: table(users),
   tokens: table(tableSpec('api_token', { search: ['name', 'uuid'] })),

@@ -107,7 +107,6 @@ function thresholdStatements(where: string): string[] {
   ];
 }
 
-/** The dimension repositories. */
 export const DIMENSIONS = {
   branches: table(tableSpec('branch', { search: SEARCH })),
   heads: extended(tableSpec('head'), headReads, () => ({})),

@@ -43,17 +43,10 @@ function definedEntries(spec: TableSpec, values: object): [string, Param][] {
 }
 
 /** SQL and parameters for an equality filter; unknown columns are a programming error. */
-function whereSql(
-  db: Db,
-  spec: TableSpec,
-  where: object,
-  alias = '',
-): { sql: string; params: Record<string, Param> } {
+function whereSql(db: Db, spec: TableSpec, where: object, alias = '') {
   const parts: string[] = [];
   const params: Record<string, Param> = {};
-  for (const [column, value] of Object.entries(where)) {
-    if (value === undefined) continue;
-    checkColumn(spec, column);
+  for (const [column, value] of definedEntries(spec, where)) {
     const ref = `${alias}${ident(column)}`;
     const uuid = UUID_COLUMNS.has(column);
     if (value === null) parts.push(`${ref} IS NULL`);
@@ -65,7 +58,7 @@ function whereSql(
       parts.push(values.length === 0 ? 'false' : db.dialect.inList(ref, `$w_${column}`, type));
     } else if (uuid && !isUuid(value)) parts.push('false');
     else {
-      params[`w_${column}`] = value as Param;
+      params[`w_${column}`] = value;
       parts.push(`${ref} = $w_${column}${uuid ? '::uuid' : ''}`);
     }
   }

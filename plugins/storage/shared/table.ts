@@ -31,14 +31,11 @@ export const tableSpec = (name: string, options: Pick<TableSpec, 'search' | 'key
 /** Columns of type UUID (by the schema's naming): a value that is not a UUID matches no row, it is no error. */
 const UUID_COLUMNS = new Set(['uuid', 'idempotency_key']);
 
-function checkColumn(spec: TableSpec, column: string): void {
-  if (!spec.columns.includes(column)) throw new StorageError(`${spec.name} has no column ${column}`);
-}
-
 /** The columns `values` gives a value (undefined gives none), checked against the table's. */
 function definedEntries(spec: TableSpec, values: object): [string, Param][] {
   const entries = Object.entries(values).filter(([, v]) => v !== undefined) as [string, Param][];
-  for (const [column] of entries) checkColumn(spec, column);
+  for (const [column] of entries)
+    if (!spec.columns.includes(column)) throw new StorageError(`${spec.name} has no column ${column}`);
   return entries;
 }
 

@@ -27,6 +27,7 @@ import { loadFromProcess, post, prepareIngest } from './lib/ingest-data.js';
 import { percentile } from './lib/measure.js';
 import { Random } from './lib/random.js';
 import { startBenchServer } from './lib/server.js';
+import { watchedRepositories } from '../test/helpers/repository-calls.js';
 
 /** Stage durations (ms) of one report. */
 type Stages = Map<string, number>;
@@ -45,22 +46,8 @@ const timed = async <T>(stage: string, run: () => Promise<T>): Promise<T> => {
 };
 
 /** Each repository method of a transaction, timed under `tx <repository>.<method>`. */
-function timedRepositories(tx: WriteRepositories): WriteRepositories {
-  return new Proxy(tx, {
-    get(target, name: string) {
-      const repository = Reflect.get(target, name) as object;
-      if (typeof repository !== 'object' || repository === null) return repository;
-      return new Proxy(repository, {
-        get(inner, method: string) {
-          const value = Reflect.get(inner, method) as unknown;
-          if (typeof value !== 'function') return value;
-          return (...args: unknown[]) =>
-            timed(`tx ${name}.${method}`, () => Promise.resolve(value.apply(inner, args) as unknown));
-        },
-      });
-    },
-  });
-}
+const timedRepositories = (tx: WriteRepositories) =>
+  watchedRepositories(tx, { end: (call, ms) => add(`tx ${call}`, ms) });
 
 /** Group commits seen: how many transactions each committed. */
 const groups: number[] = [];

@@ -7,11 +7,10 @@ import type {
 import type { WriteRepositories } from '../storage/storage.js';
 import type { SeriesChange, SeriesDetection } from './detect.js';
 import {
-  addSeries,
   changeRegression,
   isOpen,
   openRegression,
-  removeSeries,
+  RegressionWriter,
   type RegressionChange,
 } from './lifecycle.js';
 
@@ -85,6 +84,7 @@ export async function applyDetections(
   now: Date,
 ): Promise<RegressionChange[]> {
   const known = await loadKnown(tx, target, analyzed);
+  const w = new RegressionWriter(tx, now);
   const changes: RegressionChange[] = [];
   const version = versionIds(tx, target.headId);
   const claimed = new Set<SeriesChange>();
@@ -116,21 +116,20 @@ export async function applyDetections(
         if (after >= DENY_AFTER && a.versions.some((v) => v < at.firstBad)) denied.push(member);
       }
     }
-    for (const [member, match] of confirmed)
-      await confirm(tx, known, at, member, match, version, now, record);
+    for (const [member, match] of confirmed) await confirm(w, known, at, member, match, version, record);
     if (at.series.size === 0) continue;
     const allDenied = denied.length === at.series.size;
     if (at.regression.status === 'suspected' && allDenied) {
       // denied whole, the regression keeps its series as the evidence it was raised on
       const reason = `the change-point detector found no change at v${at.firstBad} in ${DENY_AFTER} or more reports from it on`;
-      record(await changeRegression(tx, at.regression, { status: 'invalid', reason }, null, now), at);
+      record(changeRegression(w, at.regression, { status: 'invalid', reason }, null), at);
     } else if (denied.length > 0 && at.regression.status !== 'suspected') {
       for (const member of denied) {
-        await removeSeries(tx, at.regression, member.series_id);
+        w.removeSeries(at.regression, member.series_id);
         at.series.delete(member.series_id);
       }
       record(
-        await changeRegression(tx, at.regression, {}, null, now, {
+        changeRegression(w, at.regression, {}, null, {
           series_removed: denied.map((m) => m.series_id),
           series_removed_reason: 'the change-point detector found no change in them',
         }),
@@ -141,7 +140,7 @@ export async function applyDetections(
 
   // a suspected regression whose every series moved to the change they share is gone
   for (let i = known.length - 1; i >= 0; i--) if (known[i]!.series.size === 0) known.splice(i, 1);
-  await markFixed(tx, known, strong, claimed, version, now, record);
+  await markFixed(w, known, strong, claimed, version, record);
   for (const a of strong) {
     for (const c of a.changes) {
       if (claimed.has(c) || c.pointsAfter < OPEN_AFTER || c.index === 0) continue;
@@ -158,9 +157,10 @@ export async function applyDetections(
               Math.abs(at.fixedAt - c.version) <= MATCH_MARGIN)),
       );
       if (covered) continue;
-      await openOrJoin(tx, target, known, a, c, kind, version, now, changes);
+      await openOrJoin(w, target, known, a, c, kind, version, changes);
     }
   }
+  await w.flush();
   return changes;
 }
 
@@ -260,13 +260,12 @@ async function lastGoodOf(tx: WriteRepositories, headId: number, number: number)
 type Record = (change: RegressionChange, at: Known) => void;
 
 async function confirm(
-  tx: WriteRepositories,
+  w: RegressionWriter,
   known: readonly Known[],
   at: Known,
   member: RegressionSeriesRecord,
   change: SeriesChange,
   version: VersionId,
-  now: Date,
   record: Record,
 ) {
   const confirmed = {
@@ -274,7 +273,6 @@ async function confirm(
     before_value: change.before,
     after_value: change.after,
     p_value: change.pValue,
-    modified: now,
   };
   if (at.regression.status === 'suspected') {
     // A series whose threshold alerted a few reports late raised a suspected regression of its own; when the
@@ -293,25 +291,23 @@ async function confirm(
         (!into || nearer(other, into, change) < 0)
       )
         into = other;
-    if (into) return moveSeries(tx, at, into, { ...member, ...confirmed }, change, version, now, record);
+    if (into)
+      return moveSeries(w, at, into, { ...member, ...confirmed, modified: w.now }, change, version, record);
   }
-  await tx.regressionSeries.update(
-    { regression_id: at.regression.id, series_id: member.series_id },
-    confirmed,
-  );
-  at.series.set(member.series_id, { ...member, ...confirmed });
+  const { regression_id: _id, created: _created, modified: _modified, ...values } = member;
+  w.addSeries(at.regression, { ...values, ...confirmed });
+  at.series.set(member.series_id, { ...member, ...confirmed, modified: w.now });
   if (at.regression.status !== 'suspected') return;
   record(
-    await changeRegression(
-      tx,
+    changeRegression(
+      w,
       at.regression,
       {
         status: 'untriaged',
         reason: 'confirmed by the change-point detector',
-        ...(await placed(tx, at, change, version)),
+        ...(await placed(w.tx, at, change, version)),
       },
       null,
-      now,
     ),
     at,
   );
@@ -338,50 +334,44 @@ async function placed(tx: WriteRepositories, at: Known, change: SeriesChange, ve
  * history: it was never open, so nobody was told of it.
  */
 async function moveSeries(
-  tx: WriteRepositories,
+  w: RegressionWriter,
   from: Known,
   into: Known,
   member: RegressionSeriesRecord,
   change: SeriesChange,
   version: VersionId,
-  now: Date,
   record: Record,
 ) {
   const { regression_id: _from, created: _created, modified: _modified, ...values } = member;
-  await tx.regressionSeries.delete({ regression_id: from.regression.id, series_id: member.series_id });
-  await addSeries(tx, into.regression, values, now);
-  await tx.regressionAlerts.update(
-    { regression_id: from.regression.id, series_id: member.series_id },
-    { regression_id: into.regression.id },
-  );
+  w.removeSeries(from.regression, member.series_id, into.regression);
+  w.addSeries(into.regression, values);
   from.series.delete(member.series_id);
   into.series.set(member.series_id, {
     ...member,
     regression_id: into.regression.id,
-    created: now,
-    modified: now,
+    created: w.now,
+    modified: w.now,
   });
   const confirming = into.regression.status === 'suspected';
   record(
-    await changeRegression(
-      tx,
+    changeRegression(
+      w,
       into.regression,
       confirming
         ? {
             status: 'untriaged',
             reason: 'confirmed by the change-point detector',
-            ...(await placed(tx, into, change, version)),
+            ...(await placed(w.tx, into, change, version)),
           }
         : {},
       null,
-      now,
       { series_added: [member.series_id] },
     ),
     into,
   );
   if (from.series.size > 0) {
     record(
-      await changeRegression(tx, from.regression, {}, null, now, {
+      changeRegression(w, from.regression, {}, null, {
         series_removed: [member.series_id],
         series_removed_reason: `the same change as regression ${into.regression.uuid}`,
       }),
@@ -389,18 +379,16 @@ async function moveSeries(
     );
     return;
   }
-  await tx.regressionEvents.delete({ regression_id: from.regression.id });
-  await tx.regressions.delete({ id: from.regression.id });
+  await w.delete(from.regression);
 }
 
 /** Open regressions whose every confirmed series came back to its old level are fixed by the version that did it. */
 async function markFixed(
-  tx: WriteRepositories,
+  w: RegressionWriter,
   known: readonly Known[],
   analyzed: readonly AnalyzedSeries[],
   claimed: Set<SeriesChange>,
   version: VersionId,
-  now: Date,
   record: Record,
 ) {
   const bySeries = new Map(analyzed.map((a) => [a.series.id, a]));
@@ -426,8 +414,8 @@ async function markFixed(
     const fixed = await version(fixedAt);
     at.fixedAt = fixedAt;
     record(
-      await changeRegression(
-        tx,
+      changeRegression(
+        w,
         at.regression,
         {
           status: 'fixed',
@@ -435,7 +423,6 @@ async function markFixed(
           reason: `back to the old level from v${fixedAt}`,
         },
         null,
-        now,
       ),
       at,
     );
@@ -444,14 +431,13 @@ async function markFixed(
 
 /** A change point no regression holds: joins the regression at its version (within one), or opens one. */
 async function openOrJoin(
-  tx: WriteRepositories,
+  w: RegressionWriter,
   target: AnalysisTarget,
   known: Known[],
   a: AnalyzedSeries,
   c: SeriesChange,
   kind: RegressionKind,
   version: VersionId,
-  now: Date,
   changes: RegressionChange[],
 ) {
   const values = {
@@ -472,21 +458,20 @@ async function openOrJoin(
       !at.series.has(a.series.id),
   );
   if (join) {
-    await addSeries(tx, join.regression, values, now);
+    w.addSeries(join.regression, values);
     join.series.set(a.series.id, {
       ...values,
       regression_id: join.regression.id,
-      created: now,
-      modified: now,
+      created: w.now,
+      modified: w.now,
     });
-    const change = await changeRegression(
-      tx,
+    const change = changeRegression(
+      w,
       join.regression,
       join.regression.status === 'suspected'
         ? { status: 'untriaged', reason: 'confirmed by the change-point detector' }
         : {},
       null,
-      now,
       { series_added: [a.series.id] },
     );
     join.regression = change.regression;
@@ -496,7 +481,7 @@ async function openOrJoin(
   const firstBad = await version(c.version);
   if (firstBad === undefined) return;
   const opened = await openRegression(
-    tx,
+    w,
     {
       project_id: target.projectId,
       branch_id: target.branchId,
@@ -505,19 +490,18 @@ async function openOrJoin(
       kind,
       status: 'untriaged',
       first_bad_version_id: firstBad,
-      last_good_version_id: await lastGoodOf(tx, target.headId, c.version),
+      last_good_version_id: await lastGoodOf(w.tx, target.headId, c.version),
       fixed_version_id: null,
       reason: 'found by the change-point detector',
     },
     [values],
     [],
-    now,
   );
   known.push({
     regression: opened.regression,
     firstBad: c.version,
     series: new Map([
-      [a.series.id, { ...values, regression_id: opened.regression.id, created: now, modified: now }],
+      [a.series.id, { ...values, regression_id: opened.regression.id, created: w.now, modified: w.now }],
     ]),
   });
   changes.push(opened);

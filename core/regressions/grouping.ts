@@ -5,11 +5,10 @@ import { atNewLevel, nearLevel } from './analysis.js';
 import { guardedSide, kindOf, measureDirection } from './direction.js';
 import {
   ATTACHING_STATUSES,
-  addSeries,
-  attachAlert,
   changeRegression,
   isOpen,
   openRegression,
+  RegressionWriter,
   type RegressionChange,
   type SeriesValues,
   type TouchedRegression,
@@ -26,7 +25,8 @@ interface Candidate {
  * a known change of its series (or back at the level before it) attaches to that change's regression; otherwise
  * it joins the regression of the same kind at the same version on the branch and testbed, or opens one. A point
  * alert's regression is `suspected` until the change-point detector confirms it after the commit; a change-point
- * alert's is confirmed already (`untriaged`).
+ * alert's is confirmed already (`untriaged`). Reads what it needs up front and writes set-based at the end
+ * ({@link RegressionWriter}): a few statements per report, whatever its number of alerts.
  */
 export async function groupAlerts(
   tx: WriteRepositories,
@@ -39,6 +39,11 @@ export async function groupAlerts(
     (await tx.metrics.byIds(ingested.alerts.map((a) => BigInt(a.metric.id)))).map((m) => [BigInt(m.id), m]),
   );
   const candidates = await loadCandidates(tx, ingested);
+  const versions = await versionsOfReports(tx, [...rows.values()], ingested);
+  const lastGood = memoized((number: number) =>
+    tx.heads.versionIds(head.id, number - 1, 1).then(([id]) => id ?? null),
+  );
+  const w = new RegressionWriter(tx, now);
   const touched = new Map<number, TouchedRegression>();
   const touch = (change: RegressionChange, how: TouchedRegression['how']) => {
     const before = touched.get(change.regression.id);
@@ -50,7 +55,7 @@ export async function groupAlerts(
   for (const { alert, metric } of ingested.alerts) {
     const row = rows.get(BigInt(metric.id));
     if (!row) continue;
-    const version = row.report_id === report.id ? ingested.version : await versionOfReport(tx, row.report_id);
+    const version = versions.get(row.report_id);
     if (!version) continue;
     const confirmed = alert.change_p_value !== null;
     const before = confirmed ? (alert.change_before as number) : (metric.boundary?.baseline ?? metric.value);
@@ -74,7 +79,7 @@ export async function groupAlerts(
       );
     });
     if (known) {
-      await attachAlert(tx, known.regression, alert.id, seriesId);
+      w.attachAlert(known.regression, alert.id, seriesId);
       touch({ regression: known.regression, event: undefined }, 'attached');
       continue;
     }
@@ -96,31 +101,29 @@ export async function groupAlerts(
         !c.series.has(seriesId),
     );
     if (same) {
-      await addSeries(tx, same.regression, series, now);
-      await attachAlert(tx, same.regression, alert.id, seriesId);
+      w.addSeries(same.regression, series);
+      w.attachAlert(same.regression, alert.id, seriesId);
       same.series.set(seriesId, {
         ...series,
         regression_id: same.regression.id,
         created: now,
         modified: now,
       });
-      const change = await changeRegression(
-        tx,
+      const change = changeRegression(
+        w,
         same.regression,
         confirmed && same.regression.status === 'suspected'
           ? { status: 'untriaged', reason: 'confirmed by the change-point detector' }
           : {},
         null,
-        now,
         { series_added: [seriesId] },
       );
       same.regression = change.regression;
       touch(change, 'joined');
       continue;
     }
-    const [lastGood] = await tx.heads.versionIds(head.id, version.number - 1, 1);
     const opened = await openRegression(
-      tx,
+      w,
       {
         project_id: report.project_id,
         branch_id: report.branch_id,
@@ -128,14 +131,13 @@ export async function groupAlerts(
         testbed_id: report.testbed_id,
         kind,
         status: confirmed ? 'untriaged' : 'suspected',
-        last_good_version_id: lastGood ?? null,
+        last_good_version_id: await lastGood(version.number),
         first_bad_version_id: version.id,
         fixed_version_id: null,
         reason: confirmed ? 'raised by a change-point threshold' : null,
       },
       [series],
       [{ alert_id: alert.id, series_id: seriesId }],
-      now,
     );
     candidates.push({
       regression: opened.regression,
@@ -146,6 +148,7 @@ export async function groupAlerts(
     });
     touch(opened, 'opened');
   }
+  await w.flush();
   return {
     regressions: [...touched.values()],
     alertedSeries: [...new Set([...rows.values()].map((m) => m.series_id))],
@@ -181,7 +184,32 @@ async function loadCandidates(
   }));
 }
 
-async function versionOfReport(tx: WriteRepositories, reportId: number): Promise<VersionRecord | undefined> {
-  const report = await tx.reports.find({ id: reportId });
-  return report && tx.versions.find({ id: report.version_id });
+/** The version of each alerted metric's report: the report's own, and those of earlier reports in two reads. */
+async function versionsOfReports(
+  tx: WriteRepositories,
+  rows: readonly { report_id: number }[],
+  ingested: Pick<Ingested, 'report' | 'version'>,
+): Promise<Map<number, VersionRecord>> {
+  const found = new Map([[ingested.report.id, ingested.version]]);
+  const others = [...new Set(rows.map((m) => m.report_id))].filter((id) => id !== ingested.report.id);
+  if (others.length === 0) return found;
+  const reports = await tx.reports.all({ id: others });
+  const versions = new Map(
+    (await tx.versions.all({ id: reports.map((r) => r.version_id) })).map((v) => [v.id, v]),
+  );
+  for (const r of reports) {
+    const version = versions.get(r.version_id);
+    if (version) found.set(r.id, version);
+  }
+  return found;
+}
+
+/** `fn` called once per argument. */
+function memoized<T>(fn: (key: number) => Promise<T>): (key: number) => Promise<T> {
+  const found = new Map<number, Promise<T>>();
+  return (key) => {
+    let value = found.get(key);
+    if (!value) found.set(key, (value = fn(key)));
+    return value;
+  };
 }

@@ -14,7 +14,7 @@ import { isUuid } from '../slug.js';
 import type { ProjectRecord, RegressionRecord, RegressionStatus } from '../storage/records.js';
 import type { ReadRepositories, RegressionFilter, WriteRepositories } from '../storage/storage.js';
 import { regressionEventJsons, regressionJsons } from './json.js';
-import { changeRegression, OPEN_STATUSES, type RegressionChange } from './lifecycle.js';
+import { changeRegression, OPEN_STATUSES, RegressionWriter, type RegressionChange } from './lifecycle.js';
 
 const STATUSES: readonly RegressionStatus[] = [
   'suspected',
@@ -108,8 +108,9 @@ export class RegressionsService {
       const regression = await requireRegression(tx, project, uuid);
       const assignee =
         input.assignee === undefined ? undefined : await assigneeOf(tx, project, input.assignee);
-      const change = await changeRegression(
-        tx,
+      const w = new RegressionWriter(tx, this.ctx.now());
+      const change = changeRegression(
+        w,
         regression,
         {
           status: input.status,
@@ -118,8 +119,8 @@ export class RegressionsService {
           assignee_id: assignee,
         },
         caller.kind === 'user' ? caller.user.id : null,
-        this.ctx.now(),
       );
+      await w.flush();
       const [json] = await regressionJsons(tx, project, [change.regression]);
       return { json, change };
     });

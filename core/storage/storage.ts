@@ -240,6 +240,19 @@ export interface RegressionsReader extends TableReader<RegressionRecord> {
   countByStatus(filter: RegressionFilter): Promise<Partial<Record<RegressionStatus, number>>>;
 }
 
+/**
+ * What one grouping of a report's alerts, one analysis or one person's change added to regressions: series, alerts
+ * and history, written in this order (events in theirs, which is the history's).
+ */
+export interface RegressionWrites {
+  /** The time of the change: the `modified` of every series written, the `created` of new ones and of events. */
+  readonly now: Date;
+  /** Series rows to insert, or to update (state, values) where the regression holds the series already. */
+  readonly series: readonly Omit<RegressionSeriesRecord, 'created' | 'modified'>[];
+  readonly alerts: readonly RegressionAlertRecord[];
+  readonly events: readonly Omit<RegressionEventRecord, 'id' | 'created'>[];
+}
+
 export interface ReportsReader extends TableReader<ReportRecord> {
   /** Reports newest first (by start time) unless `direction` is asc. */
   listFiltered(
@@ -522,7 +535,11 @@ export interface WriteRepositories extends ReadRepositories {
   readonly plots: TableWriter<PlotRecord, New<PlotRecord>>;
   readonly usage: UsageWriter;
   readonly stats: StatsWriter;
-  readonly regressions: RegressionsReader & TableWriter<RegressionRecord, New<RegressionRecord>>;
+  readonly regressions: RegressionsReader &
+    TableWriter<RegressionRecord, New<RegressionRecord>> & {
+      /** Writes what one grouping, analysis or change added, set-based: a few statements whatever the counts. */
+      write(writes: RegressionWrites): Promise<void>;
+    };
   readonly regressionSeries: TableWriter<RegressionSeriesRecord, RegressionSeriesRecord>;
   readonly regressionAlerts: TableWriter<RegressionAlertRecord, RegressionAlertRecord>;
   readonly regressionEvents: TableWriter<RegressionEventRecord, New<RegressionEventRecord>>;

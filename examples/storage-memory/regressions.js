@@ -78,6 +78,23 @@ export function regressionRepositories(view) {
         for (const r of matching(filter)) counts[r.status] = (counts[r.status] ?? 0) + 1;
         return counts;
       },
+      /**
+       * What one grouping or analysis added, in the order the contract gives.
+       * @param {import('benchtrack/plugin-kit').RegressionWrites} writes
+       */
+      async write({ now, series, alerts, events }) {
+        const seriesTable = table(view, 'regressionSeries');
+        const alertTable = table(view, 'regressionAlerts');
+        for (const s of series) {
+          const key = { regression_id: s.regression_id, series_id: s.series_id };
+          const { state, before_value, after_value, p_value } = s;
+          if (await seriesTable.find(key))
+            await seriesTable.update(key, { state, before_value, after_value, p_value, modified: now });
+          else await seriesTable.insert({ ...s, created: now, modified: now });
+        }
+        for (const a of alerts) await alertTable.insert(a);
+        for (const e of events) await table(view, 'regressionEvents').insert({ ...e, created: now });
+      },
     },
     regressionSeries: table(view, 'regressionSeries'),
     regressionAlerts: table(view, 'regressionAlerts'),

@@ -238,6 +238,98 @@ export function describeRegressions(open: Opener): void {
       ]);
     });
 
+    it('writes a grouping’s series, alerts and events set-based: new series, updated ones, events in order', async () => {
+      const storage = await open();
+      const { world, regressions } = await fourRegressions(storage);
+      const [from, into, left] = regressions as [RegressionRecord, RegressionRecord, RegressionRecord];
+      const [s0, s1] = world.series;
+      const alert = (alert_id: number, regression: RegressionRecord, series_id: number) => ({
+        alert_id,
+        regression_id: regression.id,
+        project_id: world.project.id,
+        series_id,
+      });
+      const series = (
+        regression: RegressionRecord,
+        k: 0 | 1,
+        state: 'suspected' | 'confirmed',
+        p: number | null,
+      ) => ({
+        regression_id: regression.id,
+        project_id: world.project.id,
+        series_id: world.series[k],
+        benchmark_id: world.benchmarks[k]!.id,
+        measure_id: world.measure.id,
+        state,
+        before_value: 100,
+        after_value: 130,
+        p_value: p,
+      });
+      const event = (previous: RegressionStatus | null, changes: string | null, reason: string | null) => ({
+        regression_id: into.id,
+        project_id: world.project.id,
+        user_id: changes === null ? world.user.id : null,
+        status: 'untriaged' as const,
+        previous_status: previous,
+        changes,
+        reason,
+      });
+      await storage.transaction(async (tx) => {
+        for (const a of [alert(51, from, s0), alert(52, into, s1), alert(53, left, s0)])
+          await tx.regressionAlerts.insert(a);
+        await tx.regressions.write({ now: at(30), series: [], alerts: [], events: [] });
+        // series leave (alerts moved, or gone), as the service removes them, before the write in one transaction
+        await tx.regressionAlerts.update(
+          { regression_id: from.id, series_id: [s0] },
+          { regression_id: into.id },
+        );
+        await tx.regressionSeries.delete({ regression_id: from.id, series_id: [s0] });
+        await tx.regressionAlerts.delete({ regression_id: left.id, series_id: [s0] });
+        await tx.regressionSeries.delete({ regression_id: left.id, series_id: [s0] });
+        await tx.regressions.write({
+          now: at(30),
+          // a series that left and comes back is new again
+          series: [
+            series(into, 0, 'suspected', null),
+            series(into, 1, 'confirmed', 0.001),
+            series(left, 0, 'confirmed', 0.01),
+          ],
+          alerts: [alert(54, into, s1)],
+          events: [event('suspected', '{"series_added":[1]}', 'confirmed'), event('untriaged', null, null)],
+        });
+      });
+      const read = (regression: RegressionRecord) =>
+        storage.read(async (r) => ({
+          series: (await r.regressionSeries.all({ regression_id: regression.id }))
+            .map((x) => [x.series_id, x.state, x.after_value, x.p_value, x.created, x.modified])
+            .sort((a, b) => Number(a[0]) - Number(b[0])),
+          alerts: (await r.regressionAlerts.all({ regression_id: regression.id }))
+            .map((x) => x.alert_id)
+            .sort(),
+          events: (await r.regressionEvents.all({ regression_id: regression.id }))
+            .sort((a, b) => a.id - b.id)
+            .map((e) => [e.previous_status, e.user_id, e.changes, e.reason, e.created]),
+        }));
+      expect(await read(from)).toEqual({ series: [], alerts: [], events: [] });
+      expect(await read(left)).toEqual({
+        series: [[s0, 'confirmed', 130, 0.01, at(30), at(30)]],
+        alerts: [],
+        events: [],
+      });
+      expect(await read(into)).toEqual({
+        series: [
+          [s0, 'suspected', 130, null, at(30), at(30)],
+          // a series the regression holds keeps its creation time
+          [s1, 'confirmed', 130, 0.001, at(0), at(30)],
+        ].sort((a, b) => Number(a[0]) - Number(b[0])),
+        alerts: [51, 52, 54],
+        events: [
+          ['suspected', null, '{"series_added":[1]}', 'confirmed', at(30)],
+          ['untriaged', world.user.id, null, null, at(30)],
+        ],
+      });
+    });
+
     it('removes what refers to deleted reports, dimensions and projects', async () => {
       const storage = await open();
       const { world, regression, reportId } = await storage.transaction(async (tx) => {

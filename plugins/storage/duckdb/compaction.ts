@@ -9,8 +9,6 @@ const CLUSTER_ORDER = 'series_id, start_time, report_id, iteration, id';
 export const CLUSTERED_THROUGH = 'metric.clustered_through';
 /** The `server_meta` key holding the highest metric id of the sealed segments, which are never rewritten. */
 export const SEALED_THROUGH = 'metric.sealed_through';
-/** Tables compaction builds and drops: not part of the data (replication leaves them out). */
-export const SCRATCH_TABLES: readonly string[] = ['metric_compact'];
 /** Below this many rows to cluster, a rewrite is not worth it (a DuckDB row group holds 122,880 rows). */
 const MIN_TAIL_ROWS = 250_000;
 /**
@@ -23,14 +21,12 @@ const KEEP_RECENT_ROWS = 250_000;
  * rewritten again, so compaction's cost follows the rows ingested since, not the history.
  */
 export const SEGMENT_ROWS = 4_000_000;
-/** The tail is clustered once it is as large as the open segment, which therefore doubles: O(log) rewrites a row. */
-const TAIL_FRACTION = 1;
 
 /** Folds the usage entries (one per report) of days before `before` into one per organization and day. */
 async function foldUsage(connection: DuckDBConnection, before: string): Promise<void> {
   const [last] = await firstRow(connection, 'SELECT max(id) FROM usage_entry');
-  if (last === null || last === undefined) return;
-  const old = `id <= ${BigInt(last as bigint)} AND day < DATE '${before}'`;
+  if (typeof last !== 'bigint') return;
+  const old = `id <= ${last} AND day < DATE '${before}'`;
   await connection.run(
     `INSERT INTO usage_entry (organization_id, day, metrics)
       SELECT organization_id, day, sum(metrics) FROM usage_entry WHERE ${old}
@@ -38,18 +34,8 @@ async function foldUsage(connection: DuckDBConnection, before: string): Promise<
   );
   await connection.run(
     `DELETE FROM usage_entry u WHERE ${old} AND EXISTS (SELECT 1 FROM usage_entry f
-      WHERE f.id > ${BigInt(last as bigint)} AND f.organization_id = u.organization_id AND f.day = u.day)`,
+      WHERE f.id > ${last} AND f.organization_id = u.organization_id AND f.day = u.day)`,
   );
-}
-
-/** Where the segments end, from `server_meta`, and the rows of the open segment and of the tail. */
-interface Snapshot {
-  readonly sealed: bigint;
-  readonly through: bigint;
-  readonly open: number;
-  readonly tail: number;
-  /** Every metric row. */
-  readonly rows: number;
 }
 
 /**
@@ -143,15 +129,16 @@ export class MetricCompactor {
     if (this.#stopped) throw new Error('metric compaction interrupted: the storage is closing');
   }
 
+  /** Due once the tail is as large as the open segment, which therefore doubles: O(log) rewrites a row. */
   #due(): boolean {
     const toCluster = this.#tailRows - this.#keepRecentRows;
-    return toCluster >= Math.max(this.#minTailRows, (this.#openRows ?? 0) * TAIL_FRACTION);
+    return toCluster >= Math.max(this.#minTailRows, this.#openRows ?? 0);
   }
 
   async #run(force: boolean): Promise<MaintenanceResult> {
     const started = performance.now();
     const connection = await this.#connect();
-    const snapshot = await inTransaction(connection, () => this.snapshot(connection));
+    const snapshot = await inTransaction(connection, () => this.#snapshot(connection));
     // A full open segment is sealed as it is: the next rewrite starts after it.
     const sealed = snapshot.open >= this.#segmentRows ? snapshot.through : snapshot.sealed;
     this.#openRows = sealed === snapshot.sealed ? snapshot.open : 0;
@@ -165,18 +152,14 @@ export class MetricCompactor {
     });
     if (!force && !this.#due()) return answer(false, snapshot.rows, 0);
     const through = await this.#clusterThrough(connection, snapshot.through);
-    if (through === undefined || through <= snapshot.through) return answer(false, snapshot.rows, 0);
+    if (through === undefined) return answer(false, snapshot.rows, 0);
 
     this.#checkStopped();
     const range = `id > ${sealed} AND id <= ${through}`;
-    const ddl = await tableDdl(connection);
     await connection.run('DROP TABLE IF EXISTS metric_compact');
-    await inTransaction(connection, async () => {
-      await connection.run(ddl.replace(/^CREATE TABLE metric\b/i, 'CREATE TABLE metric_compact'));
-      await connection.run(
-        `INSERT INTO metric_compact SELECT * FROM metric WHERE ${range} ORDER BY ${CLUSTER_ORDER}`,
-      );
-    });
+    await connection.run(
+      `CREATE TABLE metric_compact AS SELECT * FROM metric WHERE ${range} ORDER BY ${CLUSTER_ORDER}`,
+    );
 
     let counts: { rewritten: number; total: number };
     try {
@@ -219,21 +202,23 @@ export class MetricCompactor {
   }
 
   /**
-   * The id after which the newest `keepRecentRows` rows start (ids grow, with gaps); none when fewer rows. Only
-   * the tail past `from` is read: the min-max index on id skips the clustered segments.
+   * The highest id to cluster: the newest past `from` that is not one of the newest `keepRecentRows` (ids grow, with
+   * gaps); none when there is none. Only the tail past `from` is read: the min-max index on id skips the clustered
+   * segments.
    */
   async #clusterThrough(connection: DuckDBConnection, from: bigint): Promise<bigint | undefined> {
-    const sql =
-      this.#keepRecentRows === 0
-        ? `SELECT max(id)::BIGINT FROM metric WHERE id > ${from}`
-        : `SELECT CASE WHEN count(*) = ${this.#keepRecentRows} THEN min(id) - 1 END::BIGINT
-           FROM (SELECT id FROM metric WHERE id > ${from} ORDER BY id DESC LIMIT ${this.#keepRecentRows})`;
-    const [value] = await firstRow(connection, sql);
+    const [value] = await firstRow(
+      connection,
+      `SELECT id FROM metric WHERE id > ${from} ORDER BY id DESC LIMIT 1 OFFSET ${this.#keepRecentRows}`,
+    );
     return typeof value === 'bigint' ? value : undefined;
   }
 
-  /** Counts only the open segment and the tail (the sealed segments are skipped by their min-max index on id). */
-  private async snapshot(connection: DuckDBConnection): Promise<Snapshot> {
+  /**
+   * Where the segments end (`server_meta`), the rows of the open segment, of the tail and of the table. Counts only
+   * the open segment and the tail: the sealed segments are skipped by their min-max index on id.
+   */
+  async #snapshot(connection: DuckDBConnection) {
     const meta = await connection.runAndReadAll(
       `SELECT key, value FROM server_meta WHERE key IN ('${CLUSTERED_THROUGH}', '${SEALED_THROUGH}')`,
     );
@@ -250,17 +235,22 @@ export class MetricCompactor {
   }
 }
 
-/** The metric table's own DDL, so the copy keeps every column type and constraint of the current schema. */
-async function tableDdl(connection: DuckDBConnection): Promise<string> {
-  const [sql] = await firstRow(
-    connection,
-    `SELECT sql FROM duckdb_tables() WHERE table_name = 'metric' AND schema_name = 'main'`,
+/**
+ * The tables of the data (every table of the database but compaction's scratch copy), in name order, each with
+ * whether it has an integer id.
+ */
+export async function dataTables(connection: DuckDBConnection): Promise<Map<string, boolean>> {
+  const reader = await connection.runAndReadAll(
+    `SELECT table_name, EXISTS (SELECT 1 FROM duckdb_columns() c WHERE c.table_oid = t.table_oid
+         AND c.column_name = 'id' AND c.data_type IN ('INTEGER', 'BIGINT'))
+     FROM duckdb_tables() t
+     WHERE database_name = current_database() AND schema_name = 'main' AND NOT temporary
+       AND table_name <> 'metric_compact'
+     ORDER BY table_name`,
   );
-  if (typeof sql !== 'string') throw new Error('metric table DDL not found');
-  return sql.replace(/;\s*$/, '');
+  return new Map(reader.getRows().map(([name, withId]) => [String(name), withId === true]));
 }
 
-/** The first row of a query's answer (none: empty). */
 async function firstRow(connection: DuckDBConnection, sql: string): Promise<unknown[]> {
   return (await connection.runAndReadAll(sql)).getRows()[0] ?? [];
 }

@@ -12,13 +12,11 @@
  */
 import duckdb from '@duckdb/node-bindings';
 import type { DuckDBAppender, DuckDBMaterializedResult } from '@duckdb/node-api';
-import { StorageError } from '../../../kit/index.js';
 import { ident } from '../shared/sql.js';
 
 /** Ids drawn from a sequence at once: one statement per this many rows. */
 const ID_BLOCK = 64;
 
-/** The SQL types of the columns of deferred tables. */
 export type DeferredType = 'INTEGER' | 'BIGINT' | 'UUID' | 'VARCHAR' | 'TIMESTAMP' | 'DATE';
 
 /** A table whose rows may be deferred: its columns in table order, each with its type, and its id sequence. */
@@ -43,33 +41,15 @@ interface ChunkColumn {
 /** Rows a chunk holds at most (DuckDB's vector size). */
 const CHUNK_ROWS = 2048;
 
-/** A value as SQL text. Text goes as hex (no quoting to get wrong, whatever it holds). */
+/**
+ * A value as SQL text: numbers and times as such, any text as hex cast to the column's type, so no value can end a
+ * literal whatever it holds, and DuckDB checks it as the column's type.
+ */
 function literal(value: Cell, type: DeferredType): string {
   if (value === null) return 'NULL';
-  switch (type) {
-    case 'INTEGER':
-    case 'BIGINT':
-      if (typeof value !== 'number' || !Number.isSafeInteger(value))
-        throw new StorageError(`deferred ${type} value must be an integer, got ${String(value)}`);
-      return String(value);
-    case 'TIMESTAMP':
-      if (!(value instanceof Date) || Number.isNaN(value.getTime()))
-        throw new StorageError(`deferred TIMESTAMP value must be a Date, got ${String(value)}`);
-      return `make_timestamp(${value.getTime() * 1000})`;
-    case 'UUID':
-      if (
-        typeof value !== 'string' ||
-        !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(value)
-      )
-        throw new StorageError(`deferred UUID value must be a UUID in lower case, got ${String(value)}`);
-      return `'${value}'::UUID`;
-    case 'DATE':
-      if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value))
-        throw new StorageError(`deferred DATE value must look like 2026-11-27, got ${String(value)}`);
-      return `DATE '${value}'`;
-    case 'VARCHAR':
-      return `decode(unhex('${Buffer.from(String(value), 'utf8').toString('hex')}'))`;
-  }
+  if (value instanceof Date) return `make_timestamp(${value.getTime() * 1000})`;
+  if (typeof value === 'number') return String(value);
+  return `decode(unhex('${Buffer.from(value, 'utf8').toString('hex')}'))::${type}`;
 }
 
 /** One INSERT of `rows` into `table`, every value a literal. */

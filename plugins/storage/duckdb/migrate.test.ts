@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { migrate, recordedVersion, type Migration } from './migrate.js';
+import type { Migration } from '../shared/schema.js';
+import { migrate, recordedVersion } from './migrate.js';
 
 const first: Migration = { version: 1, name: 'first', statements: ['CREATE TABLE a (x INTEGER)'] };
 const second: Migration = { version: 2, name: 'second', statements: ['CREATE TABLE b (y INTEGER)'] };

@@ -4,8 +4,6 @@ import { applyMigrations } from '../shared/migrate.js';
 import type { Migration } from '../shared/schema.js';
 import { anchorRead } from './sql.js';
 
-export type { Migration } from '../shared/schema.js';
-
 /** The columns of our `schema_migration` table, in order: a table of that name with others is not ours. */
 const LEDGER_COLUMNS = 'version,name,applied_at';
 

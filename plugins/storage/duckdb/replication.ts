@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ChangeFile, ChangeSet, Replication, ReplicaState, TableState } from '../../../kit/index.js';
-import { SCRATCH_TABLES } from './compaction.js';
+import { dataTables } from './compaction.js';
 import type { Database } from './database.js';
 import { snapshotTo } from './snapshot.js';
 import { ident } from '../shared/sql.js';
@@ -56,41 +56,31 @@ async function changes(
   since: ReplicaState,
   directory: string,
 ): Promise<ChangeSet | 'snapshot'> {
-  const names = await tablesOf(connection);
+  const withIds = await dataTables(connection);
   const known = Object.keys(since.tables);
-  if (names.length !== known.length || names.some((name) => !(name in since.tables))) return 'snapshot';
-  const idTables = await idTablesOf(connection);
-  const now = await scan(connection, names, since, idTables);
+  if (withIds.size !== known.length || known.some((name) => !withIds.has(name))) return 'snapshot';
+  const now = await scan(connection, withIds, since);
   const files: ChangeFile[] = [];
   const tables: Record<string, TableState> = {};
-  for (const table of names) {
+  for (const [table, withId] of withIds) {
     const before = since.tables[table] as TableState;
-    const { old, fresh } = now.get(table) as Scan;
-    const oldSame = old.rows === before.rows && (old.hash === null || old.hash === before.hash);
-    const file = `${table}.parquet`;
-    if (oldSame && fresh.rows === '0') {
+    const scanned = now.get(table) as Scan;
+    const oldSame = scanned.old.rows === before.rows && (scanned.old.hash ?? before.hash) === before.hash;
+    if (oldSame && scanned.fresh.rows === '0') {
       tables[table] = before;
-    } else if (oldSame && idTables.has(table)) {
-      const through = before.max_id ?? null;
-      const where = through === null ? 'true' : `id > ${BigInt(through)}`;
-      await copyTo(
-        connection,
-        `SELECT * FROM ${ident(table)} WHERE ${where} ORDER BY id`,
-        join(directory, file),
-      );
-      files.push({ table, mode: 'append', file });
-      tables[table] = {
-        rows: String(BigInt(before.rows) + BigInt(fresh.rows)),
-        hash: String(BigInt(before.hash) + BigInt(fresh.hash ?? '0')),
-        max_id: fresh.max_id ?? null,
-      };
-    } else if (APPEND_ONLY.has(table)) {
-      return 'snapshot';
-    } else {
-      await copyTo(connection, `SELECT * FROM ${ident(table)}`, join(directory, file));
-      files.push({ table, mode: 'replace', file });
-      tables[table] = whole(now.get(table) as Scan, idTables.has(table));
+      continue;
     }
+    const append = oldSame && withId;
+    if (!append && APPEND_ONLY.has(table)) return 'snapshot';
+    const through = append ? (before.max_id ?? null) : null;
+    const fresh = through === null ? '' : ` WHERE id > ${BigInt(through)}`;
+    const query = `SELECT * FROM ${ident(table)}${fresh}${append ? ' ORDER BY id' : ''}`;
+    const file = `${table}.parquet`;
+    await connection.run(
+      `COPY (${query}) TO ${literal(join(directory, file))} (FORMAT parquet, COMPRESSION zstd)`,
+    );
+    files.push({ table, mode: append ? 'append' : 'replace', file });
+    tables[table] = whole(scanned, withId, append ? before.hash : undefined);
   }
   const sequences = await sequencesOf(connection);
   return { files, state: { tables, sequences } };
@@ -113,28 +103,21 @@ interface Scan {
  */
 async function scan(
   connection: DuckDBConnection,
-  names: readonly string[],
+  withIds: ReadonlyMap<string, boolean>,
   since: ReplicaState,
-  idTables: ReadonlySet<string>,
 ): Promise<Map<string, Scan>> {
-  const selects = names.map((table) => {
-    const name = literal(table);
-    if (!idTables.has(table))
-      return `SELECT ${name}, count(*)::VARCHAR, coalesce(sum(hash(t)), 0)::VARCHAR, '0', '0', NULL FROM ${ident(table)} t`;
+  const selects = [...withIds].map(([table, withId]) => {
     const through = since.tables[table]?.max_id ?? null;
-    const old = through === null ? 'false' : `id <= ${BigInt(through)}`;
-    const fresh = through === null ? 'true' : `id > ${BigInt(through)}`;
-    const oldHash = APPEND_ONLY.has(table)
-      ? 'NULL'
-      : `coalesce(sum(hash(t)) FILTER (WHERE ${old}), 0)::VARCHAR`;
+    const old = !withId ? 'true' : through === null ? 'false' : `id <= ${BigInt(through)}`;
+    const fresh = !withId ? 'false' : through === null ? 'true' : `id > ${BigInt(through)}`;
+    const maxId = withId ? 'max(id)::VARCHAR' : 'NULL';
     if (APPEND_ONLY.has(table))
-      return `SELECT ${name}, (SELECT count(*) FROM ${ident(table)} WHERE ${old})::VARCHAR, ${oldHash},
-                count(*)::VARCHAR, coalesce(sum(hash(t)), 0)::VARCHAR, max(id)::VARCHAR
+      return `SELECT ${literal(table)}, (SELECT count(*) FROM ${ident(table)} WHERE ${old})::VARCHAR, NULL,
+                count(*)::VARCHAR, coalesce(sum(hash(t)), 0)::VARCHAR, ${maxId}
               FROM ${ident(table)} t WHERE ${fresh}`;
-    return `SELECT ${name}, (count(*) FILTER (WHERE ${old}))::VARCHAR, ${oldHash},
-              (count(*) FILTER (WHERE ${fresh}))::VARCHAR,
-              coalesce(sum(hash(t)) FILTER (WHERE ${fresh}), 0)::VARCHAR, max(id)::VARCHAR
-            FROM ${ident(table)} t`;
+    const part = (where: string) =>
+      `(count(*) FILTER (WHERE ${where}))::VARCHAR, coalesce(sum(hash(t)) FILTER (WHERE ${where}), 0)::VARCHAR`;
+    return `SELECT ${literal(table)}, ${part(old)}, ${part(fresh)}, ${maxId} FROM ${ident(table)} t`;
   });
   const rows = await rowsOf(connection, selects.join('\nUNION ALL\n'));
   return new Map(
@@ -153,39 +136,18 @@ async function scan(
 
 /** The state of the database the connection's transaction sees (the default database of the connection). */
 async function stateOf(connection: DuckDBConnection): Promise<ReplicaState> {
-  const idTables = await idTablesOf(connection);
-  const names = await tablesOf(connection);
+  const withIds = await dataTables(connection);
   // nothing shipped yet: every row of a table with an id is fresh, and hashed
-  const now = await scan(connection, names, { tables: {}, sequences: {} }, idTables);
-  const tables = names.map((table) => [table, whole(now.get(table) as Scan, idTables.has(table))]);
+  const now = await scan(connection, withIds, { tables: {}, sequences: {} });
+  const tables = [...withIds].map(([table, withId]) => [table, whole(now.get(table) as Scan, withId)]);
   return { tables: Object.fromEntries(tables), sequences: await sequencesOf(connection) };
 }
 
-/** A table's state from its scan, old and fresh rows together (the old ones hashed: not append-only). */
-function whole({ old, fresh }: Scan, withId: boolean): TableState {
+/** A table's state from its scan, old and fresh rows together (`oldHash` where the scan did not hash the old). */
+function whole({ old, fresh }: Scan, withId: boolean, oldHash = old.hash ?? '0'): TableState {
   const rows = String(BigInt(old.rows) + BigInt(fresh.rows));
-  const hash = String(BigInt(old.hash ?? '0') + BigInt(fresh.hash ?? '0'));
+  const hash = String(BigInt(oldHash) + BigInt(fresh.hash ?? '0'));
   return withId ? { rows, hash, max_id: fresh.max_id ?? null } : { rows, hash };
-}
-
-/** Tables with an integer id: their new rows are the rows past the highest id shipped. */
-async function idTablesOf(connection: DuckDBConnection): Promise<Set<string>> {
-  const rows = await rowsOf(
-    connection,
-    `SELECT table_name FROM duckdb_columns()
-     WHERE database_name = current_database() AND schema_name = 'main' AND column_name = 'id'
-       AND data_type IN ('INTEGER', 'BIGINT')`,
-  );
-  return new Set(rows.map((row) => String(row[0])));
-}
-
-async function tablesOf(connection: DuckDBConnection): Promise<string[]> {
-  const rows = await rowsOf(
-    connection,
-    `SELECT table_name FROM duckdb_tables()
-     WHERE database_name = current_database() AND schema_name = 'main' AND NOT temporary ORDER BY table_name`,
-  );
-  return rows.map((row) => String(row[0])).filter((name) => !SCRATCH_TABLES.includes(name));
 }
 
 async function sequencesOf(connection: DuckDBConnection): Promise<Record<string, string>> {
@@ -208,10 +170,6 @@ async function advanceSequences(connection: DuckDBConnection, state: ReplicaStat
     const behind = BigInt(value) - BigInt(current[name] ?? '0');
     if (behind > 0n) await connection.run(`SELECT nextval(${literal(name)}) FROM range(${behind + 1n})`);
   }
-}
-
-async function copyTo(connection: DuckDBConnection, query: string, file: string): Promise<void> {
-  await connection.run(`COPY (${query}) TO ${literal(file)} (FORMAT parquet, COMPRESSION zstd)`);
 }
 
 async function rowsOf(connection: DuckDBConnection, sql: string): Promise<unknown[][]> {

@@ -17,46 +17,40 @@ let previous: Promise<unknown> = Promise.resolve();
  * holds). Sequences are copied at their current value, at least the snapshot's, so ids handed out after a restore
  * never collide with copied rows.
  */
-export async function snapshotTo<T>(
+export function snapshotTo<T>(
   database: Database,
   file: string,
   inside: (connection: DuckDBConnection) => Promise<T>,
 ): Promise<T> {
-  const turn = previous.then(() => snapshotNow(database, file, inside));
+  const turn = previous.then(async () => {
+    const connection = await database.connect();
+    const alias = `benchtrack_backup_${++snapshots}`;
+    try {
+      const [source, memoryLimit] = (
+        await connection.runAndReadAll("SELECT current_database(), current_setting('memory_limit')")
+      ).getRows()[0] as [string, string];
+      const result = await inTransaction(connection, async () => {
+        // the first read anchors the snapshot before the target exists
+        await connection.run('SELECT count(*) FROM schema_migration');
+        // before the copy: sequences are not transactional, and what `inside` reads of them must not be ahead of
+        // the values the copy takes
+        const read = await inside(connection);
+        await connection.run(`ATTACH '${file.replaceAll("'", "''")}' AS ${alias}`);
+        await connection.run(`COPY FROM DATABASE ${ident(source)} TO ${alias}`);
+        return read;
+      }).catch(async (error: unknown) => {
+        await connection.run(`DETACH DATABASE IF EXISTS ${alias}`).catch(() => undefined);
+        throw error;
+      });
+      await connection.run(`DETACH ${alias}`);
+      await checkpointAlone(database, file, memoryLimit);
+      return result;
+    } finally {
+      database.disconnect(connection);
+    }
+  });
   previous = turn.catch(() => undefined);
   return turn;
-}
-
-async function snapshotNow<T>(
-  database: Database,
-  file: string,
-  inside: (connection: DuckDBConnection) => Promise<T>,
-): Promise<T> {
-  const connection = await database.connect();
-  const alias = `benchtrack_backup_${++snapshots}`;
-  try {
-    const [source, memoryLimit] = (
-      await connection.runAndReadAll("SELECT current_database(), current_setting('memory_limit')")
-    ).getRows()[0] as [string, string];
-    const result = await inTransaction(connection, async () => {
-      // the first read anchors the snapshot before the target exists
-      await connection.run('SELECT count(*) FROM schema_migration');
-      // before the copy: sequences are not transactional, and what `inside` reads of them must not be ahead of the
-      // values the copy takes
-      const read = await inside(connection);
-      await connection.run(`ATTACH '${file.replaceAll("'", "''")}' AS ${alias}`);
-      await connection.run(`COPY FROM DATABASE ${ident(source)} TO ${alias}`);
-      return read;
-    }).catch(async (error: unknown) => {
-      await connection.run(`DETACH DATABASE IF EXISTS ${alias}`).catch(() => undefined);
-      throw error;
-    });
-    await connection.run(`DETACH ${alias}`);
-    await checkpointAlone(database, file, memoryLimit);
-    return result;
-  } finally {
-    database.disconnect(connection);
-  }
 }
 
 /**

@@ -8,31 +8,19 @@ import {
   type DuckDBConnection,
 } from '@duckdb/node-api';
 import { StorageError, type RowBatch, type StorageTransfer, type TransferValue } from '../../../kit/index.js';
-import { checkColumns, exportTables, requireEmpty, type TableSource } from '../shared/transfer.js';
+import { exportTables, importTables, type TableSource } from '../shared/transfer.js';
+import { dataTables } from './compaction.js';
 import type { Database } from './database.js';
 import { ident } from '../shared/sql.js';
 
-/** The engine's own bookkeeping, not part of the data model. */
-const BOOKKEEPING = 'schema_migration';
-
-interface TargetColumn {
-  readonly name: string;
-  readonly type: string;
-  /** The sequence of `nextval('...')` in the column's default, if any. */
-  readonly sequence: string | undefined;
-}
-
-async function rowsOf(connection: DuckDBConnection, sql: string): Promise<unknown[][]> {
-  return (await connection.runAndReadAll(sql)).getRowsJS() as unknown[][];
-}
-
-async function columnsOf(connection: DuckDBConnection, table: string): Promise<TargetColumn[]> {
-  const rows = await rowsOf(
-    connection,
+/** A table's columns in order, each with its type and the sequence its default draws from, if any. */
+async function columnsOf(connection: DuckDBConnection, table: string) {
+  const reader = await connection.runAndReadAll(
     `SELECT column_name, data_type, column_default FROM duckdb_columns()
-      WHERE schema_name = 'main' AND table_name = '${table}' ORDER BY column_index`,
+      WHERE database_name = current_database() AND schema_name = 'main' AND table_name = '${table}'
+      ORDER BY column_index`,
   );
-  return rows.map(([name, type, fallback]) => ({
+  return reader.getRows().map(([name, type, fallback]) => ({
     name: String(name),
     type: String(type),
     sequence: /nextval\('([a-z_]+)'\)/.exec(String(fallback ?? ''))?.[1],
@@ -42,34 +30,17 @@ async function columnsOf(connection: DuckDBConnection, table: string): Promise<T
 /** The tables of a connection's transaction, for the shared export and checks. */
 function source(connection: DuckDBConnection): TableSource {
   return {
+    // the migrations' ledger is the engine's own bookkeeping, not part of the data model
     tables: async () =>
-      (
-        await rowsOf(
-          connection,
-          `SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' AND table_name <> '${BOOKKEEPING}' ORDER BY table_name`,
-        )
-      ).map((row) => String(row[0])),
+      [...(await dataTables(connection)).keys()].filter((name) => name !== 'schema_migration'),
     columns: async (table) => (await columnsOf(connection, table)).map((column) => column.name),
     count: async (table) =>
-      Number((await rowsOf(connection, `SELECT count(*) FROM ${ident(table)}`))[0]?.[0]),
+      Number((await connection.runAndReadAll(`SELECT count(*) FROM ${ident(table)}`)).getRows()[0]?.[0]),
     async *rows(sql) {
       for await (const chunk of (await connection.stream(sql)).yieldRowsJs())
         yield chunk as TransferValue[][];
     },
   };
-}
-
-/** Every table of the data model, batch by batch, from one read transaction of its own (writers never wait). */
-async function* exportRows(database: Database): AsyncGenerator<RowBatch> {
-  const connection = await database.connect();
-  try {
-    // the first read anchors the snapshot
-    await connection.run('BEGIN TRANSACTION');
-    yield* exportTables(source(connection));
-    await connection.run('COMMIT');
-  } finally {
-    database.disconnect(connection);
-  }
 }
 
 function appendValue(appender: DuckDBAppender, type: string, value: TransferValue): void {
@@ -95,64 +66,55 @@ function appendValue(appender: DuckDBAppender, type: string, value: TransferValu
   }
 }
 
-/** Moves each sequence past the highest id copied into its table, so ids handed out next never collide. */
-async function advanceSequences(connection: DuckDBConnection, tables: ReadonlySet<string>): Promise<void> {
-  for (const table of tables) {
-    for (const column of await columnsOf(connection, table)) {
-      if (!column.sequence) continue;
-      await connection.run(
-        `SELECT max(nextval('${column.sequence}')) FROM range((SELECT coalesce(max(${ident(column.name)}), 0) FROM ${ident(table)}))`,
-      );
-    }
-  }
-}
-
 /** Appends the batches table by table with the Appender, in one write transaction. */
 async function importRows(
   database: Database,
   connection: DuckDBConnection,
   batches: AsyncIterable<RowBatch>,
 ): Promise<number> {
-  await requireEmpty(source(connection), database.path);
-  const written = new Set<string>();
-  let appender: Awaited<ReturnType<typeof openAppender>> | undefined;
-  let rows = 0;
-  for await (const batch of batches) {
-    if (appender?.table !== batch.table) {
-      appender?.appender.closeSync();
-      appender = await openAppender(connection, batch);
-      written.add(batch.table);
+  let appender: DuckDBAppender | undefined;
+  // each target column's type and place in the batch (in any order)
+  let columns: { type: string; from: number }[] = [];
+  const sequences: { sequence: string; table: string; column: string }[] = [];
+  const rows = await importTables(source(connection), database.path, batches, async (batch, first) => {
+    if (first) {
+      appender?.closeSync();
+      appender = await connection.createAppender(batch.table);
+      const target = await columnsOf(connection, batch.table);
+      columns = target.map(({ name, type }) => ({ type, from: batch.columns.indexOf(name) }));
+      for (const { name, sequence } of target)
+        if (sequence) sequences.push({ sequence, table: batch.table, column: name });
     }
-    const { types, from } = appender;
     for (const row of batch.rows) {
-      types.forEach((type, k) => appendValue(appender!.appender, type, row[from[k] as number] ?? null));
-      appender.appender.endRow();
+      for (const { type, from } of columns) appendValue(appender!, type, row[from] ?? null);
+      appender!.endRow();
     }
-    rows += batch.rows.length;
-  }
-  appender?.appender.closeSync();
-  await advanceSequences(connection, written);
+  });
+  appender?.closeSync();
+  // each sequence past the highest id copied into its table, so ids handed out next never collide
+  for (const { sequence, table, column } of sequences)
+    await connection.run(
+      `SELECT max(nextval('${sequence}')) FROM range((SELECT coalesce(max(${ident(column)}), 0) FROM ${ident(table)}))`,
+    );
   database.forgetMetricIds();
   return rows;
-}
-
-/** An appender for `batch.table`, with each target column's type and place in the batch (in any order). */
-async function openAppender(connection: DuckDBConnection, batch: RowBatch) {
-  const columns = await columnsOf(connection, batch.table);
-  const names = columns.map((column) => column.name);
-  checkColumns(batch, names);
-  return {
-    table: batch.table,
-    appender: await connection.createAppender(batch.table),
-    types: columns.map((column) => column.type),
-    from: names.map((name) => batch.columns.indexOf(name)),
-  };
 }
 
 /** Bulk export and import of a DuckDB database, for moving it to another engine and back. */
 export function duckdbTransfer(database: Database): StorageTransfer {
   return {
-    exportRows: () => exportRows(database),
+    /** Every table of the data model, batch by batch, from one read transaction of its own (writers never wait). */
+    async *exportRows() {
+      const connection = await database.connect();
+      try {
+        // the first read anchors the snapshot
+        await connection.run('BEGIN TRANSACTION');
+        yield* exportTables(source(connection));
+        await connection.run('COMMIT');
+      } finally {
+        database.disconnect(connection);
+      }
+    },
     importRows(batches) {
       let started = false;
       return database.write((connection) => {

@@ -69,7 +69,6 @@ const APPEND_SQL = `INSERT INTO metric (id, uuid, project_id, report_id, iterati
   ORDER BY m.n
   RETURNING id, uuid`;
 
-/** Appends a report's metrics in one statement. */
 export function append(connection: Connection): MetricsWriter['append'] {
   return async (report, m) => {
     const count = m.uuid.length;

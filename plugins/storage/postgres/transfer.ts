@@ -1,15 +1,9 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Sql, TransactionSql } from 'postgres';
-import type { RowBatch, StorageTransfer, TransferValue } from '../../../kit/index.js';
+import type { StorageTransfer, TransferValue } from '../../../kit/index.js';
 import { ident } from '../shared/sql.js';
-import {
-  BATCH_ROWS,
-  checkColumns,
-  exportTables,
-  requireEmpty,
-  type TableSource,
-} from '../shared/transfer.js';
+import { BATCH_ROWS, exportTables, importTables, type TableSource } from '../shared/transfer.js';
 import { COUNTERS_TABLE } from './counters.js';
 import { MONTHS_AHEAD } from './partitions.js';
 import type { Database } from './database.js';
@@ -47,18 +41,6 @@ function source(sql: Pick<Sql, 'unsafe'>): TableSource {
   };
 }
 
-/** Every table of the data model from one REPEATABLE READ snapshot on a connection of its own. */
-async function* exportRows(database: Database): AsyncGenerator<RowBatch> {
-  const connection = await database.sql.reserve();
-  try {
-    await connection.unsafe('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    yield* exportTables(source(connection));
-    await connection.unsafe('COMMIT');
-  } finally {
-    connection.release();
-  }
-}
-
 /** One value in COPY's text format. */
 function copyText(value: TransferValue): string {
   if (value === null) return '\\N';
@@ -90,39 +72,36 @@ async function advanceSequences(tx: TransactionSql): Promise<void> {
   }
 }
 
-/** COPY FROM STDIN per batch, in one transaction; the batch's columns are named, so their order is free. */
-async function importRows(database: Database, batches: AsyncIterable<RowBatch>): Promise<number> {
-  return database.sql.begin(async (tx) => {
-    await requireEmpty(source(tx), database.where);
-    const known = new Map<string, string[]>();
-    let rows = 0;
-    for await (const batch of batches) {
-      let columns = known.get(batch.table);
-      if (!columns) {
-        columns = await source(tx).columns(batch.table);
-        checkColumns(batch, columns);
-        known.set(batch.table, columns);
-      }
-      if (batch.rows.length === 0) continue;
-      const target = await tx
-        .unsafe(`COPY ${ident(batch.table)} (${batch.columns.map(ident).join(', ')}) FROM STDIN`)
-        .writable();
-      const lines = batch.rows.map((row) => `${row.map(copyText).join('\t')}\n`);
-      await pipeline(Readable.from(lines), target);
-      rows += batch.rows.length;
-    }
-    await advanceSequences(tx);
-    // the history's months get their partitions now, not at the next start (metrics of a month without one wait in
-    // the default partition)
-    await tx.unsafe(`SELECT metric_partitions_ahead(${MONTHS_AHEAD})`);
-    return rows;
-  }) as Promise<number>;
-}
-
 /** Bulk export (one snapshot, cursors) and import (COPY) of a PostgreSQL database, for moving between engines. */
 export function postgresTransfer(database: Database): StorageTransfer {
   return {
-    exportRows: () => exportRows(database),
-    importRows: (batches) => importRows(database, batches),
+    /** Every table of the data model from one REPEATABLE READ snapshot on a connection of its own. */
+    async *exportRows() {
+      const connection = await database.sql.reserve();
+      try {
+        await connection.unsafe('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+        yield* exportTables(source(connection));
+        await connection.unsafe('COMMIT');
+      } finally {
+        connection.release();
+      }
+    },
+    /** COPY FROM STDIN per batch, in one transaction; the batch's columns are named, so their order is free. */
+    importRows: (batches) =>
+      database.sql.begin(async (tx) => {
+        const rows = await importTables(source(tx), database.where, batches, async (batch) => {
+          if (batch.rows.length === 0) return;
+          const target = await tx
+            .unsafe(`COPY ${ident(batch.table)} (${batch.columns.map(ident).join(', ')}) FROM STDIN`)
+            .writable();
+          const lines = batch.rows.map((row) => `${row.map(copyText).join('\t')}\n`);
+          await pipeline(Readable.from(lines), target);
+        });
+        await advanceSequences(tx);
+        // the history's months get their partitions now, not at the next start (metrics of a month without one wait
+        // in the default partition)
+        await tx.unsafe(`SELECT metric_partitions_ahead(${MONTHS_AHEAD})`);
+        return rows;
+      }) as Promise<number>,
   };
 }

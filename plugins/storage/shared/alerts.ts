@@ -1,5 +1,5 @@
 import type { AlertFilter, AlertRecord, AlertsReader, AlertStatus, TableReader } from '../../../kit/index.js';
-import { perDialect, type Db, type Param } from './sql.js';
+import { perDialect, type Db, type Dialect, type ListType, type Param } from './sql.js';
 import { countByStatus, extended, page, tableSpec, type Shared } from './table.js';
 
 const alerts = tableSpec('alert', { search: ['uuid'] });
@@ -17,40 +17,28 @@ const ORDER = {
  */
 function alertWhere(filter: AlertFilter): { sql: string; params: Record<string, Param> } {
   const where = ['a.project_id = $project::int'];
-  const params: Record<string, Param> = { project: filter.project_id };
-  if (filter.status !== undefined) {
-    where.push('a.status = $status::text');
-    params.status = filter.status;
-  }
-  const threshold: string[] = [];
-  for (const column of ['branch_id', 'testbed_id', 'measure_id'] as const) {
-    if (filter[column] === undefined) continue;
-    threshold.push(`t.${column} = $${column}::int`);
-    params[column] = filter[column];
-  }
+  const { project_id: project, status, benchmark_id: benchmark } = filter;
+  const params: Record<string, Param> = { project, status, benchmark };
+  if (status !== undefined) where.push('a.status = $status::text');
+  const threshold = (['branch_id', 'testbed_id', 'measure_id'] as const).filter(
+    (c) => filter[c] !== undefined,
+  );
+  for (const column of threshold) params[column] = filter[column];
   if (threshold.length > 0)
-    where.push(`a.threshold_id IN (SELECT t.id FROM threshold t WHERE ${threshold.join(' AND ')})`);
-  if (filter.benchmark_id !== undefined) {
-    params.benchmark = filter.benchmark_id;
+    where.push(`a.threshold_id IN (SELECT t.id FROM threshold t
+      WHERE ${threshold.map((c) => `t.${c} = $${c}::int`).join(' AND ')})`);
+  if (benchmark !== undefined)
     where.push(`a.metric_id IN (SELECT m.id FROM metric m
       WHERE m.series_id IN (SELECT s.id FROM series s WHERE s.benchmark_id = $benchmark::int)
         AND m.report_id IN (SELECT x.report_id FROM alert x WHERE x.project_id = $project::int))`);
-  }
   return { sql: where.join(' AND '), params };
 }
 
 const alertReads = (db: Db): Omit<AlertsReader, keyof TableReader<AlertRecord>> => ({
   listForProject(filter, options) {
     const where = alertWhere(filter);
-    const direction = options.direction === 'desc' ? 'DESC' : 'ASC';
-    return page<AlertRecord>(
-      db,
-      'a.*',
-      `FROM alert a WHERE ${where.sql}`,
-      ORDER[options.sort](direction),
-      where.params,
-      options,
-    );
+    const order = ORDER[options.sort](options.direction === 'desc' ? 'DESC' : 'ASC');
+    return page<AlertRecord>(db, 'a.*', `FROM alert a WHERE ${where.sql}`, order, where.params, options);
   },
   countByStatus(filter) {
     const where = alertWhere({ ...filter, status: undefined });
@@ -63,41 +51,49 @@ const alertReads = (db: Db): Omit<AlertsReader, keyof TableReader<AlertRecord>> 
   },
 });
 
-const RAISE = perDialect(
-  (d) => `INSERT INTO alert (uuid, project_id, report_id, metric_id, head_id, threshold_id, model_id,
-      boundary_limit, status, change_before, change_after, change_p_value, created, modified)
-    SELECT gen_random_uuid(), $project::int, $report::int, a.metric, $head::int, a.threshold, a.model, a.bound,
-      'active', nullif(a.before, 'NaN'), nullif(a.after, 'NaN'), nullif(a.p, 'NaN'), $now::${d.timestamp},
-      $now::${d.timestamp}
-    FROM ${d.rows('a', [
-      ['metric', '$metrics', 'bigint'],
-      ['threshold', '$thresholds', 'int'],
-      ['model', '$models', 'int'],
-      ['bound', '$limits', 'text'],
-      ['before', '$before', 'float8'],
-      ['after', '$after', 'float8'],
-      ['p', '$p', 'float8'],
-    ])}
-    RETURNING *`,
-);
+/**
+ * `INSERT INTO table` a row per position of list parameters: `columns` names them (`name:type`, int when no type;
+ * a float's NaN is NULL), one parameter `$name` each, filled by {@link listParams}; `fixed` columns are set by an
+ * expression. One statement for any number of rows.
+ */
+export function insertLists(d: Dialect, table: string, columns: string, fixed = {}, tail = ''): string {
+  const listed = parse(columns);
+  const values = listed.map(([c, t]) => (t === 'float8' ? `nullif(x.${c}, 'NaN')` : `x.${c}`));
+  const lists = listed.map(([c, t]) => [c, `$${c}`, t ?? 'int'] as const);
+  const rows = d.rows('x', lists);
+  return `INSERT INTO ${table} (${[...listed.map(([c]) => c), ...Object.keys(fixed)].join(', ')})
+    SELECT ${[...values, ...Object.values(fixed)].join(', ')} FROM ${rows} ${tail}`;
+}
+
+/** The list parameters of {@link insertLists}' `columns` from `rows` (an absent value is NULL). */
+export function listParams(columns: string, rows: readonly object[]): Record<string, Param> {
+  const params: Record<string, Param> = {};
+  for (const [c, t] of parse(columns)) {
+    const values = rows.map((row) => (row as Record<string, number | null>)[c] ?? null);
+    params[c] = t === 'float8' ? Float64Array.from(values, (v) => v ?? NaN) : (values as Param);
+  }
+  return params;
+}
+const parse = (columns: string) => columns.split(/\s+/).map((c) => c.split(':') as [string, ListType?]);
+
+const RAISED = `metric_id:bigint threshold_id model_id boundary_limit:text change_before:float8 change_after:float8
+  change_p_value:float8`;
+const RAISE = perDialect((d) => {
+  const fixed = { uuid: 'gen_random_uuid()', project_id: '$project::int', report_id: '$report::int' };
+  const now = `$now::${d.timestamp}`;
+  const more = { head_id: '$head::int', status: "'active'", created: now, modified: now };
+  return insertLists(d, 'alert', RAISED, { ...fixed, ...more }, 'RETURNING *');
+});
 
 /** The alerts of a project, raised in bulk. */
 export const ALERTS: Shared['alerts'] = extended(alerts, alertReads, (db) => ({
   async raise(report, raised, now) {
     if (raised.length === 0) return [];
-    return db.query<AlertRecord>(RAISE(db.dialect), {
-      project: report.project_id,
-      report: report.id,
-      head: report.head_id,
-      metrics: raised.map((a) => a.metric_id),
-      thresholds: raised.map((a) => a.threshold_id),
-      models: raised.map((a) => a.model_id),
-      limits: raised.map((a) => a.boundary_limit),
-      // NaN for "not a change point": NULL in the table
-      before: Float64Array.from(raised, (a) => a.change?.before ?? Number.NaN),
-      after: Float64Array.from(raised, (a) => a.change?.after ?? Number.NaN),
-      p: Float64Array.from(raised, (a) => a.change?.p_value ?? Number.NaN),
-      now,
-    });
+    const rows = raised.map(({ change: c, ...a }) => ({
+      ...a,
+      ...(c && { change_before: c.before, change_after: c.after, change_p_value: c.p_value }),
+    }));
+    const params = { project: report.project_id, report: report.id, head: report.head_id, now };
+    return db.query<AlertRecord>(RAISE(db.dialect), { ...listParams(RAISED, rows), ...params });
   },
 }));

@@ -5,7 +5,8 @@ import type {
   RegressionsReader,
   TableReader,
 } from '../../../kit/index.js';
-import { likePattern, type Db, type Param } from './sql.js';
+import { insertLists, listParams } from './alerts.js';
+import { likePattern, perDialect, type Db, type Param } from './sql.js';
 import { countByStatus, extended, page, table, tableSpec, type Shared } from './table.js';
 
 /**
@@ -29,34 +30,20 @@ const STATUS_RANK = `CASE r.status WHEN 'untriaged' THEN 0 WHEN 'suspected' THEN
 /** The WHERE clause of a regression filter (alias `r`) and its parameters. */
 function regressionWhere(db: Db, filter: RegressionFilter): { sql: string; params: Record<string, Param> } {
   const where = ['r.project_id = $project::int'];
-  const params: Record<string, Param> = { project: filter.project_id };
-  if (filter.statuses) {
-    where.push(db.dialect.inList('r.status', '$statuses', 'text'));
-    params.statuses = [...filter.statuses];
-  }
-  for (const column of ['kind', 'branch_id', 'testbed_id'] as const) {
+  const params: Record<string, Param> = { project: filter.project_id, statuses: filter.statuses };
+  if (filter.statuses) where.push(db.dialect.inList('r.status', '$statuses', 'text'));
+  for (const column of ['kind', 'branch_id', 'testbed_id', 'assignee_id'] as const) {
     if (filter[column] === undefined) continue;
-    where.push(`r.${column} = $${column}::${column === 'kind' ? 'text' : 'int'}`);
+    where.push(
+      `r.${column} ${filter[column] === null ? 'IS NULL' : `= $${column}::${column === 'kind' ? 'text' : 'int'}`}`,
+    );
     params[column] = filter[column];
   }
-  if (filter.assignee_id === null) where.push('r.assignee_id IS NULL');
-  else if (filter.assignee_id !== undefined) {
-    where.push('r.assignee_id = $assignee::int');
-    params.assignee = filter.assignee_id;
-  }
-  const series: string[] = [];
-  if (filter.benchmark_id !== undefined) {
-    series.push('s.benchmark_id = $benchmark::int');
-    params.benchmark = filter.benchmark_id;
-  }
-  if (filter.measure_id !== undefined) {
-    series.push('s.measure_id = $measure::int');
-    params.measure = filter.measure_id;
-  }
+  const series = (['benchmark_id', 'measure_id'] as const).filter((column) => filter[column] !== undefined);
+  for (const column of series) params[column] = filter[column];
   if (series.length > 0)
-    where.push(
-      `EXISTS (SELECT 1 FROM regression_series s WHERE s.regression_id = r.id AND ${series.join(' AND ')})`,
-    );
+    where.push(`EXISTS (SELECT 1 FROM regression_series s
+      WHERE s.regression_id = r.id AND ${series.map((c) => `s.${c} = $${c}::int`).join(' AND ')})`);
   if (filter.search) {
     params.search = likePattern(filter.search);
     const like = "ILIKE $search::text ESCAPE '\\'";
@@ -77,14 +64,9 @@ const regressionReads = (db: Db): Omit<RegressionsReader, keyof TableReader<Regr
       modified: `r.modified ${dir}, r.id ${dir}`,
       version: `v.number ${dir}, r.id ${dir}`,
     }[options.sort];
-    return page<RegressionRecord>(
-      db,
-      'r.*',
-      `FROM regression r JOIN version v ON v.id = r.first_bad_version_id WHERE ${where.sql}`,
-      order,
-      where.params,
-      { page: options.page, perPage: Math.min(Math.max(options.perPage, 1), 255) },
-    );
+    const from = `FROM regression r JOIN version v ON v.id = r.first_bad_version_id WHERE ${where.sql}`;
+    const at = { page: options.page, perPage: Math.min(Math.max(options.perPage, 1), 255) };
+    return page<RegressionRecord>(db, 'r.*', from, order, where.params, at);
   },
   countByStatus(filter) {
     const where = regressionWhere(db, filter);
@@ -92,9 +74,31 @@ const regressionReads = (db: Db): Omit<RegressionsReader, keyof TableReader<Regr
   },
 });
 
+/** The columns of the lists `write` inserts ({@link insertLists}). */
+const SERIES = `regression_id project_id series_id benchmark_id measure_id state:text before_value:float8
+  after_value:float8 p_value:float8`;
+const ALERTS = 'alert_id regression_id project_id series_id';
+const EVENTS = 'regression_id project_id user_id status:text previous_status:text changes:text reason:text';
+/** A series the regression holds already is updated, and keeps its creation time. */
+const UPSERT = `ON CONFLICT (regression_id, series_id) DO UPDATE SET state = excluded.state,
+  before_value = excluded.before_value, after_value = excluded.after_value, p_value = excluded.p_value,
+  modified = excluded.modified`;
+const WRITE = perDialect((d, now = `$now::${d.timestamp}`) => ({
+  series: insertLists(d, 'regression_series', SERIES, { created: now, modified: now }, UPSERT),
+  alerts: insertLists(d, 'regression_alert', ALERTS),
+  events: insertLists(d, 'regression_event', EVENTS, { created: now }),
+}));
+
 /** The regression repositories. */
 export const REGRESSIONS = {
-  regressions: extended(tableSpec('regression', { search: ['uuid', 'note'] }), regressionReads, () => ({})),
+  regressions: extended(tableSpec('regression', { search: ['uuid', 'note'] }), regressionReads, (db) => ({
+    async write({ now, series, alerts, events }) {
+      const sql = WRITE(db.dialect);
+      if (series.length > 0) await db.execute(sql.series, { ...listParams(SERIES, series), now });
+      if (alerts.length > 0) await db.execute(sql.alerts, listParams(ALERTS, alerts));
+      if (events.length > 0) await db.execute(sql.events, { ...listParams(EVENTS, events), now });
+    },
+  })),
   regressionSeries: table(tableSpec('regression_series', { key: ['regression_id', 'series_id'] })),
   regressionAlerts: table(tableSpec('regression_alert', { key: ['alert_id'] })),
   regressionEvents: table(tableSpec('regression_event')),

@@ -34,23 +34,40 @@ export async function* exportTables(source: TableSource): AsyncGenerator<RowBatc
   }
 }
 
-/** Refuses a database with any row: a migration never merges into existing data. */
-export async function requireEmpty(source: TableSource, where: string): Promise<void> {
-  for (const table of await source.tables()) {
-    const rows = await source.count(table);
+/**
+ * Refuses a target with any row (a migration never merges into existing data), then hands `write` the batches,
+ * table after table (`first` at each table's first batch), each table's columns checked against the target's (in
+ * any order they are the same table). Answers the rows written.
+ */
+export async function importTables(
+  target: TableSource,
+  where: string,
+  batches: AsyncIterable<RowBatch>,
+  write: (batch: RowBatch, first: boolean) => Promise<void>,
+): Promise<number> {
+  for (const table of await target.tables()) {
+    const rows = await target.count(table);
     if (rows > 0)
       throw new ConflictError(
         `the target database ${where} is not empty (table ${table} has ${rows} rows): migrate into a new, empty database`,
       );
   }
-}
-
-/** Refuses a batch whose table has other columns in the target (in any order they are the same table). */
-export function checkColumns(batch: RowBatch, target: readonly string[]): void {
-  if (target.length === 0)
-    throw new StorageError(`table ${batch.table} does not exist in the target database`);
-  if ([...target].sort().join() !== [...batch.columns].sort().join())
-    throw new StorageError(
-      `table ${batch.table} has columns (${batch.columns.join(', ')}) in the source and (${target.join(', ')}) in the target; migrate between databases of the same Benchtrack version`,
-    );
+  let table: string | undefined;
+  let rows = 0;
+  for await (const batch of batches) {
+    const first = batch.table !== table;
+    if (first) {
+      const columns = await target.columns(batch.table);
+      if (columns.length === 0)
+        throw new StorageError(`table ${batch.table} does not exist in the target database`);
+      if ([...columns].sort().join() !== [...batch.columns].sort().join())
+        throw new StorageError(
+          `table ${batch.table} has columns (${batch.columns.join(', ')}) in the source and (${columns.join(', ')}) in the target; migrate between databases of the same Benchtrack version`,
+        );
+      table = batch.table;
+    }
+    await write(batch, first);
+    rows += batch.rows.length;
+  }
+  return rows;
 }

@@ -1,15 +1,13 @@
 import type { Migration } from '../../shared/schema.js';
 
 /**
- * The metric table, partitioned by month of `start_time` (declarative range partitioning). Ingest writes into the
- * newest month, whose indexes stay small enough to be cached however long the history grows, and a perf query's
- * time window skips the months outside it. The months ahead are created by `metric_partitions_ahead` (run at
- * every open of the storage and daily, partitions.ts); a metric of a month with no partition yet (a backfilled
- * report) lands in `metric_default`, and the next pass creates that month's partition and moves its rows there.
+ * The metric table, partitioned by month of `start_time`: ingest writes into the newest month, whose indexes stay
+ * small enough to be cached however long the history grows, and a perf query's time window skips the months outside
+ * it. `metric_partitions_ahead` creates the months ahead (partitions.ts) and those of backfilled reports.
  *
  * The existing rows are copied into the new table in one transaction, in time proportional to the table (not
- * measured at scale: plan the upgrade of a large database). The primary key gains `start_time`: PostgreSQL requires the partition key in every unique index; the
- * ids still come from one sequence, so they stay unique.
+ * measured at scale: plan the upgrade of a large database). The primary key gains `start_time` (PostgreSQL requires
+ * the partition key in every unique index); the ids still come from one sequence, so they stay unique.
  */
 export const partitionedMetrics: Migration = {
   version: 8,

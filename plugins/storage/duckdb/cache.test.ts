@@ -8,7 +8,7 @@ import { tablesOf } from './cache.js';
 import { Database } from './database.js';
 import { migrate } from './migrate.js';
 import { migrations } from './migrations/index.js';
-import { execute, query } from './sql.js';
+import { duckDb, query } from './sql.js';
 
 describe('which statements the cache may answer', () => {
   it.each([
@@ -50,8 +50,7 @@ function organizationDatabase(readers: number): () => Database {
     database = await Database.open({ file: join(root, 'cache.db'), readers }, logger);
     await migrate(database.setupConnection, migrations, database.path);
     await database.write((c) =>
-      execute(
-        c,
+      duckDb(c).execute(
         `INSERT INTO organization (uuid, name, slug, claimed, created, modified)
          VALUES (uuid(), 'Acme', 'acme', now()::TIMESTAMP, now()::TIMESTAMP, now()::TIMESTAMP)`,
       ),
@@ -64,12 +63,12 @@ function organizationDatabase(readers: number): () => Database {
   return () => database;
 }
 
-describe('the statement cache of the writer', () => {
+describe('the cache on the writer', () => {
   const db = organizationDatabase(1);
   const FIND = 'SELECT name FROM "organization" WHERE "id" = $id';
   const name = () => db().write((c) => query<{ name: string }>(c, FIND, { id: 1 }));
   const rename = (to: string) =>
-    db().write((c) => execute(c, 'UPDATE "organization" SET name = $name WHERE id = 1', { name: to }));
+    db().write((c) => duckDb(c).execute('UPDATE "organization" SET name = $name WHERE id = 1', { name: to }));
 
   it('answers a repeated read from memory, and a committed write replaces it', async () => {
     expect(await name()).toEqual([{ name: 'Acme' }]);
@@ -83,7 +82,7 @@ describe('the statement cache of the writer', () => {
   it('shows a transaction its own writes, and forgets them when it rolls back', async () => {
     await name();
     const failed = db().write(async (c) => {
-      await execute(c, `UPDATE "organization" SET name = 'Inside' WHERE id = 1`);
+      await duckDb(c).execute(`UPDATE "organization" SET name = 'Inside' WHERE id = 1`);
       expect(await query(c, FIND, { id: 1 })).toEqual([{ name: 'Inside' }]);
       throw new Error('roll back');
     });
@@ -108,15 +107,25 @@ describe('the statement cache of the writer', () => {
     expect(() => Object.assign(row as object, { name: 'x' })).toThrow(TypeError);
   });
 
-  it('is not used on reader connections', async () => {
+  it.each(['runAndReadAll', 'streamAndReadAll', 'startThenReadAll', 'startStreamThenReadAll'] as const)(
+    "sees a write made through the connection's %s",
+    async (method) => {
+      await name();
+      await db().write((c) => c[method](`UPDATE "organization" SET name = '${method}' WHERE id = 1`));
+      expect(await name()).toEqual([{ name: method }]);
+    },
+  );
+
+  it('serves a read what the writer read', async () => {
     await rename('Read');
+    await name();
     const { hits, misses } = db().cache.stats;
-    await db().read((c) => query(c, FIND, { id: 1 }));
-    expect(db().cache.stats).toMatchObject({ hits, misses });
+    expect(await db().read((c) => query(c, FIND, { id: 1 }))).toEqual([{ name: 'Read' }]);
+    expect(db().cache.stats).toMatchObject({ hits: hits + 1, misses });
   });
 });
 
-describe('the read cache of the reader connections', () => {
+describe('the cache on the reader connections', () => {
   const db = organizationDatabase(2);
   const FIND = 'SELECT name FROM "organization" WHERE "id" = $id';
   const VERSIONS = 'SELECT count(*)::INTEGER AS n FROM version';
@@ -126,9 +135,8 @@ describe('the read cache of the reader connections', () => {
   /** Renames the organization and adds a version (a table the cache does not hold) in one commit. */
   const change = (to: string) =>
     db().write(async (c) => {
-      await execute(c, 'UPDATE "organization" SET name = $name WHERE id = 1', { name: to });
-      await execute(
-        c,
+      await duckDb(c).execute('UPDATE "organization" SET name = $name WHERE id = 1', { name: to });
+      await duckDb(c).execute(
         `INSERT INTO version (uuid, project_id, number, created) VALUES (uuid(), 1, 1, now()::TIMESTAMP)`,
       );
     });
@@ -151,9 +159,9 @@ describe('the read cache of the reader connections', () => {
 
   it('answers repeated reads from memory until a commit changes what they read', async () => {
     expect(await db().read(name)).toBe('Acme');
-    const { hits } = db().readCache.stats;
+    const { hits } = db().cache.stats;
     expect(await db().read(name)).toBe('Acme');
-    expect(db().readCache.stats.hits).toBe(hits + 1);
+    expect(db().cache.stats.hits).toBe(hits + 1);
     await change('Acme Corp');
     expect(await db().read(name)).toBe('Acme Corp');
   });
@@ -210,8 +218,7 @@ describe('the read cache of the reader connections', () => {
     // a version only: the organization the read was answered from is as it was
     const { seen, runs } = await nameThenVersions(() =>
       db().write((c) =>
-        execute(
-          c,
+        duckDb(c).execute(
           `INSERT INTO version (uuid, project_id, number, created) VALUES (uuid(), 1, 2, now()::TIMESTAMP)`,
         ),
       ),
@@ -243,15 +250,15 @@ describe('the read cache of the reader connections', () => {
   });
 
   it('neither stores nor serves answers while a commit of a table they read is in flight', async () => {
-    const { hits } = db().readCache.stats;
-    db().readCache.beginCommit(new Set(['organization']));
+    const { hits } = db().cache.stats;
+    const changed = db().cache.beginCommit(new Set(['organization']));
     // the first read would store its answer and the second be served it, were the commit ignored
     expect(await db().read(name)).toBe('Newest');
     expect(await db().read(name)).toBe('Newest');
-    expect(db().readCache.stats.hits).toBe(hits);
-    db().readCache.endCommit(new Set(['organization']));
+    expect(db().cache.stats.hits).toBe(hits);
+    db().cache.endCommit(changed);
     await db().read(name);
     expect(await db().read(name)).toBe('Newest');
-    expect(db().readCache.stats.hits).toBe(hits + 1);
+    expect(db().cache.stats.hits).toBe(hits + 1);
   });
 });

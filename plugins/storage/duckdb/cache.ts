@@ -1,10 +1,13 @@
 /**
  * Answers of reads of the small tables ingest reads on every report and seldom writes (projects, organizations,
- * users, dimensions, series, thresholds, webhooks), kept across write transactions.
+ * users, dimensions, series, thresholds, webhooks), kept across transactions for the writer and the readers alike.
  *
- * Why it is exact: only the writer uses it, write transactions run one at a time, and the cache sees every
- * statement the writer runs first. A read is served only while the transaction has written no table it reads; a
- * transaction's end drops the answers that read what it wrote (everything, when a write's target is unknown).
+ * Why it is exact: only the writer writes these tables, one transaction at a time, and the cache sees every statement
+ * the writer runs first, so an answer holds what is committed. The writer is served only answers of tables its
+ * transaction has not written. Each table has a commit generation, bumped (dropping its answers) just before a COMMIT
+ * that wrote it, which marks it committing, and again once the COMMIT returned. A read records the generations before
+ * its snapshot and uses or stores an answer only while none of its tables changed generation or is committing; the
+ * answers given before the snapshot was anchored must still be current then, or the read runs again.
  */
 const CACHED_TABLES = new Set([
   'organization',
@@ -30,42 +33,17 @@ interface Entry {
   readonly rows: readonly unknown[];
 }
 
-/** Frozen answers by statement and parameters, least recently used first out, with hit and miss counts. */
-class Answers {
-  readonly #entries = new Map<string, Entry>();
-  #hits = 0;
-  #misses = 0;
+/** The commit generation of each cached table when a read transaction began. */
+export type ReadView = ReadonlyMap<string, number>;
 
-  get(key: string): readonly unknown[] | undefined {
-    const entry = this.#entries.get(key);
-    if (!entry) {
-      this.#misses++;
-      return undefined;
-    }
-    this.#hits++;
-    this.#entries.delete(key);
-    this.#entries.set(key, entry);
-    return entry.rows;
+/** The value of `key`, moved to the newest end of `map` (the caches keep their maps least recently used first). */
+export function touch<K, V>(map: Map<K, V>, key: K): V | undefined {
+  const value = map.get(key);
+  if (value !== undefined) {
+    map.delete(key);
+    map.set(key, value);
   }
-
-  set(key: string, tables: readonly string[], rows: readonly unknown[]): void {
-    for (const row of rows) Object.freeze(row);
-    this.#entries.set(key, { tables, rows: Object.freeze(rows) });
-    if (this.#entries.size > CAPACITY) this.#entries.delete(this.#entries.keys().next().value as string);
-  }
-
-  /** Drops the answers that read any of `tables` (`'*'`: all). */
-  drop(tables: ReadonlySet<string>): void {
-    if (tables.has('*')) this.#entries.clear();
-    else if (tables.size > 0) {
-      for (const [key, entry] of this.#entries)
-        if (entry.tables.some((table) => tables.has(table))) this.#entries.delete(key);
-    }
-  }
-
-  get stats(): { entries: number; hits: number; misses: number } {
-    return { entries: this.#entries.size, hits: this.#hits, misses: this.#misses };
-  }
+  return value;
 }
 
 /** A statement that only reads (anything else is noted as a write). */
@@ -73,10 +51,15 @@ export function isRead(sql: string): boolean {
   return /^\s*(SELECT|WITH)\b/i.test(sql) && !/\b(INSERT|UPDATE|DELETE)\b/i.test(sql);
 }
 
-export class StatementCache {
-  readonly #answers = new Answers();
-  /** Tables written by the running transaction; `'*'` when a write's target could not be told. */
+/** Frozen answers by statement and parameters, for the writer (no view) and for reads (their view). */
+export class QueryCache {
+  readonly #entries = new Map<string, Entry>();
+  readonly #generation = new Map<string, number>();
+  readonly #committing = new Map<string, number>();
+  /** Tables written by the running write transaction; `'*'` when a write's target could not be told. */
   readonly #written = new Set<string>();
+  #hits = 0;
+  #misses = 0;
 
   /** Told of every write statement noted: its target table ('*': unknown) and whether it only inserts. */
   onWrite: (table: string, insert: boolean) => void = () => undefined;
@@ -96,90 +79,51 @@ export class StatementCache {
     this.#written.add(table);
   }
 
-  get(key: string, tables: readonly string[]): readonly unknown[] | undefined {
-    return this.#blocked(tables) ? undefined : this.#answers.get(key);
-  }
-
-  set(key: string, tables: readonly string[], rows: readonly unknown[]): void {
-    if (!this.#blocked(tables)) this.#answers.set(key, tables, rows);
-  }
-
-  /** Ends a write transaction (committed or not): answers reading what it wrote are dropped. */
-  endTransaction(): void {
-    this.#answers.drop(this.#written);
-    this.#written.clear();
-  }
-
-  /** Tables the running transaction has written so far (`'*'`: any). */
-  get written(): ReadonlySet<string> {
-    return new Set(this.#written);
-  }
-
-  get stats(): { entries: number; hits: number; misses: number } {
-    return this.#answers.stats;
-  }
-
-  #blocked(tables: readonly string[]): boolean {
-    return this.#written.has('*') || tables.some((table) => this.#written.has(table));
-  }
-}
-
-/** The commit generation of each cached table when a read transaction began (see ReadCache). */
-export type ReadView = ReadonlyMap<string, number>;
-
-/**
- * Answers of reads of the same tables on the reader connections (every read request resolves a project, its
- * organization and dimensions).
- *
- * Why it is exact: each table has a commit generation, bumped (dropping its answers) just before a COMMIT that
- * wrote it, which marks it committing, and again once the COMMIT returned. A read records the generations before
- * its snapshot and uses or stores an answer only while none of its tables changed generation or is committing;
- * the answers given before the snapshot was anchored must still be current then, or the read runs again.
- */
-export class ReadCache {
-  readonly #generation = new Map<string, number>();
-  readonly #committing = new Map<string, number>();
-  readonly #answers = new Answers();
-
   /** The generations a read transaction starts from; take it before the transaction's snapshot. */
   view(): ReadView {
     return new Map(this.#generation);
   }
 
-  get(key: string, tables: readonly string[], view: ReadView): readonly unknown[] | undefined {
-    return this.current(tables, view) ? this.#answers.get(key) : undefined;
+  get(key: string, tables: readonly string[], view?: ReadView): readonly unknown[] | undefined {
+    if (!this.#usable(tables, view)) return undefined;
+    const entry = touch(this.#entries, key);
+    if (entry) this.#hits++;
+    else this.#misses++;
+    return entry?.rows;
   }
 
-  set(key: string, tables: readonly string[], rows: readonly unknown[], view: ReadView): void {
-    if (this.current(tables, view)) this.#answers.set(key, tables, rows);
+  set(key: string, tables: readonly string[], rows: readonly unknown[], view?: ReadView): void {
+    if (!this.#usable(tables, view)) return;
+    for (const row of rows) Object.freeze(row);
+    this.#entries.set(key, { tables, rows: Object.freeze(rows) });
+    if (this.#entries.size > CAPACITY) this.#entries.delete(this.#entries.keys().next().value as string);
   }
 
-  /** A write transaction that wrote `tables` is about to commit. */
-  beginCommit(tables: ReadonlySet<string>): void {
-    for (const table of this.#change(tables))
-      this.#committing.set(table, (this.#committing.get(table) ?? 0) + 1);
+  /** The running write transaction is about to commit `tables`; answers the cached ones, for `endCommit`. */
+  beginCommit(tables: ReadonlySet<string> = this.#written): readonly string[] {
+    const changed = tables.has('*') ? [...CACHED_TABLES] : [...tables].filter((t) => CACHED_TABLES.has(t));
+    this.#change(changed);
+    for (const table of changed) this.#committing.set(table, (this.#committing.get(table) ?? 0) + 1);
+    return changed;
   }
 
   /** The COMMIT announced by `beginCommit` returned or failed. */
-  endCommit(tables: ReadonlySet<string>): void {
-    for (const table of this.#change(tables)) {
+  endCommit(changed: readonly string[]): void {
+    this.#change(changed);
+    for (const table of changed) {
       const left = (this.#committing.get(table) ?? 1) - 1;
       if (left > 0) this.#committing.set(table, left);
       else this.#committing.delete(table);
     }
   }
 
-  get stats(): { entries: number; hits: number; misses: number } {
-    return this.#answers.stats;
+  /** Ends a write transaction, committed or not (a rollback leaves every answer as committed). */
+  endTransaction(): void {
+    this.#written.clear();
   }
 
-  /** Bumps the generations of the cached tables among `tables` and drops the answers reading them. */
-  #change(tables: ReadonlySet<string>): string[] {
-    const changed = tables.has('*') ? [...CACHED_TABLES] : [...tables].filter((t) => CACHED_TABLES.has(t));
-    if (changed.length === 0) return changed;
-    for (const table of changed) this.#generation.set(table, (this.#generation.get(table) ?? 0) + 1);
-    this.#answers.drop(new Set(changed));
-    return changed;
+  get stats(): { entries: number; hits: number; misses: number } {
+    return { entries: this.#entries.size, hits: this.#hits, misses: this.#misses };
   }
 
   /** Whether none of `tables` has changed generation or is committing since `view` was taken. */
@@ -189,9 +133,22 @@ export class ReadCache {
         return false;
     return true;
   }
+
+  #usable(tables: readonly string[], view: ReadView | undefined): boolean {
+    if (view) return this.current(tables, view);
+    return !this.#written.has('*') && !tables.some((table) => this.#written.has(table));
+  }
+
+  /** Bumps the generations of `tables` and drops the answers reading them. */
+  #change(tables: readonly string[]): void {
+    if (tables.length === 0) return;
+    for (const table of tables) this.#generation.set(table, (this.#generation.get(table) ?? 0) + 1);
+    for (const [key, entry] of this.#entries)
+      if (entry.tables.some((table) => tables.includes(table))) this.#entries.delete(key);
+  }
 }
 
-/** The tables a SELECT reads, or undefined when it reads any the caches do not hold. */
+/** The tables a SELECT reads, or undefined when it reads any the cache does not hold. */
 export function tablesOf(sql: string): readonly string[] | undefined {
   if (
     !isRead(sql) ||

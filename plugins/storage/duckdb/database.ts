@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { StorageError, type Logger, type StorageHealth } from '../../../kit/index.js';
-import { isRead, ReadCache, StatementCache } from './cache.js';
+import { QueryCache } from './cache.js';
 import { DeferredRows } from './deferred.js';
 import { HistoryCache } from './history-cache.js';
 import { LatestVersions } from './latest-versions.js';
@@ -60,14 +60,13 @@ export class Database {
   #nextMetricId: bigint | undefined;
   #commits = 0;
   /** The caches beside the writer and the readers (cache.ts, history-cache.ts, latest-versions.ts). */
-  cache = new StatementCache();
-  readCache = new ReadCache();
-  historyCache = new HistoryCache();
-  latestVersions = new LatestVersions();
+  cache!: QueryCache;
+  historyCache!: HistoryCache;
+  latestVersions!: LatestVersions;
   /** Rows of the running write transaction waiting to be inserted (deferred.ts); replaced with the instance. */
   deferred!: DeferredRows;
   /** Sends the waiting rows' INSERT statements and COMMIT in one call, shown to no cache (they know of them). */
-  #commitWith: (inserts: string) => Promise<unknown> = () => Promise.resolve();
+  #commitWith!: (inserts: string) => Promise<unknown>;
 
   private constructor(
     readonly path: string,
@@ -87,12 +86,9 @@ export class Database {
       );
     }
     prepareLocation(path);
-    let handle: Handle;
-    try {
-      handle = await connectAll(path, options);
-    } catch (error) {
+    const handle = await connectAll(path, options).catch((error: unknown) => {
       throw openError(path, error);
-    }
+    });
     openFiles.add(path);
     const setting = await handle.writer.runAndReadAll(`SELECT current_setting('memory_limit')`);
     logger.info({ path, memory_limit: setting.getRows()[0]?.[0] }, 'database opened');
@@ -201,13 +197,12 @@ export class Database {
   }
 
   /**
-   * COMMIT with the rows still waiting in the same call (deferred.ts), the read cache told before and after. A
+   * COMMIT with the rows still waiting in the same call (deferred.ts), the cache told before and after. A
    * commit made durable before its checkpoint failed counts as made (the database is reopened).
    */
   async #commit(): Promise<void> {
     const inserts = this.deferred.take();
-    const written = this.cache.written;
-    this.readCache.beginCommit(written);
+    const changed = this.cache.beginCommit();
     try {
       await this.#commitWith(inserts);
       this.#commits += 1;
@@ -217,12 +212,12 @@ export class Database {
       this.#commits += 1;
       this.#failed(error);
     } finally {
-      this.readCache.endCommit(written);
+      this.cache.endCommit(changed);
     }
   }
 
   /**
-   * Runs `fn` on a reader connection as one consistent snapshot. A read the read cache answers whole costs no
+   * Runs `fn` on a reader connection as one consistent snapshot. A read the cache answers whole costs no
    * BEGIN; the first statement that reaches DuckDB begins and anchors the snapshot (sql.ts). If a table the cache
    * answered from changed before that, the attempt is dropped and `fn` runs again, anchored before it starts.
    */
@@ -248,7 +243,7 @@ export class Database {
     fn: (connection: DuckDBConnection) => Promise<T>,
     eager: boolean,
   ): Promise<{ stale: true; value?: undefined } | { stale: false; value: T }> {
-    const view = this.readCache.view();
+    const view = this.cache.view();
     const served = new Set<string>();
     let anchoring: Promise<void> | undefined;
     let begun = false;
@@ -257,12 +252,12 @@ export class Database {
       (anchoring ??= (async () => {
         await connection.run(ANCHORED_BEGIN);
         begun = true;
-        if (!this.readCache.current(served, view)) {
+        if (!this.cache.current(served, view)) {
           stale = true;
-          throw new StorageError('the read cache changed before the snapshot; the read runs again');
+          throw new StorageError('the cache changed before the snapshot; the read runs again');
         }
       })());
-    useReadView(connection, { cache: this.readCache, view, served, anchor });
+    useReadView(connection, { cache: this.cache, before: anchor, view, served });
     try {
       if (eager) await anchor();
       const value = await fn(connection);
@@ -315,12 +310,8 @@ export class Database {
    * Starts a call unless the database is closed or being reopened, tracks it until it settles, and turns a
    * disk-full or fatal engine error into an UnavailableError.
    */
-  #track<T>(start: () => Promise<T>): Promise<T> {
-    try {
-      this.#live();
-    } catch (error) {
-      return Promise.reject(error);
-    }
+  async #track<T>(start: () => Promise<T>): Promise<T> {
+    this.#live();
     const tracked = start().catch((error: unknown) => {
       throw this.#failed(error);
     });
@@ -376,8 +367,7 @@ export class Database {
   #install(handle: Handle): void {
     this.#handle = handle;
     this.#generation++;
-    this.cache = new StatementCache();
-    this.readCache = new ReadCache();
+    this.cache = new QueryCache();
     this.historyCache = new HistoryCache();
     this.latestVersions = new LatestVersions();
     this.cache.onWrite = (table, insert) => {
@@ -385,11 +375,9 @@ export class Database {
       this.latestVersions.changed(table);
     };
     this.#nextMetricId = undefined;
-    const flush = () => this.deferred.flush();
-    const { run, createAppender } = watchWrites(handle.writer, this.cache, flush);
+    const { run, createAppender } = useWriter(handle.writer, this.cache, () => this.deferred.flush());
     this.#commitWith = (inserts) => run(`${inserts}COMMIT`);
     this.deferred = new DeferredRows(run, createAppender, (table) => this.cache.noteAppend(table));
-    useWriter(handle.writer, { cache: this.cache, before: flush });
     this.#idleReaders.length = 0;
     for (const reader of handle.readers) this.#releaseReader(reader);
   }
@@ -425,45 +413,4 @@ export class Database {
     if (next) next(connection);
     else this.#idleReaders.push(connection);
   }
-}
-
-/**
- * Shows the cache every statement the writer runs outside sql.ts, so no write leaves it stale, after flushing the
- * deferred rows (`flush`) so every statement sees them. Answers the connection's own `run` and `createAppender`
- * (no flush, no cache: for the deferred rows themselves).
- */
-function watchWrites(
-  writer: DuckDBConnection,
-  cache: StatementCache,
-  flush: () => Promise<void>,
-): Pick<DuckDBConnection, 'run' | 'createAppender'> {
-  const own = { run: writer.run.bind(writer), createAppender: writer.createAppender.bind(writer) };
-  for (const method of [
-    'run',
-    'runAndRead',
-    'runAndReadAll',
-    'stream',
-    'streamAndRead',
-    'streamAndReadAll',
-  ] as const) {
-    const original = writer[method].bind(writer) as (sql: string, ...rest: unknown[]) => Promise<unknown>;
-    Object.defineProperty(writer, method, {
-      value: async (sql: string, ...rest: unknown[]) => {
-        await flush();
-        if (!isRead(sql)) cache.noteWrite(sql);
-        return original(sql, ...rest);
-      },
-    });
-  }
-  Object.defineProperty(writer, 'createAppender', {
-    value: async (table: string, ...rest: unknown[]) => {
-      await flush();
-      cache.noteAppend(table);
-      return (own.createAppender as (...args: unknown[]) => ReturnType<DuckDBConnection['createAppender']>)(
-        table,
-        ...rest,
-      );
-    },
-  });
-  return own;
 }

@@ -9,6 +9,7 @@
  * Inserts into report, version and head_version keep entries exact: metrics arrive only through `append`, and a
  * head's versions are linked when the version is new (no metrics yet) or the head is (nothing cached for it).
  */
+import { touch } from './cache.js';
 
 /** Values kept at most over all entries (about 40 bytes each); the least recently used entries go first. */
 const HISTORY_CACHE_SAMPLES = 1_000_000;
@@ -59,7 +60,7 @@ export class HistoryCache {
   /** An entry that holds the newest `n` values of the series, as the running transaction sees them. */
   get(head: number, series: number, n: number): HistoryEntry | undefined {
     const k = key(head, series);
-    const entry = this.#poisoned ? undefined : (this.#pending.get(k) ?? this.#touch(k));
+    const entry = this.#poisoned ? undefined : (this.#pending.get(k) ?? touch(this.#committed, k));
     if (entry && (entry.complete || entry.capacity >= n)) {
       this.#hits++;
       return entry;
@@ -116,15 +117,6 @@ export class HistoryCache {
 
   get stats(): { entries: number; samples: number; hits: number; misses: number } {
     return { entries: this.#committed.size, samples: this.#size, hits: this.#hits, misses: this.#misses };
-  }
-
-  #touch(k: string): HistoryEntry | undefined {
-    const entry = this.#committed.get(k);
-    if (entry) {
-      this.#committed.delete(k);
-      this.#committed.set(k, entry);
-    }
-    return entry;
   }
 
   #store(k: string, entry: HistoryEntry): void {

@@ -8,6 +8,7 @@
  * empties the cache.
  */
 import type { VersionRecord } from '../../../kit/index.js';
+import { touch } from './cache.js';
 
 /** Heads kept at most; the least recently used go first. */
 const CAPACITY = 4_096;
@@ -27,13 +28,7 @@ export class LatestVersions {
     if (this.#poisoned) return undefined;
     const pending = this.#pending.get(head);
     if (pending === 'unknown') return undefined;
-    if (pending !== undefined) return pending;
-    const entry = this.#committed.get(head);
-    if (entry !== undefined) {
-      this.#committed.delete(head);
-      this.#committed.set(head, entry);
-    }
-    return entry;
+    return pending !== undefined ? pending : touch(this.#committed, head);
   }
 
   /** What the running transaction read from the table. */

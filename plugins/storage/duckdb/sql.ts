@@ -1,5 +1,5 @@
 import type { Db, Dialect, Params } from '../shared/sql.js';
-import { isRead, tablesOf, type ReadCache, type ReadView, type StatementCache } from './cache.js';
+import { isRead, tablesOf, type QueryCache, type ReadView } from './cache.js';
 import { readColumns } from './columns.js';
 import {
   BIGINT,
@@ -53,42 +53,73 @@ function bind(
   return { values, types };
 }
 
-/** Prepared statements per connection and SQL text: planning costs more than running most small statements. */
-const statements = new WeakMap<DuckDBConnection, Map<string, DuckDBPreparedStatement>>();
+/**
+ * Prepared statements per connection and SQL text (planning costs more than running most small statements), each with
+ * its run in progress: a statement's bindings are its own until that run has returned.
+ */
+const statements = new WeakMap<
+  DuckDBConnection,
+  Map<string, { readonly statement: DuckDBPreparedStatement; turn: Promise<unknown> }>
+>();
 
-/** The writer's statement cache (cache.ts), and what runs before each of its statements (deferred.ts's flush). */
-interface Writer {
-  readonly cache: StatementCache;
+/** How the statements on a connection of the Database use its cache (cache.ts): as the writer, or as a read. */
+export interface Use {
+  readonly cache: QueryCache;
+  /** Runs before each statement: flushes the writer's deferred rows (deferred.ts), or anchors a read's snapshot. */
   readonly before: () => Promise<void>;
+  /** A read's view of the cache (none on the writer). */
+  readonly view?: ReadView;
+  /** The tables of the answers a read was given before its snapshot was anchored. */
+  readonly served?: Set<string>;
 }
 
-const writers = new WeakMap<DuckDBConnection, Writer>();
+const uses = new WeakMap<DuckDBConnection, Use>();
 
-export function useWriter(connection: DuckDBConnection, writer: Writer): void {
-  writers.set(connection, writer);
+/**
+ * Registers the writer: each of its statements, through sql.ts or its own methods, first flushes the deferred rows
+ * (`flush`, so every statement sees them) and is shown to the cache, so no write leaves it stale. Answers the
+ * connection's own `run` and `createAppender`, which do neither (for the deferred rows themselves).
+ */
+export function useWriter(
+  writer: DuckDBConnection,
+  cache: QueryCache,
+  flush: () => Promise<void>,
+): Pick<DuckDBConnection, 'run' | 'createAppender'> {
+  uses.set(writer, { cache, before: flush });
+  const own = { run: writer.run.bind(writer), createAppender: writer.createAppender.bind(writer) };
+  // the connection's other methods that run SQL (runAndReadAll, streamAndRead, ...) call one of these four
+  for (const method of ['run', 'stream', 'start', 'startStream'] as const) {
+    const original = writer[method].bind(writer) as (sql: string, ...rest: unknown[]) => Promise<unknown>;
+    Object.defineProperty(writer, method, {
+      value: async (sql: string, ...rest: unknown[]) => {
+        await flush();
+        if (!isRead(sql)) cache.noteWrite(sql);
+        return original(sql, ...rest);
+      },
+    });
+  }
+  Object.defineProperty(writer, 'createAppender', {
+    value: async (...args: Parameters<DuckDBConnection['createAppender']>) => {
+      await flush();
+      cache.noteAppend(args[0]);
+      return own.createAppender(...args);
+    },
+  });
+  return own;
 }
 
-/** A read running on a reader connection (Database.read): its read cache and view, and its snapshot to come. */
-export interface ReadContext {
-  readonly cache: ReadCache;
-  readonly view: ReadView;
-  /** The tables of the answers the cache gave before the snapshot was anchored. */
-  readonly served: Set<string>;
-  /** Anchors the read's snapshot; runs before the read's first statement that reaches DuckDB. */
-  readonly anchor: () => Promise<void>;
+/** Lets the read running on `connection` use the cache as `read` says; `undefined` ends it. */
+export function useReadView(connection: DuckDBConnection, read: Use | undefined): void {
+  if (read) uses.set(connection, read);
+  else uses.delete(connection);
 }
 
-const readViews = new WeakMap<DuckDBConnection, ReadContext>();
-
-/** Anchors the snapshot of the read running on `connection`: call it before running on the connection directly. */
+/**
+ * Anchors the snapshot of the read running on `connection` (flushes the deferred rows on the writer): call it before
+ * running on the connection directly.
+ */
 export async function anchorRead(connection: DuckDBConnection): Promise<void> {
-  await readViews.get(connection)?.anchor();
-}
-
-/** Lets the read running on `connection` use its cache as of its view; `undefined` ends it. */
-export function useReadView(connection: DuckDBConnection, read: ReadContext | undefined): void {
-  if (read) readViews.set(connection, read);
-  else readViews.delete(connection);
+  await uses.get(connection)?.before();
 }
 
 /**
@@ -119,9 +150,6 @@ function shapeOf(sql: string): Shape {
   return shape;
 }
 
-/** The run in progress of each prepared statement: its bindings are its own until the run has returned. */
-const running = new WeakMap<DuckDBPreparedStatement, Promise<unknown>>();
-
 /**
  * Runs the statement of `sql` with `params` through `run`. A prepared statement holds one set of bindings, so the
  * concurrent runs of one statement on one connection (a read's `Promise.all`) take turns.
@@ -132,9 +160,8 @@ async function prepared<T>(
   params: Params,
   run: (statement: DuckDBPreparedStatement) => Promise<T>,
 ): Promise<T> {
-  const writer = writers.get(connection);
-  await writer?.before();
-  await anchorRead(connection);
+  const use = uses.get(connection);
+  await use?.before();
   const shape = shapeOf(sql);
   const { values, types } = bind(shape.named, params);
   // DuckDB plans a statement without parameters once, folding constant filters with the table's statistics of
@@ -142,45 +169,38 @@ async function prepared<T>(
   const keep = Object.keys(values).length > 0;
   let cache = statements.get(connection);
   if (!cache) statements.set(connection, (cache = new Map()));
-  let statement = keep ? cache.get(sql) : undefined;
-  if (!statement) {
-    statement = await connection.prepare(sql);
-    if (keep) cache.set(sql, statement);
+  let kept = keep ? cache.get(sql) : undefined;
+  if (!kept) {
+    kept = { statement: await connection.prepare(sql), turn: Promise.resolve() };
+    if (keep) cache.set(sql, kept);
   }
-  if (!shape.read) writer?.cache.noteWrite(sql);
+  if (!shape.read) use?.cache.noteWrite(sql);
+  const { statement } = kept;
   if (!keep) return run(statement);
-  const ready = statement;
-  const result = (running.get(ready) ?? Promise.resolve()).then(() => {
-    ready.clearBindings();
-    ready.bind(values, types);
-    return run(ready);
+  const result = kept.turn.then(() => {
+    statement.clearBindings();
+    statement.bind(values, types);
+    return run(statement);
   });
-  running.set(
-    ready,
-    result.catch(() => undefined),
-  );
+  kept.turn = result.catch(() => undefined);
   return result;
 }
 
 /** Runs a query and returns its rows as plain objects (UUIDs as strings, timestamps as Dates). */
 export async function query<R>(connection: DuckDBConnection, sql: string, params: Params = {}): Promise<R[]> {
-  const cache = writers.get(connection)?.cache;
-  const read = cache ? undefined : readViews.get(connection);
-  const tables = (cache || read) && shapeOf(sql).tables;
+  const use = uses.get(connection);
+  const tables = use && shapeOf(sql).tables;
   const key = tables && `${sql}\u0000${JSON.stringify(params, paramText)}`;
   if (key) {
-    const rows = cache ? cache.get(key, tables) : read?.cache.get(key, tables, read.view);
+    const rows = use.cache.get(key, tables, use.view);
     if (rows) {
-      if (read) for (const table of tables) read.served.add(table);
+      for (const table of tables) use.served?.add(table);
       return rows as R[];
     }
   }
   const reader = await prepared(connection, sql, params, (statement) => statement.runAndReadAll());
   const rows = reader.getRowObjectsJS() as R[];
-  if (key) {
-    if (cache) cache.set(key, tables, rows);
-    else read?.cache.set(key, tables, rows, read.view);
-  }
+  if (key) use.cache.set(key, tables, rows, use.view);
   return rows;
 }
 
@@ -188,16 +208,6 @@ export async function query<R>(connection: DuckDBConnection, sql: string, params
 function paramText(_key: string, value: unknown): unknown {
   if (ArrayBuffer.isView(value)) return Array.from(value as unknown as ArrayLike<number>);
   return typeof value === 'bigint' ? `${value}n` : value;
-}
-
-/** Runs a statement and returns the number of rows it changed. */
-export async function execute(
-  connection: DuckDBConnection,
-  sql: string,
-  params: Params = {},
-): Promise<number> {
-  const result = await prepared(connection, sql, params, (statement) => statement.run());
-  return Number(result.rowsChanged);
 }
 
 /** Runs a query and returns its result chunks and row count, for `readColumns` (columns.ts). */
@@ -232,7 +242,10 @@ export function duckDb(connection: DuckDBConnection): Db {
   return {
     dialect: duckdbDialect,
     query: (sql, params) => query(connection, sql, params),
-    execute: (sql, params) => execute(connection, sql, params),
+    async execute(sql, params = {}) {
+      const result = await prepared(connection, sql, params, (statement) => statement.run());
+      return Number(result.rowsChanged);
+    },
     async columns(sql, params, allocate) {
       const { result, chunks, count } = await queryChunks(connection, sql, params);
       readColumns(result, chunks, allocate(count));

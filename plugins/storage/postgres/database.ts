@@ -89,7 +89,6 @@ export class Database {
     private readonly lockSessions: Sql,
     readonly where: string,
     private readonly logger: Logger,
-    private readonly maxConnections: number,
   ) {}
 
   /** `key`: the configuration key that gave the URL, for messages. */
@@ -117,7 +116,7 @@ export class Database {
     }
     // opened only when a transaction names exclusive keys
     const lockSessions = postgres(options.url, settings);
-    return new Database(sql, lockSessions, where, logger, options.max_connections);
+    return new Database(sql, lockSessions, where, logger);
   }
 
   /**
@@ -201,7 +200,7 @@ export class Database {
           return fn(tx);
         })) as T;
       } catch (error) {
-        if ((began && !readOnly) || attempt > this.maxConnections || !connectionDropped(error)) throw error;
+        if ((began && !readOnly) || attempt > this.sql.options.max || !connectionDropped(error)) throw error;
       }
     }
   }

@@ -4,18 +4,13 @@ import { UuidColumn, type Column, type Db, type Dialect, type Param, type Params
 /** The pool, or the connection a transaction or read holds: all the repositories need is to run statements. */
 export type Connection = Pick<Sql, 'unsafe'>;
 
-interface Compiled {
-  readonly text: string;
-  readonly names: readonly string[];
-}
-
-const compiled = new Map<string, Compiled>();
+const compiled = new Map<string, { readonly text: string; readonly names: readonly string[] }>();
 
 /**
  * Turns `$name` placeholders into `$1, $2, ...` (one number per name). The server types each parameter from the
  * statement, so the SQL casts where the context does not say (`unnest($ids::int[])`).
  */
-function compile(sql: string): Compiled {
+function compile(sql: string) {
   let done = compiled.get(sql);
   if (done) return done;
   const names: string[] = [];
@@ -39,39 +34,33 @@ function value(param: Param): unknown {
   return param;
 }
 
-function bind(sql: string, params: Params): { text: string; values: unknown[] } {
+/** The driver's statement of `sql` with `params`, prepared once per connection. */
+function run(connection: Connection, sql: string, params: Params = {}) {
   const { text, names } = compile(sql);
-  return {
-    text,
-    values: names.map((name) => {
-      if (!(name in params)) throw new Error(`no value for $${name} in: ${sql}`);
-      return value(params[name]);
-    }),
-  };
+  const values = names.map((name) => {
+    if (!(name in params)) throw new Error(`no value for $${name} in: ${sql}`);
+    return value(params[name]);
+  });
+  return connection.unsafe(text, values as never[], { prepare: true });
 }
 
 /** Runs a query and returns its rows as plain objects (UUIDs as strings, timestamps as Dates, int8 as bigint). */
-export async function query<R>(connection: Connection, sql: string, params: Params = {}): Promise<R[]> {
-  const { text, values } = bind(sql, params);
-  return (await connection.unsafe(text, values as never[], { prepare: true })) as unknown as R[];
+export async function query<R>(connection: Connection, sql: string, params?: Params): Promise<R[]> {
+  return (await run(connection, sql, params)) as unknown as R[];
 }
 
 /** Runs a query and returns its rows as arrays of column values, the cheap way to read many rows. */
 export async function queryValues(
   connection: Connection,
   sql: string,
-  params: Params = {},
+  params?: Params,
 ): Promise<unknown[][]> {
-  const { text, values } = bind(sql, params);
-  return (await connection
-    .unsafe(text, values as never[], { prepare: true })
-    .values()) as unknown as unknown[][];
+  return (await run(connection, sql, params).values()) as unknown as unknown[][];
 }
 
 /** Runs a statement and returns the number of rows it changed. */
-export async function execute(connection: Connection, sql: string, params: Params = {}): Promise<number> {
-  const { text, values } = bind(sql, params);
-  return (await connection.unsafe(text, values as never[], { prepare: true })).count;
+export async function execute(connection: Connection, sql: string, params?: Params): Promise<number> {
+  return (await run(connection, sql, params)).count;
 }
 
 /** The SQL PostgreSQL writes its own way (plugins/storage/shared/sql.ts). */

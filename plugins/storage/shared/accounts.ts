@@ -2,7 +2,6 @@ import type {
   MemberRecord,
   OrganizationRecord,
   OrganizationsReader,
-  ProjectActivity,
   ProjectRecord,
   ProjectsReader,
   TableReader,
@@ -50,42 +49,35 @@ const ACTIVITY = perDialect((d) => {
   };
 });
 
-/** A page of projects' activity: four grouped reads (see ProjectsReader.activity). */
-async function activity(
-  db: Db,
-  projectIds: readonly number[],
-  options: { since: Date; regressionStatuses: readonly string[] },
-): Promise<Map<number, ProjectActivity>> {
-  if (projectIds.length === 0) return new Map();
-  const ids = [...projectIds];
-  const sql = ACTIVITY(db.dialect);
-  type Count = { project_id: number; n: bigint | number };
-  const counts = async (text: string, params: Params = {}) =>
-    new Map((await db.query<Count>(text, { ids, ...params })).map((row) => [row.project_id, count(row.n)]));
-  const last = await counts(sql.last);
-  const days = new Map<number, { day: string; reports: number }[]>(ids.map((id) => [id, []]));
-  const rows = await db.query<{ project_id: number; day: string; reports: bigint }>(sql.days, {
-    ids,
-    since: options.since,
-  });
-  for (const row of rows) days.get(row.project_id)?.push({ day: row.day, reports: count(row.reports) });
-  const alerts = await counts(sql.alerts);
-  const regressions = await counts(sql.regressions, { statuses: [...options.regressionStatuses] });
-  return new Map(
-    ids.map((id) => [
-      id,
-      {
-        last: last.has(id) ? new Date(last.get(id)!) : null,
-        days: days.get(id)!,
-        alerts: alerts.get(id) ?? 0,
-        regressions: regressions.get(id) ?? 0,
-      },
-    ]),
-  );
-}
-
 const projectReads = (db: Db): Omit<ProjectsReader, keyof TableReader<ProjectRecord>> => ({
-  activity: (projectIds, options) => activity(db, projectIds, options),
+  /** A page of projects' activity: four grouped reads. */
+  async activity(ids, options) {
+    if (ids.length === 0) return new Map();
+    const sql = ACTIVITY(db.dialect);
+    type Count = { project_id: number; n: bigint | number };
+    const counts = async (text: string, params: Params = {}) =>
+      new Map((await db.query<Count>(text, { ids, ...params })).map((row) => [row.project_id, count(row.n)]));
+    const last = await counts(sql.last);
+    const days = new Map<number, { day: string; reports: number }[]>(ids.map((id) => [id, []]));
+    const rows = await db.query<{ project_id: number; day: string; reports: bigint }>(sql.days, {
+      ids,
+      since: options.since,
+    });
+    for (const row of rows) days.get(row.project_id)?.push({ day: row.day, reports: count(row.reports) });
+    const alerts = await counts(sql.alerts);
+    const regressions = await counts(sql.regressions, { statuses: options.regressionStatuses });
+    return new Map(
+      ids.map((id) => [
+        id,
+        {
+          last: last.has(id) ? new Date(last.get(id)!) : null,
+          days: days.get(id)!,
+          alerts: alerts.get(id) ?? 0,
+          regressions: regressions.get(id) ?? 0,
+        },
+      ]),
+    );
+  },
   listVisible: (viewer, where, options) =>
     listPage<ProjectRecord>(db, projects, where, options, {
       alias: 'p.',
@@ -119,7 +111,6 @@ const PROJECT_DATA = [
   `DELETE FROM project WHERE id = $project`,
 ];
 
-/** The account repositories. */
 export const ACCOUNTS = {
   users: table(users),
   tokens: table(tableSpec('api_token', { search: ['name', 'uuid'] })),

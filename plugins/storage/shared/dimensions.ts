@@ -42,16 +42,14 @@ function dimensionsReader(db: Db): DimensionsReader {
     count((await db.query<{ n: bigint }>(`SELECT count(*) AS n FROM ${sql}`, { id }))[0]?.n);
   return {
     async usage(kind, id) {
-      if (kind === 'branch') {
-        return {
-          reports: await rows('report WHERE branch_id = $id', id),
-          metrics: await rows('metric WHERE report_id IN (SELECT id FROM report WHERE branch_id = $id)', id),
-          thresholds: await rows('threshold WHERE branch_id = $id', id),
-        };
-      }
+      const metrics =
+        kind === 'branch'
+          ? 'report_id IN (SELECT id FROM report WHERE branch_id = $id)'
+          : `series_id IN (${seriesOf(kind)})`;
       return {
-        reports: kind === 'testbed' ? await rows('report WHERE testbed_id = $id', id) : 0,
-        metrics: await rows(`metric WHERE series_id IN (${seriesOf(kind)})`, id),
+        reports:
+          kind === 'branch' || kind === 'testbed' ? await rows(`report WHERE ${kind}_id = $id`, id) : 0,
+        metrics: await rows(`metric WHERE ${metrics}`, id),
         thresholds: kind === 'benchmark' ? 0 : await rows(`threshold WHERE ${kind}_id = $id`, id),
       };
     },
@@ -107,7 +105,6 @@ function thresholdStatements(where: string): string[] {
   ];
 }
 
-/** The dimension repositories. */
 export const DIMENSIONS = {
   branches: table(tableSpec('branch', { search: SEARCH })),
   heads: extended(tableSpec('head'), headReads, () => ({})),

@@ -36,7 +36,6 @@ const CLAIM = perDialect(
     RETURNING *`,
 );
 
-/** The notification repositories. */
 export const NOTIFICATIONS = {
   webhooks: table(tableSpec('webhook', { search: ['uuid', 'url'] })),
   notifications: extended(

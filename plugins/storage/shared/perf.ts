@@ -29,13 +29,16 @@ const scan = (d: Dialect) => `WHERE ${d.scanFilter('m.series_id', '$series')}`;
  * of the metric columns `kept` (unordered), and the joins and the sort run only when it holds no more than the
  * cap, so a refusal costs a scan of the cap's worth of points and no statement of its own.
  */
-const ordered = (
-  d: Dialect,
-  shown: { columns: (pos: string) => string; joins: string; kept: string },
-  capped: boolean,
-) =>
-  capped
-    ? `${points(d)},
+const ordered = (d: Dialect, shown: { columns: (pos: string) => string; joins: string; kept: string }) => ({
+  all: `${points(d)}
+  SELECT ${shown.columns('perm.pos')}
+  ${selected(d)}
+  JOIN version v ON v.id = m.version_id
+  ${shown.joins}
+  ${scan(d)}
+  ORDER BY perm.pos, v.number, m.start_time, m.iteration
+  LIMIT $limit::bigint`,
+  capped: `${points(d)},
   m AS MATERIALIZED (SELECT perm.pos, m.id, m.version_id, m.start_time, m.iteration, ${shown.kept}
     ${selected(d)} ${scan(d)} LIMIT $cap::bigint + 1)
   SELECT ${shown.columns('m.pos')}
@@ -44,15 +47,12 @@ const ordered = (
   JOIN version v ON v.id = m.version_id
   ${shown.joins}
   ORDER BY m.pos, v.number, m.start_time, m.iteration
-  LIMIT $limit::bigint`
-    : `${points(d)}
-  SELECT ${shown.columns('perm.pos')}
-  ${selected(d)}
-  JOIN version v ON v.id = m.version_id
-  ${shown.joins}
-  ${scan(d)}
-  ORDER BY perm.pos, v.number, m.start_time, m.iteration
-  LIMIT $limit::bigint`;
+  LIMIT $limit::bigint`,
+});
+
+/** Of a statement's two forms, the one for `request`: capped when it has a cap. */
+const form = (statement: ReturnType<typeof ordered>, request: PerfRequest) =>
+  request.cap === undefined ? statement.all : statement.capped;
 
 /**
  * Every permutation in one statement, joined to the few small tables the points show. Metric UUIDs are the
@@ -70,24 +70,18 @@ const PERF = perDialect((d) => {
     kept: `m.report_id, m.end_time, ${uuids ? 'm.uuid, ' : ''}m.value, m.lower_value, m.upper_value,
     m.threshold_id, m.model_id, m.baseline, m.lower_limit, m.upper_limit`,
   });
-  return {
-    uuids: ordered(d, shown(true), false),
-    plain: ordered(d, shown(false), false),
-    cappedUuids: ordered(d, shown(true), true),
-    cappedPlain: ordered(d, shown(false), true),
-  };
+  return { uuids: ordered(d, shown(true)), plain: ordered(d, shown(false)) };
 });
 
 /** What an image draws of the same points: no report, hash, UUID or alert text, so no join to report. */
-const LINES = perDialect((d) => {
-  const shown = {
+const LINES = perDialect((d) =>
+  ordered(d, {
     columns: (pos: string) => `${pos}, ${d.epochMs('m.start_time')}, v.number, m.value, m.lower_limit,
     m.upper_limit, m.baseline, (a.metric_id IS NOT NULL)::int`,
     joins: 'LEFT JOIN alert a ON a.metric_id = m.id',
     kept: 'm.value, m.lower_limit, m.upper_limit, m.baseline',
-  };
-  return { plain: ordered(d, shown, false), capped: ordered(d, shown, true) };
-});
+  }),
+);
 
 /**
  * How many points the perf statement answers, up to its limit: the same selection with no sort and none of the
@@ -100,20 +94,20 @@ const COUNT = perDialect(
 
 /** The statements, for tests and benches that run or explain them. */
 export const perfSql = (d: Dialect) => ({
-  perf: PERF(d).uuids,
-  lines: LINES(d).plain,
-  cappedPerf: PERF(d).cappedUuids,
+  perf: PERF(d).uuids.all,
+  lines: LINES(d).all,
+  cappedPerf: PERF(d).uuids.capped,
   cappedLines: LINES(d).capped,
 });
 
 const FAR_PAST = -62_135_596_800_000; // 0001-01-01
 const FAR_FUTURE = 253_402_300_799_000; // 9999-12-31
 
-/** The statement's parameters: `$cap` only for the capped statements, which alone name it. */
-function params(request: PerfRequest, capped = request.cap !== undefined) {
+/** The statements' parameters (each engine binds those a statement names). */
+function params(request: PerfRequest) {
   return {
     limit: request.limit ?? Number.MAX_SAFE_INTEGER,
-    ...(capped ? { cap: request.cap } : {}),
+    cap: request.cap,
     pos: Int32Array.from(request.series.keys()),
     series: request.series,
     heads: request.heads,
@@ -155,9 +149,7 @@ export async function perf(db: Db, request: PerfRequest): Promise<PerfColumns> {
   let out = empty(0);
   if (request.series.length === 0) return out;
   const uuids = request.metricUuids !== false;
-  const sql = PERF(db.dialect);
-  const capped = request.cap !== undefined;
-  const statement = uuids ? (capped ? sql.cappedUuids : sql.uuids) : capped ? sql.cappedPlain : sql.plain;
+  const statement = form(PERF(db.dialect)[uuids ? 'uuids' : 'plain'], request);
   await db.columns(statement, params(request), (count) => {
     out = empty(count);
     return [
@@ -189,7 +181,7 @@ export async function perf(db: Db, request: PerfRequest): Promise<PerfColumns> {
 /** The number of points {@link perf} answers for the request, counted up to its limit. */
 export async function perfCount(db: Db, request: PerfRequest): Promise<number> {
   if (request.series.length === 0) return 0;
-  const [row] = await db.query<{ points: bigint | number }>(COUNT(db.dialect), params(request, false));
+  const [row] = await db.query<{ points: bigint | number }>(COUNT(db.dialect), params(request));
   return count(row?.points);
 }
 
@@ -198,8 +190,7 @@ export async function perfLines(db: Db, request: PerfRequest): Promise<PerfLines
   let lines = perfLinesOf(empty(0));
   if (request.series.length === 0) return lines;
   let alert = new Int32Array(0);
-  const sql = LINES(db.dialect);
-  await db.columns(request.cap === undefined ? sql.plain : sql.capped, params(request), (count) => {
+  await db.columns(form(LINES(db.dialect), request), params(request), (count) => {
     const nan = () => new Float64Array(count).fill(Number.NaN);
     alert = new Int32Array(count);
     lines = {

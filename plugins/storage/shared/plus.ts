@@ -6,11 +6,9 @@ function usageReader(db: Db): UsageReader {
   return {
     async metrics(organizationId, from, to) {
       // one organization's sum is an index range, so a quota's read locks (SERIALIZABLE) that range, not the table
+      const organization = organizationId === null ? '' : 'organization_id = $organization::int AND ';
       const [row] = await db.query<{ total: bigint | string | null }>(
-        organizationId === null
-          ? 'SELECT sum(metrics) AS total FROM usage_entry WHERE day BETWEEN $from::date AND $to::date'
-          : `SELECT sum(metrics) AS total FROM usage_entry
-              WHERE organization_id = $organization::int AND day BETWEEN $from::date AND $to::date`,
+        `SELECT sum(metrics) AS total FROM usage_entry WHERE ${organization}day BETWEEN $from::date AND $to::date`,
         { from, to, organization: organizationId },
       );
       return count(row?.total);

@@ -9,10 +9,9 @@ import type {
 } from '../../../kit/index.js';
 import { REGRESSION_PRUNE } from './regressions.js';
 import { count, ident, isUuid, perDialect, type Db } from './sql.js';
-import { page, tableReader, tableSpec } from './table.js';
+import { page, table, tableReader, tableSpec, tableWriter, type Shared } from './table.js';
 
-export const reports = tableSpec('report', { search: ['uuid'] });
-export const plots = tableSpec('plot', { search: ['title', 'uuid'], key: ['rank', 'id'] });
+const reports = tableSpec('report', { search: ['uuid'] });
 
 const SUMMARIES = perDialect((d) => ({
   iterations: `SELECT m.report_id, m.iteration, count(DISTINCT s.benchmark_id) AS benchmarks, count(*) AS measures
@@ -74,32 +73,29 @@ export function reportsReader(db: Db): ReportsReader {
     async summaries(reportIds) {
       const out = new Map<number, ReportSummary>();
       if (reportIds.length === 0) return out;
-      const ids = [...reportIds];
       const sql = SUMMARIES(db.dialect);
-      const iterations = new Map<number, { benchmarks: number; measures: number }[]>(
-        ids.map((id) => [id, []]),
-      );
-      const rows = await inBatches(ids, (batch) =>
+      const iterations = new Map(reportIds.map((id) => [id, [] as ReportSummary['iterations'][number][]]));
+      const rows = await inBatches(reportIds, (batch) =>
         db.query<{ report_id: number; iteration: number; benchmarks: bigint; measures: bigint }>(
           sql.iterations,
           { ids: batch },
         ),
       );
       for (const row of rows) {
-        (iterations.get(row.report_id) as { benchmarks: number; measures: number }[])[row.iteration] = {
+        iterations.get(row.report_id)![row.iteration] = {
           benchmarks: count(row.benchmarks),
           measures: count(row.measures),
         };
       }
       const alerts = new Map(
-        (await db.query<{ report_id: number; active: bigint; total: bigint }>(sql.alerts, { ids })).map(
-          (row) => [row.report_id, { active: count(row.active), total: count(row.total) }],
-        ),
+        (
+          await db.query<{ report_id: number; active: bigint; total: bigint }>(sql.alerts, { ids: reportIds })
+        ).map((row) => [row.report_id, { active: count(row.active), total: count(row.total) }]),
       );
-      for (const id of ids) {
+      for (const [id, counts] of iterations) {
         out.set(id, {
           report_id: id,
-          iterations: Array.from(iterations.get(id) ?? [], (i) => i ?? { benchmarks: 0, measures: 0 }),
+          iterations: Array.from(counts, (i) => i ?? { benchmarks: 0, measures: 0 }),
           alerts: alerts.get(id) ?? { active: 0, total: 0 },
         });
       }
@@ -150,7 +146,7 @@ export async function deleteReport(db: Db, reportId: number): Promise<void> {
 }
 
 /** Dimensions of every kind by batch; a kind is the name of its table. */
-export function namedReader(db: Db): NamedBatchReader {
+function namedReader(db: Db): NamedBatchReader {
   const d = db.dialect;
   return {
     byIds(kind, ids) {
@@ -174,12 +170,23 @@ export function namedReader(db: Db): NamedBatchReader {
 
 type Series = { id: number; benchmark_id: number; measure_id: number };
 
-export function namedWriter(db: Db): NamedBatchWriter {
-  const d = db.dialect;
+/** A testbed's series of the pairs of benchmark `$b` and measure `$m`: those there are, those made. */
+const SERIES = perDialect((d) => {
   const pairs = d.rows('w', [
     ['b', '$b', 'int'],
     ['m', '$m', 'int'],
   ]);
+  return {
+    find: `SELECT s.id, s.benchmark_id, s.measure_id FROM series s
+      JOIN ${pairs} ON s.benchmark_id = w.b AND s.measure_id = w.m WHERE s.testbed_id = $testbed::int`,
+    insert: `INSERT INTO series (project_id, testbed_id, benchmark_id, measure_id)
+      SELECT $project::int, $testbed::int, w.b, w.m FROM ${pairs}
+      ON CONFLICT (testbed_id, benchmark_id, measure_id) DO NOTHING RETURNING id, benchmark_id, measure_id`,
+  };
+});
+
+function namedWriter(db: Db): NamedBatchWriter {
+  const d = db.dialect;
   return {
     ...namedReader(db),
     insertMany(kind, projectId, rows, now) {
@@ -204,44 +211,37 @@ export function namedWriter(db: Db): NamedBatchWriter {
       );
     },
     async ensureSeries(projectId, testbedId, wanted) {
-      const out = new Int32Array(wanted.length);
-      if (wanted.length === 0) return out;
+      if (wanted.length === 0) return new Int32Array(0);
+      const sql = SERIES(d);
       const key = (b: number, m: number) => `${b}:${m}`;
       const ids = new Map<string, number>();
-      const params = (list: readonly (readonly [number, number])[]) => ({
-        project: projectId,
-        testbed: testbedId,
-        b: list.map((p) => p[0]),
-        m: list.map((p) => p[1]),
-      });
-      const find = async (list: readonly (readonly [number, number])[]) => {
-        for (const s of await db.query<Series>(
-          `SELECT s.id, s.benchmark_id, s.measure_id FROM series s
-           JOIN ${pairs} ON s.benchmark_id = w.b AND s.measure_id = w.m WHERE s.testbed_id = $testbed::int`,
-          params(list),
-        ))
-          ids.set(key(s.benchmark_id, s.measure_id), s.id);
+      const run = async (statement: string, pairs: readonly (readonly [number, number])[]) => {
+        const b = pairs.map((p) => p[0]);
+        const m = pairs.map((p) => p[1]);
+        const rows = await db.query<Series>(statement, { project: projectId, testbed: testbedId, b, m });
+        for (const s of rows) ids.set(key(s.benchmark_id, s.measure_id), s.id);
       };
+      // the wanted pairs with no series yet, each once
       const missing = () => [
         ...new Map(wanted.filter(([b, m]) => !ids.has(key(b, m))).map((p) => [key(p[0], p[1]), p])).values(),
       ];
-      await find(wanted);
+      await run(sql.find, wanted);
       const absent = missing();
       if (absent.length > 0) {
         // a concurrent writer (another process) creating the same series meets the unique key: this one then
         // reads the row the other made (or runs again, when that row is newer than its snapshot)
-        for (const s of await db.query<Series>(
-          `INSERT INTO series (project_id, testbed_id, benchmark_id, measure_id)
-           SELECT $project::int, $testbed::int, w.b, w.m FROM ${pairs}
-           ON CONFLICT (testbed_id, benchmark_id, measure_id) DO NOTHING RETURNING id, benchmark_id, measure_id`,
-          params(absent),
-        ))
-          ids.set(key(s.benchmark_id, s.measure_id), s.id);
+        await run(sql.insert, absent);
         const taken = missing();
-        if (taken.length > 0) await find(taken);
+        if (taken.length > 0) await run(sql.find, taken);
       }
-      wanted.forEach(([b, m], i) => (out[i] = ids.get(key(b, m)) as number));
-      return out;
+      return Int32Array.from(wanted, ([b, m]) => ids.get(key(b, m)) as number);
     },
   };
 }
+
+/** Reports, the named dimensions of ingest, and plots. */
+export const REPORTS = {
+  reports: { reader: reportsReader, writer: (db) => ({ ...tableWriter(db, reports), ...reportsReader(db) }) },
+  named: { reader: namedReader, writer: namedWriter },
+  plots: table(tableSpec('plot', { search: ['title', 'uuid'], key: ['rank', 'id'] })),
+} satisfies Partial<Shared>;

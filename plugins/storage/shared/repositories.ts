@@ -1,5 +1,4 @@
 import type {
-  LocksWriter,
   MetricsReader,
   MetricsWriter,
   ReadRepositories,
@@ -12,26 +11,11 @@ import { metaReader, metaWriter } from './meta.js';
 import { NOTIFICATIONS } from './notifications.js';
 import { perf, perfCount, perfLines } from './perf.js';
 import { PLUS } from './plus.js';
-import {
-  deleteReport,
-  metricRows,
-  namedReader,
-  namedWriter,
-  plots,
-  reports,
-  reportsReader,
-} from './reports.js';
+import { deleteReport, metricRows, REPORTS } from './reports.js';
 import { REGRESSIONS } from './regressions.js';
 import { RUNNERS } from './runners.js';
 import type { Db } from './sql.js';
-import { table, tableWriter, type Repository, type Shared } from './table.js';
-
-/** What each engine does its own way: its locks, its history read and its bulk write of metrics. */
-export interface EngineParts {
-  readonly locks: LocksWriter;
-  readonly history: MetricsReader['history'];
-  readonly append: MetricsWriter['append'];
-}
+import type { Repository, Shared } from './table.js';
 
 /** Every repository both engines share, by its name in the kit's `ReadRepositories` and `WriteRepositories`. */
 const SHARED: Shared = {
@@ -39,9 +23,7 @@ const SHARED: Shared = {
   ...ACCOUNTS,
   ...DIMENSIONS,
   alerts: ALERTS,
-  reports: { reader: reportsReader, writer: (db) => ({ ...tableWriter(db, reports), ...reportsReader(db) }) },
-  named: { reader: namedReader, writer: namedWriter },
-  plots: table(plots),
+  ...REPORTS,
   ...PLUS,
   ...REGRESSIONS,
   ...RUNNERS,
@@ -72,7 +54,11 @@ export function readRepositories(db: Db, history: MetricsReader['history']): Rea
   return { ...open('reader', db), metrics: metricsReader(db, history) };
 }
 
-export function writeRepositories(db: Db, own: EngineParts): WriteRepositories {
+/** The writers on `db`, with what each engine does its own way: locks, the history read, metrics' bulk write. */
+export function writeRepositories(
+  db: Db,
+  own: Pick<WriteRepositories, 'locks'> & Pick<MetricsWriter, 'history' | 'append'>,
+): WriteRepositories {
   return {
     ...open('writer', db),
     locks: own.locks,

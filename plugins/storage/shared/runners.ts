@@ -22,7 +22,6 @@ const CLAIM = perDialect(
 
 const scopeParams = (scope: ClaimScope) => ({ specs: [...scope.specs], organization: scope.organizationId });
 
-/** The runner repositories. */
 export const RUNNERS = {
   runners: table(tableSpec('runner', { search: ['name', 'slug', 'uuid'] })),
   runnerSpecs: table(tableSpec('runner_spec', { key: ['runner_id', 'spec'] })),

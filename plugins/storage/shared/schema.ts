@@ -496,30 +496,23 @@ let tables: Map<string, string[]> | undefined;
  * check filters, sorts and inserts against them, and the DDL stays the one place that names a column.
  */
 export function columnsOf(table: string): readonly string[] {
-  tables ??= tableColumns(
-    migrations({ timestamp: 'TIMESTAMP', indexes: false, metric: () => [], utcDate: (c) => c }),
-  );
+  if (!tables) {
+    tables = new Map();
+    const ddl: Ddl = { timestamp: 'TIMESTAMP', indexes: false, metric: () => [], utcDate: (c) => c };
+    for (const statement of migrations(ddl).flatMap((migration) => migration.statements)) {
+      const [, created, body] = /^CREATE TABLE (\w+) \(([\s\S]*)\)$/.exec(statement) ?? [];
+      // the body without parenthesized parts (constraints' column lists, defaults' calls), so commas split columns
+      const items = body?.replace(/\([^()]*\)/g, '').split(',') ?? [];
+      const names = items.map((item) => item.trim().split(/\s/)[0] as string);
+      const defined = names.filter((name) => name !== 'UNIQUE' && name !== 'PRIMARY');
+      if (created) tables.set(created, defined);
+      const [, altered, added] = /^ALTER TABLE (\w+) ADD COLUMN (\w+)/.exec(statement) ?? [];
+      if (altered && added) tables.get(altered)?.push(added);
+      const [, dropped] = /^DROP TABLE (\w+)/.exec(statement) ?? [];
+      if (dropped) tables.delete(dropped);
+    }
+  }
   const columns = tables.get(table);
   if (!columns) throw new Error(`the schema has no table ${table}`);
   return columns;
-}
-
-function tableColumns(all: readonly Migration[]): Map<string, string[]> {
-  const found = new Map<string, string[]>();
-  for (const statement of all.flatMap((migration) => migration.statements)) {
-    const created = /^CREATE TABLE (\w+) \(([\s\S]*)\)$/.exec(statement);
-    // the body without parenthesized parts (constraints' column lists, defaults' calls), so commas split columns
-    const items = created?.[2]?.replace(/\([^()]*\)/g, '').split(',') ?? [];
-    const names = items.map((item) => item.trim().split(/\s/)[0] as string);
-    if (created)
-      found.set(
-        created[1] as string,
-        names.filter((name) => !/^(UNIQUE|PRIMARY)$/.test(name)),
-      );
-    const added = /^ALTER TABLE (\w+) ADD COLUMN (\w+)/.exec(statement);
-    if (added) found.get(added[1] as string)?.push(added[2] as string);
-    const dropped = /^DROP TABLE (\w+)/.exec(statement);
-    if (dropped) found.delete(dropped[1] as string);
-  }
-  return found;
 }

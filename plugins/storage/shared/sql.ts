@@ -18,8 +18,7 @@ export type Param =
   | readonly string[]
   | readonly bigint[]
   | Float64Array
-  | Int32Array
-  | Uint32Array;
+  | Int32Array;
 export type Params = Readonly<Record<string, Param>>;
 
 /** Element types of list parameters, by the names both engines accept in a cast. */
@@ -47,15 +46,10 @@ export interface Db {
   columns(sql: string, params: Params, allocate: (count: number) => readonly Column[]): Promise<number>;
 }
 
-/** What an engine can do that the shared SQL asks for only where it can. */
-export interface DialectCapabilities {
-  /** `FOR UPDATE SKIP LOCKED`: concurrent writers skip the rows another one locked (several writers). */
-  readonly skipLocked: boolean;
-}
-
 /** The SQL two engines write differently, as fragments the shared statements put in place. */
 export interface Dialect {
-  readonly capabilities: DialectCapabilities;
+  /** What the shared SQL asks for only where the engine can: `FOR UPDATE SKIP LOCKED` (several writers). */
+  readonly capabilities: { readonly skipLocked: boolean };
   /** The type of timestamp columns and parameters (`$now::${d.timestamp}`). */
   readonly timestamp: string;
   /** `expression` is one of the values of the list parameter `param` (`$name`), of element type `type`. */

@@ -31,29 +31,19 @@ export const tableSpec = (name: string, options: Pick<TableSpec, 'search' | 'key
 /** Columns of type UUID (by the schema's naming): a value that is not a UUID matches no row, it is no error. */
 const UUID_COLUMNS = new Set(['uuid', 'idempotency_key']);
 
-function checkColumn(spec: TableSpec, column: string): void {
-  if (!spec.columns.includes(column)) throw new StorageError(`${spec.name} has no column ${column}`);
-}
-
 /** The columns `values` gives a value (undefined gives none), checked against the table's. */
 function definedEntries(spec: TableSpec, values: object): [string, Param][] {
   const entries = Object.entries(values).filter(([, v]) => v !== undefined) as [string, Param][];
-  for (const [column] of entries) checkColumn(spec, column);
+  for (const [column] of entries)
+    if (!spec.columns.includes(column)) throw new StorageError(`${spec.name} has no column ${column}`);
   return entries;
 }
 
 /** SQL and parameters for an equality filter; unknown columns are a programming error. */
-function whereSql(
-  db: Db,
-  spec: TableSpec,
-  where: object,
-  alias = '',
-): { sql: string; params: Record<string, Param> } {
+function whereSql(db: Db, spec: TableSpec, where: object, alias = '') {
   const parts: string[] = [];
   const params: Record<string, Param> = {};
-  for (const [column, value] of Object.entries(where)) {
-    if (value === undefined) continue;
-    checkColumn(spec, column);
+  for (const [column, value] of definedEntries(spec, where)) {
     const ref = `${alias}${ident(column)}`;
     const uuid = UUID_COLUMNS.has(column);
     if (value === null) parts.push(`${ref} IS NULL`);
@@ -65,49 +55,24 @@ function whereSql(
       parts.push(values.length === 0 ? 'false' : db.dialect.inList(ref, `$w_${column}`, type));
     } else if (uuid && !isUuid(value)) parts.push('false');
     else {
-      params[`w_${column}`] = value as Param;
+      params[`w_${column}`] = value;
       parts.push(`${ref} = $w_${column}${uuid ? '::uuid' : ''}`);
     }
   }
   return { sql: parts.length > 0 ? parts.join(' AND ') : 'true', params };
 }
 
-/** ORDER BY, search filter and page of a list query. */
-function pageSql<R>(
-  spec: TableSpec,
-  options: ListOptions<R>,
-  alias = '',
-): { search: string; order: string; params: Params; at: Paging } {
-  const params: Record<string, Param> = {};
-  let search = 'true';
-  if (options.search && spec.search && spec.search.length > 0) {
-    params.search = likePattern(options.search);
-    search = `(${spec.search.map((c) => `${alias}${ident(c)}::text ILIKE $search::text ESCAPE '\\'`).join(' OR ')})`;
-  }
-  const direction = options.direction === 'desc' ? 'DESC' : 'ASC';
-  const sort = options.sort ?? spec.key?.[0] ?? 'id';
-  if (!spec.columns.includes(sort)) throw new StorageError(`${spec.name} cannot be sorted by ${sort}`);
-  const keys = (spec.key ?? ['id']).filter((k) => k !== sort).map((k) => `${alias}${ident(k)} ${direction}`);
-  // nulls last in either direction, so a page is the same on every engine
-  const order = [`${alias}${ident(sort)} ${direction} NULLS LAST`, ...keys].join(', ');
-  const perPage = Math.min(Math.max(options.perPage ?? PAGE_SIZE_MAX, 1), PAGE_SIZE_MAX);
-  return { search, order, params, at: { page: options.page ?? 1, perPage } };
-}
-
-/** Page `page` (1-based; 0 is the first too) of `perPage` rows. */
-export interface Paging {
-  readonly page: number;
-  readonly perPage: number;
-}
-
-/** A page of `SELECT ${columns} ${from} ORDER BY ${order}` (`from`: FROM and WHERE), and the total of `from`. */
+/**
+ * A page (`at.page` 1-based, 0 the first too) of `SELECT ${columns} ${from} ORDER BY ${order}` (`from`: FROM and
+ * WHERE), and the total of `from`.
+ */
 export async function page<R>(
   db: Db,
   columns: string,
   from: string,
   order: string,
   params: Params,
-  at: Paging,
+  at: { readonly page: number; readonly perPage: number },
 ): Promise<Page<R>> {
   const [total] = await db.query<{ total: bigint }>(`SELECT count(*) AS total ${from}`, params);
   const items = await db.query<R>(
@@ -130,10 +95,21 @@ export function listPage<R>(
 ): Promise<Page<R>> {
   const alias = query.alias ?? '';
   const w = whereSql(db, spec, where, alias);
-  const p = pageSql(spec, options, alias);
-  const params = { ...w.params, ...p.params, ...query.params };
-  const from = `${query.from} AND ${w.sql} AND ${p.search}`;
-  return page<R>(db, query.columns ?? `${alias}*`, from, p.order, params, p.at);
+  const params: Record<string, Param> = { ...w.params, ...query.params };
+  let search = 'true';
+  if (options.search && spec.search?.length) {
+    params.search = likePattern(options.search);
+    search = `(${spec.search.map((c) => `${alias}${ident(c)}::text ILIKE $search::text ESCAPE '\\'`).join(' OR ')})`;
+  }
+  const direction = options.direction === 'desc' ? 'DESC' : 'ASC';
+  const sort = options.sort ?? spec.key?.[0] ?? 'id';
+  if (!spec.columns.includes(sort)) throw new StorageError(`${spec.name} cannot be sorted by ${sort}`);
+  const keys = (spec.key ?? ['id']).filter((k) => k !== sort).map((k) => `${alias}${ident(k)} ${direction}`);
+  // nulls last in either direction, so a page is the same on every engine
+  const order = [`${alias}${ident(sort)} ${direction} NULLS LAST`, ...keys].join(', ');
+  const from = `${query.from} AND ${w.sql} AND ${search}`;
+  const perPage = Math.min(Math.max(options.perPage ?? PAGE_SIZE_MAX, 1), PAGE_SIZE_MAX);
+  return page<R>(db, query.columns ?? `${alias}*`, from, order, params, { page: options.page ?? 1, perPage });
 }
 
 /** The rows of `from` (FROM and WHERE, its rows named `alias`) counted by their status. */

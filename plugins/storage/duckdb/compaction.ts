@@ -79,9 +79,10 @@ export class MetricCompactor {
     this.#beforeSwap = options.beforeSwap ?? (() => Promise.resolve());
   }
 
-  /** Counts rows appended by a committed write. */
+  /** Counts rows appended by a committed write, and starts a compaction when that makes one due. */
   appended(rows: number): void {
     this.#tailRows += rows;
+    this.poke();
   }
 
   /** Starts a compaction in the background when the tail is due; never throws (failures are logged). */

@@ -45,10 +45,7 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
             fn,
           ),
         );
-        if (appended > 0) {
-          compactor.appended(appended);
-          compactor.poke();
-        }
+        if (appended > 0) compactor.appended(appended);
         return result;
       },
       maintain: () => compactor.run(true),

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../../core/index.js';
 import { tablesOf } from './cache.js';
 import { Database } from './database.js';
@@ -229,7 +229,7 @@ describe('the cache on the reader connections', () => {
 
   it('answers a read the cache holds whole without a transaction', async () => {
     await db().read(name); // cached now
-    /** The calls a read makes outside prepared statements (BEGIN, COMMIT), counted on its connection. */
+    /** The calls a read makes through its connection's `run` (BEGIN, COMMIT, statements without parameters). */
     const calls = async (fn: (c: DuckDBConnection) => Promise<unknown>) => {
       const sql: string[] = [];
       let connection: DuckDBConnection | undefined;
@@ -246,7 +246,7 @@ describe('the cache on the reader connections', () => {
       return sql;
     };
     expect(await calls(name)).toEqual([]);
-    expect(await calls(versions)).toEqual([expect.stringMatching(/^BEGIN TRANSACTION/), 'COMMIT']);
+    expect(await calls(versions)).toEqual([expect.stringMatching(/^BEGIN TRANSACTION/), VERSIONS, 'COMMIT']);
   });
 
   it('neither stores nor serves answers while a commit of a table they read is in flight', async () => {
@@ -260,5 +260,34 @@ describe('the cache on the reader connections', () => {
     await db().read(name);
     expect(await db().read(name)).toBe('Newest');
     expect(db().cache.stats.hits).toBe(hits + 1);
+  });
+});
+
+describe('statements without parameters', () => {
+  const db = organizationDatabase(1);
+  const COUNT = 'SELECT count(*)::INTEGER AS n FROM usage_entry';
+
+  it('are planned at each run: a first run on an empty table does not hide the rows inserted after it', async () => {
+    expect(await db().write((c) => duckDb(c).query(COUNT))).toEqual([{ n: 0 }]);
+    await db().write((c) =>
+      duckDb(c).execute(
+        `INSERT INTO usage_entry (organization_id, day, metrics) VALUES (1, DATE '2026-01-01', 1)`,
+      ),
+    );
+    expect(await db().write((c) => duckDb(c).query(COUNT))).toEqual([{ n: 1 }]);
+    expect(await db().read((c) => duckDb(c).query(COUNT))).toEqual([{ n: 1 }]);
+  });
+
+  it('are not prepared, so nothing of them outlives their run', async () => {
+    await db().read(async (c) => {
+      const prepare = vi.spyOn(c, 'prepare');
+      try {
+        await duckDb(c).query(COUNT);
+        await duckDb(c).execute('SELECT 1');
+        expect(prepare).not.toHaveBeenCalled();
+      } finally {
+        prepare.mockRestore();
+      }
+    });
   });
 });

@@ -8,7 +8,6 @@ import { UuidColumn, type Column } from '../shared/sql.js';
  * patched only when a chunk has any, and text is decoded only for non-null values.
  */
 type NumberColumn = Int32Array | Float64Array;
-type StringColumn = (string | null)[];
 
 function typeOf(column: Column): DuckDBTypeId {
   if (column instanceof UuidColumn) return DuckDBTypeId.UUID;
@@ -86,7 +85,7 @@ function copyUuids(chunk: DuckDBDataChunk, index: number, out: UuidColumn, offse
   }
 }
 
-function copyStrings(chunk: DuckDBDataChunk, index: number, out: StringColumn, offset: number): void {
+function copyStrings(chunk: DuckDBDataChunk, index: number, out: (string | null)[], offset: number): void {
   const n = chunk.rowCount;
   const validity = validityOf(duckdb.data_chunk_get_vector(chunk.chunk, index), n);
   let vector: DuckDBVector | undefined;

@@ -79,9 +79,10 @@ export class MetricCompactor {
     this.#beforeSwap = options.beforeSwap ?? (() => Promise.resolve());
   }
 
-  /** Counts rows appended by a committed write. */
+  /** Counts rows appended by a committed write, and starts a compaction when that makes one due. */
   appended(rows: number): void {
     this.#tailRows += rows;
+    this.poke();
   }
 
   /** Starts a compaction in the background when the tail is due; never throws (failures are logged). */
@@ -151,8 +152,13 @@ export class MetricCompactor {
       ms: performance.now() - started,
     });
     if (!force && !this.#due()) return answer(false, snapshot.rows, 0);
-    const through = await this.#clusterThrough(connection, snapshot.through);
-    if (through === undefined) return answer(false, snapshot.rows, 0);
+    // the highest id to cluster: the newest past the clustered part that is not one of the newest keepRecentRows
+    // (ids grow, with gaps); the min-max index on id skips the clustered segments
+    const [through] = await firstRow(
+      connection,
+      `SELECT id FROM metric WHERE id > ${snapshot.through} ORDER BY id DESC LIMIT 1 OFFSET ${this.#keepRecentRows}`,
+    );
+    if (typeof through !== 'bigint') return answer(false, snapshot.rows, 0);
 
     this.#checkStopped();
     const range = `id > ${sealed} AND id <= ${through}`;
@@ -199,19 +205,6 @@ export class MetricCompactor {
       'metric table clustered by series',
     );
     return result;
-  }
-
-  /**
-   * The highest id to cluster: the newest past `from` that is not one of the newest `keepRecentRows` (ids grow, with
-   * gaps); none when there is none. Only the tail past `from` is read: the min-max index on id skips the clustered
-   * segments.
-   */
-  async #clusterThrough(connection: DuckDBConnection, from: bigint): Promise<bigint | undefined> {
-    const [value] = await firstRow(
-      connection,
-      `SELECT id FROM metric WHERE id > ${from} ORDER BY id DESC LIMIT 1 OFFSET ${this.#keepRecentRows}`,
-    );
-    return typeof value === 'bigint' ? value : undefined;
   }
 
   /**

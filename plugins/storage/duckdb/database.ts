@@ -46,7 +46,6 @@ const ANCHORED_BEGIN = 'BEGIN TRANSACTION; SELECT NULL FROM duckdb_schemas() LIM
 export class Database {
   #closed = false;
   #handle: Handle | undefined;
-  /** Bumped when the database is reopened: connections of an older generation belong to a closed instance. */
   #generation = 0;
   #state: { readonly status: 'ok' | 'disk_full' | 'reopening'; readonly since?: Date } = { status: 'ok' };
   #reopened = 0;
@@ -205,15 +204,14 @@ export class Database {
     const changed = this.cache.beginCommit();
     try {
       await this.#commitWith(inserts);
-      this.#commits += 1;
       if (this.#state.status === 'disk_full') this.#state = { status: 'ok' };
     } catch (error) {
       if (!committedAnyway(error)) throw error;
-      this.#commits += 1;
       this.#failed(error);
     } finally {
       this.cache.endCommit(changed);
     }
+    this.#commits += 1;
   }
 
   /**
@@ -325,22 +323,16 @@ export class Database {
   #failed(error: unknown): unknown {
     const failure = failureOf(error);
     if (failure === undefined) return error;
-    if (failure === 'fatal') this.#invalidated(error);
-    else if (this.#state.status === 'ok') {
+    const log = { err: error, path: this.path };
+    if (failure === 'fatal' && !this.#closed && !this.#reopening) {
+      this.#state = { status: 'reopening', since: new Date() };
+      this.logger.error(log, 'database invalidated by a fatal error: reopening it');
+      this.#reopening = this.#reopen().finally(() => (this.#reopening = undefined));
+    } else if (failure === 'disk_full' && this.#state.status === 'ok') {
       this.#state = { status: 'disk_full', since: new Date() };
-      this.logger.error(
-        { err: error, path: this.path },
-        'database disk full: writes fail until space is freed',
-      );
+      this.logger.error(log, 'database disk full: writes fail until space is freed');
     }
     return unavailable(failure, error);
-  }
-
-  #invalidated(error: unknown): void {
-    if (this.#closed || this.#reopening) return;
-    this.#state = { status: 'reopening', since: new Date() };
-    this.logger.error({ err: error, path: this.path }, 'database invalidated by a fatal error: reopening it');
-    this.#reopening = this.#reopen().finally(() => (this.#reopening = undefined));
   }
 
   /** Waits for the calls in flight, closes the instance, and opens the file again until that works or closes. */

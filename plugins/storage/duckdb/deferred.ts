@@ -5,7 +5,7 @@
  * call to DuckDB waits for a libuv thread and a core, so the number of calls, not their size, bounds the writer.
  *
  * Why it is exact: the writer flushes deferred rows before any statement it runs (sql.ts, `Database`) and before
- * COMMIT, so a statement sees every row inserted before it; the statement cache is told of each table at its first
+ * COMMIT, so a statement sees every row inserted before it; the query cache is told of each table at its first
  * deferred row (`note`). A failed flush fails the statement or COMMIT that needed it and the whole transaction;
  * a rollback drops what was not flushed, and the id blocks drawn (DuckDB logs a sequence's advance only with a
  * commit, so after a crash a block of a rolled-back transaction could be drawn again).
@@ -19,11 +19,10 @@ const ID_BLOCK = 64;
 
 export type DeferredType = 'INTEGER' | 'BIGINT' | 'UUID' | 'VARCHAR' | 'TIMESTAMP' | 'DATE';
 
-/** A table whose rows may be deferred: its columns in table order, each with its type, and its id sequence. */
+/** A table whose rows may be deferred: its columns in table order, each with its type. */
 export interface DeferredTable {
   readonly name: string;
   readonly columns: readonly (readonly [name: string, type: DeferredType])[];
-  readonly sequence?: string;
 }
 
 /** A row's value: numbers for integers, text for UUIDs, text and dates, Date for timestamps. */
@@ -70,7 +69,7 @@ export class DeferredRows {
 
   /**
    * `run` and `createAppender`: the writer's own, without flushing and without showing them to the caches (they
-   * only move rows the caches were told of already, or draw ids). `note`: tells the statement cache a table is
+   * only move rows the caches were told of already, or draw ids). `note`: tells the query cache a table is
    * written.
    */
   constructor(

@@ -94,7 +94,7 @@ async function ingest(
   iterations: number,
   request: Request,
 ) {
-  const { metrics } = duckdbWriter(c, database, true, () => undefined);
+  const { metrics } = duckdbWriter(c, database, () => undefined);
   const cached = await metrics.history(asRequest(request));
   expect(cached).toEqual(await history(c, asRequest(request)));
   const id = nextReport++;

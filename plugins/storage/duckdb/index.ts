@@ -22,8 +22,6 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
   capabilities: { singleWriter: true, columnarReads: true, exclusive: true },
   schemes: ['file'],
   async open(options, { logger }): Promise<Storage> {
-    // an in-process history cache is exact only while this process is the database's only writer
-    const { exclusive } = this.capabilities;
     const log = logger.child({ plugin: 'duckdb' });
     const database = await Database.open(options, log);
     const appliedMigrations = await orClose(
@@ -42,15 +40,12 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
         let appended = 0;
         const result = await database.write((connection) =>
           within(
-            duckdbWriter(connection, database, exclusive, (count) => (appended += count)),
+            duckdbWriter(connection, database, (count) => (appended += count)),
             'transaction',
             fn,
           ),
         );
-        if (appended > 0) {
-          compactor.appended(appended);
-          compactor.poke();
-        }
+        if (appended > 0) compactor.appended(appended);
         return result;
       },
       maintain: () => compactor.run(true),

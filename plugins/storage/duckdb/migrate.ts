@@ -2,7 +2,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { StorageError, type AppliedMigration } from '../../../kit/index.js';
 import { applyMigrations } from '../shared/migrate.js';
 import type { Migration } from '../shared/schema.js';
-import { anchorRead } from './sql.js';
+import { query } from './sql.js';
 
 /** The columns of our `schema_migration` table, in order: a table of that name with others is not ours. */
 const LEDGER_COLUMNS = 'version,name,applied_at';
@@ -59,9 +59,9 @@ export async function migrate(
 }
 
 export async function recordedVersion(connection: DuckDBConnection): Promise<number> {
-  await anchorRead(connection);
-  const reader = await connection.runAndReadAll(
-    'SELECT coalesce(max(version), 0)::INTEGER FROM schema_migration',
+  const [row] = await query<{ v: number | null }>(
+    connection,
+    'SELECT max(version) AS v FROM schema_migration',
   );
-  return Number(reader.getRows()[0]?.[0] ?? 0);
+  return row?.v ?? 0;
 }

@@ -119,7 +119,7 @@ async function scan(
       `(count(*) FILTER (WHERE ${where}))::VARCHAR, coalesce(sum(hash(t)) FILTER (WHERE ${where}), 0)::VARCHAR`;
     return `SELECT ${literal(table)}, ${part(old)}, ${part(fresh)}, ${maxId} FROM ${ident(table)} t`;
   });
-  const rows = await rowsOf(connection, selects.join('\nUNION ALL\n'));
+  const rows = (await connection.runAndReadAll(selects.join('\nUNION ALL\n'))).getRows();
   return new Map(
     rows.map((row) => {
       const [table, oldRows, oldHash, freshRows, freshHash, maxId] = row as (string | null)[];
@@ -151,12 +151,11 @@ function whole({ old, fresh }: Scan, withId: boolean, oldHash = old.hash ?? '0')
 }
 
 async function sequencesOf(connection: DuckDBConnection): Promise<Record<string, string>> {
-  const rows = await rowsOf(
-    connection,
+  const reader = await connection.runAndReadAll(
     `SELECT sequence_name, coalesce(last_value, 0)::VARCHAR FROM duckdb_sequences()
      WHERE database_name = current_database() AND schema_name = 'main' ORDER BY sequence_name`,
   );
-  return Object.fromEntries(rows.map((row) => [String(row[0]), String(row[1])]));
+  return Object.fromEntries(reader.getRows().map((row) => [String(row[0]), String(row[1])]));
 }
 
 /**
@@ -170,10 +169,6 @@ async function advanceSequences(connection: DuckDBConnection, state: ReplicaStat
     const behind = BigInt(value) - BigInt(current[name] ?? '0');
     if (behind > 0n) await connection.run(`SELECT nextval(${literal(name)}) FROM range(${behind + 1n})`);
   }
-}
-
-async function rowsOf(connection: DuckDBConnection, sql: string): Promise<unknown[][]> {
-  return (await connection.runAndReadAll(sql)).getRows();
 }
 
 function literal(text: string): string {

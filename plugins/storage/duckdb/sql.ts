@@ -11,6 +11,7 @@ import {
   VARCHAR,
   type DuckDBConnection,
   type DuckDBDataChunk,
+  type DuckDBMaterializedResult,
   type DuckDBResult,
   type DuckDBPreparedStatement,
   type DuckDBType,
@@ -115,14 +116,6 @@ export function useReadView(connection: DuckDBConnection, read: Use | undefined)
 }
 
 /**
- * Anchors the snapshot of the read running on `connection` (flushes the deferred rows on the writer): call it before
- * running on the connection directly.
- */
-export async function anchorRead(connection: DuckDBConnection): Promise<void> {
-  await uses.get(connection)?.before();
-}
-
-/**
  * What a statement text is, learned once per text: the parameters it names, whether it only reads, and the cached
  * tables it reads (cache.ts).
  */
@@ -151,36 +144,33 @@ function shapeOf(sql: string): Shape {
 }
 
 /**
- * Runs the statement of `sql` with `params` through `run`. A prepared statement holds one set of bindings, so the
- * concurrent runs of one statement on one connection (a read's `Promise.all`) take turns.
+ * Runs the statement of `sql` with `params`. A prepared statement holds one set of bindings, so the concurrent runs
+ * of one statement on one connection (a read's `Promise.all`) take turns.
  */
-async function prepared<T>(
+async function run(
   connection: DuckDBConnection,
   sql: string,
   params: Params,
-  run: (statement: DuckDBPreparedStatement) => Promise<T>,
-): Promise<T> {
+): Promise<DuckDBMaterializedResult> {
   const use = uses.get(connection);
   await use?.before();
   const shape = shapeOf(sql);
   const { values, types } = bind(shape.named, params);
-  // DuckDB plans a statement without parameters once, folding constant filters with the table's statistics of
-  // then (on an empty table it answers no rows ever after): only statements with parameters are kept.
-  const keep = Object.keys(values).length > 0;
-  let cache = statements.get(connection);
-  if (!cache) statements.set(connection, (cache = new Map()));
-  let kept = keep ? cache.get(sql) : undefined;
-  if (!kept) {
-    kept = { statement: await connection.prepare(sql), turn: Promise.resolve() };
-    if (keep) cache.set(sql, kept);
-  }
+  // DuckDB plans a prepared statement without parameters once, folding constant filters with the table's
+  // statistics of then (on an empty table it answers no rows ever after): such a statement runs unprepared, through
+  // the connection's `run` (on the writer, useWriter's, which notes what it writes).
+  if (Object.keys(values).length === 0) return connection.run(sql);
   if (!shape.read) use?.cache.noteWrite(sql);
+  let prepared = statements.get(connection);
+  if (!prepared) statements.set(connection, (prepared = new Map()));
+  let kept = prepared.get(sql);
+  if (!kept)
+    prepared.set(sql, (kept = { statement: await connection.prepare(sql), turn: Promise.resolve() }));
   const { statement } = kept;
-  if (!keep) return run(statement);
   const result = kept.turn.then(() => {
     statement.clearBindings();
     statement.bind(values, types);
-    return run(statement);
+    return statement.run();
   });
   kept.turn = result.catch(() => undefined);
   return result;
@@ -198,8 +188,7 @@ export async function query<R>(connection: DuckDBConnection, sql: string, params
       return rows as R[];
     }
   }
-  const reader = await prepared(connection, sql, params, (statement) => statement.runAndReadAll());
-  const rows = reader.getRowObjectsJS() as R[];
+  const rows = (await (await run(connection, sql, params)).getRowObjectsJS()) as R[];
   if (key) use.cache.set(key, tables, rows, use.view);
   return rows;
 }
@@ -216,10 +205,8 @@ export async function queryChunks(
   sql: string,
   params: Params = {},
 ): Promise<{ result: DuckDBResult; chunks: DuckDBDataChunk[]; count: number }> {
-  const { result, chunks } = await prepared(connection, sql, params, async (statement) => {
-    const result = await statement.run();
-    return { result, chunks: await result.fetchAllChunks() };
-  });
+  const result = await run(connection, sql, params);
+  const chunks = await result.fetchAllChunks();
   return { result, chunks, count: chunks.reduce((n, chunk) => n + chunk.rowCount, 0) };
 }
 
@@ -242,10 +229,7 @@ export function duckDb(connection: DuckDBConnection): Db {
   return {
     dialect: duckdbDialect,
     query: (sql, params) => query(connection, sql, params),
-    async execute(sql, params = {}) {
-      const result = await prepared(connection, sql, params, (statement) => statement.run());
-      return Number(result.rowsChanged);
-    },
+    execute: async (sql, params = {}) => Number((await run(connection, sql, params)).rowsChanged),
     async columns(sql, params, allocate) {
       const { result, chunks, count } = await queryChunks(connection, sql, params);
       readColumns(result, chunks, allocate(count));

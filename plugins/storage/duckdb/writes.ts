@@ -19,40 +19,34 @@ import { duckDb } from './sql.js';
 /** One writer at a time already orders every write transaction: a lock has nothing left to order. */
 const ONE_WRITER_LOCKS: LocksWriter = { hold: () => Promise.resolve(), tryHold: () => Promise.resolve(true) };
 
-/** `name TYPE, ...` as the columns of a deferred table, in table order. */
-const typed = (list: string) =>
-  list.split(',').map((column) => column.trim().split(/\s+/) as [string, DeferredType]);
-
-/** The tables every report writes, as ingest inserts into them through the writer's deferred rows (deferred.ts). */
-const reportRows: DeferredTable = {
-  name: 'report',
-  sequence: 'report_id_seq',
-  columns:
-    typed(`id INTEGER, uuid UUID, project_id INTEGER, user_id INTEGER, branch_id INTEGER, head_id INTEGER,
-    version_id INTEGER, testbed_id INTEGER, adapter VARCHAR, idempotency_key UUID, start_time TIMESTAMP,
-    end_time TIMESTAMP, created TIMESTAMP`),
-};
-const versionRows: DeferredTable = {
-  name: 'version',
-  sequence: 'version_id_seq',
-  columns: typed(
-    'id INTEGER, uuid UUID, project_id INTEGER, number INTEGER, hash VARCHAR, created TIMESTAMP',
-  ),
-};
-const headVersionRows: DeferredTable = {
-  name: 'head_version',
-  columns: typed('head_id INTEGER, version_id INTEGER'),
-};
-const usageRows: DeferredTable = {
-  name: 'usage_entry',
-  sequence: 'usage_entry_id_seq',
-  columns: typed('id BIGINT, organization_id INTEGER, day DATE, metrics BIGINT'),
-};
+/**
+ * A table every report writes, as ingest inserts into it through the writer's deferred rows (deferred.ts): its
+ * columns as `name TYPE, ...`, in table order.
+ */
+const deferredTable = (name: string, columns: string): DeferredTable => ({
+  name,
+  columns: columns.split(',').map((column) => column.trim().split(/\s+/) as [string, DeferredType]),
+});
+const reportRows = deferredTable(
+  'report',
+  `id INTEGER, uuid UUID, project_id INTEGER, user_id INTEGER, branch_id INTEGER, head_id INTEGER,
+   version_id INTEGER, testbed_id INTEGER, adapter VARCHAR, idempotency_key UUID, start_time TIMESTAMP,
+   end_time TIMESTAMP, created TIMESTAMP`,
+);
+const versionRows = deferredTable(
+  'version',
+  'id INTEGER, uuid UUID, project_id INTEGER, number INTEGER, hash VARCHAR, created TIMESTAMP',
+);
+const headVersionRows = deferredTable('head_version', 'head_id INTEGER, version_id INTEGER');
+const usageRows = deferredTable(
+  'usage_entry',
+  'id BIGINT, organization_id INTEGER, day DATE, metrics BIGINT',
+);
 
 /**
- * `insert` into a table that every report writes, through the deferred rows instead of an INSERT statement: the
- * id from a block of the table's sequence (when it has one), every other column from `values` (absent ones NULL,
- * UUIDs in lower case), which is also the row answered, as the table would show it.
+ * `insert` into a table that every report writes, through the deferred rows instead of an INSERT statement: an
+ * absent id from a block of the table's sequence (`<table>_id_seq`, shared/schema.ts), every other column from
+ * `values` (absent ones NULL, UUIDs in lower case), which is also the row answered, as the table would show it.
  */
 async function deferredInsert<R>(deferred: DeferredRows, table: DeferredTable, values: object): Promise<R> {
   const given = values as Record<string, Cell | undefined>;
@@ -63,7 +57,7 @@ async function deferredInsert<R>(deferred: DeferredRows, table: DeferredTable, v
   const row: Record<string, Cell> = {};
   for (const [column, type] of table.columns) {
     const value = given[column] ?? null;
-    if (column === 'id' && table.sequence && value === null) row.id = await deferred.nextId(table.sequence);
+    if (column === 'id' && value === null) row.id = await deferred.nextId(`${table.name}_id_seq`);
     else row[column] = type === 'UUID' && typeof value === 'string' ? value.toLowerCase() : value;
   }
   deferred.insert(table, row);
@@ -72,18 +66,15 @@ async function deferredInsert<R>(deferred: DeferredRows, table: DeferredTable, v
 
 /**
  * The write repositories of a transaction on the writer connection: the shared ones, with the rows every report
- * writes going through the deferred rows and the Appender, and, when this process is the database's only writer
- * (`exclusive`), the history cache and the newest versions of heads kept beside the writer.
+ * writes going through the deferred rows and the Appender, and the history cache and the newest versions of heads
+ * kept beside the writer (exact because this process is the file's only writer).
  */
 export function duckdbWriter(
   connection: DuckDBConnection,
   database: Database,
-  exclusive: boolean,
   appended: (count: number) => void,
 ): WriteRepositories {
-  const { deferred } = database;
-  const cache = exclusive ? database.historyCache : undefined;
-  const latest = exclusive ? database.latestVersions : undefined;
+  const { deferred, historyCache: cache, latestVersions: latest } = database;
   const shared = writeRepositories(duckDb(connection), {
     locks: ONE_WRITER_LOCKS,
     history: (request) => history(connection, request, cache),
@@ -97,10 +88,10 @@ export function duckdbWriter(
     heads: {
       ...shared.heads,
       async latestVersion(headId) {
-        const known = latest?.get(headId);
+        const known = latest.get(headId);
         if (known !== undefined) return known ?? undefined;
         const row = await shared.heads.latestVersion(headId);
-        latest?.set(headId, row ?? null);
+        latest.set(headId, row ?? null);
         return row;
       },
     },
@@ -108,7 +99,7 @@ export function duckdbWriter(
       ...shared.headVersions,
       async insert(values) {
         const row = await deferredInsert<HeadVersionRecord>(deferred, headVersionRows, values);
-        latest?.linked(row.head_id, row.version_id);
+        latest.linked(row.head_id, row.version_id);
         return row;
       },
     },
@@ -116,7 +107,7 @@ export function duckdbWriter(
       ...shared.versions,
       async insert(values) {
         const row = await deferredInsert<VersionRecord>(deferred, versionRows, values);
-        latest?.inserted(row);
+        latest.inserted(row);
         return row;
       },
     },
@@ -175,7 +166,7 @@ function uuidColumn(uuids: readonly string[]): Uint8Array {
  */
 function append(
   deferred: DeferredRows,
-  cache: HistoryCache | undefined,
+  cache: HistoryCache,
   reserveIds: (count: number) => Promise<bigint>,
 ): MetricsWriter['append'] {
   return async (report, m) => {
@@ -215,7 +206,7 @@ function append(
       double(m.lowerLimit),
       double(m.upperLimit),
     ]);
-    cache?.appended(
+    cache.appended(
       report.head_id,
       m.series,
       Array.from(ids, (id, i) => ({

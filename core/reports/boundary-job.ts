@@ -6,6 +6,9 @@ import type { WriteRepositories } from '../storage/storage.js';
 import type { BoundaryJob, BoundaryModelRef } from '../services/context.js';
 import { modelParamsOf } from '../dimensions/threshold-models.js';
 
+/** Stored values a test reads at most per series: a model without max_sample_size still reads a bounded history. */
+const HISTORY_CAP = 65_536;
+
 export interface Tested {
   readonly threshold: ThresholdRecord;
   readonly model: ModelRecord;
@@ -53,7 +56,9 @@ export async function buildBoundaryJob(
   const history = await tx.metrics.history({
     headId,
     series: Int32Array.from(seriesOrder),
-    maxSamples: Int32Array.from(modelOfSeries, (t) => t.model.max_sample_size ?? 2_147_483_647),
+    maxSamples: Int32Array.from(modelOfSeries, (t) =>
+      Math.min(t.model.max_sample_size ?? HISTORY_CAP, HISTORY_CAP),
+    ),
     since: Float64Array.from(modelOfSeries, (t) =>
       t.model.window_seconds === null ? -Infinity : now.getTime() - Number(t.model.window_seconds) * 1000,
     ),

@@ -351,6 +351,7 @@ export interface MetricColumns {
 export interface HistoryRequest {
   readonly headId: number;
   readonly series: Int32Array;
+  /** At most 65,536 (the service bounds what a test reads), so one query stays bounded. */
   readonly maxSamples: Int32Array;
   /** Epoch milliseconds; -Infinity for no window. */
   readonly since: Float64Array;

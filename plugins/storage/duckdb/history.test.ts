@@ -7,7 +7,7 @@ import { createLogger } from '../../../core/index.js';
 import { Database } from './database.js';
 import { migrate } from './migrate.js';
 import { migrations } from './migrations/index.js';
-import { history, HISTORY_CAP } from './history.js';
+import { history } from './history.js';
 
 const logger = createLogger({ name: 'test', log: { mode: 'stderr_terminal', level: 'error' } });
 const root = mkdtempSync(join(tmpdir(), 'benchtrack-history-'));
@@ -37,7 +37,7 @@ function expected(rows: Row[], headVersions: Set<number>, series: number[], max:
     rows
       .filter((r) => r.series === s && headVersions.has(r.version) && r.start >= (since[i] as number))
       .sort((a, b) => b.start - a.start || b.report - a.report || b.iteration - a.iteration)
-      .slice(0, Math.min(max[i] as number, HISTORY_CAP))
+      .slice(0, max[i])
       .map((r) => [r.value, BigInt(r.id)]),
   );
 }

@@ -4,9 +4,6 @@ import { readColumns } from './columns.js';
 import type { CachedSample, HistoryCache } from './history-cache.js';
 import { query, queryChunks } from './sql.js';
 
-/** When a threshold sets no max_sample_size, history is still capped so one query stays bounded. */
-export const HISTORY_CAP = 65_536;
-
 const HEAD_VERSIONS = 'SELECT version_id FROM head_version WHERE head_id = $head';
 
 /** Newest reports beyond n that the bound also covers, so a few reports without these series do not defeat it. */
@@ -22,8 +19,7 @@ export async function history(
   request: HistoryRequest,
   cache?: HistoryCache,
 ): Promise<HistoryColumns> {
-  const { series, headId } = request;
-  const maxSamples = request.maxSamples.map((n) => Math.min(n, HISTORY_CAP));
+  const { series, headId, maxSamples } = request;
   const since = request.since.map((ms) => (Number.isFinite(ms) ? ms : -1e18));
   // per series, its newest values (from the cache or the table) and how many of them the answer takes
   const newest: (readonly CachedSample[])[] = new Array(series.length);

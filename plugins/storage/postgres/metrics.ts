@@ -1,9 +1,6 @@
 import type { HistoryColumns, HistoryRequest, MetricsWriter } from '../../../kit/index.js';
 import { query, queryValues, type Connection } from './sql.js';
 
-/** When a threshold sets no max_sample_size, history is still capped so one query stays bounded. */
-const HISTORY_CAP = 65_536;
-
 /**
  * Per series its newest n values on the head since its window start, newest first: a lateral backward range scan
  * of the metric (series_id, start_time, report_id, iteration) index per series, its rows checked against the head's
@@ -32,7 +29,7 @@ export async function history(connection: Connection, request: HistoryRequest): 
   if (series.length === 0) return { offsets, values: new Float64Array(0), ids: new BigInt64Array(0) };
   const rows = await queryValues(connection, HISTORY_SQL, {
     series,
-    n: request.maxSamples.map((n) => Math.min(n, HISTORY_CAP)),
+    n: request.maxSamples,
     since: request.since,
     head: request.headId,
   });

@@ -6,7 +6,6 @@ import type {
   ProjectsReader,
   TableReader,
 } from '../../../kit/index.js';
-import { PROJECT_NOTIFICATION_DATA } from './notifications.js';
 import { REGRESSION_PRUNE } from './regressions.js';
 import { count, perDialect, type Db, type Params } from './sql.js';
 import { extended, listPage, table, tableSpec, type Shared } from './table.js';
@@ -89,7 +88,11 @@ const projectReads = (db: Db): Omit<ProjectsReader, keyof TableReader<ProjectRec
 
 /** Every table holding rows of a project, children before parents. */
 const PROJECT_DATA = [
-  ...PROJECT_NOTIFICATION_DATA,
+  `DELETE FROM notification_attempt WHERE project_id = $project`,
+  `DELETE FROM notification_delivery WHERE project_id = $project`,
+  `DELETE FROM notification WHERE project_id = $project`,
+  `DELETE FROM webhook WHERE project_id = $project`,
+  `DELETE FROM notification_preference WHERE project_id = $project`,
   `DELETE FROM job_log WHERE job_id IN (SELECT id FROM job WHERE project_id = $project)`,
   `DELETE FROM job WHERE project_id = $project`,
   `DELETE FROM alert WHERE project_id = $project`,

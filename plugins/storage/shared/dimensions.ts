@@ -58,52 +58,43 @@ function dimensionsReader(db: Db): DimensionsReader {
 
 /** Statements that delete a dimension and everything referring to it, children first. */
 const cascade = perDialect((d) => {
+  const when = (condition: boolean, ...statements: string[]) => (condition ? statements : []);
   const of = (kind: DimensionKind): string[] => {
-    const thresholdsOf = kind === 'benchmark' ? [] : thresholdStatements(`${kind}_id = $id`);
-    const plots = `UPDATE plot SET ${kind}_ids = ${d.listWithout(`${kind}_ids`, '$id::int')} WHERE $id::int = ANY(${kind}_ids)`;
-    if (kind === 'branch') {
-      const reports = 'SELECT id FROM report WHERE branch_id = $id';
-      return [
+    const series = kind === 'branch' ? '' : seriesOf(kind);
+    const reports = `SELECT id FROM report WHERE ${kind}_id = $id`;
+    const thresholds = `SELECT id FROM threshold WHERE ${kind}_id = $id`;
+    return [
+      ...when(
+        kind !== 'branch',
+        `DELETE FROM alert WHERE metric_id IN (SELECT id FROM metric WHERE series_id IN (${series}))`,
+        `DELETE FROM metric WHERE series_id IN (${series})`,
+      ),
+      ...when(
+        kind === 'branch' || kind === 'testbed',
         `DELETE FROM alert WHERE report_id IN (${reports})`,
         `DELETE FROM metric WHERE report_id IN (${reports})`,
-        `DELETE FROM report WHERE branch_id = $id`,
-        ...thresholdsOf,
+        `DELETE FROM report WHERE ${kind}_id = $id`,
+      ),
+      ...when(kind !== 'branch', `DELETE FROM series WHERE id IN (${series})`),
+      ...when(
+        kind !== 'benchmark',
+        `DELETE FROM alert WHERE threshold_id IN (${thresholds})`,
+        `DELETE FROM model WHERE threshold_id IN (${thresholds})`,
+        `DELETE FROM threshold WHERE ${kind}_id = $id`,
+      ),
+      ...when(
+        kind === 'branch',
         `DELETE FROM head_version WHERE head_id IN (SELECT id FROM head WHERE branch_id = $id)`,
         `DELETE FROM version v WHERE v.project_id = (SELECT project_id FROM branch WHERE id = $id)
            AND NOT EXISTS (SELECT 1 FROM head_version hv WHERE hv.version_id = v.id)`,
         `DELETE FROM head WHERE branch_id = $id`,
-        plots,
-        `DELETE FROM branch WHERE id = $id`,
-      ];
-    }
-    const metrics = `SELECT id FROM metric WHERE series_id IN (${seriesOf(kind)})`;
-    const reports = kind === 'testbed' ? 'SELECT id FROM report WHERE testbed_id = $id' : undefined;
-    return [
-      `DELETE FROM alert WHERE metric_id IN (${metrics})`,
-      `DELETE FROM metric WHERE series_id IN (${seriesOf(kind)})`,
-      ...(reports
-        ? [
-            `DELETE FROM alert WHERE report_id IN (${reports})`,
-            `DELETE FROM metric WHERE report_id IN (${reports})`,
-            `DELETE FROM report WHERE testbed_id = $id`,
-          ]
-        : []),
-      `DELETE FROM series WHERE id IN (${seriesOf(kind)})`,
-      ...thresholdsOf,
-      plots,
+      ),
+      `UPDATE plot SET ${kind}_ids = ${d.listWithout(`${kind}_ids`, '$id::int')} WHERE $id::int = ANY(${kind}_ids)`,
       `DELETE FROM ${kind} WHERE id = $id`,
     ];
   };
   return { branch: of('branch'), testbed: of('testbed'), benchmark: of('benchmark'), measure: of('measure') };
 });
-
-function thresholdStatements(where: string): string[] {
-  return [
-    `DELETE FROM alert WHERE threshold_id IN (SELECT id FROM threshold WHERE ${where})`,
-    `DELETE FROM model WHERE threshold_id IN (SELECT id FROM threshold WHERE ${where})`,
-    `DELETE FROM threshold WHERE ${where}`,
-  ];
-}
 
 export const DIMENSIONS = {
   branches: table(tableSpec('branch', { search: SEARCH })),

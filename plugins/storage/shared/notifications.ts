@@ -2,15 +2,6 @@ import type { DeliveryRecord, NotificationRecord } from '../../../kit/index.js';
 import { perDialect } from './sql.js';
 import { extended, table, tableSpec, type Shared } from './table.js';
 
-/** Statements that delete a project's notification rows, children before parents (`$project`: its id). */
-export const PROJECT_NOTIFICATION_DATA: readonly string[] = [
-  `DELETE FROM notification_attempt WHERE project_id = $project`,
-  `DELETE FROM notification_delivery WHERE project_id = $project`,
-  `DELETE FROM notification WHERE project_id = $project`,
-  `DELETE FROM webhook WHERE project_id = $project`,
-  `DELETE FROM notification_preference WHERE project_id = $project`,
-];
-
 /**
  * New notifications, for the transaction that fans them out: with several writers a concurrent one skips the rows
  * this one locked instead of waiting for them or taking them too; with one writer nothing else can take them.

@@ -46,9 +46,9 @@ export function reportsReader(db: Db): ReportsReader {
     ...tableReader<ReportRecord>(db, reports),
     listFiltered(filter, options) {
       const where = [
-        'r.project_id = $project',
-        ...(filter.branch_id !== undefined ? ['r.branch_id = $branch'] : []),
-        ...(filter.testbed_id !== undefined ? ['r.testbed_id = $testbed'] : []),
+        'r.project_id = $project_id',
+        ...(filter.branch_id !== undefined ? ['r.branch_id = $branch_id'] : []),
+        ...(filter.testbed_id !== undefined ? ['r.testbed_id = $testbed_id'] : []),
         ...(filter.from ? ['r.start_time >= $from'] : []),
         ...(filter.to ? ['r.end_time <= $to'] : []),
         '(b.archived OR t.archived) = $archived::boolean',
@@ -59,14 +59,7 @@ export function reportsReader(db: Db): ReportsReader {
         'r.*',
         `FROM report r JOIN branch b ON b.id = r.branch_id JOIN testbed t ON t.id = r.testbed_id WHERE ${where}`,
         `r.start_time ${direction}, r.id ${direction}`,
-        {
-          project: filter.project_id,
-          branch: filter.branch_id,
-          testbed: filter.testbed_id,
-          from: filter.from,
-          to: filter.to,
-          archived: filter.archived,
-        },
+        { ...filter },
         options,
       );
     },

@@ -7,8 +7,7 @@
  * Why it is exact: the writer flushes deferred rows before any statement it runs (sql.ts, `Database`) and before
  * COMMIT, so a statement sees every row inserted before it; the query cache is told of each table at its first
  * deferred row (`note`). A failed flush fails the statement or COMMIT that needed it and the whole transaction;
- * a rollback drops what was not flushed, and the id blocks drawn (DuckDB logs a sequence's advance only with a
- * commit, so after a crash a block of a rolled-back transaction could be drawn again).
+ * a rollback drops what was not flushed, and the id blocks drawn (`Database`'s rollback says why).
  */
 import duckdb from '@duckdb/node-bindings';
 import type { DuckDBAppender, DuckDBMaterializedResult } from '@duckdb/node-api';
@@ -89,10 +88,7 @@ export class DeferredRows {
     return block.pop() as number;
   }
 
-  /**
-   * Drops the ids drawn ahead: the next are drawn from the sequences as they are now (after an import, or a
-   * rollback, whose draws DuckDB may not have logged).
-   */
+  /** Drops the ids drawn ahead: the next come from the sequences as they are (after an import or a rollback). */
   forgetIds(): void {
     this.#ids.clear();
   }

@@ -2,7 +2,7 @@
  * The newest values of the series ingest tests, kept beside the writer: ingest's largest read, a report's history,
  * comes from here instead of the metric table.
  *
- * Why it is exact: only this process writes the file (`exclusive`), one transaction at a time. An entry holds one
+ * Why it is exact: only this process writes the file, one transaction at a time. An entry holds one
  * series' newest `n` values on one head, newest first, or all of them (`complete`). A transaction's entries become
  * the committed ones when it commits; a rollback, or a statement that changes history otherwise (an update or
  * delete of metric, report, version or head_version, an unknown target, compaction's swap), empties the cache.

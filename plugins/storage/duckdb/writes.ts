@@ -4,7 +4,6 @@ import {
   StorageError,
   type HeadVersionRecord,
   type LocksWriter,
-  type MetricsWriter,
   type ReportRecord,
   type VersionRecord,
   type WriteRepositories,
@@ -12,7 +11,6 @@ import {
 import { writeRepositories } from '../shared/repositories.js';
 import type { Database } from './database.js';
 import type { Cell, DeferredRows, DeferredTable, DeferredType } from './deferred.js';
-import type { HistoryCache } from './history-cache.js';
 import { history } from './history.js';
 import { duckDb } from './sql.js';
 
@@ -78,10 +76,59 @@ export function duckdbWriter(
   const shared = writeRepositories(duckDb(connection), {
     locks: ONE_WRITER_LOCKS,
     history: (request) => history(connection, request, cache),
-    append: append(deferred, cache, (count) => {
+    // a report's metrics as one data chunk through the writer's Appender (deferred.ts), ids reserved in this
+    // process, and told to the history cache
+    append: async (report, m) => {
+      const count = m.uuid.length;
+      const ids = new BigInt64Array(count);
+      if (count === 0) return ids;
       appended(count);
-      return database.reserveMetricIds(connection, count);
-    }),
+      const first = await database.reserveMetricIds(connection, count);
+      for (let i = 0; i < count; i++) ids[i] = first + BigInt(i);
+      const int = (value: number) => ({ type: T.INTEGER, data: new Int32Array(count).fill(value) });
+      const time = (date: Date) => ({
+        type: T.TIMESTAMP,
+        data: new BigInt64Array(count).fill(BigInt(date.getTime()) * 1000n),
+      });
+      const double = (values: Float64Array) => ({
+        type: T.DOUBLE,
+        data: values,
+        nulls: nullsWhere(values, Number.isNaN),
+      });
+      // the metric table's columns, in order
+      await deferred.appendChunk('metric', count, [
+        { type: T.BIGINT, data: ids },
+        { type: T.UUID, data: uuidColumn(m.uuid) },
+        int(report.project_id),
+        int(report.id),
+        { type: T.INTEGER, data: m.iteration },
+        { type: T.INTEGER, data: m.series },
+        int(report.head_id),
+        int(report.version_id),
+        time(report.start_time),
+        time(report.end_time),
+        { type: T.DOUBLE, data: m.value },
+        double(m.lower),
+        double(m.upper),
+        { type: T.INTEGER, data: m.threshold, nulls: nullsWhere(m.threshold, isZero) },
+        { type: T.INTEGER, data: m.model, nulls: nullsWhere(m.model, isZero) },
+        double(m.baseline),
+        double(m.lowerLimit),
+        double(m.upperLimit),
+      ]);
+      cache.appended(
+        report.head_id,
+        m.series,
+        Array.from(ids, (id, i) => ({
+          value: m.value[i] as number,
+          id,
+          start: report.start_time.getTime(),
+          report: report.id,
+          iteration: m.iteration[i] as number,
+        })),
+      );
+      return ids;
+    },
   });
   return {
     ...shared,
@@ -158,65 +205,4 @@ function uuidColumn(uuids: readonly string[]): Uint8Array {
     out[row * 16 + 15] = (out[row * 16 + 15] as number) ^ 0x80;
   });
   return out;
-}
-
-/**
- * A report's metrics as one data chunk through the writer's Appender (deferred.ts), ids reserved in this
- * process (`reserveIds` answers the first of `count`), and told to the history cache.
- */
-function append(
-  deferred: DeferredRows,
-  cache: HistoryCache,
-  reserveIds: (count: number) => Promise<bigint>,
-): MetricsWriter['append'] {
-  return async (report, m) => {
-    const count = m.uuid.length;
-    const ids = new BigInt64Array(count);
-    if (count === 0) return ids;
-    const first = await reserveIds(count);
-    for (let i = 0; i < count; i++) ids[i] = first + BigInt(i);
-    const int = (value: number) => ({ type: T.INTEGER, data: new Int32Array(count).fill(value) });
-    const time = (date: Date) => ({
-      type: T.TIMESTAMP,
-      data: new BigInt64Array(count).fill(BigInt(date.getTime()) * 1000n),
-    });
-    const double = (values: Float64Array) => ({
-      type: T.DOUBLE,
-      data: values,
-      nulls: nullsWhere(values, Number.isNaN),
-    });
-    // the metric table's columns, in order
-    await deferred.appendChunk('metric', count, [
-      { type: T.BIGINT, data: ids },
-      { type: T.UUID, data: uuidColumn(m.uuid) },
-      int(report.project_id),
-      int(report.id),
-      { type: T.INTEGER, data: m.iteration },
-      { type: T.INTEGER, data: m.series },
-      int(report.head_id),
-      int(report.version_id),
-      time(report.start_time),
-      time(report.end_time),
-      { type: T.DOUBLE, data: m.value },
-      double(m.lower),
-      double(m.upper),
-      { type: T.INTEGER, data: m.threshold, nulls: nullsWhere(m.threshold, isZero) },
-      { type: T.INTEGER, data: m.model, nulls: nullsWhere(m.model, isZero) },
-      double(m.baseline),
-      double(m.lowerLimit),
-      double(m.upperLimit),
-    ]);
-    cache.appended(
-      report.head_id,
-      m.series,
-      Array.from(ids, (id, i) => ({
-        value: m.value[i] as number,
-        id,
-        start: report.start_time.getTime(),
-        report: report.id,
-        iteration: m.iteration[i] as number,
-      })),
-    );
-    return ids;
-  };
 }

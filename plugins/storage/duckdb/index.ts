@@ -1,9 +1,10 @@
 import { defineStorage, type Storage } from '../../../kit/index.js';
 import { logMigrations, orClose, within } from '../shared/lifecycle.js';
+import { recordedVersion } from '../shared/migrate.js';
 import { MetricCompactor } from './compaction.js';
 import { Database } from './database.js';
 import type { DuckDbOptions } from './handle.js';
-import { migrate, recordedVersion } from './migrate.js';
+import { migrate } from './migrate.js';
 import { migrations } from './migrations/index.js';
 import { duckdbReplication } from './replication.js';
 import { readRepositories } from '../shared/repositories.js';
@@ -35,7 +36,7 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
       capabilities: this.capabilities,
       appliedMigrations,
       transfer: duckdbTransfer(database),
-      schemaVersion: () => database.read(recordedVersion),
+      schemaVersion: () => database.read((connection) => recordedVersion(duckDb(connection))),
       async transaction(fn) {
         let appended = 0;
         const result = await database.write((connection) =>

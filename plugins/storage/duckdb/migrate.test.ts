@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Migration } from '../shared/schema.js';
-import { migrate, recordedVersion } from './migrate.js';
+import { recordedVersion } from '../shared/migrate.js';
+import { migrate } from './migrate.js';
+import { duckDb } from './sql.js';
 
 const first: Migration = { version: 1, name: 'first', statements: ['CREATE TABLE a (x INTEGER)'] };
 const second: Migration = { version: 2, name: 'second', statements: ['CREATE TABLE b (y INTEGER)'] };
@@ -38,14 +40,14 @@ describe('migrate', () => {
     expect(await migrate(connection, [first], 'm.db')).toEqual([{ version: 1, name: 'first' }]);
     expect(await migrate(connection, [first], 'm.db')).toEqual([]);
     expect(await migrate(connection, [first, second], 'm.db')).toEqual([{ version: 2, name: 'second' }]);
-    expect(await recordedVersion(connection)).toBe(2);
+    expect(await recordedVersion(duckDb(connection))).toBe(2);
     expect(await tables()).toEqual(['a', 'b', 'schema_migration']);
   });
 
   it('rolls a failing migration back whole and keeps earlier ones', async () => {
     const error = await migrate(connection, [first, second, broken], 'm.db').catch((e: unknown) => e);
     expect((error as Error).message).toMatch(/^migration 3 \(broken\) failed on m\.db: .*left at version 2/s);
-    expect(await recordedVersion(connection)).toBe(2);
+    expect(await recordedVersion(duckDb(connection))).toBe(2);
     expect(await tables()).toEqual(['a', 'b', 'schema_migration']);
   });
 

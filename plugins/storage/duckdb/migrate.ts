@@ -1,8 +1,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { StorageError, type AppliedMigration } from '../../../kit/index.js';
-import { applyMigrations } from '../shared/migrate.js';
+import { applyMigrations, recordedVersion } from '../shared/migrate.js';
 import type { Migration } from '../shared/schema.js';
-import { query } from './sql.js';
+import { duckDb } from './sql.js';
 
 /** The columns of our `schema_migration` table, in order: a table of that name with others is not ours. */
 const LEDGER_COLUMNS = 'version,name,applied_at';
@@ -48,7 +48,7 @@ export async function migrate(
       async run(statements) {
         for (const statement of statements) await connection.run(statement);
       },
-      version: () => recordedVersion(connection),
+      version: () => recordedVersion(duckDb(connection)),
     },
     migrations,
   );
@@ -56,12 +56,4 @@ export async function migrate(
   // next checkpoint would leave a database that no longer opens
   if (applied.length > 0) await connection.run('CHECKPOINT');
   return applied;
-}
-
-export async function recordedVersion(connection: DuckDBConnection): Promise<number> {
-  const [row] = await query<{ v: number | null }>(
-    connection,
-    'SELECT max(version) AS v FROM schema_migration',
-  );
-  return row?.v ?? 0;
 }

@@ -1,9 +1,10 @@
 import { defineStorage, type Storage } from '../../../kit/index.js';
 import { logMigrations, orClose, within } from '../shared/lifecycle.js';
+import { recordedVersion } from '../shared/migrate.js';
 import { readRepositories, writeRepositories } from '../shared/repositories.js';
 import { postgresCounters } from './counters.js';
 import { Database, optionsSchema, type PostgresOptions } from './database.js';
-import { migrate, recordedVersion } from './migrate.js';
+import { migrate } from './migrate.js';
 import { migrations } from './migrations/index.js';
 import { keepPartitionsAhead } from './partitions.js';
 import { locksWriter } from './locks.js';
@@ -52,7 +53,7 @@ export const postgresStorage = defineStorage<PostgresOptions>({
       appliedMigrations,
       transfer: postgresTransfer(database),
       counters,
-      schemaVersion: () => database.run(recordedVersion),
+      schemaVersion: () => database.run((connection) => recordedVersion(postgresDb(connection))),
       async transaction(fn, options) {
         const result = await database.transaction(
           (connection) => within(writer(connection), 'transaction', fn),

@@ -1,8 +1,8 @@
 import type { AppliedMigration } from '../../../kit/index.js';
 import type { Sql } from 'postgres';
-import { applyMigrations } from '../shared/migrate.js';
+import { applyMigrations, recordedVersion } from '../shared/migrate.js';
 import type { Migration } from '../shared/schema.js';
-import type { Connection } from './sql.js';
+import { postgresDb } from './sql.js';
 
 /** The advisory lock every process takes to migrate: N processes starting at once migrate once. */
 const MIGRATION_LOCK = 0x62656e63; // 'benc'
@@ -26,7 +26,7 @@ export async function migrate(
             // the simple protocol runs many statements in one message, and skips those after a failure
             await connection.unsafe(statements.join(';\n'));
           },
-          version: () => recordedVersion(connection),
+          version: () => recordedVersion(postgresDb(connection)),
         },
         migrations,
       );
@@ -36,11 +36,4 @@ export async function migrate(
   } finally {
     connection.release();
   }
-}
-
-export async function recordedVersion(connection: Connection): Promise<number> {
-  const [row] = await connection.unsafe(
-    'SELECT coalesce(max(version), 0)::int AS version FROM schema_migration',
-  );
-  return Number(row?.version ?? 0);
 }

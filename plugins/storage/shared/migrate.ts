@@ -1,5 +1,6 @@
 import { StorageError, type AppliedMigration } from '../../../kit/index.js';
 import type { Migration } from './schema.js';
+import { count, type Db } from './sql.js';
 
 /** An engine's connection to a database being migrated, and its `schema_migration` ledger. */
 export interface Ledger {
@@ -57,4 +58,10 @@ export async function applyMigrations(
     applied.push({ version: migration.version, name: migration.name });
   }
   return applied;
+}
+
+/** The newest version the ledger records, 0 for none. */
+export async function recordedVersion(db: Db): Promise<number> {
+  const [row] = await db.query<{ v: number | null }>('SELECT max(version) AS v FROM schema_migration');
+  return count(row?.v);
 }

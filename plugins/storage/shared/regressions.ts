@@ -89,7 +89,6 @@ const WRITE = perDialect((d, now = `$now::${d.timestamp}`) => ({
   events: insertLists(d, 'regression_event', EVENTS, { created: now }),
 }));
 
-/** The regression repositories. */
 export const REGRESSIONS = {
   regressions: extended(tableSpec('regression', { search: ['uuid', 'note'] }), regressionReads, (db) => ({
     async write({ now, series, alerts, events }) {

@@ -234,25 +234,32 @@ async function loadKnown(
 
 type VersionId = (number: number) => Promise<number | undefined>;
 
-/** The id of the head's version numbered `number` (memoized for one analysis). */
-function versionIds(tx: WriteRepositories, headId: number): VersionId {
-  const found = new Map<number, Promise<number | undefined>>();
-  return (number) => {
-    let id = found.get(number);
-    if (!id) {
-      id = tx.heads.versionIds(headId, number, 1).then(async ([candidate]) => {
-        if (candidate === undefined) return undefined;
-        const v = await tx.versions.find({ id: candidate });
-        return v?.number === number ? candidate : undefined;
-      });
-      found.set(number, id);
-    }
-    return id;
+/** `fn` called once per argument (for one analysis or grouping). */
+export function memoized<T>(fn: (key: number) => Promise<T>): (key: number) => Promise<T> {
+  const found = new Map<number, Promise<T>>();
+  return (key) => {
+    let value = found.get(key);
+    if (!value) found.set(key, (value = fn(key)));
+    return value;
   };
 }
 
+/** The id of the head's version numbered `number` (memoized for one analysis). */
+function versionIds(tx: WriteRepositories, headId: number): VersionId {
+  return memoized(async (number) => {
+    const [candidate] = await tx.heads.versionIds(headId, number, 1);
+    if (candidate === undefined) return undefined;
+    const v = await tx.versions.find({ id: candidate });
+    return v?.number === number ? candidate : undefined;
+  });
+}
+
 /** The version just before `number` on the head (null at its first). */
-async function lastGoodOf(tx: WriteRepositories, headId: number, number: number): Promise<number | null> {
+export async function lastGoodOf(
+  tx: WriteRepositories,
+  headId: number,
+  number: number,
+): Promise<number | null> {
   const [id] = await tx.heads.versionIds(headId, number - 1, 1);
   return id ?? null;
 }

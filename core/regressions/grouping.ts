@@ -1,7 +1,7 @@
 import type { Ingested } from '../reports/ingested.js';
 import type { RegressionKind, RegressionSeriesRecord, VersionRecord } from '../storage/records.js';
 import type { WriteRepositories } from '../storage/storage.js';
-import { atNewLevel, nearLevel } from './analysis.js';
+import { atNewLevel, lastGoodOf, memoized, nearLevel } from './analysis.js';
 import { guardedSide, kindOf, measureDirection } from './direction.js';
 import {
   ATTACHING_STATUSES,
@@ -40,9 +40,7 @@ export async function groupAlerts(
   );
   const candidates = await loadCandidates(tx, ingested);
   const versions = await versionsOfReports(tx, [...rows.values()], ingested);
-  const lastGood = memoized((number: number) =>
-    tx.heads.versionIds(head.id, number - 1, 1).then(([id]) => id ?? null),
-  );
+  const lastGood = memoized((number) => lastGoodOf(tx, head.id, number));
   const w = new RegressionWriter(tx, now);
   const touched = new Map<number, TouchedRegression>();
   const touch = (change: RegressionChange, how: TouchedRegression['how']) => {
@@ -202,14 +200,4 @@ async function versionsOfReports(
     if (version) found.set(r.id, version);
   }
   return found;
-}
-
-/** `fn` called once per argument. */
-function memoized<T>(fn: (key: number) => Promise<T>): (key: number) => Promise<T> {
-  const found = new Map<number, Promise<T>>();
-  return (key) => {
-    let value = found.get(key);
-    if (!value) found.set(key, (value = fn(key)));
-    return value;
-  };
 }

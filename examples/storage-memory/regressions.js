@@ -85,6 +85,7 @@ export function regressionRepositories(view) {
       async write({ now, series, alerts, events }) {
         const seriesTable = table(view, 'regressionSeries');
         const alertTable = table(view, 'regressionAlerts');
+        const eventTable = table(view, 'regressionEvents');
         for (const s of series) {
           const key = { regression_id: s.regression_id, series_id: s.series_id };
           const { state, before_value, after_value, p_value } = s;
@@ -93,7 +94,7 @@ export function regressionRepositories(view) {
           else await seriesTable.insert({ ...s, created: now, modified: now });
         }
         for (const a of alerts) await alertTable.insert(a);
-        for (const e of events) await table(view, 'regressionEvents').insert({ ...e, created: now });
+        for (const e of events) await eventTable.insert({ ...e, created: now });
       },
     },
     regressionSeries: table(view, 'regressionSeries'),

@@ -39,13 +39,15 @@ export const duckdbStorage = defineStorage<DuckDbOptions>({
       schemaVersion: () => database.read((connection) => recordedVersion(duckDb(connection))),
       async transaction(fn) {
         let appended = 0;
-        const result = await database.write((connection) =>
-          within(
+        const result = await database.write((connection) => {
+          // a write run again alone after its group failed counts its rows once
+          appended = 0;
+          return within(
             duckdbWriter(connection, database, (count) => (appended += count)),
             'transaction',
             fn,
-          ),
-        );
+          );
+        });
         if (appended > 0) compactor.appended(appended);
         return result;
       },

@@ -6,10 +6,11 @@ import type {
   ReportRecord,
   ReportsReader,
   ReportSummary,
+  TableReader,
 } from '../../../kit/index.js';
 import { REGRESSION_PRUNE } from './regressions.js';
 import { count, ident, isUuid, perDialect, type Db } from './sql.js';
-import { page, table, tableReader, tableSpec, tableWriter, type Shared } from './table.js';
+import { extended, page, table, tableSpec, withWrites, type Shared } from './table.js';
 
 const reports = tableSpec('report', { search: ['uuid'] });
 
@@ -41,61 +42,58 @@ async function inBatches<R>(ids: readonly number[], read: (batch: number[]) => P
   return rows;
 }
 
-export function reportsReader(db: Db): ReportsReader {
-  return {
-    ...tableReader<ReportRecord>(db, reports),
-    listFiltered(filter, options) {
-      const where = [
-        'r.project_id = $project_id',
-        ...(filter.branch_id !== undefined ? ['r.branch_id = $branch_id'] : []),
-        ...(filter.testbed_id !== undefined ? ['r.testbed_id = $testbed_id'] : []),
-        ...(filter.from ? ['r.start_time >= $from'] : []),
-        ...(filter.to ? ['r.end_time <= $to'] : []),
-        '(b.archived OR t.archived) = $archived::boolean',
-      ].join(' AND ');
-      const direction = options.direction === 'asc' ? 'ASC' : 'DESC';
-      return page<ReportRecord>(
-        db,
-        'r.*',
-        `FROM report r JOIN branch b ON b.id = r.branch_id JOIN testbed t ON t.id = r.testbed_id WHERE ${where}`,
-        `r.start_time ${direction}, r.id ${direction}`,
-        { ...filter },
-        options,
-      );
-    },
-    async summaries(reportIds) {
-      const out = new Map<number, ReportSummary>();
-      if (reportIds.length === 0) return out;
-      const sql = SUMMARIES(db.dialect);
-      const iterations = new Map(reportIds.map((id) => [id, [] as ReportSummary['iterations'][number][]]));
-      const rows = await inBatches(reportIds, (batch) =>
-        db.query<{ report_id: number; iteration: number; benchmarks: bigint; measures: bigint }>(
-          sql.iterations,
-          { ids: batch },
-        ),
-      );
-      for (const row of rows) {
-        iterations.get(row.report_id)![row.iteration] = {
-          benchmarks: count(row.benchmarks),
-          measures: count(row.measures),
-        };
-      }
-      const alerts = new Map(
-        (
-          await db.query<{ report_id: number; active: bigint; total: bigint }>(sql.alerts, { ids: reportIds })
-        ).map((row) => [row.report_id, { active: count(row.active), total: count(row.total) }]),
-      );
-      for (const [id, counts] of iterations) {
-        out.set(id, {
-          report_id: id,
-          iterations: Array.from(counts, (i) => i ?? { benchmarks: 0, measures: 0 }),
-          alerts: alerts.get(id) ?? { active: 0, total: 0 },
-        });
-      }
-      return out;
-    },
-  };
-}
+const reportReads = (db: Db): Omit<ReportsReader, keyof TableReader<ReportRecord>> => ({
+  listFiltered(filter, options) {
+    const where = [
+      'r.project_id = $project_id',
+      ...(filter.branch_id !== undefined ? ['r.branch_id = $branch_id'] : []),
+      ...(filter.testbed_id !== undefined ? ['r.testbed_id = $testbed_id'] : []),
+      ...(filter.from ? ['r.start_time >= $from'] : []),
+      ...(filter.to ? ['r.end_time <= $to'] : []),
+      '(b.archived OR t.archived) = $archived::boolean',
+    ].join(' AND ');
+    const direction = options.direction === 'asc' ? 'ASC' : 'DESC';
+    return page<ReportRecord>(
+      db,
+      'r.*',
+      `FROM report r JOIN branch b ON b.id = r.branch_id JOIN testbed t ON t.id = r.testbed_id WHERE ${where}`,
+      `r.start_time ${direction}, r.id ${direction}`,
+      { ...filter },
+      options,
+    );
+  },
+  async summaries(reportIds) {
+    const out = new Map<number, ReportSummary>();
+    if (reportIds.length === 0) return out;
+    const sql = SUMMARIES(db.dialect);
+    const iterations = new Map(reportIds.map((id) => [id, [] as ReportSummary['iterations'][number][]]));
+    const rows = await inBatches(reportIds, (batch) =>
+      db.query<{ report_id: number; iteration: number; benchmarks: bigint; measures: bigint }>(
+        sql.iterations,
+        { ids: batch },
+      ),
+    );
+    for (const row of rows) {
+      iterations.get(row.report_id)![row.iteration] = {
+        benchmarks: count(row.benchmarks),
+        measures: count(row.measures),
+      };
+    }
+    const alerts = new Map(
+      (
+        await db.query<{ report_id: number; active: bigint; total: bigint }>(sql.alerts, { ids: reportIds })
+      ).map((row) => [row.report_id, { active: count(row.active), total: count(row.total) }]),
+    );
+    for (const [id, counts] of iterations) {
+      out.set(id, {
+        report_id: id,
+        iterations: Array.from(counts, (i) => i ?? { benchmarks: 0, measures: 0 }),
+        alerts: alerts.get(id) ?? { active: 0, total: 0 },
+      });
+    }
+    return out;
+  },
+});
 
 const METRIC_COLUMNS = `m.id, m.uuid, m.report_id, m.iteration, m.series_id, s.benchmark_id, s.measure_id, m.value,
   m.lower_value, m.upper_value, m.threshold_id, m.model_id, m.baseline, m.lower_limit, m.upper_limit`;
@@ -178,10 +176,9 @@ const SERIES = perDialect((d) => {
   };
 });
 
-function namedWriter(db: Db): NamedBatchWriter {
+const namedWrites = (db: Db): Omit<NamedBatchWriter, keyof NamedBatchReader> => {
   const d = db.dialect;
   return {
-    ...namedReader(db),
     insertMany(kind, projectId, rows, now) {
       if (rows.length === 0) return Promise.resolve([]);
       const units = kind === 'measure';
@@ -230,11 +227,11 @@ function namedWriter(db: Db): NamedBatchWriter {
       return Int32Array.from(wanted, ([b, m]) => ids.get(key(b, m)) as number);
     },
   };
-}
+};
 
 /** Reports, the named dimensions of ingest, and plots. */
 export const REPORTS = {
-  reports: { reader: reportsReader, writer: (db) => ({ ...tableWriter(db, reports), ...reportsReader(db) }) },
-  named: { reader: namedReader, writer: namedWriter },
+  reports: extended(reports, reportReads, () => ({})),
+  named: withWrites(namedReader, namedWrites),
   plots: table(tableSpec('plot', { search: ['title', 'uuid'], key: ['rank', 'id'] })),
 } satisfies Partial<Shared>;

@@ -60,9 +60,8 @@ export function insertLists(d: Dialect, table: string, columns: string, fixed = 
   const listed = parse(columns);
   const values = listed.map(([c, t]) => (t === 'float8' ? `nullif(x.${c}, 'NaN')` : `x.${c}`));
   const lists = listed.map(([c, t]) => [c, `$${c}`, t ?? 'int'] as const);
-  const rows = d.rows('x', lists);
   return `INSERT INTO ${table} (${[...listed.map(([c]) => c), ...Object.keys(fixed)].join(', ')})
-    SELECT ${[...values, ...Object.values(fixed)].join(', ')} FROM ${rows} ${tail}`;
+    SELECT ${[...values, ...Object.values(fixed)].join(', ')} FROM ${d.rows('x', lists)} ${tail}`;
 }
 
 /** The list parameters of {@link insertLists}' `columns` from `rows` (an absent value is NULL). */

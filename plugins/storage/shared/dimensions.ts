@@ -7,7 +7,7 @@ import type {
   VersionRecord,
   WriteRepositories,
 } from '../../../kit/index.js';
-import { REGRESSION_PRUNE } from './regressions.js';
+import { deleteCascade } from './regressions.js';
 import { count, perDialect, type Db, type Params } from './sql.js';
 import { extended, table, tableSpec, tableWriter, withWrites, type Shared } from './table.js';
 
@@ -107,10 +107,7 @@ export const DIMENSIONS = {
   thresholds: table(tableSpec('threshold', { search: ['uuid'] })),
   models: table(tableSpec('model')),
   dimensions: withWrites(dimensionsReader, (db) => ({
-    async deleteWithData(kind, id) {
-      for (const statement of cascade(db.dialect)[kind]) await db.execute(statement, { id });
-      for (const statement of REGRESSION_PRUNE) await db.execute(statement);
-    },
+    deleteWithData: (kind, id) => deleteCascade(db, cascade(db.dialect)[kind], { id }),
   })),
 } satisfies Partial<Shared>;
 

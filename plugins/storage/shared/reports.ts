@@ -8,7 +8,7 @@ import type {
   ReportSummary,
   TableReader,
 } from '../../../kit/index.js';
-import { REGRESSION_PRUNE } from './regressions.js';
+import { deleteCascade } from './regressions.js';
 import { count, ident, isUuid, perDialect, type Db } from './sql.js';
 import { extended, page, table, tableSpec, withWrites, type Shared } from './table.js';
 
@@ -130,10 +130,9 @@ export function metricRows(db: Db) {
 }
 
 /** Deletes a report's metrics and alerts. */
-export async function deleteReport(db: Db, reportId: number): Promise<void> {
-  await db.execute('DELETE FROM alert WHERE report_id = $report', { report: reportId });
-  await db.execute('DELETE FROM metric WHERE report_id = $report', { report: reportId });
-  for (const statement of REGRESSION_PRUNE) await db.execute(statement);
+export function deleteReport(db: Db, reportId: number): Promise<void> {
+  const data = ['DELETE FROM alert WHERE report_id = $id', 'DELETE FROM metric WHERE report_id = $id'];
+  return deleteCascade(db, data, { id: reportId });
 }
 
 /** Dimensions of every kind by batch; a kind is the name of its table. */

@@ -34,18 +34,16 @@ const STATUS_RANK = `CASE r.status WHEN 'untriaged' THEN 0 WHEN 'suspected' THEN
 
 /** The WHERE clause of a regression filter (alias `r`) and its parameters. */
 function regressionWhere(db: Db, filter: RegressionFilter): { sql: string; params: Record<string, Param> } {
-  const where = ['r.project_id = $project::int'];
-  const params: Record<string, Param> = { project: filter.project_id, statuses: filter.statuses };
+  const where = ['r.project_id = $project_id::int'];
+  const params: Record<string, Param> = { ...filter };
   if (filter.statuses) where.push(db.dialect.inList('r.status', '$statuses', 'text'));
   for (const column of ['kind', 'branch_id', 'testbed_id', 'assignee_id'] as const) {
     if (filter[column] === undefined) continue;
     where.push(
       `r.${column} ${filter[column] === null ? 'IS NULL' : `= $${column}::${column === 'kind' ? 'text' : 'int'}`}`,
     );
-    params[column] = filter[column];
   }
   const series = (['benchmark_id', 'measure_id'] as const).filter((column) => filter[column] !== undefined);
-  for (const column of series) params[column] = filter[column];
   if (series.length > 0)
     where.push(`EXISTS (SELECT 1 FROM regression_series s
       WHERE s.regression_id = r.id AND ${series.map((c) => `s.${c} = $${c}::int`).join(' AND ')})`);

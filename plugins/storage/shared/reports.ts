@@ -95,17 +95,17 @@ const reportReads = (db: Db): Omit<ReportsReader, keyof TableReader<ReportRecord
   },
 });
 
-const METRIC_COLUMNS = `m.id, m.uuid, m.report_id, m.iteration, m.series_id, s.benchmark_id, s.measure_id, m.value,
-  m.lower_value, m.upper_value, m.threshold_id, m.model_id, m.baseline, m.lower_limit, m.upper_limit`;
+const SELECT_METRICS = `SELECT m.id, m.uuid, m.report_id, m.iteration, m.series_id, s.benchmark_id, s.measure_id,
+  m.value, m.lower_value, m.upper_value, m.threshold_id, m.model_id, m.baseline, m.lower_limit, m.upper_limit
+  FROM metric m JOIN series s ON s.id = m.series_id`;
 
 const METRICS = perDialect((d) => ({
-  byReports: `SELECT ${METRIC_COLUMNS} FROM metric m JOIN series s ON s.id = m.series_id
-    WHERE ${d.inList('m.report_id', '$reports', 'int')} ORDER BY m.report_id, m.iteration, s.benchmark_id, s.measure_id`,
-  byIds: `SELECT ${METRIC_COLUMNS} FROM metric m JOIN series s ON s.id = m.series_id
-    WHERE ${d.inList('m.id', '$ids', 'bigint')}`,
+  byReports: `${SELECT_METRICS} WHERE ${d.inList('m.report_id', '$reports', 'int')}
+    ORDER BY m.report_id, m.iteration, s.benchmark_id, s.measure_id`,
+  byIds: `${SELECT_METRICS} WHERE ${d.inList('m.id', '$ids', 'bigint')}`,
 }));
 
-/** The metrics' reads that are the same SQL on every engine (history and perf are the engines'). */
+/** The metrics' reads by report, id and UUID (history is the engines' own, perf is in perf.ts). */
 export function metricRows(db: Db) {
   return {
     byReports(reportIds: readonly number[]): Promise<MetricRecord[]> {
@@ -120,8 +120,7 @@ export function metricRows(db: Db) {
     async byUuid(projectId: number, uuid: string): Promise<MetricRecord | undefined> {
       if (!isUuid(uuid)) return undefined;
       const [row] = await db.query<MetricRecord>(
-        `SELECT ${METRIC_COLUMNS} FROM metric m JOIN series s ON s.id = m.series_id
-         WHERE m.project_id = $project AND m.uuid = $uuid::uuid`,
+        `${SELECT_METRICS} WHERE m.project_id = $project AND m.uuid = $uuid::uuid`,
         { project: projectId, uuid },
       );
       return row;

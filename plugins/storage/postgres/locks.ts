@@ -1,5 +1,5 @@
 import type { LockKey, LocksWriter } from '../../../kit/index.js';
-import { execute, query, type Connection } from './sql.js';
+import { query, type Connection } from './sql.js';
 
 /**
  * The first key of PostgreSQL's two-key advisory locks, by kind: the (int, int) key space is apart from the
@@ -19,7 +19,7 @@ export function locksWriter(connection: Connection): LocksWriter {
   return {
     async hold(key, options) {
       const fn = options?.shared ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
-      await execute(connection, `SELECT ${fn}($kind::int, $id::int)`, keyParams(key));
+      await query(connection, `SELECT ${fn}($kind::int, $id::int)`, keyParams(key));
     },
     async tryHold(key) {
       const [row] = await query<{ held: boolean }>(

@@ -46,7 +46,6 @@ const ANCHORED_BEGIN = 'BEGIN TRANSACTION; SELECT NULL FROM duckdb_schemas() LIM
 export class Database {
   #closed = false;
   #handle: Handle | undefined;
-  #generation = 0;
   #state: { readonly status: 'ok' | 'disk_full' | 'reopening'; readonly since?: Date } = { status: 'ok' };
   #reopened = 0;
   #reopening: Promise<void> | undefined;
@@ -102,11 +101,6 @@ export class Database {
   /** Write transactions committed since the database was opened (replication skips a sync when unchanged). */
   get commits(): number {
     return this.#commits;
-  }
-
-  /** Changes when the database is reopened: a connection from `connect` of an older generation is dead. */
-  get generation(): number {
-    return this.#generation;
   }
 
   /** A connection of its own for long background work (compaction, snapshots) outside the writer queue. */
@@ -358,7 +352,6 @@ export class Database {
   /** Starts using a newly opened instance: fresh caches (nothing of the old instance's state is trusted). */
   #install(handle: Handle): void {
     this.#handle = handle;
-    this.#generation++;
     this.cache = new QueryCache();
     this.historyCache = new HistoryCache();
     this.latestVersions = new LatestVersions();

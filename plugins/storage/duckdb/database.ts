@@ -215,7 +215,9 @@ export class Database {
    */
   read<T>(fn: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
     return this.#track(async () => {
-      const connection = await this.#acquireReader();
+      const connection =
+        this.#idleReaders.pop() ??
+        (await new Promise<DuckDBConnection>((resolve) => this.#waitingReaders.push(resolve)));
       try {
         const first = await this.#readOn(connection, fn, false);
         if (!first.stale) return first.value;
@@ -383,12 +385,6 @@ export class Database {
       if (failureOf(error) === undefined && this.#state.status !== 'reopening')
         this.logger.error({ err: error, path: this.path }, 'rollback failed');
     }
-  }
-
-  #acquireReader(): Promise<DuckDBConnection> {
-    const idle = this.#idleReaders.pop();
-    if (idle) return Promise.resolve(idle);
-    return new Promise((resolveReader) => this.#waitingReaders.push(resolveReader));
   }
 
   #releaseReader(connection: DuckDBConnection): void {

@@ -1,45 +1,99 @@
+import type { DimensionKind } from '../storage/records.js';
 import type { ReadRepositories } from '../storage/storage.js';
 import type { Ingested } from './ingested.js';
 
-/** A lookup of a record ingest does not hold: the answer is then rendered in a read transaction instead. */
+/** A lookup of a record ingest does not hold, made with no read transaction to answer it. */
 export const NOT_HELD = Symbol('not held by ingest');
 
-/** `find({ id })` answered from `records`; any other lookup is NOT_HELD. */
-function byId<R extends { readonly id: number }>(records: readonly (R | undefined)[]) {
-  return {
-    find(where: Readonly<Record<string, unknown>>): Promise<R> {
-      const keys = Object.keys(where);
-      const found =
-        keys.length === 1 && keys[0] === 'id' ? records.find((r) => r?.id === where.id) : undefined;
-      return found ? Promise.resolve(found) : Promise.reject(NOT_HELD);
-    },
-  };
+type Records = ReadonlyMap<unknown, { readonly id: number }>;
+type Call = (...args: never[]) => Promise<unknown>;
+
+/** `repository[method](...args)`, or NOT_HELD without a repository. */
+function pass(repository: object | undefined, method: string, ...args: unknown[]): Promise<unknown> {
+  const call = repository && (Reflect.get(repository, method) as Call | undefined);
+  return call ? call.apply(repository, args as never[]) : Promise.reject(NOT_HELD);
 }
 
-/** Every method of every repository not listed: NOT_HELD. */
-const notHeld: unknown = new Proxy({}, { get: () => () => Promise.reject(NOT_HELD) });
+/** The ids a `where` of `find` or `all` asks for, when it filters on the id alone. */
+function idsOf(where: Readonly<Record<string, unknown>>): unknown[] | undefined {
+  const keys = Object.keys(where);
+  if (keys.length !== 1 || keys[0] !== 'id') return undefined;
+  return Array.isArray(where.id) ? [...new Set(where.id)] : [where.id];
+}
+
+/** Records by id, each once. */
+function held(records: readonly ({ readonly id: number } | undefined)[]): Records {
+  return new Map(records.flatMap((r) => (r ? [[r.id, r] as const] : [])));
+}
+
+/** The records with these ids: those held, and the others as `read(missing)` finds them. */
+async function byIds(
+  records: Records,
+  ids: readonly unknown[],
+  read: (missing: unknown[]) => Promise<unknown>,
+): Promise<unknown[]> {
+  const found = ids.flatMap((id) => records.get(id) ?? []);
+  const missing = ids.filter((id) => !records.has(id));
+  return missing.length === 0 ? found : [...found, ...((await read(missing)) as unknown[])];
+}
+
+/** `repository` with `find` and `all` by id answered from `records` first; its other calls pass through. */
+function table(records: Records, repository: object | undefined, more: Record<string, Call> = {}): object {
+  const own: Record<string, Call> = {
+    find: async (where: Readonly<Record<string, unknown>>) => {
+      const ids = idsOf(where);
+      const found = ids?.length === 1 ? records.get(ids[0]) : undefined;
+      return found ?? pass(repository, 'find', where);
+    },
+    all: async (where: Readonly<Record<string, unknown>>) => {
+      const ids = idsOf(where);
+      if (!ids) return pass(repository, 'all', where);
+      return byIds(records, ids, (missing) => pass(repository, 'all', { id: missing }));
+    },
+    ...more,
+  };
+  return new Proxy(own, {
+    get: (target, method: string) =>
+      target[method] ?? ((...args: unknown[]) => pass(repository, method, ...args)),
+  });
+}
 
 /**
  * Read repositories over the records a report's ingest holds once it committed: its organization, branch, head,
- * testbed and measures, and the head's newest version when ingest created it. Ingest keeps them as it stored
- * them, so they answer what a read right after the commit would, and the answer to the report (thresholds of its
- * alerts included) is built without a second transaction that reads them again. Anything else (a start point,
- * the report of a change point's metric) is NOT_HELD.
+ * version, testbed, benchmarks, measures and alerts, and the head's newest version when ingest created it. Ingest
+ * keeps them as it stored them, so they answer what a read right after the commit would. Lookups by id of held
+ * records are answered from them; every other call goes to `stored` (a read transaction), or is NOT_HELD without
+ * one: the answer to a report is built without a transaction when ingest holds every record it shows.
  */
-export function heldRepositories(data: Ingested): ReadRepositories {
+export function heldRepositories(data: Ingested, stored?: ReadRepositories): ReadRepositories {
   const latest = data.held?.latestVersion;
-  const repositories = {
-    organizations: byId([data.held?.organization]),
-    branches: byId([data.branch]),
-    heads: {
-      ...byId([data.head]),
+  const named: Record<DimensionKind, Records> = {
+    branch: held([data.branch]),
+    testbed: held([data.testbed]),
+    benchmark: held(data.metrics.map((m) => m.benchmark)),
+    measure: held(data.metrics.map((m) => m.measure)),
+  };
+  const repositories: Partial<Record<keyof ReadRepositories, object>> = {
+    organizations: table(held([data.held?.organization]), stored?.organizations),
+    branches: table(named.branch, stored?.branches),
+    heads: table(held([data.head]), stored?.heads, {
       latestVersion: (headId: number) =>
-        headId === data.head.id && latest ? Promise.resolve(latest) : Promise.reject(NOT_HELD),
-    },
-    testbeds: byId([data.testbed]),
-    measures: byId(data.metrics.map((m) => m.measure)),
+        headId === data.head.id && latest
+          ? Promise.resolve(latest)
+          : pass(stored?.heads, 'latestVersion', headId),
+    }),
+    versions: table(held([data.version]), stored?.versions),
+    testbeds: table(named.testbed, stored?.testbeds),
+    benchmarks: table(named.benchmark, stored?.benchmarks),
+    measures: table(named.measure, stored?.measures),
+    alerts: table(held(data.alerts.map((a) => a.alert)), stored?.alerts),
+    named: table(new Map(), stored?.named, {
+      byIds: (kind: DimensionKind, ids: readonly number[]) =>
+        byIds(named[kind], [...new Set(ids)], (missing) => pass(stored?.named, 'byIds', kind, missing)),
+    }),
   };
   return new Proxy(repositories, {
-    get: (target, name) => (Reflect.get(target, name) as unknown) ?? notHeld,
+    get: (target, name: keyof ReadRepositories) =>
+      target[name] ?? stored?.[name] ?? table(new Map(), undefined),
   }) as unknown as ReadRepositories;
 }

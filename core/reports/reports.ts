@@ -268,7 +268,7 @@ export class ReportsService {
 
   /**
    * The response is built after the commit, so the single writer is not held while it is assembled: from what
-   * ingest holds, or, when it needs a record ingest did not read, in a read transaction.
+   * ingest holds, or, when it needs a record ingest did not read, in a read transaction that reads only those.
    */
   async #render(data: Ingested, iterations: number, job: string | null) {
     const counts = countsOf(data, iterations);
@@ -277,7 +277,7 @@ export class ReportsService {
     } catch (error) {
       if (error !== NOT_HELD) throw error;
     }
-    return this.ctx.storage.read((r) => reportJson(r, data, counts, true, job));
+    return this.ctx.storage.read((r) => reportJson(heldRepositories(data, r), data, counts, true, job));
   }
 
   async #full(r: ReadRepositories, project: ProjectRecord, report: ReportRecord) {

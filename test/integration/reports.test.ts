@@ -461,11 +461,13 @@ describe('reading reports and metrics', () => {
     }
     const alerted = await spike({ hash: 'c'.repeat(40) });
     expect(alerted.alerts).toHaveLength(2);
+    expect(alerted.regressions.map((x: { how: string }) => x.how)).toEqual(['opened']);
     await same(alerted);
     await report({ branch: 'echo', results: [bmf({ e1: 100, e2: 100 })] });
     // the version of an earlier hash: not the head's newest
     const reused = await spike({ hash: 'c'.repeat(40) });
     expect(reused.alerts.length).toBeGreaterThan(0);
+    expect(reused.regressions.length).toBeGreaterThan(0);
     await same(reused);
     await same(
       await report({

@@ -18,8 +18,7 @@ export async function history(
   request: HistoryRequest,
   cache?: HistoryCache,
 ): Promise<HistoryColumns> {
-  const { series, headId, maxSamples } = request;
-  const since = request.since.map((ms) => (Number.isFinite(ms) ? ms : -1e18));
+  const { series, headId, maxSamples, since } = request;
   // per series, its newest values (from the cache or the table) and how many of them the answer takes
   const newest: (readonly CachedSample[])[] = new Array(series.length);
   const misses: number[] = [];

@@ -8,7 +8,7 @@ const RETRY = new Set(['40001', '40P01', '23505']);
  * race (two processes creating one dimension or series): the next attempt sees what the other committed.
  */
 export function retryable(error: unknown): boolean {
-  return !(error instanceof BenchtrackError) && RETRY.has(sqlState(error) ?? '');
+  return !(error instanceof BenchtrackError) && RETRY.has(sqlState(error));
 }
 
 /** The constraint and key a unique violation names (counting refusals of one key in a row); else undefined. */
@@ -18,16 +18,15 @@ export function uniqueKey(error: unknown): string | undefined {
   return `${String(constraint)}: ${String(detail)}`;
 }
 
-function sqlState(error: unknown): string | undefined {
+function sqlState(error: unknown): string {
   const code = (error as { code?: unknown } | undefined)?.code;
-  return typeof code === 'string' ? code : undefined;
+  return typeof code === 'string' ? code : '';
 }
 
 /** Whether `error` says the server cannot be reached or dropped the connection (not a statement's failure). */
 export function connectionLost(error: unknown): boolean {
   if (error instanceof BenchtrackError) return false;
   const code = sqlState(error);
-  if (code === undefined) return false;
   return (
     /^(08|57P0)/.test(code) ||
     code === '53300' ||
@@ -39,21 +38,14 @@ export function connectionLost(error: unknown): boolean {
 
 /** Whether a connection that was open is gone (a new one may well succeed), as opposed to one never opened. */
 export function connectionDropped(error: unknown): boolean {
-  const code = sqlState(error);
-  return (
-    connectionLost(error) &&
-    /^(57P01|57P02|CONNECTION_CLOSED|CONNECTION_DESTROYED|ECONNRESET|EPIPE)$/.test(code ?? '')
-  );
+  return /^(57P01|57P02|CONNECTION_CLOSED|CONNECTION_DESTROYED|ECONNRESET|EPIPE)$/.test(sqlState(error));
 }
-
-/** Seconds a client is asked to wait (Retry-After) while the database server cannot be reached. */
-const RETRY_AFTER_SECONDS = 5;
 
 /** What a caller gets while the database server cannot be reached. It never quotes the driver: the log has it. */
 export function unavailable(cause: unknown): UnavailableError {
   return new UnavailableError(
     'the database server cannot be reached (connection refused or lost); the transaction in progress was rolled back; retry in a few seconds',
-    { retry_after_seconds: RETRY_AFTER_SECONDS },
+    { retry_after_seconds: 5 },
     { cause },
   );
 }

@@ -10,7 +10,7 @@ import { keepPartitionsAhead } from './partitions.js';
 import { locksWriter } from './locks.js';
 import { append, history } from './metrics.js';
 import { postgresDb, type Connection } from './sql.js';
-import { ReplicaReads } from './replicas.js';
+import { replicaReads } from './replicas.js';
 import { postgresTransfer } from './transfer.js';
 
 export type { PostgresOptions } from './database.js';
@@ -44,7 +44,7 @@ export const postgresStorage = defineStorage<PostgresOptions>({
         [
           await keepPartitionsAhead(database, log),
           await postgresCounters(database),
-          await ReplicaReads.open(database, parsed, log),
+          await replicaReads(database, parsed, log),
         ] as const,
       close,
     );

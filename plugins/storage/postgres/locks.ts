@@ -1,5 +1,5 @@
 import type { LockKey, LocksWriter } from '../../../kit/index.js';
-import { execute, query, type Connection } from './sql.js';
+import { query, type Connection } from './sql.js';
 
 /**
  * The first key of PostgreSQL's two-key advisory locks, by kind: the (int, int) key space is apart from the
@@ -15,19 +15,17 @@ export const LOCK_KINDS: Readonly<Record<LockKey['kind'], number>> = {
 
 /** Transaction-level advisory locks: released by COMMIT or ROLLBACK, never by hand. */
 export function locksWriter(connection: Connection): LocksWriter {
+  const keyParams = (key: LockKey) => ({ kind: LOCK_KINDS[key.kind], id: key.id });
   return {
     async hold(key, options) {
       const fn = options?.shared ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
-      await execute(connection, `SELECT ${fn}($kind::int, $id::int)`, {
-        kind: LOCK_KINDS[key.kind],
-        id: key.id,
-      });
+      await query(connection, `SELECT ${fn}($kind::int, $id::int)`, keyParams(key));
     },
     async tryHold(key) {
       const [row] = await query<{ held: boolean }>(
         connection,
         'SELECT pg_try_advisory_xact_lock($kind::int, $id::int) AS held',
-        { kind: LOCK_KINDS[key.kind], id: key.id },
+        keyParams(key),
       );
       return row?.held === true;
     },

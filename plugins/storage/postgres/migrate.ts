@@ -4,7 +4,6 @@ import { applyMigrations, recordedVersion } from '../shared/migrate.js';
 import type { Migration } from '../shared/schema.js';
 import { postgresDb } from './sql.js';
 
-/** The advisory lock every process takes to migrate: N processes starting at once migrate once. */
 const MIGRATION_LOCK = 0x62656e63; // 'benc'
 
 /** Applies the migrations the database lacks (shared/migrate.ts) under an advisory lock: processes migrate once. */
@@ -15,7 +14,6 @@ export async function migrate(
 ): Promise<AppliedMigration[]> {
   const connection = await sql.reserve();
   try {
-    await connection.unsafe('SET client_min_messages = warning');
     await connection.unsafe('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     try {
       return await applyMigrations(

@@ -58,11 +58,6 @@ export async function queryValues(
   return (await run(connection, sql, params).values()) as unknown as unknown[][];
 }
 
-/** Runs a statement and returns the number of rows it changed. */
-export async function execute(connection: Connection, sql: string, params?: Params): Promise<number> {
-  return (await run(connection, sql, params)).count;
-}
-
 /** The SQL PostgreSQL writes its own way (plugins/storage/shared/sql.ts). */
 export const postgresDialect: Dialect = {
   capabilities: { skipLocked: true },
@@ -82,7 +77,7 @@ export function postgresDb(connection: Connection): Db {
   return {
     dialect: postgresDialect,
     query: (sql, params) => query(connection, sql, params),
-    execute: (sql, params) => execute(connection, sql, params),
+    execute: async (sql, params) => (await run(connection, sql, params)).count,
     async columns(sql, params, allocate) {
       const rows = await queryValues(connection, sql, params);
       const columns = allocate(rows.length);

@@ -1,18 +1,18 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Sql, TransactionSql } from 'postgres';
 import type { StorageTransfer, TransferValue } from '../../../kit/index.js';
 import { ident } from '../shared/sql.js';
 import { BATCH_ROWS, exportTables, importTables, type TableSource } from '../shared/transfer.js';
 import { COUNTERS_TABLE } from './counters.js';
 import { MONTHS_AHEAD } from './partitions.js';
 import type { Database } from './database.js';
+import type { Connection } from './sql.js';
 
 /** The engine's own bookkeeping and ephemeral state, not part of the data model. */
 const BOOKKEEPING = ['schema_migration', COUNTERS_TABLE].map((name) => `'${name}'`).join(', ');
 
 /** The tables of a connection's transaction, for the shared export and checks. */
-function source(sql: Pick<Sql, 'unsafe'>): TableSource {
+function source(sql: Connection): TableSource {
   return {
     tables: async () =>
       (
@@ -54,7 +54,7 @@ function copyText(value: TransferValue): string {
 }
 
 /** Moves every id sequence past the highest id of the table that draws from it. */
-async function advanceSequences(tx: TransactionSql): Promise<void> {
+async function advanceSequences(tx: Connection): Promise<void> {
   const sequences = await tx.unsafe<{ sequence: string; table: string }[]>(
     `SELECT s.sequencename AS sequence,
             coalesce(c.table_name, regexp_replace(s.sequencename, '_id_seq$', '')) AS table

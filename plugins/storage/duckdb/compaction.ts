@@ -54,7 +54,6 @@ export class MetricCompactor {
   #tailRows = 0;
   #running: Promise<MaintenanceResult> | undefined;
   #connection: DuckDBConnection | undefined;
-  #generation = 0;
   #stopped = false;
 
   readonly #minTailRows: number;
@@ -110,19 +109,8 @@ export class MetricCompactor {
   /** Interrupts a running compaction (its copy is dropped) and waits for it to end. */
   async stop(): Promise<void> {
     this.#stopped = true;
-    const current = this.#generation === this.database.generation ? this.#connection : undefined;
-    current?.interrupt();
+    this.#connection?.interrupt();
     await this.#running?.catch(() => undefined);
-    current?.closeSync();
-    this.#connection = undefined;
-  }
-
-  /** The compactor's own connection, opened again after the database was reopened (the old one is dead). */
-  async #connect(): Promise<DuckDBConnection> {
-    if (this.#connection && this.#generation === this.database.generation) return this.#connection;
-    this.#connection = await this.database.connect();
-    this.#generation = this.database.generation;
-    return this.#connection;
   }
 
   /** Stopping interrupts the running statement; between statements, this ends the compaction. */
@@ -136,9 +124,19 @@ export class MetricCompactor {
     return toCluster >= Math.max(this.#minTailRows, this.#openRows ?? 0);
   }
 
+  /** One compaction on a connection of its own (one kept across runs would die with a reopened database). */
   async #run(force: boolean): Promise<MaintenanceResult> {
+    const connection = (this.#connection = await this.database.connect());
+    try {
+      return await this.#compact(connection, force);
+    } finally {
+      this.#connection = undefined;
+      this.database.disconnect(connection);
+    }
+  }
+
+  async #compact(connection: DuckDBConnection, force: boolean): Promise<MaintenanceResult> {
     const started = performance.now();
-    const connection = await this.#connect();
     const snapshot = await inTransaction(connection, () => this.#snapshot(connection));
     // A full open segment is sealed as it is: the next rewrite starts after it.
     const sealed = snapshot.open >= this.#segmentRows ? snapshot.through : snapshot.sealed;

@@ -46,7 +46,6 @@ const ANCHORED_BEGIN = 'BEGIN TRANSACTION; SELECT NULL FROM duckdb_schemas() LIM
 export class Database {
   #closed = false;
   #handle: Handle | undefined;
-  #generation = 0;
   #state: { readonly status: 'ok' | 'disk_full' | 'reopening'; readonly since?: Date } = { status: 'ok' };
   #reopened = 0;
   #reopening: Promise<void> | undefined;
@@ -102,11 +101,6 @@ export class Database {
   /** Write transactions committed since the database was opened (replication skips a sync when unchanged). */
   get commits(): number {
     return this.#commits;
-  }
-
-  /** Changes when the database is reopened: a connection from `connect` of an older generation is dead. */
-  get generation(): number {
-    return this.#generation;
   }
 
   /** A connection of its own for long background work (compaction, snapshots) outside the writer queue. */
@@ -221,7 +215,9 @@ export class Database {
    */
   read<T>(fn: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
     return this.#track(async () => {
-      const connection = await this.#acquireReader();
+      const connection =
+        this.#idleReaders.pop() ??
+        (await new Promise<DuckDBConnection>((resolve) => this.#waitingReaders.push(resolve)));
       try {
         const first = await this.#readOn(connection, fn, false);
         if (!first.stale) return first.value;
@@ -358,7 +354,6 @@ export class Database {
   /** Starts using a newly opened instance: fresh caches (nothing of the old instance's state is trusted). */
   #install(handle: Handle): void {
     this.#handle = handle;
-    this.#generation++;
     this.cache = new QueryCache();
     this.historyCache = new HistoryCache();
     this.latestVersions = new LatestVersions();
@@ -390,12 +385,6 @@ export class Database {
       if (failureOf(error) === undefined && this.#state.status !== 'reopening')
         this.logger.error({ err: error, path: this.path }, 'rollback failed');
     }
-  }
-
-  #acquireReader(): Promise<DuckDBConnection> {
-    const idle = this.#idleReaders.pop();
-    if (idle) return Promise.resolve(idle);
-    return new Promise((resolveReader) => this.#waitingReaders.push(resolveReader));
   }
 
   #releaseReader(connection: DuckDBConnection): void {

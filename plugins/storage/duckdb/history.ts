@@ -1,8 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { HistoryColumns, HistoryRequest } from '../../../kit/index.js';
-import { readColumns } from './columns.js';
 import type { CachedSample, HistoryCache } from './history-cache.js';
-import { query, queryChunks } from './sql.js';
+import { duckDb, query } from './sql.js';
 
 const HEAD_VERSIONS = 'SELECT version_id FROM head_version WHERE head_id = $head';
 
@@ -19,8 +18,7 @@ export async function history(
   request: HistoryRequest,
   cache?: HistoryCache,
 ): Promise<HistoryColumns> {
-  const { series, headId, maxSamples } = request;
-  const since = request.since.map((ms) => (Number.isFinite(ms) ? ms : -1e18));
+  const { series, headId, maxSamples, since } = request;
   // per series, its newest values (from the cache or the table) and how many of them the answer takes
   const newest: (readonly CachedSample[])[] = new Array(series.length);
   const misses: number[] = [];
@@ -94,19 +92,14 @@ async function read(
        QUALIFY row_number() OVER (
          PARTITION BY m.series_id ORDER BY m.start_time DESC, m.report_id DESC, m.iteration DESC) <= $n
        ${order}`;
-  const { result, chunks, count } = await queryChunks(connection, sql, {
-    series: Int32Array.from(ids),
-    n,
-    head: headId,
-    cutoff,
+  let out: [Int32Array, Float64Array, Float64Array, Float64Array, Int32Array, Int32Array] | undefined;
+  const params = { series: Int32Array.from(ids), n, head: headId, cutoff };
+  const count = await duckDb(connection).columns(sql, params, (rows) => {
+    const ints = () => new Int32Array(rows);
+    const doubles = () => new Float64Array(rows);
+    return (out = [ints(), doubles(), doubles(), doubles(), ints(), ints()]);
   });
-  const series = new Int32Array(count);
-  const values = new Float64Array(count);
-  const times = new Float64Array(count);
-  const metricIds = new Float64Array(count);
-  const reports = new Int32Array(count);
-  const iterations = new Int32Array(count);
-  readColumns(result, chunks, [series, values, times, metricIds, reports, iterations]);
+  const [series, values, times, metricIds, reports, iterations] = out!;
   for (let k = 0; k < count; k++) {
     const id = series[k] as number;
     let list = newest.get(id);

@@ -10,9 +10,7 @@ import {
   listValue,
   VARCHAR,
   type DuckDBConnection,
-  type DuckDBDataChunk,
   type DuckDBMaterializedResult,
-  type DuckDBResult,
   type DuckDBPreparedStatement,
   type DuckDBType,
   type DuckDBValue,
@@ -199,17 +197,6 @@ function paramText(_key: string, value: unknown): unknown {
   return typeof value === 'bigint' ? `${value}n` : value;
 }
 
-/** Runs a query and returns its result chunks and row count, for `readColumns` (columns.ts). */
-export async function queryChunks(
-  connection: DuckDBConnection,
-  sql: string,
-  params: Params = {},
-): Promise<{ result: DuckDBResult; chunks: DuckDBDataChunk[]; count: number }> {
-  const result = await run(connection, sql, params);
-  const chunks = await result.fetchAllChunks();
-  return { result, chunks, count: chunks.reduce((n, chunk) => n + chunk.rowCount, 0) };
-}
-
 /** The SQL DuckDB writes its own way (plugins/storage/shared/sql.ts). */
 const duckdbDialect: Dialect = {
   capabilities: { skipLocked: false },
@@ -231,7 +218,9 @@ export function duckDb(connection: DuckDBConnection): Db {
     query: (sql, params) => query(connection, sql, params),
     execute: async (sql, params = {}) => Number((await run(connection, sql, params)).rowsChanged),
     async columns(sql, params, allocate) {
-      const { result, chunks, count } = await queryChunks(connection, sql, params);
+      const result = await run(connection, sql, params);
+      const chunks = await result.fetchAllChunks();
+      const count = chunks.reduce((n, chunk) => n + chunk.rowCount, 0);
       readColumns(result, chunks, allocate(count));
       return count;
     },

@@ -6,7 +6,7 @@ import type {
   ProjectsReader,
   TableReader,
 } from '../../../kit/index.js';
-import { REGRESSION_PRUNE } from './regressions.js';
+import { deleteCascade } from './regressions.js';
 import { count, perDialect, type Db, type Params } from './sql.js';
 import { extended, listPage, table, tableSpec, type Shared } from './table.js';
 
@@ -121,9 +121,6 @@ export const ACCOUNTS = {
   roles: table(tableSpec('organization_role', { key: ['organization_id', 'user_id'] })),
   invitations: table(tableSpec('invitation', { search: ['email', 'uuid'] })),
   projects: extended(projects, projectReads, (db) => ({
-    async deleteWithData(projectId) {
-      for (const statement of PROJECT_DATA) await db.execute(statement, { project: projectId });
-      for (const statement of REGRESSION_PRUNE) await db.execute(statement);
-    },
+    deleteWithData: (projectId) => deleteCascade(db, PROJECT_DATA, { project: projectId }),
   })),
 } satisfies Partial<Shared>;

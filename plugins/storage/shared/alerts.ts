@@ -16,22 +16,19 @@ const ORDER = {
  * its metric's series (among the project's alerted reports only, so metric is never read whole).
  */
 function alertWhere(filter: AlertFilter): { sql: string; params: Record<string, Param> } {
-  const where = ['a.project_id = $project::int'];
-  const { project_id: project, status, benchmark_id: benchmark } = filter;
-  const params: Record<string, Param> = { project, status, benchmark };
-  if (status !== undefined) where.push('a.status = $status::text');
+  const where = ['a.project_id = $project_id::int'];
+  if (filter.status !== undefined) where.push('a.status = $status::text');
   const threshold = (['branch_id', 'testbed_id', 'measure_id'] as const).filter(
     (c) => filter[c] !== undefined,
   );
-  for (const column of threshold) params[column] = filter[column];
   if (threshold.length > 0)
     where.push(`a.threshold_id IN (SELECT t.id FROM threshold t
       WHERE ${threshold.map((c) => `t.${c} = $${c}::int`).join(' AND ')})`);
-  if (benchmark !== undefined)
+  if (filter.benchmark_id !== undefined)
     where.push(`a.metric_id IN (SELECT m.id FROM metric m
-      WHERE m.series_id IN (SELECT s.id FROM series s WHERE s.benchmark_id = $benchmark::int)
-        AND m.report_id IN (SELECT x.report_id FROM alert x WHERE x.project_id = $project::int))`);
-  return { sql: where.join(' AND '), params };
+      WHERE m.series_id IN (SELECT s.id FROM series s WHERE s.benchmark_id = $benchmark_id::int)
+        AND m.report_id IN (SELECT x.report_id FROM alert x WHERE x.project_id = $project_id::int))`);
+  return { sql: where.join(' AND '), params: { ...filter } };
 }
 
 const alertReads = (db: Db): Omit<AlertsReader, keyof TableReader<AlertRecord>> => ({
@@ -60,9 +57,8 @@ export function insertLists(d: Dialect, table: string, columns: string, fixed = 
   const listed = parse(columns);
   const values = listed.map(([c, t]) => (t === 'float8' ? `nullif(x.${c}, 'NaN')` : `x.${c}`));
   const lists = listed.map(([c, t]) => [c, `$${c}`, t ?? 'int'] as const);
-  const rows = d.rows('x', lists);
   return `INSERT INTO ${table} (${[...listed.map(([c]) => c), ...Object.keys(fixed)].join(', ')})
-    SELECT ${[...values, ...Object.values(fixed)].join(', ')} FROM ${rows} ${tail}`;
+    SELECT ${[...values, ...Object.values(fixed)].join(', ')} FROM ${d.rows('x', lists)} ${tail}`;
 }
 
 /** The list parameters of {@link insertLists}' `columns` from `rows` (an absent value is NULL). */

@@ -7,9 +7,9 @@ import type {
   VersionRecord,
   WriteRepositories,
 } from '../../../kit/index.js';
-import { REGRESSION_PRUNE } from './regressions.js';
+import { deleteCascade } from './regressions.js';
 import { count, perDialect, type Db, type Params } from './sql.js';
-import { extended, table, tableSpec, tableWriter, type Shared } from './table.js';
+import { extended, table, tableSpec, tableWriter, withWrites, type Shared } from './table.js';
 
 const SEARCH = ['name', 'slug', 'uuid'];
 
@@ -106,16 +106,9 @@ export const DIMENSIONS = {
   series: table(tableSpec('series')),
   thresholds: table(tableSpec('threshold', { search: ['uuid'] })),
   models: table(tableSpec('model')),
-  dimensions: {
-    reader: dimensionsReader,
-    writer: (db) => ({
-      ...dimensionsReader(db),
-      async deleteWithData(kind, id) {
-        for (const statement of cascade(db.dialect)[kind]) await db.execute(statement, { id });
-        for (const statement of REGRESSION_PRUNE) await db.execute(statement);
-      },
-    }),
-  },
+  dimensions: withWrites(dimensionsReader, (db) => ({
+    deleteWithData: (kind, id) => deleteCascade(db, cascade(db.dialect)[kind], { id }),
+  })),
 } satisfies Partial<Shared>;
 
 /** The links of heads to versions (written only). */

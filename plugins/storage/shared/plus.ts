@@ -1,6 +1,6 @@
 import type { StatsReader, UsageReader } from '../../../kit/index.js';
 import { count, type Db } from './sql.js';
-import type { Shared } from './table.js';
+import { withWrites, type Shared } from './table.js';
 
 function usageReader(db: Db): UsageReader {
   return {
@@ -60,30 +60,22 @@ function statsReader(db: Db): StatsReader {
 
 /** Metrics stored per organization and day, and daily statistics snapshots. */
 export const PLUS = {
-  usage: {
-    reader: usageReader,
-    writer: (db) => ({
-      ...usageReader(db),
-      async recordMetrics(organizationId, day, metrics) {
-        // a row of the report's own: concurrent reports of one organization never write the same row
-        await db.execute(
-          'INSERT INTO usage_entry (organization_id, day, metrics) VALUES ($organization::int, $day::date, $metrics::bigint)',
-          { organization: organizationId, day, metrics },
-        );
-      },
-    }),
-  },
-  stats: {
-    reader: statsReader,
-    writer: (db) => ({
-      ...statsReader(db),
-      async saveSnapshot(day, stats) {
-        const changed = await db.execute(
-          'INSERT INTO stats_snapshot VALUES ($day::date, $stats::text) ON CONFLICT (day) DO NOTHING',
-          { day, stats },
-        );
-        return changed > 0;
-      },
-    }),
-  },
+  usage: withWrites(usageReader, (db) => ({
+    async recordMetrics(organizationId, day, metrics) {
+      // a row of the report's own: concurrent reports of one organization never write the same row
+      await db.execute(
+        'INSERT INTO usage_entry (organization_id, day, metrics) VALUES ($organization::int, $day::date, $metrics::bigint)',
+        { organization: organizationId, day, metrics },
+      );
+    },
+  })),
+  stats: withWrites(statsReader, (db) => ({
+    async saveSnapshot(day, stats) {
+      const changed = await db.execute(
+        'INSERT INTO stats_snapshot VALUES ($day::date, $stats::text) ON CONFLICT (day) DO NOTHING',
+        { day, stats },
+      );
+      return changed > 0;
+    },
+  })),
 } satisfies Partial<Shared>;

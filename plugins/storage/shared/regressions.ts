@@ -6,14 +6,14 @@ import type {
   TableReader,
 } from '../../../kit/index.js';
 import { insertLists, listParams } from './alerts.js';
-import { likePattern, perDialect, type Db, type Param } from './sql.js';
+import { likePattern, perDialect, type Db, type Param, type Params } from './sql.js';
 import { countByStatus, extended, page, table, tableSpec, type Shared } from './table.js';
 
 /**
- * Statements that remove what refers to deleted rows (alerts, series, branches, testbeds), run after every
- * cascading delete. The regression tables are small, and every test is a lookup by key.
+ * Statements that remove what refers to deleted rows (alerts, series, branches, testbeds). The regression tables are
+ * small, and every test is a lookup by key.
  */
-export const REGRESSION_PRUNE: readonly string[] = [
+const REGRESSION_PRUNE: readonly string[] = [
   `DELETE FROM regression_alert WHERE NOT EXISTS (SELECT 1 FROM alert a WHERE a.id = regression_alert.alert_id)`,
   `DELETE FROM regression_series WHERE NOT EXISTS (SELECT 1 FROM series s WHERE s.id = regression_series.series_id)`,
   `DELETE FROM regression WHERE NOT EXISTS (SELECT 1 FROM branch b WHERE b.id = regression.branch_id)
@@ -24,23 +24,26 @@ export const REGRESSION_PRUNE: readonly string[] = [
   `DELETE FROM regression_event WHERE NOT EXISTS (SELECT 1 FROM regression r WHERE r.id = regression_event.regression_id)`,
 ];
 
+/** Runs a cascading delete's `statements` with `params`, then REGRESSION_PRUNE. */
+export async function deleteCascade(db: Db, statements: readonly string[], params: Params): Promise<void> {
+  for (const statement of [...statements, ...REGRESSION_PRUNE]) await db.execute(statement, params);
+}
+
 /** Open regressions first (suspected and untriaged, then acknowledged), then the closed ones. */
 const STATUS_RANK = `CASE r.status WHEN 'untriaged' THEN 0 WHEN 'suspected' THEN 1 WHEN 'acknowledged' THEN 2 ELSE 3 END`;
 
 /** The WHERE clause of a regression filter (alias `r`) and its parameters. */
 function regressionWhere(db: Db, filter: RegressionFilter): { sql: string; params: Record<string, Param> } {
-  const where = ['r.project_id = $project::int'];
-  const params: Record<string, Param> = { project: filter.project_id, statuses: filter.statuses };
+  const where = ['r.project_id = $project_id::int'];
+  const params: Record<string, Param> = { ...filter };
   if (filter.statuses) where.push(db.dialect.inList('r.status', '$statuses', 'text'));
   for (const column of ['kind', 'branch_id', 'testbed_id', 'assignee_id'] as const) {
     if (filter[column] === undefined) continue;
     where.push(
       `r.${column} ${filter[column] === null ? 'IS NULL' : `= $${column}::${column === 'kind' ? 'text' : 'int'}`}`,
     );
-    params[column] = filter[column];
   }
   const series = (['benchmark_id', 'measure_id'] as const).filter((column) => filter[column] !== undefined);
-  for (const column of series) params[column] = filter[column];
   if (series.length > 0)
     where.push(`EXISTS (SELECT 1 FROM regression_series s
       WHERE s.regression_id = r.id AND ${series.map((c) => `s.${c} = $${c}::int`).join(' AND ')})`);
@@ -65,8 +68,7 @@ const regressionReads = (db: Db): Omit<RegressionsReader, keyof TableReader<Regr
       version: `v.number ${dir}, r.id ${dir}`,
     }[options.sort];
     const from = `FROM regression r JOIN version v ON v.id = r.first_bad_version_id WHERE ${where.sql}`;
-    const at = { page: options.page, perPage: Math.min(Math.max(options.perPage, 1), 255) };
-    return page<RegressionRecord>(db, 'r.*', from, order, where.params, at);
+    return page<RegressionRecord>(db, 'r.*', from, order, where.params, options);
   },
   countByStatus(filter) {
     const where = regressionWhere(db, filter);

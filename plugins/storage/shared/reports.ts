@@ -6,10 +6,11 @@ import type {
   ReportRecord,
   ReportsReader,
   ReportSummary,
+  TableReader,
 } from '../../../kit/index.js';
-import { REGRESSION_PRUNE } from './regressions.js';
+import { deleteCascade } from './regressions.js';
 import { count, ident, isUuid, perDialect, type Db } from './sql.js';
-import { page, table, tableReader, tableSpec, tableWriter, type Shared } from './table.js';
+import { extended, page, table, tableSpec, withWrites, type Shared } from './table.js';
 
 const reports = tableSpec('report', { search: ['uuid'] });
 
@@ -41,73 +42,70 @@ async function inBatches<R>(ids: readonly number[], read: (batch: number[]) => P
   return rows;
 }
 
-export function reportsReader(db: Db): ReportsReader {
-  return {
-    ...tableReader<ReportRecord>(db, reports),
-    listFiltered(filter, options) {
-      const where = [
-        'r.project_id = $project_id',
-        ...(filter.branch_id !== undefined ? ['r.branch_id = $branch_id'] : []),
-        ...(filter.testbed_id !== undefined ? ['r.testbed_id = $testbed_id'] : []),
-        ...(filter.from ? ['r.start_time >= $from'] : []),
-        ...(filter.to ? ['r.end_time <= $to'] : []),
-        '(b.archived OR t.archived) = $archived::boolean',
-      ].join(' AND ');
-      const direction = options.direction === 'asc' ? 'ASC' : 'DESC';
-      return page<ReportRecord>(
-        db,
-        'r.*',
-        `FROM report r JOIN branch b ON b.id = r.branch_id JOIN testbed t ON t.id = r.testbed_id WHERE ${where}`,
-        `r.start_time ${direction}, r.id ${direction}`,
-        { ...filter },
-        options,
-      );
-    },
-    async summaries(reportIds) {
-      const out = new Map<number, ReportSummary>();
-      if (reportIds.length === 0) return out;
-      const sql = SUMMARIES(db.dialect);
-      const iterations = new Map(reportIds.map((id) => [id, [] as ReportSummary['iterations'][number][]]));
-      const rows = await inBatches(reportIds, (batch) =>
-        db.query<{ report_id: number; iteration: number; benchmarks: bigint; measures: bigint }>(
-          sql.iterations,
-          { ids: batch },
-        ),
-      );
-      for (const row of rows) {
-        iterations.get(row.report_id)![row.iteration] = {
-          benchmarks: count(row.benchmarks),
-          measures: count(row.measures),
-        };
-      }
-      const alerts = new Map(
-        (
-          await db.query<{ report_id: number; active: bigint; total: bigint }>(sql.alerts, { ids: reportIds })
-        ).map((row) => [row.report_id, { active: count(row.active), total: count(row.total) }]),
-      );
-      for (const [id, counts] of iterations) {
-        out.set(id, {
-          report_id: id,
-          iterations: Array.from(counts, (i) => i ?? { benchmarks: 0, measures: 0 }),
-          alerts: alerts.get(id) ?? { active: 0, total: 0 },
-        });
-      }
-      return out;
-    },
-  };
-}
+const reportReads = (db: Db): Omit<ReportsReader, keyof TableReader<ReportRecord>> => ({
+  listFiltered(filter, options) {
+    const where = [
+      'r.project_id = $project_id',
+      ...(filter.branch_id !== undefined ? ['r.branch_id = $branch_id'] : []),
+      ...(filter.testbed_id !== undefined ? ['r.testbed_id = $testbed_id'] : []),
+      ...(filter.from ? ['r.start_time >= $from'] : []),
+      ...(filter.to ? ['r.end_time <= $to'] : []),
+      '(b.archived OR t.archived) = $archived::boolean',
+    ].join(' AND ');
+    const direction = options.direction === 'asc' ? 'ASC' : 'DESC';
+    return page<ReportRecord>(
+      db,
+      'r.*',
+      `FROM report r JOIN branch b ON b.id = r.branch_id JOIN testbed t ON t.id = r.testbed_id WHERE ${where}`,
+      `r.start_time ${direction}, r.id ${direction}`,
+      { ...filter },
+      options,
+    );
+  },
+  async summaries(reportIds) {
+    const out = new Map<number, ReportSummary>();
+    if (reportIds.length === 0) return out;
+    const sql = SUMMARIES(db.dialect);
+    const iterations = new Map(reportIds.map((id) => [id, [] as ReportSummary['iterations'][number][]]));
+    const rows = await inBatches(reportIds, (batch) =>
+      db.query<{ report_id: number; iteration: number; benchmarks: bigint; measures: bigint }>(
+        sql.iterations,
+        { ids: batch },
+      ),
+    );
+    for (const row of rows) {
+      iterations.get(row.report_id)![row.iteration] = {
+        benchmarks: count(row.benchmarks),
+        measures: count(row.measures),
+      };
+    }
+    const alerts = new Map(
+      (
+        await db.query<{ report_id: number; active: bigint; total: bigint }>(sql.alerts, { ids: reportIds })
+      ).map((row) => [row.report_id, { active: count(row.active), total: count(row.total) }]),
+    );
+    for (const [id, counts] of iterations) {
+      out.set(id, {
+        report_id: id,
+        iterations: Array.from(counts, (i) => i ?? { benchmarks: 0, measures: 0 }),
+        alerts: alerts.get(id) ?? { active: 0, total: 0 },
+      });
+    }
+    return out;
+  },
+});
 
-const METRIC_COLUMNS = `m.id, m.uuid, m.report_id, m.iteration, m.series_id, s.benchmark_id, s.measure_id, m.value,
-  m.lower_value, m.upper_value, m.threshold_id, m.model_id, m.baseline, m.lower_limit, m.upper_limit`;
+const SELECT_METRICS = `SELECT m.id, m.uuid, m.report_id, m.iteration, m.series_id, s.benchmark_id, s.measure_id,
+  m.value, m.lower_value, m.upper_value, m.threshold_id, m.model_id, m.baseline, m.lower_limit, m.upper_limit
+  FROM metric m JOIN series s ON s.id = m.series_id`;
 
 const METRICS = perDialect((d) => ({
-  byReports: `SELECT ${METRIC_COLUMNS} FROM metric m JOIN series s ON s.id = m.series_id
-    WHERE ${d.inList('m.report_id', '$reports', 'int')} ORDER BY m.report_id, m.iteration, s.benchmark_id, s.measure_id`,
-  byIds: `SELECT ${METRIC_COLUMNS} FROM metric m JOIN series s ON s.id = m.series_id
-    WHERE ${d.inList('m.id', '$ids', 'bigint')}`,
+  byReports: `${SELECT_METRICS} WHERE ${d.inList('m.report_id', '$reports', 'int')}
+    ORDER BY m.report_id, m.iteration, s.benchmark_id, s.measure_id`,
+  byIds: `${SELECT_METRICS} WHERE ${d.inList('m.id', '$ids', 'bigint')}`,
 }));
 
-/** The metrics' reads that are the same SQL on every engine (history and perf are the engines'). */
+/** The metrics' reads by report, id and UUID (history is the engines' own, perf is in perf.ts). */
 export function metricRows(db: Db) {
   return {
     byReports(reportIds: readonly number[]): Promise<MetricRecord[]> {
@@ -122,8 +120,7 @@ export function metricRows(db: Db) {
     async byUuid(projectId: number, uuid: string): Promise<MetricRecord | undefined> {
       if (!isUuid(uuid)) return undefined;
       const [row] = await db.query<MetricRecord>(
-        `SELECT ${METRIC_COLUMNS} FROM metric m JOIN series s ON s.id = m.series_id
-         WHERE m.project_id = $project AND m.uuid = $uuid::uuid`,
+        `${SELECT_METRICS} WHERE m.project_id = $project AND m.uuid = $uuid::uuid`,
         { project: projectId, uuid },
       );
       return row;
@@ -132,10 +129,9 @@ export function metricRows(db: Db) {
 }
 
 /** Deletes a report's metrics and alerts. */
-export async function deleteReport(db: Db, reportId: number): Promise<void> {
-  await db.execute('DELETE FROM alert WHERE report_id = $report', { report: reportId });
-  await db.execute('DELETE FROM metric WHERE report_id = $report', { report: reportId });
-  for (const statement of REGRESSION_PRUNE) await db.execute(statement);
+export function deleteReport(db: Db, reportId: number): Promise<void> {
+  const data = ['DELETE FROM alert WHERE report_id = $id', 'DELETE FROM metric WHERE report_id = $id'];
+  return deleteCascade(db, data, { id: reportId });
 }
 
 /** Dimensions of every kind by batch; a kind is the name of its table. */
@@ -178,10 +174,9 @@ const SERIES = perDialect((d) => {
   };
 });
 
-function namedWriter(db: Db): NamedBatchWriter {
+const namedWrites = (db: Db): Omit<NamedBatchWriter, keyof NamedBatchReader> => {
   const d = db.dialect;
   return {
-    ...namedReader(db),
     insertMany(kind, projectId, rows, now) {
       if (rows.length === 0) return Promise.resolve([]);
       const units = kind === 'measure';
@@ -230,11 +225,11 @@ function namedWriter(db: Db): NamedBatchWriter {
       return Int32Array.from(wanted, ([b, m]) => ids.get(key(b, m)) as number);
     },
   };
-}
+};
 
 /** Reports, the named dimensions of ingest, and plots. */
 export const REPORTS = {
-  reports: { reader: reportsReader, writer: (db) => ({ ...tableWriter(db, reports), ...reportsReader(db) }) },
-  named: { reader: namedReader, writer: namedWriter },
+  reports: extended(reports, reportReads, () => ({})),
+  named: withWrites(namedReader, namedWrites),
   plots: table(tableSpec('plot', { search: ['title', 'uuid'], key: ['rank', 'id'] })),
 } satisfies Partial<Shared>;

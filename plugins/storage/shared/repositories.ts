@@ -35,9 +35,7 @@ type Opened<S extends 'reader' | 'writer'> = { [K in keyof Shared]: ReturnType<S
 /** The reader, or the writer, of every shared repository on `db`. */
 const EACH = Object.entries(SHARED) as [string, Repository<unknown, unknown>][];
 function open<S extends 'reader' | 'writer'>(side: S, db: Db): Opened<S> {
-  const opened: Record<string, unknown> = {};
-  for (const [name, repository] of EACH) opened[name] = repository[side](db);
-  return opened as Opened<S>;
+  return Object.fromEntries(EACH.map(([name, repository]) => [name, repository[side](db)])) as Opened<S>;
 }
 
 function metricsReader(db: Db, history: MetricsReader['history']): MetricsReader {

@@ -196,6 +196,14 @@ export type Shared = {
   >;
 };
 
+/** A repository whose writer is its reader and what `writes` adds. */
+export function withWrites<Reader, Writer extends Reader>(
+  reader: (db: Db) => Reader,
+  writes: (db: Db) => Omit<Writer, keyof Reader>,
+): Repository<Reader, Writer> {
+  return { reader, writer: (db) => ({ ...reader(db), ...writes(db) }) as Writer };
+}
+
 /** The repository of a table and nothing more. */
 export function table<R, N>(spec: TableSpec): Repository<TableReader<R>, TableWriter<R, N>> {
   return { reader: (db) => tableReader<R>(db, spec), writer: (db) => tableWriter<R, N>(db, spec) };

@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { StorageError, type AppliedMigration } from '../../../kit/index.js';
-import { applyMigrations, recordedVersion } from '../shared/migrate.js';
+import { applyMigrations } from '../shared/migrate.js';
 import type { Migration } from '../shared/schema.js';
 import { duckDb } from './sql.js';
 
@@ -44,11 +44,10 @@ export async function migrate(
   const applied = await applyMigrations(
     {
       where: path,
-      timestamp: 'TIMESTAMP',
+      db: duckDb(connection),
       async run(statements) {
         for (const statement of statements) await connection.run(statement);
       },
-      version: () => recordedVersion(duckDb(connection)),
     },
     migrations,
   );

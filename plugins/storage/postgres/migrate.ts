@@ -1,6 +1,6 @@
 import type { AppliedMigration } from '../../../kit/index.js';
 import type { Sql } from 'postgres';
-import { applyMigrations, recordedVersion } from '../shared/migrate.js';
+import { applyMigrations } from '../shared/migrate.js';
 import type { Migration } from '../shared/schema.js';
 import { postgresDb } from './sql.js';
 
@@ -19,12 +19,11 @@ export async function migrate(
       return await applyMigrations(
         {
           where,
-          timestamp: 'TIMESTAMPTZ',
+          db: postgresDb(connection),
           async run(statements) {
             // the simple protocol runs many statements in one message, and skips those after a failure
             await connection.unsafe(statements.join(';\n'));
           },
-          version: () => recordedVersion(postgresDb(connection)),
         },
         migrations,
       );

@@ -3,15 +3,13 @@ import type { Migration } from './schema.js';
 import { count, type Db } from './sql.js';
 
 /** An engine's connection to a database being migrated, and its `schema_migration` ledger. */
-export interface Ledger {
+interface Ledger {
   /** The database, as messages name it. */
   readonly where: string;
-  /** The type of timestamp columns. */
-  readonly timestamp: string;
+  /** The connection: its dialect names the timestamp type, and the ledger's version is read through it. */
+  readonly db: Db;
   /** Runs the statements in order, up to the first that fails (in one round trip where the engine can). */
   run(statements: readonly string[]): Promise<void>;
-  /** The newest version recorded, 0 for none. */
-  version(): Promise<number>;
 }
 
 /**
@@ -23,14 +21,15 @@ export async function applyMigrations(
   ledger: Ledger,
   migrations: readonly Migration[],
 ): Promise<AppliedMigration[]> {
+  const timestamp = ledger.db.dialect.timestamp;
   await ledger.run([
     `CREATE TABLE IF NOT EXISTS schema_migration (
       version INTEGER PRIMARY KEY,
       name TEXT NOT NULL,
-      applied_at ${ledger.timestamp} NOT NULL
+      applied_at ${timestamp} NOT NULL
     )`,
   ]);
-  const current = await ledger.version();
+  const current = await recordedVersion(ledger.db);
   const latest = migrations.at(-1)?.version ?? 0;
   if (current > latest)
     throw new StorageError(
@@ -44,7 +43,7 @@ export async function applyMigrations(
       await ledger.run([
         'BEGIN TRANSACTION',
         ...migration.statements,
-        `INSERT INTO schema_migration VALUES (${migration.version}, '${name}', now()::${ledger.timestamp})`,
+        `INSERT INTO schema_migration VALUES (${migration.version}, '${name}', now()::${timestamp})`,
         'COMMIT',
       ]);
     } catch (error) {

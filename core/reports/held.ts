@@ -1,17 +1,17 @@
-import type { DimensionKind } from '../storage/records.js';
+import type { DimensionKind, DimensionRecord } from '../storage/records.js';
 import type { ReadRepositories } from '../storage/storage.js';
 import type { Ingested } from './ingested.js';
 
 /** A lookup of a record ingest does not hold, made with no read transaction to answer it. */
 export const NOT_HELD = Symbol('not held by ingest');
 
-type Records = ReadonlyMap<unknown, { readonly id: number }>;
-type Call = (...args: never[]) => Promise<unknown>;
+type Records<R = { readonly id: number }> = ReadonlyMap<unknown, R>;
 
 /** `repository[method](...args)`, or NOT_HELD without a repository. */
-function pass(repository: object | undefined, method: string, ...args: unknown[]): Promise<unknown> {
-  const call = repository && (Reflect.get(repository, method) as Call | undefined);
-  return call ? call.apply(repository, args as never[]) : Promise.reject(NOT_HELD);
+function pass<T>(repository: object | undefined, method: PropertyKey, ...args: unknown[]): Promise<T> {
+  const call =
+    repository && (Reflect.get(repository, method) as ((...a: unknown[]) => Promise<T>) | undefined);
+  return call ? call.apply(repository, args) : Promise.reject(NOT_HELD);
 }
 
 /** The ids a `where` of `find` or `all` asks for, when it filters on the id alone. */
@@ -22,24 +22,27 @@ function idsOf(where: Readonly<Record<string, unknown>>): unknown[] | undefined 
 }
 
 /** Records by id, each once. */
-function held(records: readonly ({ readonly id: number } | undefined)[]): Records {
+function held<R extends { readonly id: number }>(records: readonly (R | undefined)[]): Records<R> {
   return new Map(records.flatMap((r) => (r ? [[r.id, r] as const] : [])));
 }
 
 /** The records with these ids: those held, and the others as `read(missing)` finds them. */
-async function byIds(
-  records: Records,
+async function byIds<R>(
+  records: Records<R>,
   ids: readonly unknown[],
-  read: (missing: unknown[]) => Promise<unknown>,
-): Promise<unknown[]> {
+  read: (missing: unknown[]) => Promise<R[]>,
+): Promise<R[]> {
   const found = ids.flatMap((id) => records.get(id) ?? []);
   const missing = ids.filter((id) => !records.has(id));
-  return missing.length === 0 ? found : [...found, ...((await read(missing)) as unknown[])];
+  return missing.length === 0 ? found : [...found, ...(await read(missing))];
 }
 
-/** `repository` with `find` and `all` by id answered from `records` first; its other calls pass through. */
-function table(records: Records, repository: object | undefined, more: Record<string, Call> = {}): object {
-  const own: Record<string, Call> = {
+/**
+ * `repository` with `find` and `all` by id answered from `records` first, and `more` in place of its methods; its
+ * other calls pass through.
+ */
+function table<R extends object>(records: Records, repository: R | undefined, more: Partial<R> = {}): R {
+  const own: Record<PropertyKey, unknown> = {
     find: async (where: Readonly<Record<string, unknown>>) => {
       const ids = idsOf(where);
       const found = ids?.length === 1 ? records.get(ids[0]) : undefined;
@@ -53,9 +56,8 @@ function table(records: Records, repository: object | undefined, more: Record<st
     ...more,
   };
   return new Proxy(own, {
-    get: (target, method: string) =>
-      target[method] ?? ((...args: unknown[]) => pass(repository, method, ...args)),
-  });
+    get: (target, method) => target[method] ?? ((...args: unknown[]) => pass(repository, method, ...args)),
+  }) as R;
 }
 
 /**
@@ -67,17 +69,17 @@ function table(records: Records, repository: object | undefined, more: Record<st
  */
 export function heldRepositories(data: Ingested, stored?: ReadRepositories): ReadRepositories {
   const latest = data.held?.latestVersion;
-  const named: Record<DimensionKind, Records> = {
+  const named: Record<DimensionKind, Records<DimensionRecord>> = {
     branch: held([data.branch]),
     testbed: held([data.testbed]),
     benchmark: held(data.metrics.map((m) => m.benchmark)),
     measure: held(data.metrics.map((m) => m.measure)),
   };
-  const repositories: Partial<Record<keyof ReadRepositories, object>> = {
+  const repositories: Partial<ReadRepositories> = {
     organizations: table(held([data.held?.organization]), stored?.organizations),
     branches: table(named.branch, stored?.branches),
     heads: table(held([data.head]), stored?.heads, {
-      latestVersion: (headId: number) =>
+      latestVersion: (headId) =>
         headId === data.head.id && latest
           ? Promise.resolve(latest)
           : pass(stored?.heads, 'latestVersion', headId),
@@ -88,12 +90,12 @@ export function heldRepositories(data: Ingested, stored?: ReadRepositories): Rea
     measures: table(named.measure, stored?.measures),
     alerts: table(held(data.alerts.map((a) => a.alert)), stored?.alerts),
     named: table(new Map(), stored?.named, {
-      byIds: (kind: DimensionKind, ids: readonly number[]) =>
+      byIds: (kind, ids) =>
         byIds(named[kind], [...new Set(ids)], (missing) => pass(stored?.named, 'byIds', kind, missing)),
     }),
   };
   return new Proxy(repositories, {
     get: (target, name: keyof ReadRepositories) =>
       target[name] ?? stored?.[name] ?? table(new Map(), undefined),
-  }) as unknown as ReadRepositories;
+  }) as ReadRepositories;
 }

@@ -67,9 +67,8 @@ export function regressionRepositories(view) {
           }
           return sign * (time(a) - time(b) || a.id - b.id);
         });
-        const perPage = Math.min(Math.max(options.perPage, 1), 255);
-        const first = (Math.max(options.page, 1) - 1) * perPage;
-        return { items: found.slice(first, first + perPage), total: found.length };
+        const first = (Math.max(options.page, 1) - 1) * options.perPage;
+        return { items: found.slice(first, first + options.perPage), total: found.length };
       },
       /** @param {import('benchtrack/plugin-kit').RegressionFilter} filter */
       async countByStatus(filter) {

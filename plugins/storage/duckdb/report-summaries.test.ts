@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../core/index.js';
 import type { Db } from '../shared/sql.js';
-import { metricRows, REPORTS as REPOSITORIES } from '../shared/reports.js';
+import { metricRows, REPORTS as REPORT_REPOSITORIES } from '../shared/reports.js';
 import { Database } from './database.js';
 import { migrate } from './migrate.js';
 import { migrations } from './migrations/index.js';
@@ -80,7 +80,7 @@ describe('reading the metrics of a page of reports', () => {
 
   it('reads the row groups of its reports, not the history between them', async () => {
     const { db, scanned } = profiled();
-    const summaries = await REPOSITORIES.reports.reader(db).summaries(page);
+    const summaries = await REPORT_REPOSITORIES.reports.reader(db).summaries(page);
     expect(summaries.size).toBe(100);
     expect(summaries.get(0)?.iterations).toEqual([{ benchmarks: SERIES, measures: SERIES }]);
     expect(summaries.get(REPORTS - 1)?.iterations).toEqual([{ benchmarks: SERIES, measures: SERIES }]);

@@ -2,9 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DuckDBAppender, DuckDBConnection, DuckDBPreparedStatement } from '@duckdb/node-api';
+import {
+  DuckDBAppender,
+  DuckDBConnection,
+  DuckDBPreparedStatement,
+  type DuckDBMaterializedResult,
+} from '@duckdb/node-api';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { createLogger, type Storage, type WriteRepositories } from '../../../core/index.js';
+import { DeferredRows } from './deferred.js';
 import { duckdbStorage } from './index.js';
 
 const logger = createLogger({ name: 'test', log: { mode: 'stderr_terminal', level: 'error' } });
@@ -213,5 +219,39 @@ describe('deferred rows of the tables every report writes', () => {
       await tx.headVersions.link(HEAD, [other.id]);
     });
     expect((await storage.transaction((tx) => report(tx))).version).toBe(42);
+  });
+});
+
+describe('a flush', () => {
+  it('makes a statement run beside a running flush wait for it, then moves the rows queued meanwhile', async () => {
+    const sent: string[] = [];
+    const finish: (() => void)[] = [];
+    const rows = new DeferredRows(
+      (sql) => {
+        sent.push(sql);
+        return new Promise((resolve) => finish.push(() => resolve({} as DuckDBMaterializedResult)));
+      },
+      () => Promise.reject(new Error('no Appender here')),
+      () => undefined,
+    );
+    const usage = { name: 'usage_entry', columns: [['metrics', 'BIGINT']] } as const;
+    rows.insert(usage, { metrics: 1 });
+    const first = rows.flush();
+    rows.insert(usage, { metrics: 2 });
+    let besideDone = false;
+    const beside = rows.flush().then(() => (besideDone = true));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // the second statement must not run before the first flush's rows are in their table
+    expect(besideDone).toBe(false);
+    expect(sent).toHaveLength(1);
+    finish[0]?.();
+    await first;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(sent).toHaveLength(2);
+    expect(sent[1]).toContain('INSERT INTO "usage_entry"');
+    expect(besideDone).toBe(false);
+    finish[1]?.();
+    await beside;
+    expect(besideDone).toBe(true);
   });
 });

@@ -64,7 +64,7 @@ export class DeferredRows {
   readonly #appenders = new Map<string, DuckDBAppender>();
   readonly #opening = new Map<string, Promise<DuckDBAppender>>();
   readonly #ids = new Map<string, number[]>();
-  #flushing = false;
+  #flushing: Promise<void> | undefined;
 
   /**
    * `run` and `createAppender`: the writer's own, without flushing and without showing them to the caches (they
@@ -116,10 +116,23 @@ export class DeferredRows {
     }
   }
 
-  /** Moves every waiting row into its table (throws what the first failing INSERT or Appender threw). */
+  /**
+   * Moves every waiting row into its table (throws what the first failing INSERT or Appender threw). A statement
+   * run beside a flush waits for it, so it too sees every row inserted before it.
+   */
   async flush(): Promise<void> {
-    if (this.#flushing || (this.#rows.size === 0 && this.#appenders.size === 0)) return;
-    this.#flushing = true;
+    while (this.#flushing) await this.#flushing.catch(() => undefined);
+    if (this.#rows.size === 0 && this.#appenders.size === 0) return;
+    const flushing = this.#move();
+    this.#flushing = flushing;
+    try {
+      await flushing;
+    } finally {
+      if (this.#flushing === flushing) this.#flushing = undefined;
+    }
+  }
+
+  async #move(): Promise<void> {
     try {
       const inserts = this.take();
       if (inserts) await this.run(inserts);
@@ -127,8 +140,6 @@ export class DeferredRows {
       // the transaction fails with it: nothing waiting is kept (rows queued meanwhile, on success, are)
       this.discard();
       throw error;
-    } finally {
-      this.#flushing = false;
     }
   }
 

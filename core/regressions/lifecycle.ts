@@ -64,7 +64,7 @@ export class RegressionWriter {
   #events: RegressionWrites['events'][number][] = [];
   readonly #patches = new Map<number, RegressionPatch>();
   /** Changes with an event, in order: their notifications. */
-  #told: RegressionChange[] = [];
+  #told: { readonly regression: RegressionRecord; readonly event: RegressionEventKind }[] = [];
 
   constructor(
     readonly tx: WriteRepositories,
@@ -109,7 +109,7 @@ export class RegressionWriter {
   }
 
   told(change: RegressionChange): RegressionChange {
-    if (change.event) this.#told.push(change);
+    if (change.event) this.#told.push({ regression: change.regression, event: change.event });
     return change;
   }
 
@@ -152,7 +152,7 @@ export class RegressionWriter {
       await notify(
         tx,
         regression.project_id,
-        { event: `regression.${event!}`, regression_id: regression.id },
+        { event: `regression.${event}`, regression_id: regression.id },
         now,
       );
     }
